@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "stories",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "stories", targets: ["stories"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The only doorway to ncursesw. Only StoriesTerminal imports it.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        // Async-signal-safe terminal restore for crash signals; plain C, no ncurses.
+        .target(name: "CStoriesSupport", path: "Sources/CStoriesSupport"),
+        .target(name: "StoriesCore", path: "Sources/StoriesCore"),
+        .target(name: "StoriesUI", dependencies: ["StoriesCore"], path: "Sources/StoriesUI"),
+        .target(
+            name: "StoriesTerminal",
+            dependencies: ["StoriesCore", "StoriesUI", "CNcursesw", "CStoriesSupport"],
+            path: "Sources/StoriesTerminal"
+        ),
+        // The embedded demo feed: Assets/ copied next to the binary as a resource bundle.
+        .target(
+            name: "StoriesAssets",
+            path: "Assets",
+            exclude: ["CREDITS.md"],
+            sources: ["DemoFeed.swift"],
+            resources: [.copy("demo")]
+        ),
+        .executableTarget(
+            name: "stories",
+            dependencies: [
+                "StoriesCore", "StoriesUI", "StoriesTerminal", "StoriesAssets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/stories"
+        ),
+        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCore", "StoriesAssets"]),
+        .testTarget(
+            name: "StoriesUITests",
+            dependencies: ["StoriesCore", "StoriesUI", "StoriesAssets"],
+            exclude: ["__Snapshots__"]
+        ),
+        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesCore"]),
+        // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
+        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+// The C side of the ncurses backend. Swift 6 cannot touch ncurses' mutable globals or
+// import its struct-built macros, so this header gives getters and constant copies.
+#ifndef STORIES_CNCURSESW_SHIM_H
+#define STORIES_CNCURSESW_SHIM_H
+
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <wchar.h>
+#include <stdio.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *stories_stdscr(void) { return stdscr; }
+static inline int stories_cols(void) { return COLS; }
+static inline int stories_lines(void) { return LINES; }
+static inline int stories_colors(void) { return COLORS; }
+static inline int stories_color_pairs(void) { return COLOR_PAIRS; }
+
+static const attr_t STORIES_A_NORMAL = A_NORMAL;
+static const attr_t STORIES_A_BOLD = A_BOLD;
+static const attr_t STORIES_A_DIM = A_DIM;
+static const attr_t STORIES_A_UNDERLINE = A_UNDERLINE;
+static const attr_t STORIES_A_REVERSE = A_REVERSE;
+static const attr_t STORIES_A_ITALIC = A_ITALIC;
+
+/// Writes one cell: up to CCHARW_MAX code points (a grapheme), attributes and an extended
+/// colour pair (above 255), which only the opts pointer of setcchar can carry.
+static inline int stories_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, int pair) {
+    cchar_t cell;
+    if (setcchar(&cell, chars, attrs, 0, &pair) != OK) return ERR;
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+/// The pair number ncurses uses for a foreground/background, allocating when needed.
+static inline int stories_alloc_pair(int fg, int bg) { return alloc_pair(fg, bg); }
+
+/// Reads one input unit: returns KEY_CODE_YES for a function key, OK for a character,
+/// ERR when nothing is waiting.
+static inline int stories_get_wch(wint_t *out) { return wget_wch(stdscr, out); }
+
+static const int STORIES_KEY_CODE_YES = KEY_CODE_YES;
+static const int STORIES_KEY_RESIZE = KEY_RESIZE;
+static const int STORIES_ERR = ERR;
+static const int STORIES_OK = OK;
+
+#endif

@@ -1,0 +1,39 @@
+#include "CStoriesSupport.h"
+
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static struct termios saved_termios;
+static int saved_fd = -1;
+
+// Mouse drag + SGR off, cursor visible, attributes reset, leave the alternate screen.
+static const char restore_sequence[] = "\033[?1002l\033[?1006l\033[?1000l\033[?25h\033[0m\033[?1049l";
+
+void stories_restore_terminal_now(void) {
+    if (saved_fd < 0) return;
+    ssize_t ignored = write(saved_fd, restore_sequence, sizeof restore_sequence - 1);
+    (void)ignored;
+    tcsetattr(saved_fd, TCSANOW, &saved_termios);
+}
+
+static void on_crash(int sig) {
+    stories_restore_terminal_now();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void stories_install_crash_restore(int fd) {
+    if (tcgetattr(fd, &saved_termios) != 0) return;
+    saved_fd = fd;
+    const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_crash;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &action, NULL);
+    }
+}

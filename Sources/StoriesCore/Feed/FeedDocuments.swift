@@ -1,0 +1,169 @@
+import Foundation
+
+/// `feed.json`: the title of the feed and the order of the ring row.
+public struct FeedIndex: Equatable, Sendable {
+    public var title: String
+    public var storyIDs: [StoryID]
+    /// Problems that did not stop the index from loading (duplicate ids).
+    public var warnings: [FeedWarning]
+}
+
+/// Turns feed documents (the same JSON the HTTP API will serve) into models, checking every
+/// field it uses. Unknown fields are ignored; an item of an unknown type is skipped with a
+/// warning; anything else wrong is a `FeedError` naming the file and field.
+public enum FeedDecoder {
+    public static let supportedVersion = 1
+    /// Larger documents are refused before parsing; the demo's largest is 2 KB.
+    public static let maxDocumentBytes = 4 << 20
+    /// An item may not ask to stay on screen longer than this.
+    public static let maxDuration: Double = 60
+
+    public static func index(from data: Data, file: String) throws(FeedError) -> FeedIndex {
+        try checkSize(data, file: file)
+        let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
+        _ = try root.object()
+        let version = try root.required("version")
+        let number = try version.number()
+        guard number == Double(supportedVersion) else {
+            throw version.fail("unsupported version \(number.rounded() == number ? String(Int(number)) : String(number)); this build reads version \(supportedVersion)")
+        }
+        let title = try root.member("title").map { field throws(FeedError) in SafeText.line(try field.string()) } ?? "Stories"
+        var ids: [StoryID] = []
+        var seen: Set<StoryID> = []
+        var warnings: [FeedWarning] = []
+        for element in try root.required("stories").array() {
+            let id = try storyID(element)
+            if seen.insert(id).inserted {
+                ids.append(id)
+            } else {
+                warnings.append(FeedWarning("\(file): \(element.path): story '\(id)' is listed twice; the second is ignored"))
+            }
+        }
+        return FeedIndex(title: title.isEmpty ? "Stories" : title, storyIDs: ids, warnings: warnings)
+    }
+
+    /// Decodes `stories/<id>.json`. `expectedID` is the id the feed listed.
+    public static func story(from data: Data, file: String, expectedID: StoryID) throws(FeedError) -> (Story, [FeedWarning]) {
+        try checkSize(data, file: file)
+        let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
+        _ = try root.object()
+        let idField = try root.required("id")
+        let id = try storyID(idField)
+        guard id == expectedID else { throw idField.fail("'\(id)' does not match the id '\(expectedID)' the feed lists") }
+
+        let authorField = try root.required("author")
+        let name = SafeText.line(try authorField.required("name").nonEmptyString())
+        guard !name.isEmpty else { throw FeedError(file: file, field: "author.name", reason: "has no printable characters") }
+        let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string()) }
+        let avatar = try authorField.member("avatar").map { f throws(FeedError) in try f.string() }
+        let author = Author(name: name, handle: handle?.isEmpty == true ? nil : handle, avatar: avatar)
+
+        var items: [StoryItem] = []
+        var itemIDs: Set<ItemID> = []
+        var warnings: [FeedWarning] = []
+        for element in try root.required("items").array() {
+            guard let item = try self.item(element, warnings: &warnings) else { continue }
+            guard itemIDs.insert(item.id).inserted else {
+                throw FeedError(file: file, field: "\(element.path).id", reason: "'\(item.id)' is used by an earlier item")
+            }
+            items.append(item)
+        }
+        guard !items.isEmpty else { throw FeedError(file: file, field: "items", reason: "the story has no items to show") }
+        return (Story(id: id, author: author, items: items), warnings)
+    }
+
+    private static func storyID(_ field: JSONField) throws(FeedError) -> StoryID {
+        let id = try field.nonEmptyString()
+        // Ids name files (`stories/<id>.json`) and URLs: keep them to a safe alphabet.
+        let allowed = id.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+        }
+        guard allowed, !id.hasPrefix("."), id.count <= 128 else {
+            throw field.fail("'\(SafeText.line(id))' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")
+        }
+        return id
+    }
+
+    private static func item(_ field: JSONField, warnings: inout [FeedWarning]) throws(FeedError) -> StoryItem? {
+        let id = try field.required("id").nonEmptyString()
+        let typeField = try field.required("type")
+        let type = try typeField.string()
+
+        let content: StoryItem.Content
+        switch type {
+        case "image": content = .image(try media(field.required("media")))
+        case "video": content = .video(try media(field.required("media")))
+        case "text":
+            let text = SafeText.paragraphs(try field.required("text").string())
+            let background: RGB
+            if let bg = try field.member("background") {
+                guard let rgb = RGB(hex: try bg.string()) else { throw bg.fail("expected a colour like \"#1d3557\"") }
+                background = rgb
+            } else {
+                background = RGB(0x22, 0x22, 0x22)
+            }
+            content = .text(text, background: background)
+        default:
+            warnings.append(FeedWarning("\(field.file): \(typeField.path): unknown item type '\(SafeText.line(type))'; item skipped"))
+            return nil
+        }
+
+        var duration = StoryItem.defaultDuration
+        if let durationField = try field.member("duration") {
+            duration = try durationField.number()
+            guard duration > 0, duration <= maxDuration else {
+                throw durationField.fail("expected seconds between 0 and \(Int(maxDuration)), found \(duration)")
+            }
+        }
+        let caption = try field.member("caption").map { f throws(FeedError) in SafeText.paragraphs(try f.string()) }
+        var createdAt: Date?
+        if let dateField = try field.member("createdAt") {
+            let text = try dateField.string()
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw dateField.fail("expected an ISO 8601 time like \"2026-11-20T18:00:00Z\", found \"\(SafeText.line(text))\"")
+            }
+            createdAt = date
+        }
+        var link: Link?
+        if let linkField = try field.member("link") {
+            link = Link(title: SafeText.line(try linkField.required("title").string()),
+                        url: SafeText.line(try linkField.required("url").string()))
+        }
+        return StoryItem(id: SafeText.line(id), content: content, duration: duration,
+                         caption: caption?.isEmpty == true ? nil : caption, createdAt: createdAt, link: link)
+    }
+
+    private static func media(_ field: JSONField) throws(FeedError) -> Media {
+        let location: String
+        if let pathField = try field.member("path") {
+            let path = try pathField.nonEmptyString()
+            // A feed may only point inside its own folder.
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard !path.hasPrefix("/"), !parts.contains(".."), !path.contains("\\"), !path.contains("\0") else {
+                throw pathField.fail("'\(SafeText.line(path))' must be a relative path inside the feed folder")
+            }
+            location = path
+        } else if let urlField = try field.member("url") {
+            let url = try urlField.nonEmptyString()
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw urlField.fail("expected an http or https URL")
+            }
+            location = url
+        } else {
+            throw field.fail("needs a \"path\" or a \"url\"")
+        }
+        return Media(
+            location: location,
+            width: try field.member("width")?.positiveInt(),
+            height: try field.member("height")?.positiveInt(),
+            bytes: try field.member("bytes")?.positiveInt(),
+            blurhash: try field.member("blurhash")?.string()
+        )
+    }
+
+    private static func checkSize(_ data: Data, file: String) throws(FeedError) {
+        guard data.count <= maxDocumentBytes else {
+            throw FeedError(file: file, reason: "\(data.count) bytes is larger than the \(maxDocumentBytes >> 20) MB a feed document may be")
+        }
+    }
+}

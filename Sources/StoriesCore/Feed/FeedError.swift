@@ -1,0 +1,25 @@
+/// What is wrong with a feed document, said so a person can fix it: which file, which field
+/// (a path like `items[2].media.width`), and why.
+public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var field: String?
+    public var reason: String
+
+    public init(file: String, field: String? = nil, reason: String) {
+        self.file = file
+        self.field = field
+        self.reason = reason
+    }
+
+    public var description: String {
+        if let field, !field.isEmpty { return "\(file): \(field): \(reason)" }
+        return "\(file): \(reason)"
+    }
+}
+
+/// Something in a feed that was skipped so the rest could be shown.
+public struct FeedWarning: Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

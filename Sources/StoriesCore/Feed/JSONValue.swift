@@ -1,0 +1,110 @@
+import Foundation
+
+/// A parsed JSON document that keeps the difference between numbers, booleans and strings,
+/// so validation can say exactly what a field held.
+enum JSONValue: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Parses bytes, with a reason that names the problem when they are not JSON.
+    static func parse(_ data: Data, file: String) throws(FeedError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw FeedError(file: file, reason: "not valid JSON" + (detail.map { " (\($0))" } ?? ""))
+        } catch {
+            throw FeedError(file: file, reason: "not valid JSON")
+        }
+    }
+}
+
+/// A position inside a JSON document, for reading fields with errors that name the file and
+/// the field path.
+struct JSONField {
+    let value: JSONValue
+    let file: String
+    let path: String
+
+    func fail(_ reason: String) -> FeedError {
+        FeedError(file: file, field: path.isEmpty ? nil : path, reason: reason)
+    }
+
+    func object() throws(FeedError) -> [String: JSONValue] {
+        guard case .object(let members) = value else { throw fail("expected an object, found \(value.kindName)") }
+        return members
+    }
+
+    func member(_ key: String) throws(FeedError) -> JSONField? {
+        let members = try object()
+        guard let child = members[key], child != .null else { return nil }
+        return JSONField(value: child, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    func required(_ key: String) throws(FeedError) -> JSONField {
+        guard let child = try member(key) else {
+            throw FeedError(file: file, field: path.isEmpty ? key : "\(path).\(key)", reason: "missing")
+        }
+        return child
+    }
+
+    func string() throws(FeedError) -> String {
+        guard case .string(let text) = value else { throw fail("expected a string, found \(value.kindName)") }
+        return text
+    }
+
+    func nonEmptyString() throws(FeedError) -> String {
+        let text = try string()
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw fail("must not be empty") }
+        return text
+    }
+
+    func number() throws(FeedError) -> Double {
+        guard case .number(let number) = value else { throw fail("expected a number, found \(value.kindName)") }
+        return number
+    }
+
+    func positiveInt() throws(FeedError) -> Int {
+        let number = try number()
+        guard number >= 1, number <= 1_000_000_000, number.rounded() == number else {
+            throw fail("expected a positive whole number, found \(number.formatted())")
+        }
+        return Int(number)
+    }
+
+    func array() throws(FeedError) -> [JSONField] {
+        guard case .array(let elements) = value else { throw fail("expected an array, found \(value.kindName)") }
+        return elements.enumerated().map { JSONField(value: $1, file: file, path: "\(path)[\($0)]") }
+    }
+}
+
+extension Double {
+    fileprivate func formatted() -> String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

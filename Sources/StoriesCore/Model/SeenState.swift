@@ -1,0 +1,30 @@
+/// Which items the user has seen, by story. In memory for now; persisted later (issue 4).
+public struct SeenState: Equatable, Sendable {
+    private var seenItems: [StoryID: Set<ItemID>] = [:]
+
+    public init() {}
+
+    public mutating func markSeen(story: StoryID, item: ItemID) {
+        seenItems[story, default: []].insert(item)
+    }
+
+    public func isSeen(story: StoryID, item: ItemID) -> Bool {
+        seenItems[story]?.contains(item) ?? false
+    }
+
+    /// A bubble turns grey when every item of its story is seen.
+    public func isFullySeen(_ story: Story) -> Bool {
+        guard let seen = seenItems[story.id] else { return false }
+        return story.items.allSatisfy { seen.contains($0.id) }
+    }
+
+    /// Where the viewer opens a story: the first item not seen yet, or the first item when
+    /// all are seen.
+    public func firstUnseenIndex(in story: Story) -> Int {
+        story.items.firstIndex { !isSeen(story: story.id, item: $0.id) } ?? 0
+    }
+
+    public func unseenCount(in story: Story) -> Int {
+        story.items.count { !isSeen(story: story.id, item: $0.id) }
+    }
+}

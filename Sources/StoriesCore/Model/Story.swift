@@ -1,0 +1,104 @@
+import Foundation
+
+public typealias StoryID = String
+public typealias ItemID = String
+
+/// Who posted a story. Text fields are already cleaned by `SafeText`.
+public struct Author: Equatable, Sendable {
+    public var name: String
+    public var handle: String?
+    public var avatar: String?
+
+    public init(name: String, handle: String? = nil, avatar: String? = nil) {
+        self.name = name
+        self.handle = handle
+        self.avatar = avatar
+    }
+}
+
+/// One person's story: what a bubble in the ring row stands for.
+public struct Story: Equatable, Sendable, Identifiable {
+    public var id: StoryID
+    public var author: Author
+    public var items: [StoryItem]
+
+    public init(id: StoryID, author: Author, items: [StoryItem]) {
+        self.id = id
+        self.author = author
+        self.items = items
+    }
+}
+
+/// A picture or video file an item shows.
+public struct Media: Equatable, Sendable {
+    /// A path relative to the feed folder, or an absolute URL (for HTTP feeds, later).
+    public var location: String
+    public var width: Int?
+    public var height: Int?
+    public var bytes: Int?
+    public var blurhash: String?
+
+    public init(location: String, width: Int? = nil, height: Int? = nil, bytes: Int? = nil, blurhash: String? = nil) {
+        self.location = location
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.blurhash = blurhash
+    }
+}
+
+/// An RGB colour from a feed (`"#RRGGBB"`).
+public struct RGB: Equatable, Hashable, Sendable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Parses `#RRGGBB` (the `#` is optional); nil for anything else.
+    public init?(hex: String) {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+        self.init(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
+    }
+}
+
+/// A link an item can carry.
+public struct Link: Equatable, Sendable {
+    public var title: String
+    public var url: String
+}
+
+/// One page of a story: a photo, a video or a text card.
+public struct StoryItem: Equatable, Sendable, Identifiable {
+    public enum Content: Equatable, Sendable {
+        case image(Media)
+        case video(Media)
+        case text(String, background: RGB)
+    }
+
+    public var id: ItemID
+    public var content: Content
+    /// Seconds the item stays before the viewer advances.
+    public var duration: Double
+    public var caption: String?
+    public var createdAt: Date?
+    public var link: Link?
+
+    public init(id: ItemID, content: Content, duration: Double = StoryItem.defaultDuration,
+                caption: String? = nil, createdAt: Date? = nil, link: Link? = nil) {
+        self.id = id
+        self.content = content
+        self.duration = duration
+        self.caption = caption
+        self.createdAt = createdAt
+        self.link = link
+    }
+
+    public static let defaultDuration: Double = 5
+}

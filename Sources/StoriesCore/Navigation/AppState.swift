@@ -1,0 +1,83 @@
+/// Everything the screens draw, in one value. Changed only by `AppReducer`.
+public struct AppState: Equatable, Sendable {
+    public enum Screen: Equatable, Sendable {
+        case home
+        case viewer(ViewerState)
+    }
+
+    public var title: String
+    public var stories: [Story] = []
+    /// True until the feed source has delivered.
+    public var isLoading = true
+    /// Problems found in the feed, newest last; the home screen shows them.
+    public var warnings: [FeedWarning] = []
+    /// The highlighted bubble of the ring row.
+    public var selection = 0
+    public var screen: Screen = .home
+    public var seen = SeenState()
+    public var showsHelp = false
+    /// When the last action was applied; screens use it for progress and relative times.
+    public var now: Moment
+
+    public init(title: String, now: Moment) {
+        self.title = title
+        self.now = now
+    }
+
+    public var viewer: ViewerState? {
+        if case .viewer(let viewer) = screen { return viewer }
+        return nil
+    }
+
+    public var inputContext: InputContext {
+        if showsHelp { return .help }
+        return viewer == nil ? .home : .viewer
+    }
+
+    /// True while something on screen changes with time alone (a progress bar filling):
+    /// the run loop keeps a frame timer only then, so an idle app uses no CPU.
+    public var wantsFrames: Bool {
+        viewer?.playback.isRunning ?? false
+    }
+}
+
+/// The open story in the viewer and how far its current item has played.
+public struct ViewerState: Equatable, Sendable {
+    public var storyIndex: Int
+    public var itemIndex: Int
+    /// Paused by the user (Space). The help overlay stops playback too, without this.
+    public var isPaused = false
+    public var playback: Playback
+
+    public init(storyIndex: Int, itemIndex: Int, startedAt: Double) {
+        self.storyIndex = storyIndex
+        self.itemIndex = itemIndex
+        self.playback = Playback(startedAt: startedAt)
+    }
+}
+
+/// Elapsed time of the current item, measured on the monotonic clock, so the progress bar
+/// follows time and not frames, and stands still while stopped.
+public struct Playback: Equatable, Sendable {
+    /// Seconds played before the last stop.
+    public var banked: Double = 0
+    /// When it started running again; nil while stopped.
+    public var runningSince: Double?
+
+    public init(startedAt: Double) { runningSince = startedAt }
+
+    public var isRunning: Bool { runningSince != nil }
+
+    public func elapsed(at uptime: Double) -> Double {
+        banked + max(0, uptime - (runningSince ?? uptime))
+    }
+
+    public mutating func stop(at uptime: Double) {
+        banked = elapsed(at: uptime)
+        runningSince = nil
+    }
+
+    public mutating func run(at uptime: Double) {
+        if runningSince == nil { runningSince = uptime }
+    }
+}

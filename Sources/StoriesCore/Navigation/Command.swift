@@ -1,0 +1,73 @@
+/// What a key asks the app to do. Key bindings turn inputs into commands; the reducer acts
+/// on commands. (Issue 5's gesture router will sit between the two for the mouse.)
+public enum Command: String, CaseIterable, Equatable, Sendable {
+    case selectNext, selectPrevious, selectFirst, selectLast, open, quit
+    case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause
+    case toggleHelp, closeHelp
+}
+
+/// Which part of the app has the keyboard.
+public enum InputContext: String, Equatable, Sendable, CaseIterable {
+    case home, viewer, help
+}
+
+/// One line of the key map: these inputs, in this context, do this.
+public struct KeyBinding: Equatable, Sendable {
+    public var context: InputContext
+    public var inputs: [InputEvent]
+    public var command: Command
+    /// What the help overlay says the keys do.
+    public var summary: String
+
+    public init(_ context: InputContext, _ inputs: [InputEvent], _ command: Command, _ summary: String) {
+        self.context = context
+        self.inputs = inputs
+        self.command = command
+        self.summary = summary
+    }
+
+    /// The keys as the help overlay and the hint lines write them: "→ l".
+    public var keyNames: String {
+        inputs.map(\.description).joined(separator: " ")
+    }
+}
+
+/// The key map: the keyboard column of DESIGN.md's gesture table. The help overlay is drawn
+/// from this table, so it always shows the bindings in force.
+public struct KeyBindings: Equatable, Sendable {
+    public var bindings: [KeyBinding]
+
+    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+
+    public func command(for input: InputEvent, in context: InputContext) -> Command? {
+        bindings.first { $0.context == context && $0.inputs.contains(input) }?.command
+    }
+
+    public func bindings(in context: InputContext) -> [KeyBinding] {
+        bindings.filter { $0.context == context }
+    }
+
+    private static func chars(_ text: String) -> [InputEvent] {
+        text.map { .key(.character($0)) }
+    }
+
+    public static let standard = KeyBindings(bindings: [
+        KeyBinding(.home, [.key(.right)] + chars("l"), .selectNext, "next story in the row"),
+        KeyBinding(.home, [.key(.left)] + chars("h"), .selectPrevious, "previous story in the row"),
+        KeyBinding(.home, [.key(.home)], .selectFirst, "first story"),
+        KeyBinding(.home, [.key(.end)], .selectLast, "last story"),
+        KeyBinding(.home, [.key(.enter)], .open, "open the story"),
+        KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
+        KeyBinding(.home, chars("q"), .quit, "quit"),
+
+        KeyBinding(.viewer, [.key(.right)] + chars("l"), .nextItem, "tap right: next item"),
+        KeyBinding(.viewer, [.key(.left)] + chars("h"), .previousItem, "tap left: previous item"),
+        KeyBinding(.viewer, chars("]") + [.key(.right, .shift)] + chars("L"), .nextStory, "swipe: next story"),
+        KeyBinding(.viewer, chars("[") + [.key(.left, .shift)] + chars("H"), .previousStory, "swipe: previous story"),
+        KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
+        KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
+        KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
+
+        KeyBinding(.help, chars("?") + [.key(.escape)] + chars("q"), .closeHelp, "close help"),
+    ])
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// "now", "5m", "3h", "2d", "3w": how long ago a story item was posted, as the viewer's
+/// header shows it. Future dates (clock skew) read "now".
+public enum RelativeTime {
+    public static func short(from date: Date, to now: Date) -> String {
+        let seconds = now.timeIntervalSince(date)
+        if seconds < 60 { return "now" }
+        let minutes = Int(seconds / 60)
+        if minutes < 60 { return "\(minutes)m" }
+        let hours = minutes / 60
+        if hours < 24 { return "\(hours)h" }
+        let days = hours / 24
+        if days < 7 { return "\(days)d" }
+        return "\(days / 7)w"
+    }
+}

@@ -1,0 +1,174 @@
+import CNcursesw
+import Foundation
+import StoriesCore
+import StoriesUI
+
+/// The ncurses backend: owns the SCREEN, draws a `Canvas` by changed cells, caches colour
+/// pairs, reads raw input and gives the terminal back. Main-actor only: ncurses is global.
+@MainActor
+public final class CursesScreen {
+    public let colorDepth: ColorDepth
+    private let screen: OpaquePointer
+    private let outputFD: Int32
+    private var previous: Canvas?
+    private var pairCache: [Int64: Int32] = [:]
+    private var isRestored = false
+    private let mouseEnabled: Bool
+
+    /// Sets up ncurses on the given streams. `termName` nil means `$TERM`. Uses `newterm`,
+    /// never `initscr`, which would exit the process on an unknown terminal.
+    public init(termName: String? = nil, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>,
+                environment: [String: String] = ProcessInfo.processInfo.environment, mouse: Bool = true) throws(TerminalError) {
+        let name = termName ?? environment["TERM"]
+        guard let name, !name.isEmpty else { throw TerminalError.termNotSet }
+        setlocale(LC_ALL, "")
+        // ncurses installs its own SIGWINCH handler unless one is set; the run loop takes
+        // SIGWINCH through a Dispatch signal source instead.
+        signal(SIGWINCH, SIG_IGN)
+        guard let screen = name.withCString({ newterm($0, output, input) }) else {
+            throw TerminalError.unknownTerminal(name)
+        }
+        self.screen = screen
+        outputFD = fileno(output)
+        set_term(screen)
+        cbreak()
+        noecho()
+        keypad(stories_stdscr(), true)
+        nodelay(stories_stdscr(), true)
+        leaveok(stories_stdscr(), true)
+        set_escdelay(25) // a lone Esc otherwise stalls input for a second
+        curs_set(0)
+        // SGR mouse reports reach the input decoder as plain characters: make ncurses forget
+        // the kmous strings so it neither swallows nor half-parses them.
+        _ = define_key("\u{1B}[<", 0)
+        _ = define_key("\u{1B}[M", 0)
+
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        if has_colors() && !noColor {
+            start_color()
+            use_default_colors()
+            colorDepth = ColorDepth(colorCount: Int(stories_colors()))
+        } else {
+            colorDepth = .none
+        }
+        mouseEnabled = mouse
+        if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
+    }
+
+    public var size: (width: Int, height: Int) {
+        (Int(stories_cols()), Int(stories_lines()))
+    }
+
+    /// Takes the new window size from the terminal and tells ncurses. The next draw is full.
+    public func updateSize() {
+        var ws = winsize()
+        if ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+            resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+        }
+        previous = nil
+    }
+
+    /// Draws a canvas: only the cells that differ from the last frame are handed to ncurses,
+    /// then one `doupdate`.
+    public func draw(_ canvas: Canvas) {
+        guard !isRestored else { return }
+        if !drawCells(canvas) {
+            // The pair table filled up mid-frame: start it again and draw everything.
+            reset_color_pairs()
+            pairCache.removeAll()
+            previous = nil
+            _ = drawCells(canvas)
+        }
+        wnoutrefresh(stories_stdscr())
+        doupdate()
+        previous = canvas
+    }
+
+    /// Returns false if a colour pair could not be allocated.
+    private func drawCells(_ canvas: Canvas) -> Bool {
+        let old = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        if old == nil { werase(stories_stdscr()) }
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let cell = canvas[x, y]
+                guard let grapheme = cell.grapheme else { continue }
+                if let old, old[x, y] == cell, x + 1 >= canvas.width || old[x + 1, y].isContinuation == canvas[x + 1, y].isContinuation {
+                    continue
+                }
+                guard let pair = pair(for: cell.style) else { return false }
+                put(grapheme, x: x, y: y, attributes: attributes(cell.style.attributes), pair: pair)
+            }
+        }
+        return true
+    }
+
+    private func put(_ grapheme: Character, x: Int, y: Int, attributes: attr_t, pair: Int32) {
+        var scalars = Array(grapheme.unicodeScalars)
+        // A text-presentation base with VS16 ("❤️") is one column to ncurses' wcwidth: drop the
+        // selector so the terminal draws it in the one column both sides agree on.
+        if DisplayWidth.of(grapheme) == 1 { scalars.removeAll { $0.value == 0xFE0F } }
+        if scalars.isEmpty || !SafeText.isShowable(scalars[0]) { scalars = [" "] }
+        var wide = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+        wide.append(0)
+        _ = stories_put_cell(Int32(y), Int32(x), wide, attributes, pair)
+    }
+
+    private func pair(for style: Style) -> Int32? {
+        guard colorDepth != .none else { return 0 }
+        let fg = ColorMapping.terminalColor(style.foreground, depth: colorDepth)
+        let bg = ColorMapping.terminalColor(style.background, depth: colorDepth)
+        if fg == -1 && bg == -1 { return 0 }
+        let key = (Int64(fg) << 32) ^ Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: bg)))
+        if let cached = pairCache[key] { return cached }
+        let pair = stories_alloc_pair(Int32(fg), Int32(bg))
+        guard pair >= 0 else { return nil }
+        pairCache[key] = pair
+        return pair
+    }
+
+    private func attributes(_ attributes: Attributes) -> attr_t {
+        var result = STORIES_A_NORMAL
+        if attributes.contains(.bold) { result |= STORIES_A_BOLD }
+        if attributes.contains(.dim) { result |= STORIES_A_DIM }
+        if attributes.contains(.italic) { result |= STORIES_A_ITALIC }
+        if attributes.contains(.underline) { result |= STORIES_A_UNDERLINE }
+        if attributes.contains(.reverse) { result |= STORIES_A_REVERSE }
+        return result
+    }
+
+    /// Reads everything waiting on the input stream, without blocking.
+    public func readAvailable() -> [RawInput] {
+        var inputs: [RawInput] = []
+        var value: wint_t = 0
+        while true {
+            let status = stories_get_wch(&value)
+            if status == STORIES_ERR { break }
+            if status == STORIES_KEY_CODE_YES {
+                if Int32(value) == STORIES_KEY_RESIZE { continue }
+                if let name = keyname(Int32(value)) { inputs.append(.keyName(String(cString: name))) }
+            } else if let scalar = Unicode.Scalar(UInt32(value)) {
+                inputs.append(.scalar(scalar))
+            }
+        }
+        return inputs
+    }
+
+    /// Gives the terminal back: mouse modes off, `endwin`. Safe to call more than once.
+    public func restore() {
+        guard !isRestored else { return }
+        isRestored = true
+        if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
+        endwin()
+    }
+
+    /// Frees the SCREEN (tests create several in one process).
+    public func close() {
+        restore()
+        delscreen(screen)
+    }
+
+    private func writeRaw(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress, $0.count) }
+    }
+}

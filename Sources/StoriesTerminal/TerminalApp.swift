@@ -1,0 +1,165 @@
+import CNcursesw
+import CStoriesSupport
+import Dispatch
+import Foundation
+import StoriesCore
+import StoriesUI
+
+/// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
+/// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP — and by a
+/// frame timer that exists only while something on screen moves. State changes go through
+/// `AppReducer`; its effects run here, background work on global queues.
+@MainActor
+public final class TerminalApp {
+    private let source: any FeedSource
+    private let clock: any Clock
+    private let bindings: KeyBindings
+    private let terminal: CursesScreen
+    private var state: AppState
+    private var decoder = InputDecoder()
+    private var sources: [any DispatchSourceProtocol] = []
+    private var frameTimer: (any DispatchSourceTimer)?
+    private var redrawScheduled = false
+
+    /// Frames per second while something animates (the progress bar moves in half cells).
+    static let frameInterval = DispatchTimeInterval.milliseconds(33)
+
+    public init(source: any FeedSource, clock: any Clock = SystemClock(), bindings: KeyBindings = .standard) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
+            throw TerminalError.notATerminal
+        }
+        stories_install_crash_restore(STDOUT_FILENO)
+        terminal = try CursesScreen(input: input, output: output)
+        self.source = source
+        self.clock = clock
+        self.bindings = bindings
+        state = AppState(title: source.title, now: clock.now())
+    }
+
+    /// Starts the app and never returns; the process ends through `quit(status:)`.
+    public func run() -> Never {
+        installSources()
+        send(.start)
+        redraw()
+        dispatchMain()
+    }
+
+    // MARK: - Actions and effects
+
+    private func send(_ action: AppAction) {
+        let before = state
+        let effects = AppReducer.reduce(&state, action, at: clock.now())
+        for effect in effects { perform(effect) }
+        if state != before { setNeedsDisplay() }
+        updateFrameTimer()
+    }
+
+    private func perform(_ effect: AppEffect) {
+        switch effect {
+        case .loadFeed:
+            let source = self.source
+            DispatchQueue.global(qos: .userInitiated).async {
+                let load = source.loadAll()
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self.send(.feedLoaded(load)) }
+                }
+            }
+        case .quit:
+            quit(status: 0)
+        }
+    }
+
+    // MARK: - Input
+
+    private func handleInput(bytesAvailable: UInt) {
+        let raw = terminal.readAvailable()
+        if raw.isEmpty && bytesAvailable == 0 {
+            quit(status: 0) // the terminal went away (EOF on stdin)
+        }
+        for input in raw { decoder.feed(input) }
+        for event in decoder.flush() { handle(event) }
+    }
+
+    private func handle(_ event: InputEvent) {
+        switch event {
+        case .key:
+            if let command = bindings.command(for: event, in: state.inputContext) {
+                send(.command(command))
+            }
+        case .mouse(let mouse):
+            let size = terminal.size
+            for action in PointerRouting.actions(for: mouse, state: state, width: size.width, height: size.height) {
+                send(action)
+            }
+        }
+    }
+
+    // MARK: - Drawing
+
+    private func setNeedsDisplay() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { self.redraw() }
+        }
+    }
+
+    private func redraw() {
+        redrawScheduled = false
+        let size = terminal.size
+        terminal.draw(AppView.render(state, width: size.width, height: size.height, bindings: bindings))
+    }
+
+    private func updateFrameTimer() {
+        if state.wantsFrames, frameTimer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + Self.frameInterval, repeating: Self.frameInterval, leeway: .milliseconds(5))
+            timer.setEventHandler {
+                MainActor.assumeIsolated { self.send(.tick) }
+            }
+            timer.resume()
+            frameTimer = timer
+        } else if !state.wantsFrames, let timer = frameTimer {
+            timer.cancel()
+            frameTimer = nil
+        }
+    }
+
+    // MARK: - Sources and exit
+
+    private func installSources() {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler {
+            MainActor.assumeIsolated { self.handleInput(bytesAvailable: input.data) }
+        }
+        input.resume()
+        sources.append(input)
+
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler {
+            MainActor.assumeIsolated {
+                self.terminal.updateSize()
+                self.setNeedsDisplay()
+            }
+        }
+        resize.resume()
+        sources.append(resize)
+
+        let exits: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
+        for (signalNumber, status) in exits {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                MainActor.assumeIsolated { () -> Void in self.quit(status: status) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func quit(status: Int32) -> Never {
+        terminal.restore()
+        exit(status)
+    }
+}

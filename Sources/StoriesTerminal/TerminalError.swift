@@ -1,0 +1,17 @@
+/// Why the terminal could not be set up, said plainly.
+public enum TerminalError: Error, Equatable, CustomStringConvertible {
+    case notATerminal
+    case termNotSet
+    case unknownTerminal(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            "standard input and output must be a terminal (run stories in a terminal, not through a pipe)"
+        case .termNotSet:
+            "TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color"
+        case .unknownTerminal(let name):
+            "unknown terminal type '\(name)' (from TERM): no terminfo entry for it; try TERM=xterm-256color"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import StoriesCore
+
+/// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
+/// first cell and the next cell holds `Cell.continuation`.
+public struct Cell: Equatable, Sendable {
+    public var grapheme: Character?
+    public var style: Style
+
+    public init(_ grapheme: Character? = " ", style: Style = .plain) {
+        self.grapheme = grapheme
+        self.style = style
+    }
+
+    public static let blank = Cell()
+    /// The right half of a wide grapheme.
+    public static func continuation(_ style: Style) -> Cell { Cell(nil, style: style) }
+    public var isContinuation: Bool { grapheme == nil }
+}
+
+/// The screen as a flat grid of cells. Screens draw into it; the ncurses backend and the
+/// snapshot format read it. It never holds half a wide character: writes that would split
+/// one blank the other half, and a wide grapheme that does not fit at an edge becomes a space.
+public struct Canvas: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int, fill: Cell = .blank) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: fill, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * width + x]
+    }
+
+    /// Fills a rectangle (clipped to the canvas) with blanks in a style.
+    public mutating func fill(_ rect: Rect, style: Style, with grapheme: Character = " ") {
+        let x0 = max(0, rect.x), x1 = min(width, rect.maxX)
+        let y0 = max(0, rect.y), y1 = min(height, rect.maxY)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 {
+            for x in x0..<x1 { set(x: x, y: y, Cell(grapheme, style: style)) }
+        }
+    }
+
+    /// Draws text on one row from column `x`, at most `maxWidth` columns (default: to the
+    /// right edge), cut with "…" when it does not fit. Returns the columns used.
+    @discardableResult
+    public mutating func text(_ string: String, x: Int, y: Int, style: Style = .plain,
+                              maxWidth: Int? = nil, ellipsis: Bool = true) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let limit = min(maxWidth ?? Int.max, width - x)
+        guard limit > 0 else { return 0 }
+        let shown = string.truncated(toWidth: limit, ellipsis: ellipsis)
+        var column = x
+        for character in shown {
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
+            if column < 0 { column += w; continue }
+            put(character, width: w, x: column, y: y, style: style)
+            column += w
+        }
+        return column - x
+    }
+
+    /// Text centred in a rectangle's row.
+    @discardableResult
+    public mutating func centered(_ string: String, in rect: Rect, y: Int, style: Style = .plain) -> Int {
+        let shown = string.truncated(toWidth: rect.width)
+        let x = rect.x + max(0, (rect.width - shown.displayWidth) / 2)
+        return text(shown, x: x, y: y, style: style, maxWidth: rect.width)
+    }
+
+    /// Writes one grapheme of display width `w` (1 or 2) at a cell.
+    public mutating func put(_ character: Character, width w: Int, x: Int, y: Int, style: Style) {
+        guard y >= 0, y < height, x >= 0, x < width else { return }
+        if w == 2 && x + 1 >= width {
+            set(x: x, y: y, Cell(" ", style: style)) // never split a wide character at the edge
+            return
+        }
+        set(x: x, y: y, Cell(character, style: style))
+        if w == 2 { set(x: x + 1, y: y, .continuation(style)) }
+    }
+
+    /// Sets a cell and repairs any wide character it cut in half.
+    private mutating func set(x: Int, y: Int, _ cell: Cell) {
+        let index = y * width + x
+        let old = cells[index]
+        if old.isContinuation, x > 0, !cells[index - 1].isContinuation {
+            cells[index - 1].grapheme = " "
+        }
+        if !old.isContinuation, x + 1 < width, cells[index + 1].isContinuation {
+            cells[index + 1].grapheme = " "
+        }
+        cells[index] = cell
+    }
+}

@@ -1,0 +1,78 @@
+/// A cell colour: the terminal's default, a palette index (0–255), or RGB. The backend maps
+/// each to what the terminal can show.
+public enum Color: Hashable, Sendable {
+    case `default`
+    case palette(UInt8)
+    case rgb(UInt8, UInt8, UInt8)
+
+    public static let black = Color.palette(0)
+    public static let red = Color.palette(1)
+    public static let green = Color.palette(2)
+    public static let yellow = Color.palette(3)
+    public static let blue = Color.palette(4)
+    public static let magenta = Color.palette(5)
+    public static let cyan = Color.palette(6)
+    public static let white = Color.palette(7)
+}
+
+public struct Attributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = Attributes(rawValue: 1)
+    public static let dim = Attributes(rawValue: 2)
+    public static let italic = Attributes(rawValue: 4)
+    public static let underline = Attributes(rawValue: 8)
+    public static let reverse = Attributes(rawValue: 16)
+}
+
+/// How a cell is drawn.
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: Attributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: Attributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+
+    public func with(foreground: Color) -> Style {
+        var copy = self; copy.foreground = foreground; return copy
+    }
+    public func with(background: Color) -> Style {
+        var copy = self; copy.background = background; return copy
+    }
+    public func adding(_ attributes: Attributes) -> Style {
+        var copy = self; copy.attributes.formUnion(attributes); return copy
+    }
+}
+
+/// A rectangle of cells.
+public struct Rect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    public func insetBy(dx: Int, dy: Int) -> Rect {
+        Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+}

@@ -1,0 +1,29 @@
+import StoriesCore
+
+/// The whole screen as a function of app state: picks the screen, lays the help overlay on
+/// top, and shows one clear line instead of a broken layout when the terminal is too small.
+public enum AppView {
+    public static let minimumWidth = 40
+    public static let minimumHeight = 12
+
+    public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        guard width >= minimumWidth, height >= minimumHeight else {
+            let message = "Terminal too small: \(width)×\(height). stories needs at least \(minimumWidth)×\(minimumHeight)."
+            let lines = TextWrap.lines(message, width: max(1, width))
+            for (offset, line) in lines.prefix(max(1, height)).enumerated() {
+                canvas.text(line, x: 0, y: offset + max(0, (height - lines.count) / 2), style: Style(foreground: Theme.warning, attributes: [.bold]))
+            }
+            return canvas
+        }
+        if let viewer = state.viewer, state.stories.indices.contains(viewer.storyIndex) {
+            ViewerScreen.render(state, viewer: viewer, into: &canvas)
+        } else {
+            HomeScreen.render(state, into: &canvas)
+        }
+        if state.showsHelp {
+            HelpOverlay.render(context: state.viewer == nil ? .home : .viewer, bindings: bindings, into: &canvas)
+        }
+        return canvas
+    }
+}

@@ -1,0 +1,105 @@
+import StoriesCore
+
+/// The full-screen viewer: progress bar, author line, the item, caption, key hints.
+public enum ViewerScreen {
+    public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {
+        let width = canvas.width, height = canvas.height
+        let story = state.stories[viewer.storyIndex]
+        let item = story.items[viewer.itemIndex]
+
+        let fraction = viewer.playback.elapsed(at: state.now.uptime) / item.duration
+        ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
+            .draw(into: &canvas, in: Rect(x: 1, y: 0, width: width - 2, height: 1))
+
+        drawHeader(state, story: story, item: item, viewer: viewer, into: &canvas)
+
+        let bottomLines = 3
+        let media = Rect(x: 0, y: 2, width: width, height: height - 3 - bottomLines)
+        switch item.content {
+        case .text(let text, let background):
+            drawText(text, background: background, in: media, into: &canvas)
+        case .image(let media_):
+            drawPlaceholder(symbol: "▣", kind: "photo", media: media_, in: media, into: &canvas)
+        case .video(let media_):
+            drawPlaceholder(symbol: "▶", kind: "video", media: media_, in: media, into: &canvas)
+        }
+
+        var lines: [(String, Style)] = []
+        if let caption = item.caption {
+            lines += TextWrap.lines(caption, width: width - 4).map { ($0, Style(foreground: .palette(255))) }
+        }
+        if let link = item.link {
+            lines.append(("↗ " + link.title, Style(foreground: Theme.accent, attributes: [.underline])))
+        }
+        if lines.count > bottomLines {
+            lines = Array(lines.prefix(bottomLines))
+            lines[bottomLines - 1].0 += " …"
+        }
+        for (offset, line) in lines.enumerated() {
+            canvas.text(line.0, x: 2, y: media.maxY + offset, style: line.1, maxWidth: width - 4)
+        }
+
+        Hints.draw([("←→", "item"), ("[ ]", "story"), ("Space", viewer.isPaused ? "play" : "pause"),
+                    ("Esc", "close"), ("?", "help")], into: &canvas, y: height - 1)
+    }
+
+    static func drawHeader(_ state: AppState, story: Story, item: StoryItem, viewer: ViewerState, into canvas: inout Canvas) {
+        let width = canvas.width
+        var right = "\(viewer.itemIndex + 1)/\(story.items.count)"
+        if viewer.isPaused { right = "❚❚ paused  " + right }
+        let rightWidth = right.displayWidth
+        canvas.text(right, x: width - rightWidth - 1, y: 1,
+                    style: viewer.isPaused ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText)
+
+        let available = width - rightWidth - 4
+        var x = 1
+        x += canvas.text(Bubble.initials(of: story.author.name), x: x, y: 1,
+                         style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+        x += 1
+        x += canvas.text(story.author.name, x: x, y: 1, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
+        var detail = ""
+        if let handle = story.author.handle { detail += "  @" + handle }
+        if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: state.now.date) }
+        canvas.text(detail, x: x, y: 1, style: Theme.mutedText, maxWidth: max(0, available - x + 1))
+    }
+
+    static func drawText(_ text: String, background: RGB, in rect: Rect, into canvas: inout Canvas) {
+        let bg = Color.rgb(background.red, background.green, background.blue)
+        canvas.fill(rect, style: Style(background: bg))
+        let textWidth = max(1, rect.width - 8)
+        var lines = TextWrap.lines(text, width: textWidth)
+        if lines.count > rect.height {
+            lines = Array(lines.prefix(rect.height))
+            if let last = lines.indices.last { lines[last] = (lines[last] + " …").truncated(toWidth: textWidth) }
+        }
+        let top = rect.y + max(0, (rect.height - lines.count) / 2)
+        let style = Style(foreground: .palette(255), background: bg, attributes: [.bold])
+        for (offset, line) in lines.enumerated() {
+            canvas.centered(line, in: rect, y: top + offset, style: style)
+        }
+    }
+
+    static func drawPlaceholder(symbol: String, kind: String, media: Media, in rect: Rect, into canvas: inout Canvas) {
+        let background = Style(background: Theme.placeholderBackground)
+        canvas.fill(rect, style: background)
+        let frame = rect.insetBy(dx: 2, dy: 1)
+        guard frame.width >= 4, frame.height >= 2 else { return }
+        let line = Style(foreground: Theme.placeholderFrame, background: Theme.placeholderBackground)
+        let inner = frame.width - 2
+        canvas.text("╭" + String(repeating: "─", count: inner) + "╮", x: frame.x, y: frame.y, style: line)
+        for y in (frame.y + 1)..<(frame.maxY - 1) {
+            canvas.text("│", x: frame.x, y: y, style: line)
+            canvas.text("│", x: frame.maxX - 1, y: y, style: line)
+        }
+        canvas.text("╰" + String(repeating: "─", count: inner) + "╯", x: frame.x, y: frame.maxY - 1, style: line)
+
+        let name = media.location.split(separator: "/").last.map(String.init) ?? media.location
+        var detail = name
+        if let w = media.width, let h = media.height { detail += " · \(w)×\(h)" }
+        let middle = frame.y + frame.height / 2
+        let content = frame.insetBy(dx: 1, dy: 0)
+        canvas.centered(symbol + " " + kind, in: content, y: middle - 1,
+                        style: background.with(foreground: .palette(252)).adding(.bold))
+        canvas.centered(detail, in: content, y: middle, style: background.with(foreground: Theme.muted))
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import StoriesCore
+
+/// Drives the reducer with chosen moments: no sleeping, no real clock.
+struct ReducerHarness {
+    var state: AppState
+    var now: Moment
+    var effects: [AppEffect] = []
+
+    init(stories: [Story] = ReducerHarness.stories) {
+        now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
+        state = AppState(title: "Test", now: now)
+        effects = AppReducer.reduce(&state, .start, at: now)
+        _ = AppReducer.reduce(&state, .feedLoaded(FeedLoad(stories: stories, warnings: [])), at: now)
+    }
+
+    mutating func send(_ command: Command) { send(.command(command)) }
+
+    mutating func send(_ action: AppAction) {
+        effects = AppReducer.reduce(&state, action, at: now)
+    }
+
+    /// Lets time pass and delivers the frame tick the run loop would.
+    mutating func wait(_ seconds: Double) {
+        now = now.advanced(by: seconds)
+        send(.tick)
+    }
+
+    var position: (story: Int, item: Int)? {
+        state.viewer.map { ($0.storyIndex, $0.itemIndex) }
+    }
+
+    var elapsed: Double? { state.viewer?.playback.elapsed(at: now.uptime) }
+
+    static func story(_ id: String, items count: Int, duration: Double = 5) -> Story {
+        Story(id: id, author: Author(name: id.uppercased()),
+              items: (0..<count).map { StoryItem(id: "\(id)\($0)", content: .text("t", background: RGB(0, 0, 0)), duration: duration) })
+    }
+
+    static let stories = [story("a", items: 2), story("b", items: 3), story("c", items: 1)]
+}
+
+@Suite struct AppReducerTests {
+    @Test func startAsksForTheFeedAndQuitAsksToExit() {
+        var h = ReducerHarness()
+        #expect(h.effects == [.loadFeed], "the harness started the app")
+        var fresh = AppState(title: "T", now: h.now)
+        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadFeed])
+        #expect(fresh.isLoading)
+        h.send(.quit)
+        #expect(h.effects == [.quit])
+    }
+
+    @Test func selectionMovesWithinTheRow() {
+        var h = ReducerHarness()
+        h.send(.selectPrevious)
+        #expect(h.state.selection == 0)
+        h.send(.selectNext); h.send(.selectNext); h.send(.selectNext)
+        #expect(h.state.selection == 2)
+        h.send(.selectFirst)
+        #expect(h.state.selection == 0)
+        h.send(.selectLast)
+        #expect(h.state.selection == 2)
+        h.send(.select(1))
+        #expect(h.state.selection == 1)
+        h.send(.select(7))
+        #expect(h.state.selection == 1)
+    }
+
+    @Test func openShowsTheFirstUnseenItemAndMarksItSeen() {
+        var h = ReducerHarness()
+        h.send(.selectNext)
+        h.send(.open)
+        #expect(h.position! == (1, 0))
+        #expect(h.state.seen.isSeen(story: "b", item: "b0"))
+        h.send(.nextItem)
+        h.send(.dismiss)
+        #expect(h.state.viewer == nil)
+        h.send(.open)
+        #expect(h.position! == (1, 2)) // b0 and b1 were seen
+    }
+
+    @Test func tapRightWalksItemsThenStoriesThenDismissesAfterTheLast() {
+        var h = ReducerHarness()
+        h.send(.open)
+        let walk: [(Int, Int)] = [(0, 1), (1, 0), (1, 1), (1, 2), (2, 0)]
+        for expected in walk {
+            h.send(.nextItem)
+            #expect(h.position! == expected)
+            #expect(h.state.selection == expected.0, "the ring row follows the viewer")
+        }
+        h.send(.nextItem)
+        #expect(h.state.viewer == nil)
+        #expect(h.state.selection == 2, "dismiss lands on the story last shown")
+    }
+
+    @Test func tapLeftGoesBackAndRestartsTheVeryFirstItem() {
+        var h = ReducerHarness()
+        h.send(.select(1))
+        h.send(.open)
+        h.send(.previousItem)
+        #expect(h.position! == (0, 0), "before the first item: the previous story")
+        h.wait(2)
+        #expect(h.elapsed == 2)
+        h.send(.previousItem)
+        #expect(h.position! == (0, 0))
+        #expect(h.elapsed == 0, "the very first item restarts")
+        h.send(.nextItem)
+        h.send(.previousItem)
+        #expect(h.position! == (0, 0))
+    }
+
+    @Test func swipesMoveByStoryAndSwipingPastTheLastDismisses() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.send(.previousStory)
+        #expect(h.position! == (0, 0), "no story before the first")
+        h.send(.nextStory)
+        #expect(h.position! == (1, 0))
+        h.send(.nextStory)
+        #expect(h.position! == (2, 0))
+        h.send(.previousStory)
+        #expect(h.position! == (1, 1), "previous story opens at its first unseen item")
+        h.send(.nextStory); h.send(.nextStory)
+        #expect(h.state.viewer == nil)
+        #expect(h.state.selection == 2)
+    }
+
+    @Test func itemsAdvanceAfterTheirDurationByElapsedTimeNotTicks() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.wait(4.9)
+        #expect(h.position! == (0, 0))
+        #expect(abs(h.elapsed! - 4.9) < 1e-9)
+        h.wait(0.1)
+        #expect(h.position! == (0, 1))
+        #expect(h.elapsed == 0)
+        // One late tick after a long gap advances once, to the next item, which starts now.
+        h.wait(30)
+        #expect(h.position! == (1, 0))
+    }
+
+    @Test func pauseStopsProgressAndResumeContinuesWhereItStopped() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.wait(2)
+        h.send(.togglePause)
+        #expect(h.state.viewer?.isPaused == true)
+        #expect(!h.state.wantsFrames, "nothing moves while paused: no frame timer")
+        h.wait(60)
+        #expect(h.position! == (0, 0))
+        #expect(h.elapsed == 2)
+        h.send(.togglePause)
+        #expect(h.state.wantsFrames)
+        h.wait(2.5)
+        #expect(h.elapsed == 4.5)
+        h.wait(0.5)
+        #expect(h.position! == (0, 1))
+    }
+
+    @Test func helpStopsPlaybackUntilClosedAndNavigationResumesPlay() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.wait(1)
+        h.send(.toggleHelp)
+        #expect(h.state.inputContext == .help)
+        h.wait(30)
+        #expect(h.elapsed == 1)
+        h.send(.closeHelp)
+        h.wait(1)
+        #expect(h.elapsed == 2)
+        h.send(.togglePause)
+        h.send(.nextItem)
+        #expect(h.state.viewer?.isPaused == false)
+        #expect(h.state.viewer?.playback.isRunning == true)
+    }
+
+    @Test func aBubbleIsFullySeenOnlyWhenEveryItemWasShown() {
+        var h = ReducerHarness()
+        let a = ReducerHarness.stories[0]
+        h.send(.open)
+        #expect(!h.state.seen.isFullySeen(a))
+        h.send(.nextItem)
+        #expect(h.state.seen.isFullySeen(a))
+        #expect(h.state.seen.unseenCount(in: ReducerHarness.stories[1]) == 3)
+    }
+
+    @Test func framesAreWantedOnlyWhileAnItemPlays() {
+        var h = ReducerHarness()
+        #expect(!h.state.wantsFrames)
+        h.send(.open)
+        #expect(h.state.wantsFrames)
+        h.send(.dismiss)
+        #expect(!h.state.wantsFrames)
+    }
+
+    @Test func commandsThatDoNotApplyChangeNothing() {
+        var h = ReducerHarness()
+        let before = h.state
+        for command in [Command.nextItem, .previousItem, .nextStory, .previousStory, .dismiss, .togglePause] {
+            h.send(command)
+            #expect(h.state == before, "\(command) on home")
+            #expect(h.effects.isEmpty)
+        }
+        var empty = ReducerHarness(stories: [])
+        empty.send(.open)
+        #expect(empty.state.viewer == nil)
+    }
+
+    @Test func feedWarningsAreKeptForTheScreen() {
+        var h = ReducerHarness()
+        h.send(.feedLoaded(FeedLoad(stories: [ReducerHarness.story("z", items: 2)], warnings: [FeedWarning("skipped story 'x'")])))
+        #expect(h.state.warnings == [FeedWarning("skipped story 'x'")])
+        #expect(h.state.selection == 0)
+    }
+}
+
+@Suite struct KeyBindingTests {
+    @Test func keysMeanWhatTheGestureTableSays() {
+        let keys = KeyBindings.standard
+        #expect(keys.command(for: .key(.right), in: .viewer) == .nextItem)
+        #expect(keys.command(for: .key(.character("l")), in: .viewer) == .nextItem)
+        #expect(keys.command(for: .key(.left), in: .viewer) == .previousItem)
+        #expect(keys.command(for: .key(.character("]")), in: .viewer) == .nextStory)
+        #expect(keys.command(for: .key(.right, .shift), in: .viewer) == .nextStory)
+        #expect(keys.command(for: .key(.character("H")), in: .viewer) == .previousStory)
+        #expect(keys.command(for: .key(.escape), in: .viewer) == .dismiss)
+        #expect(keys.command(for: .key(.down), in: .viewer) == .dismiss)
+        #expect(keys.command(for: .key(.character("q")), in: .viewer) == .dismiss)
+        #expect(keys.command(for: .key(.character(" ")), in: .viewer) == .togglePause)
+        #expect(keys.command(for: .key(.enter), in: .home) == .open)
+        #expect(keys.command(for: .key(.character("q")), in: .home) == .quit)
+        #expect(keys.command(for: .key(.right), in: .home) == .selectNext)
+        #expect(keys.command(for: .key(.character("q")), in: .help) == .closeHelp)
+        #expect(keys.command(for: .key(.enter), in: .help) == nil)
+        #expect(keys.command(for: .key(.character("x")), in: .home) == nil)
+    }
+
+    @Test func noInputIsBoundTwiceInOneContext() {
+        for context in InputContext.allCases {
+            let inputs = KeyBindings.standard.bindings(in: context).flatMap(\.inputs)
+            #expect(Set(inputs).count == inputs.count, "\(context)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import StoriesAssets
+import Testing
+@testable import StoriesCore
+
+@Suite struct DirectoryFeedTests {
+    @Test func aMissingFolderIsOneClearError() {
+        #expect(throws: FeedError(file: "/nonexistent/feed", reason: "no such file or folder")) {
+            try DirectoryFeed(directory: URL(fileURLWithPath: "/nonexistent/feed"))
+        }
+    }
+
+    @Test func aFolderWithoutFeedJSONNamesTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stories-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        #expect(throws: FeedError(file: dir.appendingPathComponent("feed.json").path, reason: "no such file")) {
+            try DirectoryFeed(directory: dir)
+        }
+    }
+
+    @Test func aBrokenStoryIsSkippedAndTheOthersLoad() throws {
+        let feed = try TemporaryFeed(
+            index: #"{"version":1,"title":"T","stories":["good","broken","missing","also-good"]}"#,
+            stories: [
+                "good": TemporaryFeed.story("good", name: "Good One"),
+                "broken": #"{"id":"broken","author":{"name":"B"},"items":[{"id":"x","type":"text"}]}"#,
+                "also-good": TemporaryFeed.story("also-good", name: "Also Good"),
+            ])
+        let load = try DirectoryFeed(directory: feed.directory).loadAll()
+        #expect(load.stories.map(\.id) == ["good", "also-good"])
+        #expect(load.warnings.count == 2)
+        #expect(load.warnings[0].message.hasPrefix("skipped story 'broken': "))
+        #expect(load.warnings[0].message.hasSuffix("stories/broken.json: items[0].text: missing"))
+        #expect(load.warnings[1].message.hasSuffix("stories/missing.json: no such file"))
+    }
+}
+
+/// The embedded demo feed is part of the product: these check what issue 2 promised of it.
+@Suite struct DemoFeedTests {
+    let directory: URL
+    let load: FeedLoad
+
+    init() throws {
+        directory = try #require(DemoFeed.directory)
+        load = try DirectoryFeed(directory: directory).loadAll()
+    }
+
+    @Test func loadsCleanlyWithAtLeastTenStoriesOfTwoToSixItems() {
+        #expect(load.warnings.isEmpty)
+        #expect(load.stories.count >= 10)
+        for story in load.stories { #expect((2...6).contains(story.items.count), "\(story.id)") }
+    }
+
+    @Test func authorsCoverEmojiCJKArabicAndAVeryLongName() {
+        let names = load.stories.map(\.author.name)
+        #expect(names.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } })
+        #expect(names.contains { $0.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } })
+        #expect(names.contains { $0.unicodeScalars.contains { (0x0600...0x06FF).contains($0.value) } })
+        #expect(names.contains { $0.displayWidth >= 40 })
+    }
+
+    @Test func hasTextAndImageItemsAndEveryImageFileExists() throws {
+        var images = 0, texts = 0
+        for story in load.stories {
+            for item in story.items {
+                switch item.content {
+                case .image(let media):
+                    images += 1
+                    let url = directory.appendingPathComponent(media.location)
+                    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+                    #expect((attributes[.size] as? Int) == media.bytes, "\(media.location)")
+                    if let w = media.width, let h = media.height { #expect(h > w, "\(media.location) is portrait") }
+                case .text: texts += 1
+                case .video: break
+                }
+            }
+        }
+        #expect(images >= 10)
+        #expect(texts >= 10)
+    }
+
+    @Test func photosAreSmallCreditedAndTheAssetsFitTheBudget() throws {
+        // The source folder, not the copy next to the binary: CREDITS.md is not bundled.
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Assets")
+        let credits = try String(contentsOf: assets.appendingPathComponent("CREDITS.md"), encoding: .utf8)
+        let mediaFolder = assets.appendingPathComponent("demo/media")
+        let media = try FileManager.default.contentsOfDirectory(atPath: mediaFolder.path)
+        #expect(media.count >= 5)
+        for file in media {
+            let size = try FileManager.default.attributesOfItem(atPath: mediaFolder.appendingPathComponent(file).path)[.size] as? Int ?? .max
+            #expect(size <= 300_000, "\(file) is \(size) bytes")
+            #expect(credits.contains("`\(file)`"), "\(file) is not in CREDITS.md")
+        }
+        var total = 0
+        if let walker = FileManager.default.enumerator(at: assets, includingPropertiesForKeys: [.fileSizeKey]) {
+            for case let url as URL in walker { total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+        }
+        #expect(total < 6_000_000)
+    }
+}

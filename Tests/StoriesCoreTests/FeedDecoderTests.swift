@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import StoriesCore
+
+@Suite struct FeedDecoderTests {
+    @Test func decodesAFullStory() throws {
+        let json = """
+        {"id":"s","author":{"name":"Ayla \\u001b[31mDemir","handle":"ayla"},"unknownField":true,
+         "items":[
+          {"id":"a","type":"image","media":{"path":"media/a.jpg","width":288,"height":512,"bytes":100,"blurhash":"LKO2"},
+           "duration":4,"caption":"Hello","createdAt":"2026-11-20T18:00:00Z","link":{"title":"More","url":"https://example.org"}},
+          {"id":"b","type":"text","text":"Hi\\nthere","background":"#1d3557"}
+         ]}
+        """
+        let (story, warnings) = try decodeStory(json)
+        #expect(warnings.isEmpty)
+        #expect(story.author.name == "Ayla [31mDemir")
+        #expect(story.author.handle == "ayla")
+        #expect(story.items.count == 2)
+        #expect(story.items[0].content == .image(Media(location: "media/a.jpg", width: 288, height: 512, bytes: 100, blurhash: "LKO2")))
+        #expect(story.items[0].duration == 4)
+        #expect(story.items[0].createdAt == Date(timeIntervalSince1970: 1_795_197_600))
+        #expect(story.items[0].link == Link(title: "More", url: "https://example.org"))
+        #expect(story.items[1].content == .text("Hi\nthere", background: RGB(0x1d, 0x35, 0x57)))
+        #expect(story.items[1].duration == StoryItem.defaultDuration)
+    }
+
+    @Test(arguments: [
+        (#"{"id":"s","items":[]}"#, "stories/s.json: author: missing"),
+        (#"{"id":"s","author":{"name":""},"items":[]}"#, "stories/s.json: author.name: must not be empty"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","duration":-3}]}"#,
+         "stories/s.json: items[0].duration: expected seconds between 0 and 60, found -3.0"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"image","media":{"path":"../etc/passwd"}}]}"#,
+         "stories/s.json: items[0].media.path: '../etc/passwd' must be a relative path inside the feed folder"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"image","media":{"path":"a.jpg","width":"wide"}}]}"#,
+         "stories/s.json: items[0].media.width: expected a number, found a string"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"image","media":{}}]}"#,
+         "stories/s.json: items[0].media: needs a \"path\" or a \"url\""),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","background":"red"}]}"#,
+         "stories/s.json: items[0].background: expected a colour like \"#1d3557\""),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","createdAt":"yesterday"}]}"#,
+         "stories/s.json: items[0].createdAt: expected an ISO 8601 time like \"2026-11-20T18:00:00Z\", found \"yesterday\""),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t"},{"id":"x","type":"text","text":"u"}]}"#,
+         "stories/s.json: items[1].id: 'x' is used by an earlier item"),
+        (#"{"id":"s","author":{"name":"A"},"items":[]}"#, "stories/s.json: items: the story has no items to show"),
+        (#"{"id":"other","author":{"name":"A"},"items":[]}"#,
+         "stories/s.json: id: 'other' does not match the id 's' the feed lists"),
+        (#"["not an object"]"#, "stories/s.json: expected an object, found an array"),
+    ])
+    func errorsNameTheFileTheFieldAndTheReason(json: String, message: String) {
+        #expect(throws: FeedError.self) { try decodeStory(json) }
+        do {
+            _ = try decodeStory(json)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func invalidJSONSaysSo() {
+        do {
+            _ = try decodeStory("{\"id\": ")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.file == "stories/s.json")
+            #expect(error.reason.hasPrefix("not valid JSON"))
+        }
+    }
+
+    @Test func unknownItemTypesAreSkippedWithAWarning() throws {
+        let items = #"[{"id":"p","type":"poll","question":"?"},{"id":"t","type":"text","text":"kept"}]"#
+        let (story, warnings) = try decodeStory(TemporaryFeed.story("s", items: items))
+        #expect(story.items.map(\.id) == ["t"])
+        #expect(warnings == [FeedWarning("stories/s.json: items[0].type: unknown item type 'poll'; item skipped")])
+    }
+
+    @Test func oversizedDocumentsAreRefusedBeforeParsing() {
+        let big = Data(repeating: 0x20, count: FeedDecoder.maxDocumentBytes + 1)
+        #expect(throws: FeedError(file: "feed.json", reason: "4194305 bytes is larger than the 4 MB a feed document may be")) {
+            try FeedDecoder.index(from: big, file: "feed.json")
+        }
+    }
+
+    @Test func indexChecksVersionAndIDs() throws {
+        #expect(throws: FeedError(file: "feed.json", field: "version", reason: "unsupported version 2; this build reads version 1")) {
+            try FeedDecoder.index(from: Data(#"{"version":2,"stories":[]}"#.utf8), file: "feed.json")
+        }
+        #expect(throws: FeedError(file: "feed.json", field: "stories[0]", reason: "'../x' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")) {
+            try FeedDecoder.index(from: Data(#"{"version":1,"stories":["../x"]}"#.utf8), file: "feed.json")
+        }
+        let index = try FeedDecoder.index(from: Data(#"{"version":1,"title":"T\u0007","stories":["a","b","a"]}"#.utf8), file: "feed.json")
+        #expect(index.title == "T")
+        #expect(index.storyIDs == ["a", "b"])
+        #expect(index.warnings.count == 1)
+    }
+}

@@ -1,0 +1,131 @@
+import Testing
+@testable import StoriesUI
+
+@Suite struct CanvasTests {
+    @Test func wideCharactersTakeTwoCellsAndPrintOnce() {
+        var canvas = Canvas(width: 8, height: 1)
+        let used = canvas.text("山田a", x: 0, y: 0)
+        #expect(used == 5)
+        #expect(canvas[0, 0].grapheme == "山")
+        #expect(canvas[1, 0].isContinuation)
+        #expect(Snapshot.lines(of: canvas) == ["山田a"])
+    }
+
+    @Test func aWideCharacterIsNeverSplitAtTheRightEdge() {
+        var canvas = Canvas(width: 5, height: 1)
+        canvas.put("山", width: 2, x: 4, y: 0, style: .plain)
+        #expect(canvas[4, 0].grapheme == " ")
+        canvas.text("ab山田", x: 0, y: 0, ellipsis: false)
+        #expect(Snapshot.lines(of: canvas) == ["ab山"])
+        #expect(!canvas[4, 0].isContinuation)
+    }
+
+    @Test func textIsCutToTheWidthWithAnEllipsis() {
+        var canvas = Canvas(width: 20, height: 1)
+        canvas.text("Maximiliana Wilhelmina", x: 2, y: 0, maxWidth: 10)
+        #expect(Snapshot.lines(of: canvas) == ["  Maximilia…"])
+        var narrow = Canvas(width: 6, height: 1)
+        narrow.text("山田花子", x: 0, y: 0)
+        #expect(Snapshot.lines(of: narrow) == ["山田…"])
+    }
+
+    @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        var canvas = Canvas(width: 6, height: 1)
+        canvas.text("山田", x: 0, y: 0)
+        canvas.text("x", x: 1, y: 0)   // right half of 山
+        #expect(Snapshot.lines(of: canvas) == [" x田"])
+        canvas.text("y", x: 2, y: 0)   // left half of 田
+        #expect(Snapshot.lines(of: canvas) == [" xy"])
+        #expect(!canvas[3, 0].isContinuation)
+        canvas.text("花", x: 3, y: 0)
+        canvas.text("子", x: 2, y: 0)  // a wide character over the left half of another
+        #expect(Snapshot.lines(of: canvas) == [" x子"])
+        #expect(canvas.cells.indices.allSatisfy { i in
+            !canvas.cells[i].isContinuation || (i > 0 && !canvas.cells[i - 1].isContinuation && canvas.cells[i - 1].grapheme != " ")
+        })
+    }
+
+    @Test func drawingOutsideTheCanvasIsClipped() {
+        var canvas = Canvas(width: 4, height: 2)
+        canvas.text("hello", x: -2, y: 0, ellipsis: false)
+        canvas.text("x", x: 0, y: 5)
+        canvas.fill(Rect(x: -3, y: 1, width: 100, height: 100), style: Style(background: .red), with: "#")
+        #expect(Snapshot.lines(of: canvas) == ["llo", "####"])
+    }
+
+    @Test func styleLayerNamesEachStyleOnce() {
+        var canvas = Canvas(width: 6, height: 2)
+        canvas.text("ab", x: 0, y: 0, style: Style(foreground: .palette(213), attributes: [.bold]))
+        canvas.text("c", x: 3, y: 1, style: Style(foreground: .rgb(1, 2, 3), background: .palette(240)))
+        #expect(Snapshot.text(of: canvas, styles: true) == """
+            6x2
+            ab
+               c
+            -- styles
+            . plain
+            a fg=213 bold
+            b fg=#010203 bg=240
+            -- style rows
+            aa
+            ...b
+
+            """)
+    }
+}
+
+@Suite struct ColorMappingTests {
+    @Test func depthFollowsTheColourCount() {
+        #expect(ColorDepth(colorCount: 0) == .none)
+        #expect(ColorDepth(colorCount: 8) == .eight)
+        #expect(ColorDepth(colorCount: 16) == .sixteen)
+        #expect(ColorDepth(colorCount: 256) == .palette256)
+        #expect(ColorDepth(colorCount: 1 << 24) == .direct)
+    }
+
+    @Test func rgbMapsToTheNearestCubeOrGrey() {
+        #expect(ColorMapping.terminalColor(.rgb(255, 0, 0), depth: .palette256) == 196)
+        #expect(ColorMapping.terminalColor(.rgb(0, 0, 0), depth: .palette256) == 16)
+        #expect(ColorMapping.terminalColor(.rgb(128, 128, 128), depth: .palette256) == 244)
+        #expect(ColorMapping.terminalColor(.rgb(0x1d, 0x35, 0x57), depth: .palette256) == 237) // grey 58 is nearer than teal 23
+        #expect(ColorMapping.terminalColor(.rgb(1, 2, 3), depth: .direct) == 0x010203)
+        #expect(ColorMapping.terminalColor(.rgb(250, 10, 10), depth: .sixteen) == 9)
+        #expect(ColorMapping.terminalColor(.rgb(250, 10, 10), depth: .eight) == 1)
+    }
+
+    @Test func paletteAndDefaultMapDown() {
+        #expect(ColorMapping.terminalColor(.default, depth: .palette256) == -1)
+        #expect(ColorMapping.terminalColor(.palette(213), depth: .none) == -1)
+        #expect(ColorMapping.terminalColor(.palette(213), depth: .palette256) == 213)
+        #expect(ColorMapping.terminalColor(.palette(196), depth: .sixteen) == 9)
+        #expect(ColorMapping.terminalColor(.palette(12), depth: .eight) == 4)
+        #expect(ColorMapping.terminalColor(.palette(255), depth: .direct) == 0xEEEEEE)
+    }
+
+    @Test func nearest256AgreesWithABruteForceSearch() {
+        func distance(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Int {
+            let dr = Int(a.0) - Int(b.0), dg = Int(a.1) - Int(b.1), db = Int(a.2) - Int(b.2)
+            return 2 * dr * dr + 4 * dg * dg + 3 * db * db
+        }
+        var worst = 0.0
+        for r in stride(from: 0, through: 255, by: 17) {
+            for g in stride(from: 0, through: 255, by: 17) {
+                for b in stride(from: 0, through: 255, by: 17) {
+                    let colour = (UInt8(r), UInt8(g), UInt8(b))
+                    let best = (16...255).map { distance(ColorMapping.rgb(ofPaletteIndex: UInt8($0)), colour) }.min() ?? 0
+                    let chosen = distance(ColorMapping.rgb(ofPaletteIndex: UInt8(ColorMapping.nearest256(colour.0, colour.1, colour.2))), colour)
+                    worst = max(worst, Double(chosen - best) / Double(max(1, best)))
+                }
+            }
+        }
+        #expect(worst == 0, "worst relative miss \(worst)")
+    }
+
+    @Test func everyPaletteIndexRoundTripsThroughNearest256() {
+        for index in 16...255 {
+            let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+            let back = ColorMapping.nearest256(r, g, b)
+            let same = ColorMapping.rgb(ofPaletteIndex: UInt8(back)) == (r, g, b)
+            #expect(same, "\(index) → \(back)")
+        }
+    }
+}

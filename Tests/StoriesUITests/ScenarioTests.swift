@@ -1,0 +1,112 @@
+import StoriesCore
+import Testing
+@testable import StoriesUI
+
+/// Whole sessions, as a person would use the app: keys in, screen text out.
+@Suite struct ScenarioTests {
+    @Test func browseOpenWatchPauseAndDismiss() {
+        var pilot = Pilot()
+        #expect(pilot.lines[0].hasPrefix(" ◉ stories · Demo stories"))
+        #expect(pilot.screen.contains("Ayla Demir  @ayla"))
+
+        pilot.press(.key(.right))
+        #expect(pilot.screen.contains("Mika 🌸  @mika.blooms"))
+        pilot.press(.key(.enter))
+        #expect(pilot.lines[1].contains("Mika 🌸"))
+        #expect(pilot.lines[1].hasSuffix("1/3"))
+        #expect(pilot.screen.contains("Chelsea supervising the morning."))
+
+        // The bar fills with time: after 2.5 of 5 seconds the first segment is half done.
+        pilot.wait(2.5)
+        let bar = pilot.lines[0]
+        let firstSegment = bar.dropFirst().prefix { $0 != " " }
+        let done = firstSegment.filter { $0 == "━" }.count
+        #expect(abs(done - firstSegment.count / 2) <= 1, "\(firstSegment)")
+        pilot.wait(2.6)
+        #expect(pilot.lines[1].hasSuffix("2/3"), "advanced after the item's duration")
+        #expect(pilot.screen.contains("Productivity: 0"))
+
+        pilot.press(.key(.character(" ")))
+        #expect(pilot.lines[1].hasSuffix("❚❚ paused  2/3"))
+        pilot.wait(20)
+        #expect(pilot.lines[1].hasSuffix("❚❚ paused  2/3"), "paused items do not advance")
+        pilot.press(.key(.character(" ")))
+
+        pilot.press(.key(.character("]")))
+        #expect(pilot.lines[1].contains("山田 花子"))
+        pilot.press(.key(.escape))
+        #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
+        #expect(pilot.screen.contains("山田 花子  @hanako"), "the selection is on the story last shown")
+        #expect(pilot.effects.isEmpty)
+
+        pilot.type("q")
+        #expect(pilot.effects == [.quit])
+    }
+
+    @Test func progressBarFollowsElapsedTime() {
+        var pilot = Pilot()
+        pilot.press(.key(.enter))
+        func filled() -> Int { pilot.lines[0].filter { $0 == "━" || $0 == "╸" }.count }
+        let atStart = filled()
+        pilot.wait(1)
+        let afterOne = filled()
+        pilot.wait(2)
+        let afterThree = filled()
+        #expect(atStart == 0)
+        #expect(afterOne > atStart)
+        #expect(afterThree > afterOne)
+        // Same elapsed time, coarser ticks: the same bar.
+        var coarse = Pilot()
+        coarse.press(.key(.enter))
+        coarse.wait(3, step: 0.5)
+        #expect(coarse.lines[0] == pilot.lines[0])
+    }
+
+    @Test func watchingEveryItemTurnsTheBubbleGrey() {
+        var pilot = Pilot()
+        pilot.press(.key(.enter))
+        pilot.wait(15.2)  // three items of 5 s, then on to the next story
+        #expect(pilot.lines[1].contains("Mika 🌸"))
+        pilot.press(.key(.escape))
+        #expect(pilot.screen.contains("Mika 🌸  @mika.blooms"))
+        pilot.press(.key(.left))
+        #expect(pilot.screen.contains("3 items, all seen"))
+        let ringColour = pilot.backend.canvas[3, HomeScreen.ringRow].style.foreground
+        #expect(ringColour == Theme.ringSeen)
+        let unseenRing = pilot.backend.canvas[13, HomeScreen.ringRow].style.foreground
+        #expect(unseenRing == Theme.ringTop)
+    }
+
+    @Test func theLastItemOfTheLastStoryDismisses() {
+        var pilot = Pilot()
+        pilot.press(.key(.end), .key(.enter))
+        #expect(pilot.lines[1].contains("陈伟 Chen Wei"))
+        pilot.press(.key(.right), .key(.right), .key(.right))
+        #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
+        #expect(pilot.screen.contains("陈伟 Chen Wei  @chenwei"))
+    }
+
+    @Test func mouseClicksOpenBubblesAndTapInTheViewer() {
+        var pilot = Pilot()
+        pilot.click(column: 2 + 2 * Bubble.slotWidth + 4, row: HomeScreen.ringRow + 1) // third bubble
+        #expect(pilot.lines[1].contains("山田 花子"))
+        #expect(pilot.lines[1].hasSuffix("1/2"))
+        pilot.click(column: 70, row: 10)
+        #expect(pilot.lines[1].hasSuffix("2/2"))
+        pilot.click(column: 5, row: 10)
+        #expect(pilot.lines[1].hasSuffix("1/2"))
+        pilot.press(.key(.escape))
+        pilot.click(column: 1, row: 20) // not on a bubble
+        #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
+    }
+
+    @Test func hostileFeedTextIsShownNotInterpreted() throws {
+        let hostile = Story(id: "eve", author: Author(name: SafeText.line("Eve\u{1B}[2J\u{1B}]0;owned\u{07}")),
+                            items: [StoryItem(id: "1", content: .text(SafeText.paragraphs("\u{1B}[31mred\u{9B}"), background: RGB(0, 0, 0)))])
+        var pilot = Pilot(state: Fixture.loadedState(FeedLoad(stories: [hostile], warnings: [])))
+        pilot.press(.key(.enter))
+        let cells = pilot.backend.canvas.cells.compactMap(\.grapheme)
+        #expect(!cells.contains { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
+        #expect(pilot.screen.contains("[31mred"))
+    }
+}

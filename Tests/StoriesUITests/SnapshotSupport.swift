@@ -1,0 +1,93 @@
+import Foundation
+import StoriesAssets
+import StoriesCore
+import Testing
+@testable import StoriesUI
+
+/// Compares a screen with `__Snapshots__/<name>.txt`; `STORIES_UPDATE_SNAPSHOTS=1` rewrites it.
+func expectSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("__Snapshots__").appendingPathComponent("\(name).txt")
+    switch SnapshotFile.verify(text, at: url) {
+    case .matched:
+        break
+    case .recorded(let path):
+        Issue.record("Recorded a new snapshot at \(path); review it, then run the tests again.", sourceLocation: sourceLocation)
+    case .mismatched(let diff):
+        Issue.record("Snapshot '\(name)' differs (rerun with \(SnapshotFile.updateVariable)=1 to accept):\n\(diff)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The demo feed, loaded, at a fixed moment: snapshots do not depend on today's date.
+enum Fixture {
+    static let moment = Moment(uptime: 1000, date: Date(timeIntervalSince1970: 1_795_240_800)) // 2026-11-21T06:00:00Z
+
+    static let demo: FeedLoad = {
+        guard let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) else {
+            return FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])
+        }
+        return feed.loadAll()
+    }()
+
+    static func loadedState(_ load: FeedLoad = demo) -> AppState {
+        var state = AppState(title: "Demo stories", now: moment)
+        _ = AppReducer.reduce(&state, .start, at: moment)
+        _ = AppReducer.reduce(&state, .feedLoaded(load), at: moment)
+        return state
+    }
+}
+
+/// A scripted session: keys and mouse clicks go through the same key bindings, pointer
+/// routing and reducer as in the terminal; time is moved by hand; the screen is read back
+/// through the test backend.
+struct Pilot {
+    var state: AppState
+    var now: Moment
+    var backend: TestBackend
+    var effects: [AppEffect] = []
+
+    init(width: Int = 80, height: Int = 24, state: AppState = Fixture.loadedState()) {
+        self.state = state
+        now = state.now
+        backend = TestBackend(width: width, height: height)
+        backend.draw(state)
+    }
+
+    mutating func press(_ keys: InputEvent...) {
+        for key in keys {
+            if let command = KeyBindings.standard.command(for: key, in: state.inputContext) {
+                effects += AppReducer.reduce(&state, .command(command), at: now)
+            }
+        }
+        backend.draw(state)
+    }
+
+    mutating func type(_ text: String) {
+        for character in text { press(.key(.character(character))) }
+    }
+
+    mutating func click(column: Int, row: Int) {
+        let mouse = MouseEvent(kind: .press(.left), column: column, row: row)
+        for action in PointerRouting.actions(for: mouse, state: state, width: backend.canvas.width, height: backend.canvas.height) {
+            effects += AppReducer.reduce(&state, action, at: now)
+        }
+        backend.draw(state)
+    }
+
+    mutating func wait(_ seconds: Double, step: Double = 1.0 / 30) {
+        let end = now.uptime + seconds
+        while now.uptime + step <= end + 1e-9 {
+            now = now.advanced(by: step)
+            effects += AppReducer.reduce(&state, .tick, at: now)
+        }
+        backend.draw(state)
+    }
+
+    mutating func resize(width: Int, height: Int) {
+        backend.resize(width: width, height: height)
+        backend.draw(state)
+    }
+
+    var lines: [String] { backend.lines }
+    var screen: String { backend.text }
+}

@@ -1,0 +1,87 @@
+import StoriesCore
+import Testing
+@testable import StoriesUI
+
+/// Screens as text, committed under __Snapshots__ and reviewed like code.
+@Suite struct SnapshotTests {
+    @Test(arguments: [(80, 24), (120, 40)])
+    func home(width: Int, height: Int) {
+        let pilot = Pilot(width: width, height: height)
+        expectSnapshot(pilot.backend.snapshot(styles: true), named: "home-\(width)x\(height)")
+    }
+
+    @Test(arguments: [(80, 24), (120, 40)])
+    func viewerOnAPhoto(width: Int, height: Int) {
+        var pilot = Pilot(width: width, height: height)
+        pilot.press(.key(.enter))
+        pilot.wait(2)
+        expectSnapshot(pilot.backend.snapshot(styles: true), named: "viewer-photo-\(width)x\(height)")
+    }
+
+    @Test(arguments: [(80, 24), (120, 40)])
+    func viewerOnATextItemPaused(width: Int, height: Int) {
+        var pilot = Pilot(width: width, height: height)
+        pilot.press(.key(.right), .key(.enter), .key(.right)) // Mika's text card
+        pilot.wait(1)
+        pilot.press(.key(.character(" ")))
+        expectSnapshot(pilot.backend.snapshot(styles: true), named: "viewer-text-paused-\(width)x\(height)")
+    }
+
+    @Test func homeAfterSeeingAStoryThenScrolledToTheEnd() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter), .key(.right), .key(.right), .key(.right), .key(.escape))
+        expectSnapshot(pilot.backend.snapshot(styles: true), named: "home-after-viewing-80x24")
+        pilot.press(.key(.end))
+        expectSnapshot(pilot.backend.snapshot(), named: "home-scrolled-to-end-80x24")
+    }
+
+    @Test func helpOverlays() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.type("?")
+        expectSnapshot(pilot.backend.snapshot(), named: "help-home-80x24")
+        pilot.type("?")
+        pilot.press(.key(.enter))
+        pilot.type("?")
+        expectSnapshot(pilot.backend.snapshot(), named: "help-viewer-80x24")
+    }
+
+    @Test func feedProblemsAreShownOnHome() {
+        var load = Fixture.demo
+        load.warnings = [
+            FeedWarning("skipped story 'broken': /feeds/x/stories/broken.json: items[0].duration: expected seconds between 0 and 60, found -3.0"),
+            FeedWarning("/feeds/x/stories/mika.json: items[2].type: unknown item type 'poll'; item skipped"),
+        ]
+        let pilot = Pilot(width: 80, height: 24, state: Fixture.loadedState(load))
+        expectSnapshot(pilot.backend.snapshot(), named: "home-warnings-80x24")
+    }
+
+    @Test func loadingAndEmptyFeeds() {
+        var loading = AppState(title: "Demo stories", now: Fixture.moment)
+        _ = AppReducer.reduce(&loading, .start, at: Fixture.moment)
+        #expect(Pilot(width: 60, height: 14, state: loading).lines[3] == "  Loading stories…")
+        let empty = Pilot(width: 60, height: 14, state: Fixture.loadedState(FeedLoad(stories: [], warnings: [])))
+        #expect(empty.lines[3] == "  No stories to show in this feed.")
+    }
+
+    @Test(arguments: [(39, 24), (80, 11), (20, 5)])
+    func tooSmallShowsOneClearMessage(width: Int, height: Int) {
+        let pilot = Pilot(width: width, height: height)
+        let words = pilot.lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(words == "Terminal too small: \(width)×\(height). stories needs at least 40×12.")
+    }
+
+    @Test func aOneCellTerminalDoesNotCrash() {
+        #expect(Pilot(width: 1, height: 1).lines == ["T"])
+        #expect(Pilot(width: 0, height: 0).lines == [])
+    }
+
+    @Test func resizingReLaysOutTheSameState() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.end))
+        pilot.resize(width: 30, height: 10)
+        #expect(pilot.screen.contains("Terminal too small"))
+        pilot.resize(width: 120, height: 40)
+        #expect(pilot.lines[0].hasSuffix("11 stories"))
+        #expect(pilot.screen.contains("陈伟 Chen Wei"))
+    }
+}
