@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["StoriesCore", "StoriesUI", "StoriesAssets"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesCore"]),
+        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesCore", "CNcursesw"]),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),
     ],

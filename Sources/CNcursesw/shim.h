@@ -5,6 +5,7 @@
 
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
+#include <langinfo.h>
 #include <locale.h>
 #include <wchar.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static const attr_t STORIES_A_DIM = A_DIM;
 static const attr_t STORIES_A_UNDERLINE = A_UNDERLINE;
 static const attr_t STORIES_A_REVERSE = A_REVERSE;
 static const attr_t STORIES_A_ITALIC = A_ITALIC;
+static const attr_t STORIES_A_COLOR = A_COLOR;
 
 /// Writes one cell: up to CCHARW_MAX code points (a grapheme), attributes and an extended
 /// colour pair (above 255), which only the opts pointer of setcchar can carry.
@@ -37,6 +39,21 @@ static inline int stories_alloc_pair(int fg, int bg) { return alloc_pair(fg, bg)
 /// Reads one input unit: returns KEY_CODE_YES for a function key, OK for a character,
 /// ERR when nothing is waiting.
 static inline int stories_get_wch(wint_t *out) { return wget_wch(stdscr, out); }
+
+/// Reads back one cell of stdscr (for tests): its characters, attributes and pair.
+static inline int stories_read_cell(int y, int x, wchar_t *chars, attr_t *attrs, int *pair) {
+    cchar_t cell;
+    short short_pair = 0;
+    if (mvwin_wch(stdscr, y, x, &cell) == ERR) return ERR;
+    if (getcchar(&cell, chars, attrs, &short_pair, pair) == ERR) return ERR;
+    return OK;
+}
+
+/// The colours of an extended pair (for tests).
+static inline int stories_pair_colors(int pair, int *fg, int *bg) { return extended_pair_content(pair, fg, bg); }
+
+/// The name of the locale's character set ("UTF-8" when wide characters work).
+static inline const char *stories_codeset(void) { return nl_langinfo(CODESET); }
 
 static const int STORIES_KEY_CODE_YES = KEY_CODE_YES;
 static const int STORIES_KEY_RESIZE = KEY_RESIZE;

@@ -12,6 +12,12 @@ public final class CursesScreen {
     private let outputFD: Int32
     private var previous: Canvas?
     private var pairCache: [Int64: Int32] = [:]
+    /// Pairs ncurses can hold. `alloc_pair` silently recycles the oldest pair when the
+    /// table is full, which would recolour cells already on screen, so the cache resets
+    /// the table itself before that can happen.
+    private let pairCapacity: Int
+    /// Cells handed to ncurses by the last `draw` (the changed ones).
+    public private(set) var lastDrawnCellCount = 0
     private var isRestored = false
     private let mouseEnabled: Bool
 
@@ -21,7 +27,7 @@ public final class CursesScreen {
                 environment: [String: String] = ProcessInfo.processInfo.environment, mouse: Bool = true) throws(TerminalError) {
         let name = termName ?? environment["TERM"]
         guard let name, !name.isEmpty else { throw TerminalError.termNotSet }
-        setlocale(LC_ALL, "")
+        Self.useUTF8Locale()
         // ncurses installs its own SIGWINCH handler unless one is set; the run loop takes
         // SIGWINCH through a Dispatch signal source instead.
         signal(SIGWINCH, SIG_IGN)
@@ -48,8 +54,10 @@ public final class CursesScreen {
             start_color()
             use_default_colors()
             colorDepth = ColorDepth(colorCount: Int(stories_colors()))
+            pairCapacity = max(0, Int(stories_color_pairs()) - 1)
         } else {
             colorDepth = .none
+            pairCapacity = 0
         }
         mouseEnabled = mouse
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
@@ -72,20 +80,28 @@ public final class CursesScreen {
     /// then one `doupdate`.
     public func draw(_ canvas: Canvas) {
         guard !isRestored else { return }
-        if !drawCells(canvas) {
-            // The pair table filled up mid-frame: start it again and draw everything.
-            reset_color_pairs()
+        lastDrawnCellCount = 0
+        if !drawCells(canvas, fallBackWhenFull: false) {
+            // The pair table filled up mid-frame: empty it and draw everything again. A
+            // single frame with more pairs than the terminal has shows the rest in pair 0.
+            // free_pair, not reset_color_pairs: after a reset, ncurses 6.4's alloc_pair
+            // hands out recycled and then 0 pairs (CursesScreenTests shows it).
+            for pair in pairCache.values { _ = free_pair(pair) }
             pairCache.removeAll()
             previous = nil
-            _ = drawCells(canvas)
+            lastDrawnCellCount = 0
+            _ = drawCells(canvas, fallBackWhenFull: true)
         }
         wnoutrefresh(stories_stdscr())
         doupdate()
         previous = canvas
     }
 
-    /// Returns false if a colour pair could not be allocated.
-    private func drawCells(_ canvas: Canvas) -> Bool {
+    /// Colour pairs allocated since the table was last emptied.
+    public var pairsInUse: Int { pairCache.count }
+
+    /// Returns false if the pair table is full (unless told to fall back to pair 0).
+    private func drawCells(_ canvas: Canvas, fallBackWhenFull: Bool) -> Bool {
         let old = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
         if old == nil { werase(stories_stdscr()) }
         for y in 0..<canvas.height {
@@ -95,8 +111,16 @@ public final class CursesScreen {
                 if let old, old[x, y] == cell, x + 1 >= canvas.width || old[x + 1, y].isContinuation == canvas[x + 1, y].isContinuation {
                     continue
                 }
-                guard let pair = pair(for: cell.style) else { return false }
+                let pair: Int32
+                if let allocated = self.pair(for: cell.style) {
+                    pair = allocated
+                } else if fallBackWhenFull {
+                    pair = 0
+                } else {
+                    return false
+                }
                 put(grapheme, x: x, y: y, attributes: attributes(cell.style.attributes), pair: pair)
+                lastDrawnCellCount += 1
             }
         }
         return true
@@ -120,6 +144,7 @@ public final class CursesScreen {
         if fg == -1 && bg == -1 { return 0 }
         let key = (Int64(fg) << 32) ^ Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: bg)))
         if let cached = pairCache[key] { return cached }
+        guard pairCache.count < pairCapacity else { return nil }
         let pair = stories_alloc_pair(Int32(fg), Int32(bg))
         guard pair >= 0 else { return nil }
         pairCache[key] = pair
@@ -165,6 +190,27 @@ public final class CursesScreen {
     public func close() {
         restore()
         delscreen(screen)
+    }
+
+    /// Wide characters need a UTF-8 locale. With LANG unset (cron, CI, bare containers)
+    /// the environment's locale is "C", so fall back to C.UTF-8, which glibc always has.
+    static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        if let codeset = stories_codeset(), String(cString: codeset) != "UTF-8" {
+            _ = setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+
+    /// What ncurses holds at a cell (for tests): the characters, and the pair's colours.
+    public func cell(x: Int, y: Int) -> (text: String, attributes: attr_t, foreground: Int32, background: Int32)? {
+        var chars = [wchar_t](repeating: 0, count: 8)
+        var attrs: attr_t = 0
+        var pair: Int32 = 0
+        guard stories_read_cell(Int32(y), Int32(x), &chars, &attrs, &pair) == STORIES_OK else { return nil }
+        var fg: Int32 = -1, bg: Int32 = -1
+        if pair > 0 { _ = stories_pair_colors(pair, &fg, &bg) }
+        let scalars = chars.prefix { $0 != 0 }.compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }
+        return (String(String.UnicodeScalarView(scalars)), attrs & ~STORIES_A_COLOR, fg, bg)
     }
 
     private func writeRaw(_ text: String) {

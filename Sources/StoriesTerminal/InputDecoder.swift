@@ -16,6 +16,8 @@ public enum RawInput: Equatable, Sendable {
 /// Plain characters are grouped into grapheme clusters, so an emoji sequence is one event.
 public struct InputDecoder: Sendable {
     private var escape: [Unicode.Scalar]? = nil
+    /// Inside a control sequence too long to be one we read: skip to its final byte.
+    private var discardingSequence = false
     private var text = String.UnicodeScalarView()
     private var events: [InputEvent] = []
 
@@ -46,6 +48,11 @@ public struct InputDecoder: Sendable {
     }
 
     private mutating func feed(_ scalar: Unicode.Scalar) {
+        if discardingSequence {
+            if (0x20...0x3F).contains(scalar.value) { return }
+            discardingSequence = false
+            if (0x40...0x7E).contains(scalar.value) { return }
+        }
         if var sequence = escape {
             sequence.append(scalar)
             escape = sequence
@@ -92,8 +99,11 @@ public struct InputDecoder: Sendable {
             if (0x40...0x7E).contains(last) {
                 escape = nil
                 if let event = Self.csi(Array(sequence.dropFirst(2))) { events.append(event) }
-            } else if sequence.count > 32 || !(0x20...0x3F).contains(last) {
+            } else if !(0x20...0x3F).contains(last) {
                 escape = nil // not a sequence we can read: drop it, never print it
+            } else if sequence.count > 32 {
+                escape = nil
+                discardingSequence = true
             }
         case "O":
             guard sequence.count >= 3 else { return }
@@ -113,6 +123,7 @@ public struct InputDecoder: Sendable {
     }
 
     private mutating func finishEscapeAsTyped() {
+        discardingSequence = false
         guard let sequence = escape else { return }
         escape = nil
         if sequence.count == 1 {

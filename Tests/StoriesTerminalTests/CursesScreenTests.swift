@@ -1,0 +1,116 @@
+import Foundation
+import CNcursesw
+import Glibc
+import StoriesCore
+import StoriesUI
+import Testing
+@testable import StoriesTerminal
+
+/// ncurses is one global screen, so these run one at a time, each on a headless SCREEN
+/// (`newterm` writing to a temporary file, reading from /dev/null).
+@Suite(.serialized) @MainActor struct CursesScreenTests {
+    func withScreen(term: String = "xterm-256color", environment: [String: String] = [:],
+                    _ body: (CursesScreen) throws -> Void) throws {
+        let output = try #require(tmpfile())
+        let input = try #require(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try CursesScreen(termName: term, input: input, output: output, environment: environment, mouse: false)
+        defer { screen.close() }
+        try body(screen)
+    }
+
+    @Test func anUnknownTerminalIsAClearErrorNotAnExit() throws {
+        let output = try #require(tmpfile())
+        let input = try #require(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        #expect(throws: TerminalError.unknownTerminal("no-such-terminal-xyz")) {
+            _ = try CursesScreen(termName: "no-such-terminal-xyz", input: input, output: output, environment: [:])
+        }
+        #expect(throws: TerminalError.termNotSet) {
+            _ = try CursesScreen(input: input, output: output, environment: [:])
+        }
+        #expect(TerminalError.unknownTerminal("x").description.contains("TERM=xterm-256color"))
+    }
+
+    @Test func drawsWideCharactersAndColoursIntoTheCells() throws {
+        try withScreen { screen in
+            var canvas = Canvas(width: screen.size.width, height: screen.size.height)
+            canvas.text("山田🌸a", x: 0, y: 0, style: Style(foreground: .palette(213), background: .palette(17), attributes: [.bold]))
+            screen.draw(canvas)
+            let first = try #require(screen.cell(x: 0, y: 0))
+            #expect(first.text == "山")
+            #expect(first.foreground == 213 && first.background == 17)
+            #expect(first.attributes & STORIES_A_BOLD != 0)
+            #expect(screen.cell(x: 2, y: 0)?.text == "田")
+            #expect(screen.cell(x: 4, y: 0)?.text == "🌸")
+            #expect(screen.cell(x: 6, y: 0)?.text == "a")
+        }
+    }
+
+    @Test func onlyChangedCellsAreHandedToNcurses() throws {
+        try withScreen { screen in
+            var canvas = Canvas(width: screen.size.width, height: screen.size.height)
+            canvas.text("hello", x: 0, y: 0)
+            screen.draw(canvas)
+            #expect(screen.lastDrawnCellCount == canvas.width * canvas.height)
+            screen.draw(canvas)
+            #expect(screen.lastDrawnCellCount == 0)
+            canvas.text("J", x: 0, y: 0)
+            screen.draw(canvas)
+            #expect(screen.lastDrawnCellCount == 1)
+            #expect(screen.cell(x: 0, y: 0)?.text == "J")
+        }
+    }
+
+    @Test func pairsAboveTwoHundredFiftyFiveKeepTheirColours() throws {
+        try withScreen { screen in
+            #expect(screen.colorDepth == .palette256)
+            var canvas = Canvas(width: screen.size.width, height: screen.size.height)
+            for y in 0..<20 {
+                for x in 0..<20 {
+                    canvas.text("x", x: x, y: y, style: Style(foreground: .palette(UInt8(x + 20)), background: .palette(UInt8(y + 100))))
+                }
+            }
+            screen.draw(canvas)
+            #expect(screen.pairsInUse == 400)
+            for (x, y) in [(0, 0), (19, 19), (7, 13)] {
+                let cell = try #require(screen.cell(x: x, y: y))
+                #expect(cell.foreground == Int32(x + 20) && cell.background == Int32(y + 100))
+            }
+        }
+    }
+
+    @Test func aFullPairTableIsEmptiedNotRecycledUnderCellsOnScreen() throws {
+        // TERM=xterm has 8 colours and 64 pairs: nine-by-nine combinations do not fit.
+        try withScreen(term: "xterm") { screen in
+            #expect(screen.colorDepth == .eight)
+            var canvas = Canvas(width: screen.size.width, height: screen.size.height)
+            let colours: [Color] = [.default] + (0..<8).map { .palette(UInt8($0)) }
+            for (y, bg) in colours.enumerated() {
+                for (x, fg) in colours.enumerated() { canvas.text("#", x: x, y: y, style: Style(foreground: fg, background: bg)) }
+            }
+            screen.draw(canvas)
+            #expect(screen.pairsInUse == 63)
+            // A normal frame afterwards gets correct colours for every cell.
+            var next = Canvas(width: screen.size.width, height: screen.size.height)
+            for x in 0..<8 { next.text("o", x: x, y: 0, style: Style(foreground: .palette(UInt8(x)), background: .palette(UInt8(7 - x)))) }
+            screen.draw(next)
+            for x in 0..<8 {
+                let cell = try #require(screen.cell(x: x, y: 0))
+                #expect(cell.foreground == Int32(x) && cell.background == Int32(7 - x))
+            }
+        }
+    }
+
+    @Test func noColorTurnsColoursOff() throws {
+        try withScreen(environment: ["NO_COLOR": "1"]) { screen in
+            #expect(screen.colorDepth == .none)
+            var canvas = Canvas(width: 10, height: 2)
+            canvas.text("a", x: 0, y: 0, style: Style(foreground: .red, attributes: [.reverse]))
+            screen.draw(canvas)
+            let cell = try #require(screen.cell(x: 0, y: 0))
+            #expect(cell.foreground == -1)
+            #expect(cell.attributes & STORIES_A_REVERSE != 0)
+        }
+    }
+}
