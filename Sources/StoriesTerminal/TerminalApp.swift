@@ -84,6 +84,11 @@ public final class TerminalApp {
     private func handle(_ event: InputEvent) {
         switch event {
         case .key:
+            let keys = bindings.resolving(event, in: state.inputContext)
+            guard keys == [event] else {
+                for key in keys { handle(key) } // each in the context the one before left
+                return
+            }
             if let command = bindings.command(for: event, in: state.inputContext) {
                 send(.command(command))
             }

@@ -237,6 +237,15 @@ struct ReducerHarness {
         #expect(keys.command(for: .key(.character("x")), in: .home) == nil)
     }
 
+    @Test func anUnboundAltKeyIsReadAsEscThenTheKey() {
+        let keys = KeyBindings.standard
+        #expect(keys.resolving(.key(.character("q"), .alt), in: .viewer) == [.key(.escape), .key(.character("q"))])
+        #expect(keys.resolving(.key(.enter, .alt), in: .help) == [.key(.escape), .key(.enter)])
+        #expect(keys.resolving(.key(.character("q")), in: .viewer) == [.key(.character("q"))])
+        let withAlt = KeyBindings(bindings: [KeyBinding(.home, [.key(.character("x"), .alt)], .quit, "quit")])
+        #expect(withAlt.resolving(.key(.character("x"), .alt), in: .home) == [.key(.character("x"), .alt)])
+    }
+
     @Test func noInputIsBoundTwiceInOneContext() {
         for context in InputContext.allCases {
             let inputs = KeyBindings.standard.bindings(in: context).flatMap(\.inputs)

@@ -43,6 +43,15 @@ public struct KeyBindings: Equatable, Sendable {
         bindings.first { $0.context == context && $0.inputs.contains(input) }?.command
     }
 
+    /// A terminal sends Alt+key as Esc followed by the key, so Esc pressed just before
+    /// another key (a fast typist, `tmux send-keys Escape q`) reads as Alt+key. When no
+    /// binding takes that Alt form, it is read as the two keys it most likely was.
+    public func resolving(_ input: InputEvent, in context: InputContext) -> [InputEvent] {
+        guard case .key(let key, let modifiers) = input, modifiers.contains(.alt),
+              command(for: input, in: context) == nil else { return [input] }
+        return [.key(.escape), .key(key, modifiers.subtracting(.alt))]
+    }
+
     public func bindings(in context: InputContext) -> [KeyBinding] {
         bindings.filter { $0.context == context }
     }

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal (tmux), read as a person would read the screen.
+@Suite(.serialized) struct EndToEndTests {
+    @Test func browseOpenWatchDismissAndQuitBackToTheShell() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        let home = tmux.text
+        for name in ["Ayla Dem", "Mika 🌸", "山田 花子", "ليلى حسن", "Maximili…"] {
+            #expect(home.contains(name), "\(name) in the ring row")
+        }
+        #expect(home.contains("Enter open"))
+
+        try tmux.press("Right")
+        try tmux.waitFor(text: "Mika 🌸  @mika.blooms")
+        try tmux.press("Enter")
+        let viewer = try tmux.waitFor("the viewer") { $0.count > 1 && $0[1].hasSuffix("1/3") }
+        #expect(viewer[1].contains("Mika 🌸"))
+        #expect(tmux.text.contains("Chelsea supervising the morning."))
+
+        // The progress bar advances with time.
+        func filled(_ lines: [String]) -> Int { lines[0].filter { $0 == "━" || $0 == "╸" }.count }
+        let before = filled(try tmux.screen())
+        try tmux.waitFor("the progress bar to advance", timeout: 5) { filled($0) >= before + 3 }
+
+        try tmux.press("Space")
+        try tmux.waitFor(text: "❚❚ paused")
+        try tmux.press("Space", "l")
+        try tmux.waitFor("the next item") { $0.count > 1 && $0[1].hasSuffix("2/3") }
+
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Enter open")
+        #expect(tmux.text.contains("Mika 🌸  @mika.blooms"), "the selection is on the story last shown")
+
+        try tmux.press("q")
+        try tmux.waitFor("the shell prompt back") { lines in lines.contains { $0 == "PROMPT$" } }
+        try tmux.type("echo exit=$?")
+        try tmux.waitFor(text: "exit=0")
+    }
+
+    @Test func helpAndSwipeKeys() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 90, height: 26)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        try tmux.press("?")
+        try tmux.waitFor(text: "Keys · stories")
+        try tmux.press("Escape", "Enter")
+        try tmux.waitFor(text: "Ayla Demir  @ayla")
+        try tmux.press("]")
+        try tmux.waitFor(text: "Mika 🌸  @mika.blooms ·")
+        try tmux.press("S-Right")
+        try tmux.waitFor(text: "山田 花子  @hanako")
+        try tmux.press("[")
+        try tmux.waitFor(text: "Mika 🌸  @mika.blooms ·")
+        try tmux.press("j")
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+    }
+
+    @Test func aResizeAtAnyMomentReLaysOut() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        try tmux.resize(width: 30, height: 8)
+        try tmux.waitFor(text: "Terminal too small: 30×8.")
+        try tmux.resize(width: 60, height: 16)
+        try tmux.waitFor("five bubbles across 60 columns") { lines in
+            lines.count > 3 && lines[0].hasSuffix("11 stories") && lines[0].count == 59
+                && lines[2].filter { $0 == "╭" || $0 == "┏" }.count == 5
+        }
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.resize(width: 120, height: 40)
+        try tmux.waitFor("the viewer at 120×40") { $0.count >= 40 && $0[0].count == 119 && $0[1].hasSuffix("1/3") }
+        try tmux.press("Escape", "q")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+    }
+
+    @Test func mouseClickOpensABubbleAndTapsThroughItems() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        try tmux.sendRaw("\u{1B}[<0;26;4M\u{1B}[<0;26;4m") // third bubble (1-based column 26, row 4)
+        try tmux.waitFor(text: "山田 花子  @hanako ·")
+        try tmux.sendRaw("\u{1B}[<0;90;15M\u{1B}[<0;90;15m")
+        try tmux.waitFor("a tap to the next item") { $0.count > 1 && $0[1].hasSuffix("2/2") }
+        try tmux.press("Escape", "q")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+    }
+
+    @Test func ctrlCRestoresTheTerminalAndExits130() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("C-c")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
+        try tmux.waitFor(text: "exit=130")
+        try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
+    }
+
+    @Test func idleUsesNoCPU() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        let pid = try #require(tmux.foregroundPID(named: "stories"))
+        usleep(300_000)
+        let start = try #require(cpuTicks(of: pid))
+        sleep(3)
+        let end = try #require(cpuTicks(of: pid))
+        #expect(end - start <= 1, "an idle home screen used \(end - start) ticks in 3 s: something polls")
+        try tmux.press("q")
+    }
+
+    @Test func anUnknownTermIsOneClearLine() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 120, height: 10)
+        try tmux.type("TERM=no-such-term \(binary); echo exit=$?")
+        try tmux.waitFor(text: "exit=1")
+        #expect(tmux.text.contains("stories: unknown terminal type 'no-such-term' (from TERM)"))
+    }
+
+    @Test func aBrokenStoryIsSkippedWithANoticeAndTheOthersWork() throws {
+        let binary = try Binary.requireBuilt()
+        let feed = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: feed.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        try #"{"version":1,"title":"Broken \u001b[31mfeed","stories":["ok","bad"]}"#
+            .write(to: feed.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        try #"{"id":"ok","author":{"name":"Okay Person"},"items":[{"id":"1","type":"text","text":"fine"},{"id":"2","type":"text","text":"also"}]}"#
+            .write(to: feed.appendingPathComponent("stories/ok.json"), atomically: true, encoding: .utf8)
+        try #"{"id":"bad","author":{"name":"Bad"},"items":[{"id":"1","type":"text","text":"x","duration":"long"}]}"#
+            .write(to: feed.appendingPathComponent("stories/bad.json"), atomically: true, encoding: .utf8)
+        let tmux = try Tmux(width: 120, height: 24)
+        try tmux.type("\(binary) --feed \(feed.path)")
+        try tmux.waitFor(text: "1 story")
+        let screen = tmux.text
+        #expect(screen.contains("Broken [31mfeed"))
+        let words = screen.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(words.contains("⚠ skipped story 'bad': \(feed.path)/stories/bad.json: items[0].duration: expected a number, found a string"))
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "fine")
+        try tmux.press("Escape", "q")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+    }
+}
+
+/// The paths that never reach the screen: flags, bad feeds, no terminal.
+@Suite struct CommandLineTests {
+    @Test func helpAndVersion() throws {
+        let help = try Binary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("--feed <path>"))
+        #expect(help.out.contains("--version"))
+        let version = try Binary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.out == "stories 0.1.0\n")
+    }
+
+    @Test func aMissingFeedExitsNonZeroWithOneLine() throws {
+        let result = try Binary.run(["--feed", "/nonexistent/feed"])
+        #expect(result.status == 1)
+        #expect(result.out.isEmpty, "nothing drawn")
+        #expect(result.err == "stories: /nonexistent/feed: no such file or folder\n")
+    }
+
+    @Test func aMalformedFeedNamesTheFileAndField() throws {
+        let feed = FileManager.default.temporaryDirectory.appendingPathComponent("bad-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        try #"{"version":1,"stories":[42]}"#.write(to: feed.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        let result = try Binary.run(["--feed", feed.path])
+        #expect(result.status == 1)
+        #expect(result.out.isEmpty)
+        #expect(result.err == "stories: \(feed.path)/feed.json: stories[0]: expected a string, found a number\n")
+    }
+
+    @Test func withoutATerminalItSaysSo() throws {
+        let result = try Binary.run([])
+        #expect(result.status == 1)
+        #expect(result.out.isEmpty)
+        #expect(result.err.hasPrefix("stories: standard input and output must be a terminal"))
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test func anUnknownFlagIsAUsageError() throws {
+        let result = try Binary.run(["--nope"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("Unknown option '--nope'"))
+    }
+}

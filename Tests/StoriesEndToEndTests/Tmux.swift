@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+/// The built `stories` binary, next to this test bundle in the build folder.
+enum Binary {
+    static var url: URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("stories")
+    }
+
+    static func requireBuilt() throws -> String {
+        let path = url.path
+        try #require(FileManager.default.isExecutableFile(atPath: path), "no stories binary at \(path); run `swift build` first")
+        return path
+    }
+
+    /// Runs the binary without a terminal; returns exit status, stdout and stderr.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try requireBuilt())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = Pipe()
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A private tmux server running a shell, driven the way a person would use a terminal:
+/// type, press keys, resize, read the screen.
+final class Tmux {
+    let socket: String
+    let session = "e2e"
+
+    /// Starts a bare bash with a recognisable prompt in a `width`×`height` window.
+    init(width: Int = 100, height: Int = 30) throws {
+        socket = "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
+                  "env", "PS1=PROMPT$ ", "bash", "--norc", "--noprofile"], captureOutput: false)
+        try waitFor("the shell prompt") { $0.contains { $0.hasPrefix("PROMPT$") } }
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// Runs a tmux command. `captureOutput` false is for commands that start the server:
+    /// the server keeps any pipe it inherits open, so reading it would never end.
+    @discardableResult
+    func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
+        let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput)
+        try #require(result.status == 0, "tmux \(arguments.joined(separator: " ")) failed with \(result.status) (is tmux installed?)")
+        return result.output
+    }
+
+    /// Types a command line and presses Enter.
+    func type(_ line: String) throws {
+        try tmux(["send-keys", "-t", session, "-l", line])
+        try tmux(["send-keys", "-t", session, "Enter"])
+    }
+
+    /// Presses keys by tmux name ("Enter", "Escape", "Space", "C-c", "l").
+    func press(_ keys: String...) throws {
+        for key in keys { try tmux(["send-keys", "-t", session, key]) }
+    }
+
+    /// Sends bytes as if the terminal produced them (mouse reports).
+    func sendRaw(_ text: String) throws {
+        try tmux(["send-keys", "-t", session, "-l", text])
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+    }
+
+    var text: String { (try? screen().joined(separator: "\n")) ?? "" }
+
+    /// Reads the screen until `condition` holds, for up to `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 15, _ condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = try screen()
+            if condition(lines) { return lines }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting for \(what); the screen was:\n\(lines.joined(separator: "\n"))")
+        throw CancellationError()
+    }
+
+    func waitFor(text: String, timeout: Double = 15) throws {
+        try waitFor("'\(text)'", timeout: timeout) { $0.joined(separator: "\n").contains(text) }
+    }
+
+    /// The process id of the program running in the pane.
+    func foregroundPID(named name: String) -> Int32? {
+        guard let panePID = try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines),
+              let children = try? String(contentsOfFile: "/proc/\(panePID)/task/\(panePID)/children", encoding: .utf8) else { return nil }
+        for pid in children.split(separator: " ").compactMap({ Int32($0) }) {
+            if let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), comm.hasPrefix(name) { return pid }
+        }
+        return nil
+    }
+}
+
+/// Runs a program with posix_spawn and reaps it with waitpid. (Foundation's Process left
+/// the exited tmux client unreaped here, and waitUntilExit never returned.)
+enum Spawn {
+    static func run(_ arguments: [String], captureOutput: Bool) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"       // tmux draws wide characters only in a UTF-8 locale
+        environment.removeValue(forKey: "TMUX")
+        var fds: [Int32] = [-1, -1]
+        if captureOutput { try #require(pipe(&fds) == 0) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+        if captureOutput { close(fds[1]) }
+        try #require(spawned == 0, "could not start \(arguments.first ?? "")")
+        var output = Data()
+        if captureOutput {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(fds[0], &buffer, buffer.count)
+                if count <= 0 { break }
+                output.append(buffer, count: count)
+            }
+            close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// CPU time (user + system, in clock ticks) a process has used.
+func cpuTicks(of pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
