@@ -178,6 +178,21 @@ public final class CursesScreen {
         return inputs
     }
 
+    /// Leaves curses mode for a job-control stop (Ctrl-Z): mouse off, `endwin`.
+    public func suspend() {
+        guard !isRestored else { return }
+        if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
+        endwin()
+    }
+
+    /// Comes back after a stop: curses mode and mouse on again; the next draw is full.
+    public func resume() {
+        guard !isRestored else { return }
+        if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
+        updateSize()
+        previous = nil
+    }
+
     /// Gives the terminal back: mouse modes off, `endwin`. Safe to call more than once.
     public func restore() {
         guard !isRestored else { return }

@@ -151,6 +151,14 @@ public final class TerminalApp {
         resize.resume()
         sources.append(resize)
 
+        signal(SIGTSTP, SIG_IGN)
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
+        stop.setEventHandler {
+            MainActor.assumeIsolated { self.suspend() }
+        }
+        stop.resume()
+        sources.append(stop)
+
         let exits: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
         for (signalNumber, status) in exits {
             signal(signalNumber, SIG_IGN)
@@ -161,6 +169,18 @@ public final class TerminalApp {
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
+    /// A playing story is paused first, so after `fg` it waits where it was.
+    private func suspend() {
+        if let viewer = state.viewer, !viewer.isPaused { send(.command(.togglePause)) }
+        terminal.suspend()
+        // libdispatch reads signals through signalfd, which keeps SIGTSTP blocked: raising
+        // it would only leave it pending. SIGSTOP cannot be blocked; the shell sees a stop.
+        kill(getpid(), SIGSTOP)  // execution continues here after SIGCONT (`fg`)
+        terminal.resume()
+        setNeedsDisplay()
     }
 
     private func quit(status: Int32) -> Never {

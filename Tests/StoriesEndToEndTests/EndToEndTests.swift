@@ -109,6 +109,24 @@ import Testing
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
     }
 
+    @Test func ctrlZSuspendsPausedAndFgComesBack() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("C-z")
+        try tmux.waitFor(text: "Stopped")
+        #expect(!tmux.text.contains("Ayla Demir"), "the shell has the screen back")
+        try tmux.type("fg")
+        try tmux.waitFor(text: "❚❚ paused  1/3")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+    }
+
     @Test func idleUsesNoCPU() throws {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: 80, height: 24)
