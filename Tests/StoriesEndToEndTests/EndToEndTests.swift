@@ -35,10 +35,12 @@ import Testing
         try tmux.waitFor(text: "Enter open")
         #expect(tmux.text.contains("Mika 🌸  @mika.blooms"), "the selection is on the story last shown")
 
+        #expect(try tmux.mouseModes() == "1 1")
         try tmux.press("q")
         try tmux.waitFor("the shell prompt back") { lines in lines.contains { $0 == "PROMPT$" } }
         try tmux.type("echo exit=$?")
         try tmux.waitFor(text: "exit=0")
+        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off after q")
     }
 
     @Test func helpAndSwipeKeys() throws {
@@ -107,6 +109,22 @@ import Testing
         try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
         try tmux.waitFor(text: "exit=130")
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
+    }
+
+    @Test(arguments: [(SIGTERM, 143), (SIGSEGV, 139)])
+    func aSignalRestoresTheTerminal(signal: Int32, status: Int) throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type(binary)
+        try tmux.waitFor(text: "11 stories")
+        #expect(try tmux.mouseModes() == "1 1", "drag and SGR mouse reporting on while running")
+        let pid = try #require(tmux.foregroundPID(named: "stories"))
+        kill(pid, signal)  // SIGSEGV goes through the same handler a real crash would
+        try tmux.waitFor("the shell prompt back") { $0.contains { $0.hasPrefix("PROMPT$") } }
+        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
+        try tmux.waitFor(text: "exit=\(status)")
+        try tmux.waitFor(text: " echo ")
+        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off again")
     }
 
     @Test func ctrlZSuspendsPausedAndFgComesBack() throws {

@@ -75,6 +75,13 @@ final class Tmux {
         try tmux(["send-keys", "-t", session, "-l", text])
     }
 
+    /// Whether the program in the pane has drag reporting (mode 1002) and SGR encoding
+    /// (1006) on, as tmux tracks them: "1 1" on, "0 0" off.
+    func mouseModes() throws -> String {
+        try tmux(["display-message", "-p", "-t", session, "#{mouse_button_flag} #{mouse_sgr_flag}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
     }
