@@ -43,6 +43,19 @@ import Testing
         #expect(try tmux.mouseModes() == "0 0", "mouse reporting off after q")
     }
 
+    @Test func eachTestsTmuxServerGoesAwayAfterwards() throws {
+        var tmux: Tmux? = try Tmux(width: 40, height: 10)
+        let pid = try #require(try tmux?.serverPID())
+        #expect(kill(pid, 0) == 0)
+        tmux = nil
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(pid, 0) != 0
+            usleep(20_000)
+        }
+        #expect(gone, "tmux server \(pid) still running: test servers would pile up")
+    }
+
     @Test func helpAndSwipeKeys() throws {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: 90, height: 26)

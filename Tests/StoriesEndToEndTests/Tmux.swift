@@ -50,6 +50,11 @@ final class Tmux {
         _ = try? tmux(["kill-server"])
     }
 
+    /// The tmux server's process id (to check that it goes away).
+    func serverPID() throws -> Int32? {
+        Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Runs a tmux command. `captureOutput` false is for commands that start the server:
     /// the server keeps any pipe it inherits open, so reading it would never end.
     @discardableResult
@@ -143,11 +148,23 @@ enum Spawn {
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
+        // A spawned program inherits the signal mask, and the test process (libdispatch)
+        // blocks most signals: a tmux server started with them blocked never shuts down.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
         if captureOutput { close(fds[1]) }
         try #require(spawned == 0, "could not start \(arguments.first ?? "")")
         var output = Data()
