@@ -4,15 +4,13 @@ import Testing
 /// The real binary in a real terminal (tmux), read as a person would read the screen.
 @Suite(.serialized) struct EndToEndTests {
     @Test func browseOpenWatchDismissAndQuitBackToTheShell() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 100, height: 30)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
         let home = tmux.text
         for name in ["Ayla Dem", "Mika 🌸", "山田 花子", "ليلى حسن", "Maximili…"] {
             #expect(home.contains(name), "\(name) in the ring row")
         }
         #expect(home.contains("Enter open"))
+        #expect(home.contains("11 stories"))
 
         try tmux.press("Right")
         try tmux.waitFor(text: "Mika 🌸  @mika.blooms")
@@ -37,7 +35,7 @@ import Testing
 
         #expect(try tmux.mouseModes() == "1 1")
         try tmux.press("q")
-        try tmux.waitFor("the shell prompt back") { lines in lines.contains { $0 == "PROMPT$" } }
+        try tmux.waitForPrompt()
         try tmux.type("echo exit=$?")
         try tmux.waitFor(text: "exit=0")
         #expect(try tmux.mouseModes() == "0 0", "mouse reporting off after q")
@@ -57,10 +55,7 @@ import Testing
     }
 
     @Test func helpAndSwipeKeys() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 90, height: 26)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 90, height: 26)
         try tmux.press("?")
         try tmux.waitFor(text: "Keys · stories")
         try tmux.press("Escape", "Enter")
@@ -74,14 +69,11 @@ import Testing
         try tmux.press("j")
         try tmux.waitFor(text: "Enter open")
         try tmux.press("q")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
     }
 
     @Test func aResizeAtAnyMomentReLaysOut() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 100, height: 30)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
         try tmux.resize(width: 30, height: 8)
         try tmux.waitFor(text: "Terminal too small: 30×8.")
         try tmux.resize(width: 60, height: 16)
@@ -94,31 +86,25 @@ import Testing
         try tmux.resize(width: 120, height: 40)
         try tmux.waitFor("the viewer at 120×40") { $0.count >= 40 && $0[0].count == 119 && $0[1].hasSuffix("1/3") }
         try tmux.press("Escape", "q")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
     }
 
     @Test func mouseClickOpensABubbleAndTapsThroughItems() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 100, height: 30)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
         try tmux.sendRaw("\u{1B}[<0;26;4M\u{1B}[<0;26;4m") // third bubble (1-based column 26, row 4)
         try tmux.waitFor(text: "山田 花子  @hanako ·")
         try tmux.sendRaw("\u{1B}[<0;90;15M\u{1B}[<0;90;15m")
         try tmux.waitFor("a tap to the next item") { $0.count > 1 && $0[1].hasSuffix("2/2") }
         try tmux.press("Escape", "q")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
     }
 
     @Test func ctrlCRestoresTheTerminalAndExits130() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 80, height: 24)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.press("C-c")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
         try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
         try tmux.waitFor(text: "exit=130")
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
@@ -126,14 +112,11 @@ import Testing
 
     @Test(arguments: [(SIGTERM, 143), (SIGSEGV, 139)])
     func aSignalRestoresTheTerminal(signal: Int32, status: Int) throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 80, height: 24)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
         #expect(try tmux.mouseModes() == "1 1", "drag and SGR mouse reporting on while running")
         let pid = try #require(tmux.foregroundPID(named: "stories"))
         kill(pid, signal)  // SIGSEGV goes through the same handler a real crash would
-        try tmux.waitFor("the shell prompt back") { $0.contains { $0.hasPrefix("PROMPT$") } }
+        try tmux.waitForPrompt()
         try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
         try tmux.waitFor(text: "exit=\(status)")
         try tmux.waitFor(text: " echo ")
@@ -141,10 +124,7 @@ import Testing
     }
 
     @Test func ctrlZSuspendsPausedAndFgComesBack() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 80, height: 24)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.press("C-z")
@@ -155,14 +135,11 @@ import Testing
         try tmux.press("Escape")
         try tmux.waitFor(text: "Enter open")
         try tmux.press("q")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
     }
 
     @Test func idleUsesNoCPU() throws {
-        let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: 80, height: 24)
-        try tmux.type(binary)
-        try tmux.waitFor(text: "11 stories")
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
         let pid = try #require(tmux.foregroundPID(named: "stories"))
         usleep(300_000)
         let start = try #require(cpuTicks(of: pid))
@@ -181,7 +158,6 @@ import Testing
     }
 
     @Test func aBrokenStoryIsSkippedWithANoticeAndTheOthersWork() throws {
-        let binary = try Binary.requireBuilt()
         let feed = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: feed.appendingPathComponent("stories"), withIntermediateDirectories: true)
         try #"{"version":1,"title":"Broken \u001b[31mfeed","stories":["ok","bad"]}"#
@@ -190,8 +166,7 @@ import Testing
             .write(to: feed.appendingPathComponent("stories/ok.json"), atomically: true, encoding: .utf8)
         try #"{"id":"bad","author":{"name":"Bad"},"items":[{"id":"1","type":"text","text":"x","duration":"long"}]}"#
             .write(to: feed.appendingPathComponent("stories/bad.json"), atomically: true, encoding: .utf8)
-        let tmux = try Tmux(width: 120, height: 24)
-        try tmux.type("\(binary) --feed \(feed.path)")
+        let tmux = try Tmux.runningStories(width: 120, height: 24, arguments: "--feed \(feed.path)")
         try tmux.waitFor(text: "1 story")
         let screen = tmux.text
         #expect(screen.contains("Broken [31mfeed"))
@@ -200,7 +175,7 @@ import Testing
         try tmux.press("Enter")
         try tmux.waitFor(text: "fine")
         try tmux.press("Escape", "q")
-        try tmux.waitFor("the shell prompt back") { $0.contains("PROMPT$") }
+        try tmux.waitForPrompt()
     }
 }
 

@@ -64,6 +64,23 @@ final class Tmux {
         return result.output
     }
 
+    /// A shell in tmux with `stories` started in it and its loaded ring row on screen.
+    static func runningStories(width: Int = 100, height: Int = 30, arguments: String = "") throws -> Tmux {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: width, height: height)
+        try tmux.type(arguments.isEmpty ? binary : "\(binary) \(arguments)")
+        // The title line ends in "N stories" once the feed has loaded.
+        try tmux.waitFor("the loaded ring row") { lines in
+            lines.first?.range(of: #"[0-9]+ stor(y|ies)$"#, options: .regularExpression) != nil
+        }
+        return tmux
+    }
+
+    /// Waits until the shell's prompt is back on an otherwise empty last line.
+    func waitForPrompt() throws {
+        try waitFor("the shell prompt back") { $0.contains { $0 == "PROMPT$" } }
+    }
+
     /// Types a command line and presses Enter.
     func type(_ line: String) throws {
         try tmux(["send-keys", "-t", session, "-l", line])
