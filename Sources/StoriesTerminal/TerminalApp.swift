@@ -72,10 +72,10 @@ public final class TerminalApp {
 
     // MARK: - Input
 
-    private func handleInput(bytesAvailable: UInt) {
+    private func handleInput() {
         let raw = terminal.readAvailable()
-        if raw.isEmpty && bytesAvailable == 0 {
-            quit(status: 0) // the terminal went away (EOF on stdin)
+        if raw.isEmpty && Self.inputHungUp() {
+            quit(status: 0) // the terminal went away; without this the source would fire forever
         }
         for input in raw { decoder.feed(input) }
         for event in decoder.flush() { handle(event) }
@@ -136,7 +136,7 @@ public final class TerminalApp {
     private func installSources() {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         input.setEventHandler {
-            MainActor.assumeIsolated { self.handleInput(bytesAvailable: input.data) }
+            MainActor.assumeIsolated { self.handleInput() }
         }
         input.resume()
         sources.append(input)
@@ -169,6 +169,14 @@ public final class TerminalApp {
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// True when stdin is at end of file or its terminal hung up (a wake-up with nothing
+    /// to read is otherwise harmless and ignored).
+    private static func inputHungUp() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) == 1 else { return false }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
