@@ -21,7 +21,8 @@ public final class TerminalApp {
     private var frameTimer: (any DispatchSourceTimer)?
     private var redrawScheduled = false
 
-    /// Frames per second while something animates (the progress bar moves in half cells).
+    /// The frame timer's interval while an item plays: about 30 frames a second, enough for
+    /// a bar that moves in half cells.
     static let frameInterval = DispatchTimeInterval.milliseconds(33)
 
     public init(source: any FeedSource, clock: any Clock = SystemClock(), bindings: KeyBindings = .standard) throws(TerminalError) {

@@ -54,20 +54,47 @@ import Testing
         #expect(gone, "tmux server \(pid) still running: test servers would pile up")
     }
 
-    @Test func helpAndSwipeKeys() throws {
-        let tmux = try Tmux.runningStories(width: 90, height: 26)
-        try tmux.press("?")
-        try tmux.waitFor(text: "Keys · stories")
-        try tmux.press("Escape", "Enter")
-        try tmux.waitFor(text: "Ayla Demir  @ayla")
-        try tmux.press("]")
-        try tmux.waitFor(text: "Mika 🌸  @mika.blooms ·")
-        try tmux.press("S-Right")
-        try tmux.waitFor(text: "山田 花子  @hanako")
-        try tmux.press("[")
-        try tmux.waitFor(text: "Mika 🌸  @mika.blooms ·")
-        try tmux.press("j")
-        try tmux.waitFor(text: "Enter open")
+    /// Every key the README lists, pressed in a real terminal, doing what the README says.
+    @Test func everyKeyInTheReadmeDoesWhatItSays() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
+        func selected(_ detail: String) throws { try tmux.waitFor("\(detail) selected") { $0.count > 8 && $0[7].hasPrefix("  " + detail) } }
+        func header(_ text: String) throws { try tmux.waitFor("viewer header '\(text)'") { $0.count > 1 && $0[1].contains(text) } }
+        func onHome() throws { try tmux.waitFor("home") { $0.first?.hasPrefix(" ◉ stories") == true } }
+
+        // Home
+        try tmux.press("l"); try selected("Mika 🌸  @mika.blooms")
+        try tmux.press("h"); try selected("Ayla Demir  @ayla")
+        try tmux.press("Right"); try selected("Mika 🌸  @mika.blooms")
+        try tmux.press("Left"); try selected("Ayla Demir  @ayla")
+        try tmux.press("End"); try selected("陈伟 Chen Wei  @chenwei")
+        try tmux.press("Home"); try selected("Ayla Demir  @ayla")
+        try tmux.press("?"); try tmux.waitFor(text: "Keys · stories")
+        try tmux.press("q"); try tmux.waitFor("help closed") { !$0.joined().contains("Keys ·") }
+
+        // Viewer: taps
+        try tmux.press("Enter"); try header("1/3")
+        try tmux.press("l"); try header("2/3")
+        try tmux.press("h"); try header("1/3")
+        try tmux.press("Right"); try header("2/3")
+        try tmux.press("Left"); try header("1/3")
+        // Swipes
+        try tmux.press("]"); try header("Mika 🌸")
+        try tmux.press("["); try header("Ayla Demir")
+        try tmux.press("S-Right"); try header("Mika 🌸")
+        try tmux.press("S-Left"); try header("Ayla Demir")
+        try tmux.press("L"); try header("Mika 🌸")
+        try tmux.press("H"); try header("Ayla Demir")
+        // Hold and help
+        try tmux.press("Space"); try header("❚❚ paused")
+        try tmux.press("Space"); try tmux.waitFor("playing again") { $0.count > 1 && !$0[1].contains("paused") }
+        try tmux.press("?"); try tmux.waitFor(text: "Keys · viewer")
+        try tmux.press("Escape"); try tmux.waitFor("help closed") { !$0.joined().contains("Keys ·") }
+        // Dismiss, four ways
+        for key in ["Escape", "q", "Down", "j"] {
+            try tmux.press(key); try onHome()
+            try tmux.press("Enter"); try header("Ayla Demir")
+        }
+        try tmux.press("Escape"); try onHome()
         try tmux.press("q")
         try tmux.waitForPrompt()
     }
