@@ -21,9 +21,9 @@ public final class TerminalApp {
     private var frameTimer: (any DispatchSourceTimer)?
     private var redrawScheduled = false
 
-    /// The frame timer's interval while an item plays: about 30 frames a second, enough for
-    /// a bar that moves in half cells.
-    static let frameInterval = DispatchTimeInterval.milliseconds(33)
+    /// The shortest gap between frames (about 30 a second). Frames come only when the screen
+    /// will change: `AppView.secondsUntilNextChange` says when.
+    static let minimumFrameInterval = 1.0 / 30
 
     public init(source: any FeedSource, clock: any Clock = SystemClock(), bindings: KeyBindings = .standard) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
@@ -117,19 +117,28 @@ public final class TerminalApp {
         terminal.draw(AppView.render(state, width: size.width, height: size.height, bindings: bindings))
     }
 
+    /// Arms a one-shot timer for the moment the screen next changes by itself, or removes
+    /// it when nothing moves.
     private func updateFrameTimer() {
-        if state.wantsFrames, frameTimer == nil {
-            let timer = DispatchSource.makeTimerSource(queue: .main)
-            timer.schedule(deadline: .now() + Self.frameInterval, repeating: Self.frameInterval, leeway: .milliseconds(5))
+        let size = terminal.size
+        guard let delay = AppView.secondsUntilNextChange(state, width: size.width, height: size.height) else {
+            frameTimer?.cancel()
+            frameTimer = nil
+            return
+        }
+        let timer: any DispatchSourceTimer
+        if let existing = frameTimer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: .main)
             timer.setEventHandler {
                 MainActor.assumeIsolated { self.send(.tick) }
             }
             timer.resume()
             frameTimer = timer
-        } else if !state.wantsFrames, let timer = frameTimer {
-            timer.cancel()
-            frameTimer = nil
         }
+        let seconds = max(delay, Self.minimumFrameInterval)
+        timer.schedule(deadline: .now() + seconds, repeating: .never, leeway: .milliseconds(2))
     }
 
     // MARK: - Sources and exit
@@ -147,6 +156,7 @@ public final class TerminalApp {
             MainActor.assumeIsolated {
                 self.terminal.updateSize()
                 self.setNeedsDisplay()
+                self.updateFrameTimer() // the bar's cells, and so its pace, changed
             }
         }
         resize.resume()

@@ -26,4 +26,17 @@ public enum AppView {
         }
         return canvas
     }
+
+    /// Seconds until the screen changes by itself (the run loop sets its frame timer by
+    /// this); nil when nothing on screen moves, and the app sleeps until input.
+    public static func secondsUntilNextChange(_ state: AppState, width: Int, height: Int) -> Double? {
+        guard state.wantsFrames else { return nil }
+        guard width >= minimumWidth, height >= minimumHeight, !state.showsHelp else {
+            // Nothing visible moves, but the item still ends on time.
+            return state.viewer.flatMap { viewer in
+                state.stories[viewer.storyIndex].items[viewer.itemIndex].duration - viewer.playback.elapsed(at: state.now.uptime)
+            }.map { max(0, $0) }
+        }
+        return ViewerScreen.secondsUntilNextChange(state, width: width)
+    }
 }

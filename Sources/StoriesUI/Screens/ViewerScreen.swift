@@ -9,7 +9,7 @@ public enum ViewerScreen {
 
         let fraction = viewer.playback.elapsed(at: state.now.uptime) / item.duration
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
-            .draw(into: &canvas, in: Rect(x: 1, y: 0, width: width - 2, height: 1))
+            .draw(into: &canvas, in: progressRect(width: width))
 
         drawHeader(state, story: story, item: item, viewer: viewer, into: &canvas)
 
@@ -41,6 +41,24 @@ public enum ViewerScreen {
 
         Hints.draw([("←→", "item"), ("[ ]", "story"), ("Space", viewer.isPaused ? "play" : "pause"),
                     ("Esc", "close"), ("?", "help")], into: &canvas, y: height - 1)
+    }
+
+    static func progressRect(width: Int) -> Rect { Rect(x: 1, y: 0, width: width - 2, height: 1) }
+
+    /// Seconds until the viewer looks different with no input: the current segment gains
+    /// its next half cell, or the item ends. Nil while nothing plays.
+    public static func secondsUntilNextChange(_ state: AppState, width: Int) -> Double? {
+        guard let viewer = state.viewer, viewer.playback.isRunning,
+              state.stories.indices.contains(viewer.storyIndex) else { return nil }
+        let story = state.stories[viewer.storyIndex]
+        let duration = story.items[viewer.itemIndex].duration
+        let elapsed = viewer.playback.elapsed(at: state.now.uptime)
+        let untilEnd = max(0, duration - elapsed)
+        let widths = ProgressBar.layout(width: progressRect(width: width).width, segments: story.items.count).widths
+        guard widths.indices.contains(viewer.itemIndex), widths[viewer.itemIndex] > 0 else { return untilEnd }
+        let step = duration / Double(widths[viewer.itemIndex] * 2)
+        let nextStep = ((elapsed / step).rounded(.down) + 1) * step - elapsed
+        return min(nextStep, untilEnd)
     }
 
     static func drawHeader(_ state: AppState, story: Story, item: StoryItem, viewer: ViewerState, into canvas: inout Canvas) {

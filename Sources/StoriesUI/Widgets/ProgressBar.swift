@@ -13,17 +13,23 @@ public struct ProgressBar {
         self.fraction = min(1, max(0, fraction))
     }
 
-    public func draw(into canvas: inout Canvas, in rect: Rect) {
-        guard segments > 0, rect.width > 0 else { return }
+    /// Each segment's width and the gap between segments for a bar `width` cells wide: the
+    /// remainder is spread over the first segments so the bar fills the row.
+    public static func layout(width: Int, segments: Int) -> (widths: [Int], gap: Int) {
+        guard segments > 0, width > 0 else { return ([], 0) }
         let gaps = segments - 1
-        let gapWidth = rect.width - gaps >= segments ? 1 : 0
-        let available = rect.width - gaps * gapWidth
+        let gap = width - gaps >= segments ? 1 : 0
+        let available = width - gaps * gap
+        let widths = (0..<segments).map { available / segments + ($0 < available % segments ? 1 : 0) }
+        return (widths, gap)
+    }
+
+    public func draw(into canvas: inout Canvas, in rect: Rect) {
+        let (widths, gapWidth) = Self.layout(width: rect.width, segments: segments)
         let done = Style(foreground: Theme.progressDone)
         let todo = Style(foreground: Theme.progressTodo)
         var x = rect.x
-        for index in 0..<segments {
-            // Spread the remainder over the first segments so the bar fills the row.
-            let width = available / segments + (index < available % segments ? 1 : 0)
+        for (index, width) in widths.enumerated() {
             let halves: Int
             if index < current { halves = width * 2 }
             else if index == current { halves = Int((fraction * Double(width * 2)).rounded(.down)) }
