@@ -12,7 +12,11 @@ struct StoriesCommand: ParsableCommand {
         abstract: "A terminal stories viewer: a ring row of stories and a full-screen viewer.",
         discussion: """
             Opens the embedded demo feed unless --feed names another feed folder \
-            (docs/feed-format.md). Press ? inside the app for the keys.
+            (docs/feed-format.md).
+
+            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \
+            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \
+            q quits.
             """,
         version: "stories 0.1.0"
     )

@@ -18,10 +18,10 @@ public enum ViewerScreen {
         switch item.content {
         case .text(let text, let background):
             drawText(text, background: background, in: media, into: &canvas)
-        case .image(let media_):
-            drawPlaceholder(symbol: "▣", kind: "photo", media: media_, in: media, into: &canvas)
-        case .video(let media_):
-            drawPlaceholder(symbol: "▶", kind: "video", media: media_, in: media, into: &canvas)
+        case .image(let file):
+            drawPlaceholder(symbol: "▣", kind: "photo", media: file, in: media, into: &canvas)
+        case .video(let file):
+            drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
         }
 
         var lines: [(String, Style)] = []
