@@ -106,7 +106,7 @@ import Testing
         try withScreen(environment: ["NO_COLOR": "1"]) { screen in
             #expect(screen.colorDepth == .none)
             var canvas = Canvas(width: 10, height: 2)
-            canvas.text("a", x: 0, y: 0, style: Style(foreground: .red, attributes: [.reverse]))
+            canvas.text("a", x: 0, y: 0, style: Style(foreground: .palette(1), attributes: [.reverse]))
             screen.draw(canvas)
             let cell = try #require(screen.cell(x: 0, y: 0))
             #expect(cell.foreground == -1)

@@ -49,7 +49,7 @@ import Testing
         var canvas = Canvas(width: 4, height: 2)
         canvas.text("hello", x: -2, y: 0, ellipsis: false)
         canvas.text("x", x: 0, y: 5)
-        canvas.fill(Rect(x: -3, y: 1, width: 100, height: 100), style: Style(background: .red), with: "#")
+        canvas.fill(Rect(x: -3, y: 1, width: 100, height: 100), style: Style(background: .palette(1)), with: "#")
         #expect(Snapshot.lines(of: canvas) == ["llo", "####"])
     }
 

@@ -62,12 +62,6 @@ public struct DirectoryFeed: FeedSource {
         return try FeedDecoder.story(from: Self.read(url), file: url.path, expectedID: id)
     }
 
-    /// The file a media path of this feed names.
-    public func mediaURL(for media: Media) -> URL? {
-        guard !media.location.contains("://") else { return URL(string: media.location) }
-        return directory.appendingPathComponent(media.location)
-    }
-
     private static func read(_ url: URL) throws(FeedError) -> Data {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {

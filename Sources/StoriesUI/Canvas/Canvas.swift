@@ -31,8 +31,6 @@ public struct Canvas: Equatable, Sendable {
         cells = Array(repeating: fill, count: self.width * self.height)
     }
 
-    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
-
     public subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }

@@ -4,15 +4,6 @@ public enum Color: Hashable, Sendable {
     case `default`
     case palette(UInt8)
     case rgb(UInt8, UInt8, UInt8)
-
-    public static let black = Color.palette(0)
-    public static let red = Color.palette(1)
-    public static let green = Color.palette(2)
-    public static let yellow = Color.palette(3)
-    public static let blue = Color.palette(4)
-    public static let magenta = Color.palette(5)
-    public static let cyan = Color.palette(6)
-    public static let white = Color.palette(7)
 }
 
 public struct Attributes: OptionSet, Hashable, Sendable {
@@ -66,13 +57,8 @@ public struct Rect: Equatable, Sendable {
 
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     public func insetBy(dx: Int, dy: Int) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
-    }
-
-    public func contains(x px: Int, y py: Int) -> Bool {
-        px >= x && px < maxX && py >= y && py < maxY
     }
 }
