@@ -15,11 +15,18 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // Async-signal-safe terminal restore for crash signals; plain C, no ncurses.
         .target(name: "CStoriesSupport", path: "Sources/CStoriesSupport"),
+        // JPEG (libjpeg-turbo, with a setjmp error manager) and PNG (libpng's simplified API).
+        .target(
+            name: "CStoriesImage",
+            path: "Sources/CStoriesImage",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
         .target(name: "StoriesCore", path: "Sources/StoriesCore"),
-        .target(name: "StoriesUI", dependencies: ["StoriesCore"], path: "Sources/StoriesUI"),
+        .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage"], path: "Sources/StoriesMedia"),
+        .target(name: "StoriesUI", dependencies: ["StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
         .target(
             name: "StoriesTerminal",
-            dependencies: ["StoriesCore", "StoriesUI", "CNcursesw", "CStoriesSupport"],
+            dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI", "CNcursesw", "CStoriesSupport"],
             path: "Sources/StoriesTerminal"
         ),
         // The embedded demo feed: Assets/ copied next to the binary as a resource bundle.
@@ -33,18 +40,19 @@ let package = Package(
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCore", "StoriesUI", "StoriesTerminal", "StoriesAssets",
+                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesTerminal", "StoriesAssets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
         ),
         .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCore", "StoriesAssets"]),
+        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesMedia", "StoriesCore", "StoriesAssets"]),
         .testTarget(
             name: "StoriesUITests",
-            dependencies: ["StoriesCore", "StoriesUI", "StoriesAssets"],
+            dependencies: ["StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesCore", "CNcursesw"]),
+        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "CNcursesw"]),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),
     ],

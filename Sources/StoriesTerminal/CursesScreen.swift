@@ -1,3 +1,4 @@
+import StoriesMedia
 import CNcursesw
 import Foundation
 import StoriesCore

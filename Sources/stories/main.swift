@@ -1,60 +1,21 @@
 import ArgumentParser
 import Foundation
-import StoriesAssets
-import StoriesCore
-import StoriesTerminal
 
-/// `stories`: a terminal stories viewer. Parses flags, checks the feed before the screen is
-/// touched, then hands over to the terminal run loop.
+/// `stories`: a terminal stories viewer. With no subcommand it opens the viewer (`view`).
 struct StoriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stories",
         abstract: "A terminal stories viewer: a ring row of stories and a full-screen viewer.",
-        discussion: """
-            Opens the embedded demo feed unless --feed names another feed folder \
-            (docs/feed-format.md).
-
-            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \
-            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \
-            q quits.
-            """,
-        version: "stories 0.1.0"
+        version: "stories 0.1.0",
+        subcommands: [ViewCommand.self, PrintCommand.self],
+        defaultSubcommand: ViewCommand.self
     )
+}
 
-    @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json.", valueName: "path"))
-    var feed: String?
-
-    mutating func run() throws {
-        let directory: URL
-        if let feed {
-            directory = URL(fileURLWithPath: feed)
-        } else if let demo = DemoFeed.directory {
-            directory = demo
-        } else {
-            throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
-        }
-        let source: DirectoryFeed
-        do {
-            source = try DirectoryFeed(directory: directory)
-        } catch {
-            throw fail(error.description)
-        }
-        try MainActor.assumeIsolated {
-            let app: TerminalApp
-            do {
-                app = try TerminalApp(source: source)
-            } catch {
-                throw fail("\(error)")
-            }
-            app.run()
-        }
-    }
-
-    /// Prints one clear line to stderr and exits non-zero.
-    private func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("stories: \(message)\n".utf8))
-        return ExitCode(1)
-    }
+/// Prints one clear line to stderr and gives the exit code to leave with.
+func fail(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("stories: \(message)\n".utf8))
+    return ExitCode(1)
 }
 
 StoriesCommand.main()

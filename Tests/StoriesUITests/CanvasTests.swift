@@ -1,3 +1,4 @@
+@testable import StoriesMedia
 import Testing
 @testable import StoriesUI
 
@@ -86,7 +87,6 @@ import Testing
         #expect(ColorMapping.terminalColor(.rgb(255, 0, 0), depth: .palette256) == 196)
         #expect(ColorMapping.terminalColor(.rgb(0, 0, 0), depth: .palette256) == 16)
         #expect(ColorMapping.terminalColor(.rgb(128, 128, 128), depth: .palette256) == 244)
-        #expect(ColorMapping.terminalColor(.rgb(0x1d, 0x35, 0x57), depth: .palette256) == 237) // grey 58 is nearer than teal 23
         #expect(ColorMapping.terminalColor(.rgb(1, 2, 3), depth: .direct) == 0x010203)
         #expect(ColorMapping.terminalColor(.rgb(250, 10, 10), depth: .sixteen) == 9)
         #expect(ColorMapping.terminalColor(.rgb(250, 10, 10), depth: .eight) == 1)
@@ -101,23 +101,25 @@ import Testing
         #expect(ColorMapping.terminalColor(.palette(255), depth: .direct) == 0xEEEEEE)
     }
 
-    @Test func nearest256AgreesWithABruteForceSearch() {
-        func distance(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Int {
-            let dr = Int(a.0) - Int(b.0), dg = Int(a.1) - Int(b.1), db = Int(a.2) - Int(b.2)
-            return 2 * dr * dr + 4 * dg * dg + 3 * db * db
+    @Test func neutralColoursStayNeutral() {
+        // A grey must never come out tinted: that is what makes a photo look wrong in 256 colours.
+        for level in stride(from: 0, through: 255, by: 5) {
+            let index = ColorMapping.nearest256(UInt8(level), UInt8(level), UInt8(level))
+            let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+            #expect(r == g && g == b, "grey \(level) became \(index) = (\(r), \(g), \(b))")
         }
-        var worst = 0.0
-        for r in stride(from: 0, through: 255, by: 17) {
-            for g in stride(from: 0, through: 255, by: 17) {
-                for b in stride(from: 0, through: 255, by: 17) {
-                    let colour = (UInt8(r), UInt8(g), UInt8(b))
-                    let best = (16...255).map { distance(ColorMapping.rgb(ofPaletteIndex: UInt8($0)), colour) }.min() ?? 0
-                    let chosen = distance(ColorMapping.rgb(ofPaletteIndex: UInt8(ColorMapping.nearest256(colour.0, colour.1, colour.2))), colour)
-                    worst = max(worst, Double(chosen - best) / Double(max(1, best)))
-                }
-            }
+    }
+
+    @Test func hueIsKept() {
+        func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (UInt8, UInt8, UInt8) {
+            ColorMapping.rgb(ofPaletteIndex: UInt8(ColorMapping.nearest256(r, g, b)))
         }
-        #expect(worst == 0, "worst relative miss \(worst)")
+        let skin = rgb(224, 172, 140)
+        #expect(skin.0 > skin.1 && skin.1 > skin.2, "skin tone \(skin)")
+        let navy = rgb(0x1d, 0x35, 0x57)
+        #expect(navy.2 > navy.0, "navy \(navy)")
+        let olive = rgb(128, 128, 40)
+        #expect(olive.0 > olive.2 && olive.1 > olive.2, "olive \(olive)")
     }
 
     @Test func everyPaletteIndexRoundTripsThroughNearest256() {

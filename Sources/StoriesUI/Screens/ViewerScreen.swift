@@ -1,3 +1,4 @@
+import StoriesMedia
 import StoriesCore
 
 /// The full-screen viewer: progress bar, author line, the item, caption, key hints.

@@ -1,3 +1,4 @@
+import StoriesMedia
 import Foundation
 import StoriesCore
 

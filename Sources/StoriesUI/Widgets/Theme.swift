@@ -1,3 +1,5 @@
+import StoriesMedia
+
 /// The app's colours, in palette indices every 256-colour terminal has; the backend maps
 /// them down on smaller terminals.
 public enum Theme {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many colours a terminal shows, and how a `Color` becomes one of them. Pure, so the
 /// backend's choices are unit-tested.
 public enum ColorDepth: Equatable, Sendable {
@@ -62,43 +64,58 @@ public enum ColorMapping {
         }
     }
 
-    /// Nearest of the xterm colour cube and grey ramp (indices 16–255): the cube cells and
-    /// greys around the colour are compared, which gives the same answer as searching all 240.
+    /// Nearest of the xterm colour cube and grey ramp (indices 16–255), by OKLab distance,
+    /// so greys stay grey and skin stays skin. All 240 are compared; the palette's OKLab
+    /// values are computed once.
     public static func nearest256(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        func levelIndex(_ v: UInt8) -> Int {
-            let v = Int(v)
-            return v < 48 ? 0 : (v < 115 ? 1 : min(5, (v - 35) / 40))
-        }
-        let target = (r, g, b)
-        var best = 16
-        var bestDistance = Int.max
-        func consider(_ index: Int) {
-            let d = distance(rgb(ofPaletteIndex: UInt8(index)), target)
-            if d < bestDistance { best = index; bestDistance = d }
-        }
-        let (ri, gi, bi) = (levelIndex(r), levelIndex(g), levelIndex(b))
-        for dr in -1...1 { for dg in -1...1 { for db in -1...1 {
-            let (x, y, z) = (ri + dr, gi + dg, bi + db)
-            if (0...5).contains(x), (0...5).contains(y), (0...5).contains(z) { consider(16 + 36 * x + 6 * y + z) }
-        } } }
-        let average = (Int(r) + Int(g) + Int(b)) / 3
-        let grey = min(23, max(0, (average - 3) / 10))
-        for index in max(0, grey - 1)...min(23, grey + 1) { consider(232 + index) }
-        return best
+        nearest(OKLab(r, g, b), in: palette256Lab, offset: 16)
     }
 
     private static func nearest(_ color: (UInt8, UInt8, UInt8), among count: Int) -> Int {
-        var best = 0
-        var bestDistance = Int.max
-        for index in 0..<count {
-            let d = distance(basic[index], color)
-            if d < bestDistance { best = index; bestDistance = d }
-        }
-        return best
+        nearest(OKLab(color.0, color.1, color.2), in: Array(basicLab.prefix(count)), offset: 0)
     }
 
-    private static func distance(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Int {
-        let dr = Int(a.0) - Int(b.0), dg = Int(a.1) - Int(b.1), db = Int(a.2) - Int(b.2)
-        return 2 * dr * dr + 4 * dg * dg + 3 * db * db
+    private static func nearest(_ lab: OKLab, in table: [OKLab], offset: Int) -> Int {
+        var best = 0
+        var bestDistance = Float.greatestFiniteMagnitude
+        for (index, candidate) in table.enumerated() {
+            let d = lab.distance(to: candidate)
+            if d < bestDistance { best = index; bestDistance = d }
+        }
+        return best + offset
+    }
+
+    private static let palette256Lab: [OKLab] = (16...255).map { index in
+        let (r, g, b) = rgb(ofPaletteIndex: UInt8(index))
+        return OKLab(r, g, b)
+    }
+    private static let basicLab: [OKLab] = basic.map { OKLab($0.0, $0.1, $0.2) }
+}
+
+/// A colour in OKLab (Björn Ottosson, 2020), where straight-line distance follows how
+/// different colours look.
+struct OKLab {
+    var l: Float
+    var a: Float
+    var b: Float
+
+    private static let linear: [Float] = (0..<256).map { value in
+        let c = Float(value) / 255
+        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+    }
+
+    init(_ r8: UInt8, _ g8: UInt8, _ b8: UInt8) {
+        let r = Self.linear[Int(r8)], g = Self.linear[Int(g8)], b = Self.linear[Int(b8)]
+        let l = cbrtf(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+        let m = cbrtf(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+        let s = cbrtf(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+        self.l = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s
+        self.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s
+        self.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s
+    }
+
+    func distance(to other: OKLab) -> Float {
+        let dl = l - other.l, da = a - other.a, db = b - other.b
+        return dl * dl + da * da + db * db
     }
 }

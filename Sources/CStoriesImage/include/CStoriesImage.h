@@ -1,0 +1,55 @@
+#ifndef STORIES_IMAGE_H
+#define STORIES_IMAGE_H
+
+#include <stddef.h>
+
+/// What a decode produced: 8-bit RGB pixels (malloc'd, free with stories_image_free), the
+/// decoded size (after DCT scaling), the size the file declares, and for JPEG the EXIF
+/// orientation (1–8; 1 = as stored). On failure `pixels` is NULL and `message` says why.
+typedef struct {
+    unsigned char *pixels;
+    int width;
+    int height;
+    int source_width;
+    int source_height;
+    int orientation;
+    char message[200];
+} stories_image;
+
+enum {
+    STORIES_IMAGE_OK = 0,
+    STORIES_IMAGE_CORRUPT = 1,    /* not decodable: message says why */
+    STORIES_IMAGE_TOO_LARGE = 2,  /* the header declares more than max_pixels */
+    STORIES_IMAGE_NO_MEMORY = 3
+};
+
+/// Decodes a JPEG. Reads the header first and refuses one that declares more than
+/// `max_pixels` before anything is allocated. Picks the smallest DCT scale (1/8, 1/4, 1/2,
+/// 1) whose output is still at least `min_width`×`min_height` (0 = full size). Grey, YCbCr,
+/// CMYK/YCCK and progressive files are accepted. Never exits, never prints.
+int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, int min_height,
+                        long long max_pixels, stories_image *out);
+
+/// Decodes a PNG (any colour type, palette, 16-bit, alpha) to RGB, compositing alpha over
+/// the background colour `background_rgb` (0xRRGGBB). Same header check as JPEG.
+int stories_png_decode(const unsigned char *data, size_t size, long long max_pixels,
+                       unsigned int background_rgb, stories_image *out);
+
+void stories_image_free(stories_image *image);
+
+#endif
+
+#ifndef STORIES_IMAGE_ENCODE_H
+#define STORIES_IMAGE_ENCODE_H
+/// Encoders, for tests and benchmarks that need exact files: a PNG in any simplified-API
+/// format (`format` is a PNG_FORMAT_* value; `colormap` is used for PNG_FORMAT_FLAG_COLORMAP),
+/// and a JPEG from RGB, grey or CMYK samples, optionally progressive, optionally with an EXIF
+/// orientation (1–8, 0 = none). Output is malloc'd; free with stories_buffer_free.
+int stories_png_encode(const unsigned char *pixels, int width, int height, unsigned int format,
+                       const unsigned char *colormap, int colormap_entries,
+                       unsigned char **out, size_t *out_size);
+int stories_jpeg_encode(const unsigned char *samples, int width, int height, int components,
+                        int quality, int progressive, int orientation,
+                        unsigned char **out, size_t *out_size);
+void stories_buffer_free(unsigned char *buffer);
+#endif

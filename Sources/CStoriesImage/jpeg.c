@@ -1,0 +1,162 @@
+#include "CStoriesImage.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+
+// libjpeg's default error_exit calls exit(): this manager jumps back instead and keeps the
+// message, and output_message stays silent (the default prints to stderr).
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    char *message;
+} stories_jpeg_error;
+
+static void on_error_exit(j_common_ptr cinfo) {
+    stories_jpeg_error *error = (stories_jpeg_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, error->message);
+    longjmp(error->escape, 1);
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static unsigned read16(const unsigned char *p, int little) {
+    return little ? (unsigned)(p[0] | p[1] << 8) : (unsigned)(p[0] << 8 | p[1]);
+}
+
+static unsigned read32(const unsigned char *p, int little) {
+    return little ? (unsigned)(p[0] | p[1] << 8 | p[2] << 16 | (unsigned)p[3] << 24)
+                  : (unsigned)((unsigned)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]);
+}
+
+// The Orientation tag (0x0112) of IFD0 in an APP1 "Exif" segment; 1 when absent or odd.
+static int exif_orientation(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1 || marker->data_length < 14) continue;
+        const unsigned char *d = marker->data;
+        if (memcmp(d, "Exif\0\0", 6) != 0) continue;
+        const unsigned char *tiff = d + 6;
+        size_t length = marker->data_length - 6;
+        int little;
+        if (tiff[0] == 'I' && tiff[1] == 'I') little = 1;
+        else if (tiff[0] == 'M' && tiff[1] == 'M') little = 0;
+        else continue;
+        unsigned offset = read32(tiff + 4, little);
+        if (offset > length - 2 || offset < 8) continue;
+        unsigned count = read16(tiff + offset, little);
+        for (unsigned i = 0; i < count; i++) {
+            size_t entry = (size_t)offset + 2 + (size_t)i * 12;
+            if (entry + 12 > length) break;
+            if (read16(tiff + entry, little) == 0x0112) {
+                unsigned value = read16(tiff + entry + 8, little);
+                return (value >= 1 && value <= 8) ? (int)value : 1;
+            }
+        }
+    }
+    return 1;
+}
+
+int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, int min_height,
+                        long long max_pixels, stories_image *out) {
+    memset(out, 0, sizeof *out);
+    out->orientation = 1;
+    if (size < 4 || size > (size_t)0x7fffffff) {
+        snprintf(out->message, sizeof out->message, "not a JPEG file");
+        return STORIES_IMAGE_CORRUPT;
+    }
+
+    struct jpeg_decompress_struct cinfo;
+    stories_jpeg_error error;
+    char message[JMSG_LENGTH_MAX] = {0};
+    cinfo.err = jpeg_std_error(&error.base);
+    error.base.error_exit = on_error_exit;
+    error.base.output_message = on_output_message;
+    error.message = message;
+    // volatile: read after longjmp
+    unsigned char *volatile pixels = NULL;
+    unsigned char *volatile row = NULL;
+
+    if (setjmp(error.escape)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(pixels);
+        free(row);
+        snprintf(out->message, sizeof out->message, "%s", message[0] ? message : "corrupt JPEG data");
+        return STORIES_IMAGE_CORRUPT;
+    }
+
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
+    jpeg_read_header(&cinfo, TRUE);
+
+    out->source_width = (int)cinfo.image_width;
+    out->source_height = (int)cinfo.image_height;
+    if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
+        jpeg_destroy_decompress(&cinfo);
+        snprintf(out->message, sizeof out->message, "%ux%u pixels", cinfo.image_width, cinfo.image_height);
+        return STORIES_IMAGE_TOO_LARGE;
+    }
+    out->orientation = exif_orientation(&cinfo);
+    if (out->orientation >= 5) { int t = min_width; min_width = min_height; min_height = t; } // stored sideways
+
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    cinfo.scale_num = 8;
+    cinfo.scale_denom = 8;
+    for (int num = 1; num < 8; num *= 2) {
+        // DCT scaling: output = ceil(size * num / 8).
+        long long w = ((long long)cinfo.image_width * num + 7) / 8;
+        long long h = ((long long)cinfo.image_height * num + 7) / 8;
+        if (w >= min_width && h >= min_height && min_width > 0 && min_height > 0) {
+            cinfo.scale_num = (unsigned)num;
+            break;
+        }
+    }
+    jpeg_start_decompress(&cinfo);
+
+    int width = (int)cinfo.output_width, height = (int)cinfo.output_height;
+    int components = cinfo.output_components;
+    size_t stride = (size_t)width * (size_t)components;
+    pixels = malloc((size_t)width * (size_t)height * 3);
+    row = malloc(stride);
+    if (!pixels || !row) {
+        jpeg_destroy_decompress(&cinfo);
+        free(pixels);
+        free(row);
+        snprintf(out->message, sizeof out->message, "out of memory for %dx%d pixels", width, height);
+        return STORIES_IMAGE_NO_MEMORY;
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        unsigned char *rows[1] = { row };
+        unsigned y = cinfo.output_scanline;
+        jpeg_read_scanlines(&cinfo, rows, 1);
+        unsigned char *dst = pixels + (size_t)y * (size_t)width * 3;
+        if (cmyk) {
+            // Adobe writes CMYK inverted; plain CMYK is not.
+            int inverted = cinfo.saw_Adobe_marker;
+            for (int x = 0; x < width; x++) {
+                unsigned c = row[x * 4], m = row[x * 4 + 1], yy = row[x * 4 + 2], k = row[x * 4 + 3];
+                if (!inverted) { c = 255 - c; m = 255 - m; yy = 255 - yy; k = 255 - k; }
+                dst[x * 3] = (unsigned char)(c * k / 255);
+                dst[x * 3 + 1] = (unsigned char)(m * k / 255);
+                dst[x * 3 + 2] = (unsigned char)(yy * k / 255);
+            }
+        } else {
+            memcpy(dst, row, (size_t)width * 3);
+        }
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    free(row);
+    out->pixels = pixels;
+    out->width = width;
+    out->height = height;
+    return STORIES_IMAGE_OK;
+}
+
+void stories_image_free(stories_image *image) {
+    free(image->pixels);
+    image->pixels = NULL;
+}

@@ -1,0 +1,113 @@
+/// How picture cells are drawn.
+public enum CellSymbols: String, Sendable, CaseIterable {
+    /// `▀`: one cell shows two pixels, top (foreground) and bottom (background).
+    case half
+    /// Quadrant blocks (`▘▝▖▗▚▞▛▜▙▟▀▄▌▐`): one cell shows 2×2 pixels in two colours.
+    case quad
+
+    /// Output pixels per cell.
+    public var pixelsPerCell: (x: Int, y: Int) { self == .half ? (1, 2) : (2, 2) }
+}
+
+/// One cell of a rendered picture.
+public struct ImageCell: Equatable, Sendable {
+    public var glyph: Character
+    public var foreground: Color
+    public var background: Color
+
+    public init(glyph: Character, foreground: Color, background: Color) {
+        self.glyph = glyph
+        self.foreground = foreground
+        self.background = background
+    }
+}
+
+/// A picture as terminal cells for one cell size, colour depth and symbol set: what the
+/// viewer draws and `stories print` writes.
+public struct CellImage: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let cells: [ImageCell]
+
+    public subscript(x: Int, y: Int) -> ImageCell { cells[y * width + x] }
+
+    /// Bytes this rendition holds, roughly (for cache budgets).
+    public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride }
+
+    /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
+    /// `height × pixelsPerCell.y`.
+    public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth) {
+        let (px, py) = symbols.pixelsPerCell
+        width = image.width / px
+        height = image.height / py
+        var cells: [ImageCell] = []
+        cells.reserveCapacity(width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let block = (0..<py).flatMap { dy in (0..<px).map { dx in image[x * px + dx, y * py + dy] } }
+                cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
+            }
+        }
+        self.cells = cells
+    }
+
+    /// Scales and renders in one step: a picture fitted into `width`×`height` cells.
+    public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
+                fit: FitMode = .fill, cellAspect: Double = 0.5) {
+        let (px, py) = symbols.pixelsPerCell
+        // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
+        let pixelAspect = cellAspect * Double(py) / Double(px)
+        let scaled = ImageScaler.scale(image, width: width * px, height: height * py, fit: fit, pixelAspect: pixelAspect)
+        self.init(pixels: scaled, symbols: symbols, depth: depth)
+    }
+
+    static let quadrantGlyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
+    static let shades: [Character] = [" ", "░", "▒", "▓", "█"]
+
+    static func cell(for block: [RGBPixel], symbols: CellSymbols, depth: ColorDepth) -> ImageCell {
+        if depth == .none {
+            // No colours: shade by brightness.
+            let luma = block.map { 0.299 * Double($0.r) + 0.587 * Double($0.g) + 0.114 * Double($0.b) }.reduce(0, +) / Double(block.count)
+            let index = min(shades.count - 1, Int(luma / 256 * Double(shades.count)))
+            return ImageCell(glyph: shades[index], foreground: .default, background: .default)
+        }
+        switch symbols {
+        case .half:
+            return ImageCell(glyph: "▀", foreground: color(block[0], depth), background: color(block[1], depth))
+        case .quad:
+            // Pick the split of the four pixels into two groups with the least colour error.
+            var best = (mask: 0, error: Int.max, on: block[0], off: block[0])
+            for mask in 1..<8 { // 1…7 and their complements cover every two-group split
+                var on: [RGBPixel] = [], off: [RGBPixel] = []
+                for (i, p) in block.enumerated() { if mask & (1 << i) != 0 { on.append(p) } else { off.append(p) } }
+                let a = mean(on), b = mean(off)
+                let error = on.reduce(0) { $0 + distance($1, a) } + off.reduce(0) { $0 + distance($1, b) }
+                if error < best.error { best = (mask, error, a, b) }
+            }
+            if block.allSatisfy({ $0 == block[0] }) {
+                let only = color(block[0], depth)
+                return ImageCell(glyph: "█", foreground: only, background: only)
+            }
+            return ImageCell(glyph: quadrantGlyphs[best.mask], foreground: color(best.on, depth), background: color(best.off, depth))
+        }
+    }
+
+    static func color(_ p: RGBPixel, _ depth: ColorDepth) -> Color {
+        switch depth {
+        case .direct, .none: .rgb(p.r, p.g, p.b)
+        default: .palette(UInt8(ColorMapping.terminalColor(.rgb(p.r, p.g, p.b), depth: depth)))
+        }
+    }
+
+    static func mean(_ pixels: [RGBPixel]) -> RGBPixel {
+        guard !pixels.isEmpty else { return RGBPixel(0, 0, 0) }
+        let n = pixels.count
+        let r = pixels.reduce(0) { $0 + Int($1.r) }, g = pixels.reduce(0) { $0 + Int($1.g) }, b = pixels.reduce(0) { $0 + Int($1.b) }
+        return RGBPixel(UInt8((r + n / 2) / n), UInt8((g + n / 2) / n), UInt8((b + n / 2) / n))
+    }
+
+    static func distance(_ a: RGBPixel, _ b: RGBPixel) -> Int {
+        let dr = Int(a.r) - Int(b.r), dg = Int(a.g) - Int(b.g), db = Int(a.b) - Int(b.b)
+        return dr * dr + dg * dg + db * db
+    }
+}

@@ -1,0 +1,88 @@
+import CStoriesImage
+import Foundation
+
+public enum ImageFormat: String, Sendable, Equatable {
+    case jpeg, png
+
+    /// Decides by content, never by file name: a PNG named `.jpg` is a PNG.
+    public static func sniff(_ data: Data) -> ImageFormat? {
+        if data.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        return nil
+    }
+}
+
+/// Limits checked before anything big is allocated: the file size before reading or
+/// decoding, the pixel count from the header before the pixel buffer.
+public struct MediaLimits: Sendable, Equatable {
+    public var maxBytes: Int
+    public var maxPixels: Int
+
+    public init(maxBytes: Int = 20 << 20, maxPixels: Int = 40_000_000) {
+        self.maxBytes = maxBytes
+        self.maxPixels = maxPixels
+    }
+
+    public static let standard = MediaLimits()
+}
+
+/// Turns JPEG and PNG bytes into upright RGB pixels. JPEGs decode at the smallest DCT
+/// scale that still covers `minimumSize` (the pixels the screen will show), which is most
+/// of the speed: 1/8 of a 1080×1920 photo is 135×240.
+public enum ImageDecoder {
+    public static func decode(_ data: Data, minimumSize: (width: Int, height: Int)? = nil,
+                              limits: MediaLimits = .standard,
+                              background: RGBPixel = RGBPixel(0, 0, 0)) throws(MediaError) -> RGBImage {
+        guard !data.isEmpty else { throw .empty }
+        guard data.count <= limits.maxBytes else { throw .fileTooLarge(bytes: data.count, limit: limits.maxBytes) }
+        guard let format = ImageFormat.sniff(data) else { throw .unknownFormat }
+
+        var decoded = stories_image()
+        let status: Int32 = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self).baseAddress
+            switch format {
+            case .jpeg:
+                // The DCT scale is chosen in the file's own orientation.
+                return stories_jpeg_decode(bytes, raw.count, Int32(minimumSize?.width ?? 0),
+                                           Int32(minimumSize?.height ?? 0), Int64(limits.maxPixels), &decoded)
+            case .png:
+                let rgb = UInt32(background.r) << 16 | UInt32(background.g) << 8 | UInt32(background.b)
+                return stories_png_decode(bytes, raw.count, Int64(limits.maxPixels), rgb, &decoded)
+            }
+        }
+        defer { stories_image_free(&decoded) }
+        let message = withUnsafeBytes(of: decoded.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        switch Int(status) {
+        case STORIES_IMAGE_OK:
+            break
+        case STORIES_IMAGE_TOO_LARGE:
+            throw .tooManyPixels(width: Int(decoded.source_width), height: Int(decoded.source_height), limit: limits.maxPixels)
+        case STORIES_IMAGE_NO_MEMORY:
+            throw .outOfMemory(message)
+        default:
+            throw .corrupt(format: format, reason: message.isEmpty ? "cannot be decoded" : message)
+        }
+        guard let pixels = decoded.pixels else { throw .corrupt(format: format, reason: "no pixels") }
+        let width = Int(decoded.width), height = Int(decoded.height)
+        let buffer = Array(UnsafeBufferPointer(start: pixels, count: width * height * 3))
+        return RGBImage(width: width, height: height, pixels: buffer).oriented(Int(decoded.orientation))
+    }
+
+    /// Reads a file with the byte limit checked first (from the file's size, before reading).
+    public static func decodeFile(at url: URL, minimumSize: (width: Int, height: Int)? = nil,
+                                  limits: MediaLimits = .standard) throws(MediaError) -> RGBImage {
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            size = (attributes[.size] as? Int) ?? 0
+        } catch {
+            throw .unreadable(FileManager.default.fileExists(atPath: url.path) ? "permission denied" : "no such file")
+        }
+        guard size <= limits.maxBytes else { throw .fileTooLarge(bytes: size, limit: limits.maxBytes) }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw .unreadable((error as NSError).localizedDescription) }
+        return try decode(data, minimumSize: minimumSize, limits: limits)
+    }
+}

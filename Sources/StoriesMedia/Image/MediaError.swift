@@ -1,0 +1,35 @@
+/// Why a picture cannot be shown, typed so the viewer can say it on the item and tests can
+/// check it. Never a crash.
+public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case fileTooLarge(bytes: Int, limit: Int)
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case unknownFormat
+    case corrupt(format: ImageFormat, reason: String)
+    case outOfMemory(String)
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "the file is empty"
+        case .fileTooLarge(let bytes, let limit):
+            "the file is \(Self.megabytes(bytes)), more than the \(Self.megabytes(limit)) a photo may be"
+        case .tooManyPixels(let width, let height, let limit):
+            "the image is \(width)×\(height), more than the \(limit / 1_000_000) megapixels a photo may be"
+        case .unknownFormat:
+            "not a JPEG or PNG image"
+        case .corrupt(let format, let reason):
+            "corrupt \(format.rawValue.uppercased()): \(reason)"
+        case .outOfMemory(let detail):
+            "not enough memory: \(detail)"
+        case .unreadable(let reason):
+            "cannot read the file: \(reason)"
+        }
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        let mb = Double(bytes) / 1_048_576
+        return mb >= 10 ? "\(Int(mb.rounded())) MB" : String(format: "%.1f MB", mb)
+    }
+}

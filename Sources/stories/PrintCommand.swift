@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import StoriesMedia
+
+/// `stories print FILE`: the photo pipeline on its own, writing ANSI text to stdout. A quick
+/// preview, and the honest way to compare with chafa and timg on the same work.
+struct PrintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "print",
+        abstract: "Render a JPEG or PNG as coloured terminal cells on standard output."
+    )
+
+    @Argument(help: "The image file (JPEG or PNG, recognised by content).")
+    var file: String
+
+    @Option(help: ArgumentHelp("Size in cells, WxH (default: the terminal's size, or 80x40).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Colours: truecolor, 256, 16, 8 or none (default: what the terminal says it has).")
+    var colors: String?
+
+    @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
+    var symbols: CellSymbols = .half
+
+    @Option(help: "fill crops to the size, fit letterboxes on the dominant colour.")
+    var fit: FitMode = .fit
+
+    mutating func run() throws {
+        let (width, height) = try cellSize()
+        let depth = try colorDepth()
+        let (px, py) = symbols.pixelsPerCell
+        let cellAspect = Self.terminalCellAspect() ?? 0.5
+        let pixelAspect = cellAspect * Double(py) / Double(px)
+        // Decode at least as large as the pixels shown, in both directions.
+        let minimum = (width: Int((Double(width * px) * max(1, pixelAspect)).rounded(.up)),
+                       height: Int((Double(height * py) / min(1, pixelAspect)).rounded(.up)))
+        let image: RGBImage
+        do {
+            image = try ImageDecoder.decodeFile(at: URL(fileURLWithPath: file), minimumSize: minimum)
+        } catch {
+            throw fail("\(file): \(error)")
+        }
+        let cells = CellImage(image, width: width, height: height, symbols: symbols, depth: depth, fit: fit, cellAspect: cellAspect)
+        FileHandle.standardOutput.write(Data(ANSIWriter.text(of: cells, depth: depth).utf8))
+    }
+
+    private func cellSize() throws -> (Int, Int) {
+        if let size {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else {
+                throw ValidationError("--size takes WxH in cells, each 1 to 1000, like 80x40; got '\(size)'")
+            }
+            return (parts[0], parts[1])
+        }
+        var ws = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 1 {
+            return (Int(ws.ws_col), Int(ws.ws_row) - 1)
+        }
+        return (80, 40)
+    }
+
+    private func colorDepth() throws -> ColorDepth {
+        let environment = ProcessInfo.processInfo.environment
+        switch colors?.lowercased() {
+        case "truecolor", "24bit", "direct": return .direct
+        case "256": return .palette256
+        case "16": return .sixteen
+        case "8": return .eight
+        case "none", "mono": return .none
+        case nil:
+            if !(environment["NO_COLOR"] ?? "").isEmpty { return .none }
+            let colorterm = environment["COLORTERM"]?.lowercased()
+            if colorterm == "truecolor" || colorterm == "24bit" || (environment["TERM"] ?? "").hasSuffix("-direct") { return .direct }
+            return .palette256
+        case let other?:
+            throw ValidationError("--colors takes truecolor, 256, 16, 8 or none; got '\(other)'")
+        }
+    }
+
+    /// Cell width over height from the terminal's pixel size, when it reports one.
+    static func terminalCellAspect() -> Double? {
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
+              ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        return (Double(ws.ws_xpixel) / Double(ws.ws_col)) / (Double(ws.ws_ypixel) / Double(ws.ws_row))
+    }
+}
+
+extension CellSymbols: ExpressibleByArgument {}
+extension FitMode: ExpressibleByArgument {}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import StoriesAssets
+import StoriesCore
+import StoriesTerminal
+
+/// `stories [view] [--feed PATH]`: checks the feed before the screen is touched, then hands
+/// over to the terminal run loop.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Open the stories viewer (the default).",
+        discussion: """
+            Opens the embedded demo feed unless --feed names another feed folder \\
+            (docs/feed-format.md).
+
+            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \\
+            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \\
+            q quits.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json.", valueName: "path"))
+    var feed: String?
+
+    mutating func run() throws {
+        let directory: URL
+        if let feed {
+            directory = URL(fileURLWithPath: feed)
+        } else if let demo = DemoFeed.directory {
+            directory = demo
+        } else {
+            throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
+        }
+        let source: DirectoryFeed
+        do {
+            source = try DirectoryFeed(directory: directory)
+        } catch {
+            throw fail(error.description)
+        }
+        try MainActor.assumeIsolated {
+            let app: TerminalApp
+            do {
+                app = try TerminalApp(source: source)
+            } catch {
+                throw fail("\(error)")
+            }
+            app.run()
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import StoriesAssets
+import Testing
+@testable import StoriesMedia
+
+/// A 4×2 picture with distinct corners, to check pixels and orientation.
+let corners: RGBImage = {
+    var image = RGBImage(width: 4, height: 2, fill: RGBPixel(128, 128, 128))
+    image[0, 0] = RGBPixel(255, 0, 0)     // top left red
+    image[3, 0] = RGBPixel(0, 255, 0)     // top right green
+    image[0, 1] = RGBPixel(0, 0, 255)     // bottom left blue
+    image[3, 1] = RGBPixel(255, 255, 255) // bottom right white
+    return image
+}()
+
+func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
+    abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
+}
+
+@Suite struct PNGDecodingTests {
+    @Test func rgbRoundTripsExactly() throws {
+        let data = try #require(ImageEncoder.png(corners))
+        #expect(try ImageDecoder.decode(data) == corners)
+    }
+
+    @Test func greyGreyAlphaPaletteAnd16Bit() throws {
+        let grey = try #require(ImageEncoder.png([0, 100, 200, 255], width: 2, height: 2, layout: .grey))
+        let g = try ImageDecoder.decode(grey)
+        #expect(g[1, 0] == RGBPixel(100, 100, 100) && g[0, 1] == RGBPixel(200, 200, 200))
+
+        // Alpha is composited over the background: fully transparent shows the background.
+        let ga = try #require(ImageEncoder.png([200, 255, 200, 0], width: 2, height: 1, layout: .greyAlpha))
+        let composited = try ImageDecoder.decode(ga, background: RGBPixel(10, 20, 30))
+        #expect(composited[0, 0] == RGBPixel(200, 200, 200))
+        #expect(composited[1, 0] == RGBPixel(10, 20, 30))
+
+        let rgba = try #require(ImageEncoder.png([255, 0, 0, 255, 0, 0, 255, 0], width: 2, height: 1, layout: .rgba))
+        let c = try ImageDecoder.decode(rgba)
+        #expect(c[0, 0] == RGBPixel(255, 0, 0) && c[1, 0] == RGBPixel(0, 0, 0))
+
+        let palette = [RGBPixel(255, 128, 0), RGBPixel(0, 64, 255)]
+        let indexed = try #require(ImageEncoder.png([0, 1, 1, 0], width: 2, height: 2, layout: .palette(palette)))
+        let p = try ImageDecoder.decode(indexed)
+        #expect(p[0, 0] == palette[0] && p[1, 0] == palette[1] && p[0, 1] == palette[1])
+
+        let sixteen: [UInt16] = [0, 65535, 65535, 0, 0, 65535]
+        let bytes = sixteen.withUnsafeBytes { Array($0) }
+        let deep = try #require(ImageEncoder.png(bytes, width: 2, height: 1, layout: .rgb16))
+        let d = try ImageDecoder.decode(deep)
+        #expect(d[0, 0] == RGBPixel(0, 255, 255) && d[1, 0] == RGBPixel(0, 0, 255))
+    }
+}
+
+@Suite struct JPEGDecodingTests {
+    /// A smooth 64×32 gradient: JPEG keeps it within a few levels.
+    static let gradient: RGBImage = {
+        var image = RGBImage(width: 64, height: 32)
+        for y in 0..<32 { for x in 0..<64 { image[x, y] = RGBPixel(UInt8(x * 4), UInt8(y * 8), 128) } }
+        return image
+    }()
+
+    @Test func decodesCloseToTheSource() throws {
+        let data = try #require(ImageEncoder.jpeg(Self.gradient, quality: 95))
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.width == 64 && decoded.height == 32)
+        for (x, y) in [(0, 0), (32, 16), (63, 31), (10, 25)] {
+            #expect(close(decoded[x, y], Self.gradient[x, y], within: 6), "\(x),\(y): \(decoded[x, y])")
+        }
+    }
+
+    @Test(arguments: [((0, 0), 64), ((8, 4), 8), ((9, 4), 16), ((16, 8), 16), ((17, 8), 32), ((33, 1), 64)])
+    func picksTheSmallestDCTScaleThatCoversTheTarget(minimum: (Int, Int), width: Int) throws {
+        let data = try #require(ImageEncoder.jpeg(Self.gradient))
+        let decoded = try ImageDecoder.decode(data, minimumSize: (minimum.0, minimum.1))
+        #expect(decoded.width == width)
+        #expect(decoded.height == width / 2)
+    }
+
+    @Test func greyProgressiveAndCMYK() throws {
+        let greySamples = (0..<64).map { UInt8($0 * 4) }
+        let grey = try ImageDecoder.decode(try #require(ImageEncoder.jpeg(greySamples, width: 8, height: 8, components: 1)))
+        #expect(grey[0, 0].r == grey[0, 0].g && close(grey[7, 7], RGBPixel(252, 252, 252), within: 8))
+
+        let progressive = try #require(ImageEncoder.jpeg(Self.gradient, quality: 95, progressive: true))
+        #expect(progressive.range(of: Data([0xFF, 0xC2])) != nil, "a progressive (SOF2) frame")
+        #expect(close(try ImageDecoder.decode(progressive)[32, 16], Self.gradient[32, 16], within: 6))
+
+        // libjpeg marks CMYK files with an Adobe segment, whose convention (Photoshop's) is
+        // inverted ink: red, C=0 M=100% Y=100% K=0, is stored as 255, 0, 0, 255.
+        let cmyk = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { i, _ in [255, 0, 0, 255][i % 4] }
+        let red = try ImageDecoder.decode(try #require(ImageEncoder.jpeg(cmyk.map { UInt8($0) }, width: 16, height: 16, components: 4)))
+        #expect(close(red[8, 8], RGBPixel(255, 0, 0), within: 12), "\(red[8, 8])")
+    }
+
+    /// EXIF orientations 1–8 all come out upright, the way a camera meant them.
+    @Test(arguments: 1...8)
+    func exifOrientationIsHonoured(orientation: Int) throws {
+        // Store the picture so that applying `orientation` gives `corners` back.
+        let stored = Self.inverse(of: orientation, applyTo: Self.bigCorners)
+        let data = try #require(ImageEncoder.jpeg(stored, quality: 100, orientation: orientation))
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.width == Self.bigCorners.width && decoded.height == Self.bigCorners.height)
+        for (x, y) in [(4, 4), (Self.bigCorners.width - 5, 4), (4, Self.bigCorners.height - 5), (Self.bigCorners.width - 5, Self.bigCorners.height - 5)] {
+            #expect(close(decoded[x, y], Self.bigCorners[x, y], within: 24), "orientation \(orientation) at \(x),\(y): \(decoded[x, y])")
+        }
+    }
+
+    /// `corners` scaled up to 32×16 blocks of 8×8, so JPEG keeps the colours.
+    static let bigCorners: RGBImage = {
+        var image = RGBImage(width: 32, height: 16)
+        for y in 0..<16 { for x in 0..<32 { image[x, y] = corners[x / 8, y / 8] } }
+        return image
+    }()
+
+    static func inverse(of orientation: Int, applyTo image: RGBImage) -> RGBImage {
+        // The inverse transforms: 2,3,4,5,7 undo themselves; 6 and 8 undo each other.
+        let undo = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][orientation] ?? 1
+        return image.oriented(undo)
+    }
+
+    @Test func theDemoFeedPhotosAllDecode() throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media")
+        for file in try FileManager.default.contentsOfDirectory(atPath: media.path) {
+            let image = try ImageDecoder.decodeFile(at: media.appendingPathComponent(file))
+            #expect(image.height > image.width, "\(file)")
+        }
+    }
+}
+
+/// Hostile and broken files: each gives its typed error, never a crash.
+@Suite struct HostileFileTests {
+    @Test func zeroBytes() {
+        #expect(throws: MediaError.empty) { try ImageDecoder.decode(Data()) }
+    }
+
+    @Test func aTextFileNamedJPG() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-photo-\(UUID()).jpg")
+        try "hello, I am text".write(to: url, atomically: true, encoding: .utf8)
+        #expect(throws: MediaError.unknownFormat) { try ImageDecoder.decodeFile(at: url) }
+    }
+
+    @Test func aPNGNamedJPGIsDecodedAsPNG() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("really-a-png-\(UUID()).jpg")
+        try #require(ImageEncoder.png(corners)).write(to: url)
+        #expect(try ImageDecoder.decodeFile(at: url) == corners)
+    }
+
+    @Test func aTruncatedJPEG() throws {
+        let full = try #require(ImageEncoder.jpeg(JPEGDecodingTests.gradient))
+        let cut = full.prefix(full.count / 2)
+        // libjpeg pads a cut-off stream with grey and warns; a header cut short is an error.
+        let header = full.prefix(40)
+        #expect(throws: MediaError.self) { try ImageDecoder.decode(Data(header)) }
+        do {
+            _ = try ImageDecoder.decode(Data(cut))
+        } catch {
+            guard case .corrupt(.jpeg, _) = error else { Issue.record("unexpected \(error)"); return }
+        }
+    }
+
+    @Test func aPNGWithABadCRC() throws {
+        var data = try #require(ImageEncoder.png(corners))
+        // Flip a byte inside the IHDR chunk's data (offset 16: the width), leaving its CRC.
+        data[17] ^= 0xFF
+        #expect(throws: MediaError.self) { try ImageDecoder.decode(data) }
+        do { _ = try ImageDecoder.decode(data) } catch {
+            guard case .corrupt(.png, let reason) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(!reason.isEmpty)
+        }
+    }
+
+    @Test(arguments: [ImageFormat.jpeg, .png])
+    func aHugeDimensionHeaderFailsBeforeAllocating(format: ImageFormat) throws {
+        let data = try #require(format == .jpeg ? Self.hugeJPEGHeader() : Self.hugePNGHeader())
+        let started = ContinuousClock.now
+        #expect(throws: MediaError.tooManyPixels(width: 30000, height: 30000, limit: MediaLimits.standard.maxPixels)) {
+            try ImageDecoder.decode(data)
+        }
+        // Not a speed test: a decode that allocated 2.7 GB and filled it would take seconds.
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+    }
+
+    @Test func aFileOverTheByteLimit() throws {
+        let data = try #require(ImageEncoder.png(corners))
+        #expect(throws: MediaError.fileTooLarge(bytes: data.count, limit: 10)) {
+            try ImageDecoder.decode(data, limits: MediaLimits(maxBytes: 10, maxPixels: 100))
+        }
+        #expect(throws: MediaError.tooManyPixels(width: 4, height: 2, limit: 7)) {
+            try ImageDecoder.decode(data, limits: MediaLimits(maxBytes: 1000, maxPixels: 7))
+        }
+    }
+
+    @Test func aMissingFile() {
+        #expect(throws: MediaError.unreadable("no such file")) {
+            try ImageDecoder.decodeFile(at: URL(fileURLWithPath: "/nonexistent/photo.jpg"))
+        }
+    }
+
+    @Test func errorsReadAsSentences() {
+        #expect(MediaError.tooManyPixels(width: 30000, height: 30000, limit: 40_000_000).description
+                == "the image is 30000×30000, more than the 40 megapixels a photo may be")
+        #expect(MediaError.fileTooLarge(bytes: 31 << 20, limit: 20 << 20).description
+                == "the file is 31 MB, more than the 20 MB a photo may be")
+    }
+
+    /// A JPEG whose SOF0 declares 30000×30000: a valid header and no image data.
+    static func hugeJPEGHeader() -> Data? {
+        guard var data = ImageEncoder.jpeg(JPEGDecodingTests.gradient) else { return nil }
+        guard let sof = data.range(of: Data([0xFF, 0xC0])) else { return nil }
+        let at = sof.lowerBound + 5 // FF C0, length (2), precision (1), then height, width
+        data[at] = 0x75; data[at + 1] = 0x30; data[at + 2] = 0x75; data[at + 3] = 0x30 // 30000 = 0x7530
+        return data
+    }
+
+    /// A PNG whose IHDR declares 30000×30000, with a correct CRC.
+    static func hugePNGHeader() -> Data? {
+        guard var data = ImageEncoder.png(corners) else { return nil }
+        let size: [UInt8] = [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30]
+        data.replaceSubrange(16..<24, with: size)
+        let crc = crc32(Array(data[12..<29]))
+        data.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        return data
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+        }
+        return ~crc
+    }
+}
