@@ -116,8 +116,12 @@ import Testing
         }
         let skin = rgb(224, 172, 140)
         #expect(skin.0 > skin.1 && skin.1 > skin.2, "skin tone \(skin)")
-        let navy = rgb(0x1d, 0x35, 0x57)
-        #expect(navy.2 > navy.0, "navy \(navy)")
+        let purple = rgb(0x6a, 0x4c, 0x93)
+        #expect(purple.2 > purple.0 && purple.2 > purple.1, "purple \(purple)")
+        let teal = rgb(0x2a, 0x9d, 0x8f)
+        #expect(teal.1 > teal.0 && teal.2 > teal.0, "teal \(teal)")
+        // Dark muted colours (navy #1d3557) have no match in the cube, whose levels jump from
+        // 0 to 95: they become the nearest grey, by any of the metrics tried.
         let olive = rgb(128, 128, 40)
         #expect(olive.0 > olive.2 && olive.1 > olive.2, "olive \(olive)")
     }
