@@ -64,6 +64,15 @@ public final class CursesScreen {
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
     }
 
+    /// A cell's width over its height, from the terminal's pixel size when it reports one
+    /// (TIOCGWINSZ), else the usual 1:2.
+    public var cellAspect: Double {
+        var ws = winsize()
+        guard ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
+              ws.ws_col > 0, ws.ws_row > 0 else { return 0.5 }
+        return (Double(ws.ws_xpixel) / Double(ws.ws_col)) / (Double(ws.ws_ypixel) / Double(ws.ws_row))
+    }
+
     public var size: (width: Int, height: Int) {
         (Int(stories_cols()), Int(stories_lines()))
     }

@@ -3,6 +3,7 @@ import CStoriesSupport
 import Dispatch
 import Foundation
 import StoriesCore
+import StoriesMedia
 import StoriesUI
 
 /// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
@@ -20,6 +21,7 @@ public final class TerminalApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var frameTimer: (any DispatchSourceTimer)?
     private var redrawScheduled = false
+    private let pictures = PicturePipeline(cache: RenditionCache())
 
     /// The shortest gap between frames (about 30 a second). Frames come only when the screen
     /// will change: `AppView.secondsUntilNextChange` says when.
@@ -114,11 +116,25 @@ public final class TerminalApp {
     private func redraw() {
         redrawScheduled = false
         let size = terminal.size
-        terminal.draw(AppView.render(state, width: size.width, height: size.height, bindings: bindings))
+        terminal.draw(AppView.render(state, width: size.width, height: size.height, bindings: bindings,
+                                     pictures: { media, width, height in
+                                         MainActor.assumeIsolated { self.picture(media, width: width, height: height) }
+                                     }))
     }
 
     /// Arms a one-shot timer for the moment the screen next changes by itself, or removes
     /// it when nothing moves.
+    /// The picture for the screen, from the cache; when it is missing, decoding starts in
+    /// the background and a redraw follows.
+    private func picture(_ media: Media, width: Int, height: Int) -> PictureState {
+        let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth)
+        let state = pictures.cache.state(for: key)
+        if case .loading = state, let url = source.mediaURL(for: media) {
+            pictures.request(key, file: url, cellAspect: terminal.cellAspect) { [weak self] in self?.setNeedsDisplay() }
+        }
+        return state
+    }
+
     private func updateFrameTimer() {
         let size = terminal.size
         guard let delay = AppView.secondsUntilNextChange(state, width: size.width, height: size.height) else {

@@ -17,6 +17,7 @@ import Testing
         try tmux.press("Enter")
         let viewer = try tmux.waitFor("the viewer") { $0.count > 1 && $0[1].hasSuffix("1/3") }
         #expect(viewer[1].contains("Mika 🌸"))
+        try tmux.waitFor("the photo, full width") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 100 }
         #expect(tmux.text.contains("Chelsea supervising the morning."))
 
         // The progress bar advances with time.

@@ -22,6 +22,8 @@ func expectSnapshot(_ text: String, named name: String, sourceLocation: SourceLo
 enum Fixture {
     static let moment = Moment(uptime: 1000, date: Date(timeIntervalSince1970: 1_795_240_800)) // 2026-11-21T06:00:00Z
 
+    static let demoDirectory = DemoFeed.directory
+
     static let demo: FeedLoad = {
         guard let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) else {
             return FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])

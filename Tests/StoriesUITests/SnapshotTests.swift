@@ -1,4 +1,5 @@
 import StoriesCore
+import StoriesMedia
 import Testing
 @testable import StoriesUI
 
@@ -33,6 +34,34 @@ import Testing
         expectSnapshot(pilot.backend.snapshot(styles: true), named: "home-after-viewing-80x24")
         pilot.press(.key(.end))
         expectSnapshot(pilot.backend.snapshot(), named: "home-scrolled-to-end-80x24")
+    }
+
+    @Test func viewerOnARenderedPhoto() throws {
+        let url = try #require(Fixture.demoDirectory?.appendingPathComponent("media/astronaut.jpg"))
+        let image = try ImageDecoder.decodeFile(at: url)
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter))
+        pilot.wait(2)
+        pilot.backend.draw(pilot.state) { _, width, height in
+            .ready(CellImage(image, width: width, height: height, symbols: .half, depth: .palette256))
+        }
+        let lines = pilot.lines
+        #expect(lines[2].allSatisfy { $0 == "▀" } && lines[2].count == 80, "the photo fills the width")
+        #expect(lines[1].hasPrefix(" AD Ayla Demir  @ayla"), "the header lies on the photo")
+        #expect(lines[22].hasPrefix("  Training day at the space centre."), "the caption lies on the photo's foot")
+        let band = pilot.backend.canvas[40, 22].style.background
+        #expect(band != .default, "the caption band is a darkened part of the photo, not a hole")
+        expectSnapshot(pilot.backend.snapshot(), named: "viewer-rendered-photo-80x24")
+    }
+
+    @Test func aPhotoThatCannotBeShownSaysWhy() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter))
+        pilot.backend.draw(pilot.state) { _, _, _ in .failed("the image is 30000×30000, more than the 40 megapixels a photo may be") }
+        let words = pilot.lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(words.contains("⚠ cannot show this photo"))
+        #expect(words.contains("the image is 30000×30000, more than the 40 megapixels a photo may be"))
+        #expect(words.contains("Training day at the space centre."), "the caption still shows")
     }
 
     @Test func helpOverlays() {

@@ -18,6 +18,8 @@ public protocol FeedSource: Sendable {
     var title: String { get }
     /// Loads every story. A story that fails is left out with a warning; never throws.
     func loadAll() -> FeedLoad
+    /// Where the bytes of a media item are (a file for a folder feed).
+    func mediaURL(for media: Media) -> URL?
 }
 
 /// A feed in a folder: `feed.json`, `stories/<id>.json`, `media/…` (docs/feed-format.md).
@@ -60,6 +62,11 @@ public struct DirectoryFeed: FeedSource {
     public func loadStory(id: StoryID) throws(FeedError) -> (Story, [FeedWarning]) {
         let url = directory.appendingPathComponent("stories").appendingPathComponent("\(id).json")
         return try FeedDecoder.story(from: Self.read(url), file: url.path, expectedID: id)
+    }
+
+    public func mediaURL(for media: Media) -> URL? {
+        guard !media.location.contains("://") else { return URL(string: media.location) }
+        return directory.appendingPathComponent(media.location)
     }
 
     private static func read(_ url: URL) throws(FeedError) -> Data {

@@ -1,4 +1,5 @@
 import StoriesCore
+import StoriesMedia
 
 /// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
 /// first cell and the next cell holds `Cell.continuation`.
@@ -71,6 +72,50 @@ public struct Canvas: Equatable, Sendable {
         let shown = string.truncated(toWidth: rect.width)
         let x = rect.x + max(0, (rect.width - shown.displayWidth) / 2)
         return text(shown, x: x, y: y, style: style, maxWidth: rect.width)
+    }
+
+    /// Darkens a band of rows in place: each cell becomes a blank whose background is the
+    /// cell's own colour (for a ▀ picture cell, the mean of its two halves) at `factor`, so
+    /// text drawn over a photo stays readable and the photo still shows through.
+    public mutating func darken(rows: Range<Int>, factor: Double = 0.4) {
+        for y in rows where y >= 0 && y < height {
+            for x in 0..<width {
+                let cell = self[x, y]
+                let back = Self.rgb(cell.style.background)
+                let front = Self.rgb(cell.style.foreground)
+                let mixed = cell.grapheme == "▀" || cell.grapheme == "▄"
+                    ? ((Int(back.0) + Int(front.0)) / 2, (Int(back.1) + Int(front.1)) / 2, (Int(back.2) + Int(front.2)) / 2)
+                    : (Int(back.0), Int(back.1), Int(back.2))
+                let dark = Color.rgb(UInt8(Double(mixed.0) * factor), UInt8(Double(mixed.1) * factor), UInt8(Double(mixed.2) * factor))
+                set(x: x, y: y, Cell(" ", style: Style(background: dark)))
+            }
+        }
+    }
+
+    /// Draws text over whatever backgrounds the cells already have (a darkened photo band).
+    @discardableResult
+    public mutating func overlay(_ string: String, x: Int, y: Int, foreground: Color, attributes: Attributes = [],
+                                 maxWidth: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let limit = min(maxWidth ?? Int.max, width - x)
+        guard limit > 0 else { return 0 }
+        var column = x
+        for character in string.truncated(toWidth: limit) {
+            let w = DisplayWidth.of(character)
+            guard w > 0, column >= 0 else { column += w; continue }
+            let background = self[column, y].style.background
+            put(character, width: w, x: column, y: y, style: Style(foreground: foreground, background: background, attributes: attributes))
+            column += w
+        }
+        return column - x
+    }
+
+    private static func rgb(_ color: Color) -> (UInt8, UInt8, UInt8) {
+        switch color {
+        case .default: (0, 0, 0)
+        case .rgb(let r, let g, let b): (r, g, b)
+        case .palette(let index): ColorMapping.rgb(ofPaletteIndex: index)
+        }
     }
 
     /// Writes one grapheme of display width `w` (1 or 2) at a cell.

@@ -1,4 +1,5 @@
 import StoriesCore
+import StoriesMedia
 
 /// The whole screen as a function of app state: picks the screen, lays the help overlay on
 /// top, and shows one clear line instead of a broken layout when the terminal is too small.
@@ -6,7 +7,12 @@ public enum AppView {
     public static let minimumWidth = 40
     public static let minimumHeight = 12
 
-    public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard) -> Canvas {
+    /// Asks for a picture at a cell size while drawing; the terminal answers from its
+    /// rendition cache (and starts the work when it is missing), tests answer as they like.
+    public typealias PictureLookup = (_ media: Media, _ width: Int, _ height: Int) -> PictureState
+
+    public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
+                              pictures: PictureLookup = { _, _, _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
             let message = "Terminal too small: \(width)×\(height). stories needs at least \(minimumWidth)×\(minimumHeight)."
@@ -17,7 +23,7 @@ public enum AppView {
             return canvas
         }
         if let viewer = state.viewer, state.stories.indices.contains(viewer.storyIndex) {
-            ViewerScreen.render(state, viewer: viewer, into: &canvas)
+            ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         } else {
             HomeScreen.render(state, into: &canvas)
         }

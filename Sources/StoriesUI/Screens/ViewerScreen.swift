@@ -3,7 +3,8 @@ import StoriesCore
 
 /// The full-screen viewer: progress bar, author line, the item, caption, key hints.
 public enum ViewerScreen {
-    public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {
+    public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas,
+                              pictures: AppView.PictureLookup = { _, _, _ in .loading }) {
         let width = canvas.width, height = canvas.height
         let story = state.stories[viewer.storyIndex]
         let item = story.items[viewer.itemIndex]
@@ -12,18 +13,30 @@ public enum ViewerScreen {
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
             .draw(into: &canvas, in: progressRect(width: width))
 
-        drawHeader(state, story: story, item: item, viewer: viewer, into: &canvas)
-
         let bottomLines = 3
         let media = Rect(x: 0, y: 2, width: width, height: height - 3 - bottomLines)
+        // A photo fills everything between the progress bar and the hint line; the header
+        // and caption lie on darkened bands of it.
+        let photo = Rect(x: 0, y: 1, width: width, height: height - 2)
+        var overPhoto = false
         switch item.content {
         case .text(let text, let background):
             drawText(text, background: background, in: media, into: &canvas)
         case .image(let file):
-            drawPlaceholder(symbol: "▣", kind: "photo", media: file, in: media, into: &canvas)
+            switch pictures(file, photo.width, photo.height) {
+            case .ready(let cells):
+                blit(cells, at: photo, into: &canvas)
+                overPhoto = true
+            case .loading:
+                drawPlaceholder(symbol: "▣", kind: "photo", media: file, in: media, into: &canvas)
+            case .failed(let reason):
+                drawPlaceholder(symbol: "⚠", kind: "cannot show this photo", media: file, in: media, into: &canvas, detail: reason)
+            }
         case .video(let file):
             drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
         }
+        if overPhoto { canvas.darken(rows: 1..<2) }
+        drawHeader(state, story: story, item: item, viewer: viewer, into: &canvas, overPhoto: overPhoto)
 
         var lines: [(String, Style)] = []
         if let caption = item.caption {
@@ -36,8 +49,15 @@ public enum ViewerScreen {
             lines = Array(lines.prefix(bottomLines))
             lines[bottomLines - 1].0 += " …"
         }
+        let captionTop = media.maxY + bottomLines - lines.count
+        if overPhoto, !lines.isEmpty { canvas.darken(rows: captionTop..<(captionTop + lines.count)) }
         for (offset, line) in lines.enumerated() {
-            canvas.text(line.0, x: 2, y: media.maxY + offset, style: line.1, maxWidth: width - 4)
+            if overPhoto {
+                canvas.overlay(line.0, x: 2, y: captionTop + offset, foreground: line.1.foreground,
+                               attributes: line.1.attributes, maxWidth: width - 4)
+            } else {
+                canvas.text(line.0, x: 2, y: media.maxY + offset, style: line.1, maxWidth: width - 4)
+            }
         }
 
         Hints.draw([("←→", "item"), ("[ ]", "story"), ("Space", viewer.isPaused ? "play" : "pause"),
@@ -62,24 +82,42 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(_ state: AppState, story: Story, item: StoryItem, viewer: ViewerState, into canvas: inout Canvas) {
+    static func drawHeader(_ state: AppState, story: Story, item: StoryItem, viewer: ViewerState,
+                           into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
+        // Over a photo the text keeps the darkened band's background.
+        func draw(_ text: String, x: Int, style: Style, maxWidth: Int) -> Int {
+            overPhoto
+                ? canvas.overlay(text, x: x, y: 1, foreground: style.foreground == .default ? .palette(255) : style.foreground,
+                                 attributes: style.attributes, maxWidth: maxWidth)
+                : canvas.text(text, x: x, y: 1, style: style, maxWidth: maxWidth)
+        }
         var right = "\(viewer.itemIndex + 1)/\(story.items.count)"
         if viewer.isPaused { right = "❚❚ paused  " + right }
         let rightWidth = right.displayWidth
-        canvas.text(right, x: width - rightWidth - 1, y: 1,
-                    style: viewer.isPaused ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText)
+        _ = draw(right, x: width - rightWidth - 1,
+                 style: viewer.isPaused ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
 
         let available = width - rightWidth - 4
         var x = 1
-        x += canvas.text(Bubble.initials(of: story.author.name), x: x, y: 1,
-                         style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+        x += draw(Bubble.initials(of: story.author.name), x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
         x += 1
-        x += canvas.text(story.author.name, x: x, y: 1, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
+        x += draw(story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
         var detail = ""
         if let handle = story.author.handle { detail += "  @" + handle }
         if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: state.now.date) }
-        canvas.text(detail, x: x, y: 1, style: Theme.mutedText, maxWidth: max(0, available - x + 1))
+        _ = draw(detail, x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
+    }
+
+    /// Copies a rendered picture into the canvas.
+    static func blit(_ cells: CellImage, at rect: Rect, into canvas: inout Canvas) {
+        for y in 0..<min(cells.height, rect.height) {
+            for x in 0..<min(cells.width, rect.width) {
+                let cell = cells[x, y]
+                canvas.put(cell.glyph, width: 1, x: rect.x + x, y: rect.y + y,
+                           style: Style(foreground: cell.foreground, background: cell.background))
+            }
+        }
     }
 
     static func drawText(_ text: String, background: RGB, in rect: Rect, into canvas: inout Canvas) {
@@ -98,7 +136,8 @@ public enum ViewerScreen {
         }
     }
 
-    static func drawPlaceholder(symbol: String, kind: String, media: Media, in rect: Rect, into canvas: inout Canvas) {
+    static func drawPlaceholder(symbol: String, kind: String, media: Media, in rect: Rect, into canvas: inout Canvas,
+                                detail message: String? = nil) {
         let background = Style(background: Theme.placeholderBackground)
         canvas.fill(rect, style: background)
         let frame = rect.insetBy(dx: 2, dy: 1)
@@ -120,5 +159,10 @@ public enum ViewerScreen {
         canvas.centered(symbol + " " + kind, in: content, y: middle - 1,
                         style: background.with(foreground: .palette(252)).adding(.bold))
         canvas.centered(detail, in: content, y: middle, style: background.with(foreground: Theme.muted))
+        if let message {
+            for (offset, line) in TextWrap.lines(message, width: max(1, content.width - 4)).prefix(3).enumerated() {
+                canvas.centered(line, in: content, y: middle + 2 + offset, style: background.with(foreground: Theme.warning))
+            }
+        }
     }
 }

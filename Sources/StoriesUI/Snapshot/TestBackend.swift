@@ -1,4 +1,5 @@
 import StoriesCore
+import StoriesMedia
 
 /// The off-screen backend: renders app state into a canvas of a chosen size, exactly as the
 /// ncurses backend would receive it, and reads it back as text. Tests and (later) the
@@ -10,8 +11,9 @@ public struct TestBackend: Sendable {
         canvas = Canvas(width: width, height: height)
     }
 
-    public mutating func draw(_ state: AppState, bindings: KeyBindings = .standard) {
-        canvas = AppView.render(state, width: canvas.width, height: canvas.height, bindings: bindings)
+    public mutating func draw(_ state: AppState, bindings: KeyBindings = .standard,
+                              pictures: AppView.PictureLookup = { _, _, _ in .loading }) {
+        canvas = AppView.render(state, width: canvas.width, height: canvas.height, bindings: bindings, pictures: pictures)
     }
 
     public mutating func resize(width: Int, height: Int) {

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+
+/// Prepares pictures for the screen: decodes a file once at a size good for the screen,
+/// renders cells for the current size and depth, and hands both to the `RenditionCache` on
+/// the main queue. Work runs on a `.userInitiated` queue; a request already in flight is not
+/// started twice. Whoever asked is told (on the main queue) so it can redraw.
+@MainActor
+public final class PicturePipeline {
+    public let cache: RenditionCache
+    private let queue = DispatchQueue(label: "stories.pictures", qos: .userInitiated, attributes: .concurrent)
+    private var inFlight: Set<RenditionKey> = []
+    private let limits: MediaLimits
+
+    public init(cache: RenditionCache, limits: MediaLimits = .standard) {
+        self.cache = cache
+        self.limits = limits
+    }
+
+    /// Makes sure the rendition for `key` of the file at `url` is (or will be) in the cache.
+    /// `cellAspect` is a cell's width over its height.
+    public func request(_ key: RenditionKey, file url: URL, cellAspect: Double = 0.5, ready: @escaping @MainActor () -> Void) {
+        guard !inFlight.contains(key), !cache.hasFailed(key.location) else { return }
+        if case .ready = cache.state(for: key) { return }
+        inFlight.insert(key)
+        let decoded = cache.decodedImage(for: key.location)
+        let limits = self.limits
+        queue.async {
+            let result: Result<(RGBImage, CellImage), MediaError>
+            do throws(MediaError) {
+                let (px, py) = key.symbols.pixelsPerCell
+                // Decode large enough for a screen twice this size, so a resize up re-renders
+                // from memory.
+                let image: RGBImage
+                if let decoded {
+                    image = decoded
+                } else {
+                    image = try ImageDecoder.decodeFile(
+                        at: url, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
+                }
+                let cells = CellImage(image, width: key.width, height: key.height, symbols: key.symbols,
+                                      depth: key.depth, fit: .fill, cellAspect: cellAspect)
+                result = .success((image, cells))
+            } catch {
+                result = .failure(error)
+            }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.inFlight.remove(key)
+                    switch result {
+                    case .success(let (image, cells)):
+                        if decoded == nil { self.cache.insert(decoded: image, for: key.location) }
+                        self.cache.insert(cells, for: key)
+                    case .failure(let error):
+                        self.cache.recordFailure(error.description, for: key.location)
+                    }
+                    ready()
+                }
+            }
+        }
+    }
+}

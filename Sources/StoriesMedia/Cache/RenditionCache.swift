@@ -1,0 +1,96 @@
+/// What the viewer can draw for a picture right now.
+public enum PictureState: Equatable, Sendable {
+    /// Not asked for yet, or being decoded.
+    case loading
+    case ready(CellImage)
+    /// It cannot be shown; the reason is said on the item.
+    case failed(String)
+}
+
+/// Which rendition of a picture: the file, the cell size, the colour depth, the symbols.
+public struct RenditionKey: Hashable, Sendable {
+    public var location: String
+    public var width: Int
+    public var height: Int
+    public var depth: ColorDepth
+    public var symbols: CellSymbols
+
+    public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half) {
+        self.location = location
+        self.width = width
+        self.height = height
+        self.depth = depth
+        self.symbols = symbols
+    }
+}
+
+/// Decoded pictures and their cell renditions, least recently used first out once the byte
+/// budget is exceeded. Decoded pixels are kept so a resize re-renders without the file.
+/// Main-actor only: screens read it while drawing; work done elsewhere is handed in.
+@MainActor
+public final class RenditionCache {
+    public let budget: Int
+    private var decoded: [String: (image: RGBImage, used: UInt64)] = [:]
+    private var renditions: [RenditionKey: (cells: CellImage, used: UInt64)] = [:]
+    private var failures: [String: String] = [:]
+    private var clock: UInt64 = 0
+    public private(set) var bytesInUse = 0
+
+    public init(budget: Int = 64 << 20) {
+        self.budget = budget
+    }
+
+    public func state(for key: RenditionKey) -> PictureState {
+        if let reason = failures[key.location] { return .failed(reason) }
+        guard let entry = renditions[key] else { return .loading }
+        clock += 1
+        renditions[key] = (entry.cells, clock)
+        decoded[key.location]?.used = clock
+        return .ready(entry.cells)
+    }
+
+    public func decodedImage(for location: String) -> RGBImage? {
+        decoded[location]?.image
+    }
+
+    public func hasFailed(_ location: String) -> Bool { failures[location] != nil }
+
+    public func insert(decoded image: RGBImage, for location: String) {
+        clock += 1
+        if let old = decoded[location] { bytesInUse -= old.image.byteCount }
+        decoded[location] = (image, clock)
+        bytesInUse += image.byteCount
+        evict()
+    }
+
+    public func insert(_ cells: CellImage, for key: RenditionKey) {
+        clock += 1
+        if let old = renditions[key] { bytesInUse -= old.cells.byteCount }
+        renditions[key] = (cells, clock)
+        bytesInUse += cells.byteCount
+        evict()
+    }
+
+    public func recordFailure(_ reason: String, for location: String) {
+        failures[location] = reason
+    }
+
+    public var count: (decoded: Int, renditions: Int) { (decoded.count, renditions.count) }
+
+    /// Drops least recently used entries until the cache fits its budget.
+    private func evict() {
+        while bytesInUse > budget {
+            let oldestRendition = renditions.min { $0.value.used < $1.value.used }
+            let oldestDecoded = decoded.min { $0.value.used < $1.value.used }
+            if let r = oldestRendition, r.value.used <= (oldestDecoded?.value.used ?? .max) {
+                renditions[r.key] = nil
+                bytesInUse -= r.value.cells.byteCount
+            } else if let d = oldestDecoded {
+                decoded[d.key] = nil
+                bytesInUse -= d.value.image.byteCount
+            } else {
+                break
+            }
+        }
+    }
+}

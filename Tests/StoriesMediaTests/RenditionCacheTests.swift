@@ -1,0 +1,64 @@
+import Foundation
+import StoriesAssets
+import Testing
+@testable import StoriesMedia
+
+@Suite @MainActor struct RenditionCacheTests {
+    func cells(_ width: Int, _ height: Int) -> CellImage {
+        CellImage(pixels: RGBImage(width: width, height: height * 2), symbols: .half, depth: .direct)
+    }
+
+    @Test func keepsRenditionsPerSizeAndDepthAndEvictsTheLeastRecentlyUsed() {
+        let one = cells(10, 10)
+        let cache = RenditionCache(budget: one.byteCount * 2)
+        let a = RenditionKey(location: "a.jpg", width: 10, height: 10, depth: .direct)
+        let b = RenditionKey(location: "b.jpg", width: 10, height: 10, depth: .direct)
+        let c = RenditionKey(location: "c.jpg", width: 10, height: 10, depth: .direct)
+        #expect(cache.state(for: a) == .loading)
+        cache.insert(one, for: a)
+        cache.insert(one, for: b)
+        #expect(cache.state(for: a) == .ready(one)) // a is now the most recently used
+        cache.insert(one, for: c)
+        #expect(cache.state(for: b) == .loading, "b was least recently used")
+        #expect(cache.state(for: a) == .ready(one))
+        #expect(cache.state(for: c) == .ready(one))
+        #expect(cache.bytesInUse <= cache.budget)
+        var other = a
+        other.depth = .palette256
+        #expect(cache.state(for: other) == .loading, "another depth is another rendition")
+    }
+
+    @Test func aFailureIsRememberedForTheFile() {
+        let cache = RenditionCache()
+        cache.recordFailure("not a JPEG or PNG image", for: "x.jpg")
+        #expect(cache.state(for: RenditionKey(location: "x.jpg", width: 5, height: 5, depth: .direct)) == .failed("not a JPEG or PNG image"))
+    }
+
+    @Test func thePipelineDecodesOnceAndRerendersFromMemoryOnResize() async throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media/chelsea.jpg")
+        let cache = RenditionCache()
+        let pipeline = PicturePipeline(cache: cache)
+        let small = RenditionKey(location: "media/chelsea.jpg", width: 20, height: 10, depth: .palette256)
+        await withCheckedContinuation { done in pipeline.request(small, file: media) { done.resume() } }
+        guard case .ready(let cells) = cache.state(for: small) else { Issue.record("not ready"); return }
+        #expect(cells.width == 20 && cells.height == 10)
+        #expect(cache.decodedImage(for: "media/chelsea.jpg") != nil)
+
+        // A resize: the file is gone, the pixels in memory are enough.
+        let moved = FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID()).jpg")
+        let big = RenditionKey(location: "media/chelsea.jpg", width: 40, height: 20, depth: .palette256)
+        await withCheckedContinuation { done in pipeline.request(big, file: moved) { done.resume() } }
+        guard case .ready(let larger) = cache.state(for: big) else { Issue.record("not re-rendered"); return }
+        #expect(larger.width == 40)
+    }
+
+    @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
+        try Data("GIF89a, not really".utf8).write(to: url)
+        let cache = RenditionCache()
+        let pipeline = PicturePipeline(cache: cache)
+        let key = RenditionKey(location: "broken.jpg", width: 10, height: 10, depth: .direct)
+        await withCheckedContinuation { done in pipeline.request(key, file: url) { done.resume() } }
+        #expect(cache.state(for: key) == .failed("not a JPEG or PNG image"))
+    }
+}
