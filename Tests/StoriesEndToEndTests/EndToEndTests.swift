@@ -100,6 +100,20 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    @Test func withNoColorPhotosAreShadedAndTheUIStillReads() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("NO_COLOR=1 \(binary)")
+        try tmux.waitFor(text: "11 stories")
+        try tmux.press("Enter")
+        try tmux.waitFor("a shaded photo") { lines in
+            lines.count > 5 && lines[5].contains { "░▒▓█".contains($0) } && !lines[5].contains("▀")
+        }
+        try tmux.waitFor(text: "Training day at the space centre.")
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func aResizeAtAnyMomentReLaysOut() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30)
         try tmux.resize(width: 30, height: 8)

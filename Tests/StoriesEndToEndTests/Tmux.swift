@@ -150,6 +150,10 @@ enum Spawn {
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"       // tmux draws wide characters only in a UTF-8 locale
         environment.removeValue(forKey: "TMUX")
+        // The test runner sets NO_COLOR; the app would rightly draw without colour. Tests
+        // that want that say so on the command line they type.
+        environment.removeValue(forKey: "NO_COLOR")
+        environment.removeValue(forKey: "COLORTERM")
         var fds: [Int32] = [-1, -1]
         if captureOutput { try #require(pipe(&fds) == 0) }
         var actions = posix_spawn_file_actions_t()
