@@ -41,7 +41,7 @@ struct PrintCommand: ParsableCommand {
             throw fail("\(file): \(error)")
         }
         let cells = CellImage(image, width: width, height: height, symbols: symbols, depth: depth, fit: fit, cellAspect: cellAspect)
-        FileHandle.standardOutput.write(Data(ANSIWriter.text(of: cells, depth: depth).utf8))
+        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
     }
 
     private func cellSize() throws -> (Int, Int) {

@@ -101,6 +101,21 @@ import Testing
         #expect(ColorMapping.terminalColor(.palette(255), depth: .direct) == 0xEEEEEE)
     }
 
+    @Test func theNeighbourhoodSearchAgreesWithTheFullSearch() {
+        var checked = 0
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in stride(from: 0, through: 255, by: 15) {
+                for b in stride(from: 0, through: 255, by: 15) {
+                    let fast = ColorMapping.nearest256(UInt8(r), UInt8(g), UInt8(b))
+                    let full = ColorMapping.nearest256BySearchingAll(UInt8(r), UInt8(g), UInt8(b))
+                    #expect(fast == full, "(\(r), \(g), \(b)): \(fast) vs \(full)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 18 * 18 * 18)
+    }
+
     @Test func neutralColoursStayNeutral() {
         // A grey must never come out tinted: that is what makes a photo look wrong in 256 colours.
         for level in stride(from: 0, through: 255, by: 5) {

@@ -3,26 +3,31 @@
 /// bleeds past the picture) and at the end.
 public enum ANSIWriter {
     public static func text(of image: CellImage, depth: ColorDepth) -> String {
-        var out = ""
-        out.reserveCapacity(image.cells.count * (depth == .direct ? 20 : 8))
+        String(decoding: bytes(of: image, depth: depth), as: UTF8.self)
+    }
+
+    /// The same as `text`, as UTF-8 bytes (what `stories print` writes; no String building).
+    public static func bytes(of image: CellImage, depth: ColorDepth) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(image.cells.count * (depth == .direct ? 40 : 16))
         for y in 0..<image.height {
             var foreground: Color? = nil, background: Color? = nil
             for x in 0..<image.width {
                 let cell = image[x, y]
                 if depth != .none {
                     if cell.foreground != foreground {
-                        out += sgr(cell.foreground, background: false, depth: depth)
+                        out += sgr(cell.foreground, background: false, depth: depth).utf8
                         foreground = cell.foreground
                     }
                     if cell.background != background {
-                        out += sgr(cell.background, background: true, depth: depth)
+                        out += sgr(cell.background, background: true, depth: depth).utf8
                         background = cell.background
                     }
                 }
-                out.append(cell.glyph)
+                out += cell.glyph.utf8
             }
-            if depth != .none { out += "\u{1B}[0m" }
-            out += "\n"
+            if depth != .none { out += [0x1B, 0x5B, 0x30, 0x6D] } // ESC [ 0 m
+            out.append(0x0A)
         }
         return out
     }

@@ -65,9 +65,33 @@ public enum ColorMapping {
     }
 
     /// Nearest of the xterm colour cube and grey ramp (indices 16–255), by OKLab distance,
-    /// so greys stay grey and skin stays skin. All 240 are compared; the palette's OKLab
-    /// values are computed once.
+    /// so greys stay grey. Only the 27 cube cells around the colour and the 24 greys are
+    /// compared: the same answer as all 240 (checked against a full search on a grid of
+    /// 24,389 colours, and in ColorMappingTests), five times fewer comparisons.
     public static func nearest256(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (Int(v) - 35) / 40)) }
+        let lab = OKLab(r, g, b)
+        var best = 232
+        var bestDistance = Float.greatestFiniteMagnitude
+        let (ri, gi, bi) = (level(r), level(g), level(b))
+        for x in max(0, ri - 1)...min(5, ri + 1) {
+            for y in max(0, gi - 1)...min(5, gi + 1) {
+                for z in max(0, bi - 1)...min(5, bi + 1) {
+                    let index = 36 * x + 6 * y + z
+                    let d = lab.distance(to: palette256Lab[index])
+                    if d < bestDistance { best = 16 + index; bestDistance = d }
+                }
+            }
+        }
+        for index in 216..<240 {
+            let d = lab.distance(to: palette256Lab[index])
+            if d < bestDistance { best = 16 + index; bestDistance = d }
+        }
+        return best
+    }
+
+    /// The full search over all 240 (what `nearest256` must agree with).
+    static func nearest256BySearchingAll(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
         nearest(OKLab(r, g, b), in: palette256Lab, offset: 16)
     }
 

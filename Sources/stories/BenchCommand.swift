@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import StoriesMedia
+
+/// `stories bench …`: benchmarks with medians, for release builds.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks (build with -c release).",
+        subcommands: [RenderBench.self]
+    )
+}
+
+/// `stories bench render`: decode + scale + cells for a 1080×1920 story photo, JPEG and PNG,
+/// at 45×40 and 67×60 cells; medians over many runs.
+struct RenderBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Time decode + scale + cells for a 1080×1920 JPEG and PNG."
+    )
+
+    @Option(help: "Runs per case.")
+    var runs = 100
+
+    @Flag(help: "One JSON object per line instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write the sample photo as photo.jpg and photo.png into this folder (for comparing with chafa and timg).", valueName: "dir"))
+    var writeSamples: String?
+
+    mutating func run() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        let photo = SamplePhoto.make(width: 1080, height: 1920)
+        guard let jpeg = ImageEncoder.jpeg(photo, quality: 90), let png = ImageEncoder.png(photo) else {
+            throw fail("could not encode the sample photo")
+        }
+        if let writeSamples {
+            let dir = URL(fileURLWithPath: writeSamples)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try jpeg.write(to: dir.appendingPathComponent("photo.jpg"))
+            try png.write(to: dir.appendingPathComponent("photo.png"))
+        }
+        if !json {
+            print("decode + scale + cells, 1080×1920 sample photo, \(runs) runs each (medians; p90 in brackets)")
+            print("format  bytes     cells   colours    decoded    median ms [p90]")
+        }
+        for (name, data) in [("jpeg", jpeg), ("png", png)] {
+            for (width, height) in [(45, 40), (67, 60)] {
+                for depth in [ColorDepth.palette256, .direct] {
+                    var times: [Double] = []
+                    var decodedSize = (0, 0)
+                    for _ in 0..<runs {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        let image = try decode(data, cells: (width, height))
+                        let cells = CellImage(image, width: width, height: height, symbols: .half, depth: depth, fit: .fill)
+                        let end = DispatchTime.now().uptimeNanoseconds
+                        precondition(cells.width == width)
+                        decodedSize = (image.width, image.height)
+                        times.append(Double(end - start) / 1e6)
+                    }
+                    times.sort()
+                    let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
+                    let colours = depth == .direct ? "truecolor" : "256"
+                    if json {
+                        print(#"{"bench":"render","format":"\#(name)","bytes":\#(data.count),"cells":"\#(width)x\#(height)","colors":"\#(colours)","decoded":"\#(decodedSize.0)x\#(decodedSize.1)","runs":\#(runs),"median_ms":\#(String(format: "%.3f", median)),"p90_ms":\#(String(format: "%.3f", p90))}"#)
+                    } else {
+                        let columns = [name, "\(data.count)", "\(width)x\(height)", colours, "\(decodedSize.0)x\(decodedSize.1)"]
+                        let padded = zip(columns, [8, 10, 8, 11, 11]).map { column, width in column + String(repeating: " ", count: max(1, width - column.count)) }
+                        print(padded.joined() + String(format: "%.2f [%.2f]", median, p90))
+                    }
+                }
+            }
+        }
+    }
+
+    private func decode(_ data: Data, cells: (Int, Int)) throws -> RGBImage {
+        do {
+            return try ImageDecoder.decode(data, minimumSize: (cells.0, cells.1 * 2))
+        } catch {
+            throw fail("the sample photo did not decode: \(error)")
+        }
+    }
+}
