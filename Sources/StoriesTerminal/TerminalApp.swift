@@ -129,10 +129,19 @@ public final class TerminalApp {
     private func picture(_ media: Media, width: Int, height: Int) -> PictureState {
         let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth)
         let state = pictures.cache.state(for: key)
-        if case .loading = state, let url = source.mediaURL(for: media) {
+        guard case .loading = state else { return state }
+        if let url = source.mediaURL(for: media) {
             pictures.request(key, file: url, cellAspect: terminal.cellAspect) { [weak self] in self?.setNeedsDisplay() }
         }
-        return state
+        // Meanwhile the BlurHash, decoded once per size (about a millisecond).
+        guard let hash = media.blurhash else { return .loading }
+        var blurKey = key
+        blurKey.location = "blurhash:" + hash
+        if case .ready(let cells) = pictures.cache.state(for: blurKey) { return .placeholder(cells) }
+        guard let blur = try? BlurHash.decode(hash, width: width, height: height * 2) else { return .loading }
+        let cells = CellImage(pixels: blur, symbols: .half, depth: terminal.colorDepth)
+        pictures.cache.insert(cells, for: blurKey)
+        return .placeholder(cells)
     }
 
     private func updateFrameTimer() {

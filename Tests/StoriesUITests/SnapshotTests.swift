@@ -54,6 +54,16 @@ import Testing
         expectSnapshot(pilot.backend.snapshot(), named: "viewer-rendered-photo-80x24")
     }
 
+    @Test func theBlurHashStandsInUntilThePhotoIsReady() throws {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter))
+        let blur = try BlurHash.decode("LEHV6nWB2yk8pyo0adR*.7kCMdnj", width: 80, height: 44)
+        pilot.backend.draw(pilot.state) { _, _, _ in .placeholder(CellImage(pixels: blur, symbols: .half, depth: .direct)) }
+        #expect(pilot.lines[5].allSatisfy { $0 == "▀" } && pilot.lines[5].count == 80)
+        #expect(pilot.lines[1].hasPrefix(" AD Ayla Demir"))
+        #expect(!pilot.screen.contains("▣ photo"), "no empty frame while a blur can be shown")
+    }
+
     @Test func aPhotoThatCannotBeShownSaysWhy() {
         var pilot = Pilot(width: 80, height: 24)
         pilot.press(.key(.enter))

@@ -1,7 +1,9 @@
 /// What the viewer can draw for a picture right now.
 public enum PictureState: Equatable, Sendable {
-    /// Not asked for yet, or being decoded.
+    /// Not asked for yet, or being decoded, with nothing to show meanwhile.
     case loading
+    /// Being decoded; its BlurHash stands in.
+    case placeholder(CellImage)
     case ready(CellImage)
     /// It cannot be shown; the reason is said on the item.
     case failed(String)

@@ -24,7 +24,7 @@ public enum ViewerScreen {
             drawText(text, background: background, in: media, into: &canvas)
         case .image(let file):
             switch pictures(file, photo.width, photo.height) {
-            case .ready(let cells):
+            case .ready(let cells), .placeholder(let cells):
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
             case .loading:
