@@ -32,9 +32,15 @@ public final class CursesScreen {
         // ncurses installs its own SIGWINCH handler unless one is set; the run loop takes
         // SIGWINCH through a Dispatch signal source instead.
         signal(SIGWINCH, SIG_IGN)
-        guard let screen = name.withCString({ newterm($0, output, input) }) else {
-            throw TerminalError.unknownTerminal(name)
+        // COLORTERM=truecolor says the terminal takes 24-bit colour even when its terminfo
+        // entry has 256: ncurses can only send it through a *-direct entry, so use the
+        // entry's direct sibling when one is installed (package ncurses-term).
+        var screen: OpaquePointer?
+        if let direct = Self.directVariant(of: name, environment: environment) {
+            screen = direct.withCString { newterm($0, output, input) }
         }
+        if screen == nil { screen = name.withCString { newterm($0, output, input) } }
+        guard let screen else { throw TerminalError.unknownTerminal(name) }
         self.screen = screen
         outputFD = fileno(output)
         set_term(screen)
@@ -215,6 +221,20 @@ public final class CursesScreen {
     public func close() {
         restore()
         delscreen(screen)
+    }
+
+    /// The `-direct` terminfo entry to use for `name` when COLORTERM asks for truecolor,
+    /// if there is one and `name` is not direct already.
+    static func directVariant(of name: String, environment: [String: String]) -> String? {
+        let colorterm = environment["COLORTERM"]?.lowercased()
+        guard colorterm == "truecolor" || colorterm == "24bit", !name.contains("direct") else { return nil }
+        let base = name.hasSuffix("-256color") ? String(name.dropLast("-256color".count)) : name
+        let candidate = base + "-direct"
+        let first = candidate.first.map(String.init) ?? "x"
+        let installed = ["/usr/share/terminfo", "/lib/terminfo", "/etc/terminfo"].contains {
+            FileManager.default.fileExists(atPath: "\($0)/\(first)/\(candidate)")
+        }
+        return installed ? candidate : nil
     }
 
     /// Wide characters need a UTF-8 locale. With LANG unset (cron, CI, bare containers)

@@ -100,6 +100,33 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// Truecolor photos, through a *-direct terminfo entry (package ncurses-term): named by
+    /// TERM, or chosen for COLORTERM=truecolor.
+    @Test(arguments: ["TERM=xterm-direct", "COLORTERM=truecolor"])
+    func truecolorPhotos(environment: String) throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type("\(environment) \(binary)")
+        try tmux.waitFor(text: "11 stories")
+        try tmux.press("Enter")
+        try tmux.waitFor("a photo") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 80 }
+        let colours = try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session])
+        #expect(colours.contains("\u{1B}[38;2;") || colours.contains("\u{1B}[38:2:"), "24-bit colour codes on screen")
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func in256ColoursPhotosUseThePalette() throws {
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
+        try tmux.press("Enter")
+        try tmux.waitFor("a photo") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 80 }
+        let colours = try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session])
+        #expect(colours.contains("\u{1B}[38;5;"))
+        #expect(!colours.contains("\u{1B}[38;2;"))
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func withNoColorPhotosAreShadedAndTheUIStillReads() throws {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: 100, height: 30)
