@@ -101,8 +101,12 @@ import Testing
     }
 
     /// Truecolor photos, through a *-direct terminfo entry (package ncurses-term): named by
-    /// TERM, or chosen for COLORTERM=truecolor.
-    @Test(arguments: ["TERM=xterm-direct", "COLORTERM=truecolor"])
+    /// TERM, or chosen for COLORTERM=truecolor. A fresh machine lacks ncurses-term, so this
+    /// runs where it is installed (CI installs it) and is reported as skipped elsewhere.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/terminfo/x/xterm-direct")
+                   && FileManager.default.fileExists(atPath: "/usr/share/terminfo/t/tmux-direct"),
+                   "needs the ncurses-term package (apt-get install ncurses-term)"),
+          arguments: ["TERM=xterm-direct", "COLORTERM=truecolor"])
     func truecolorPhotos(environment: String) throws {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: 80, height: 24)
