@@ -25,6 +25,11 @@ struct PrintCommand: ParsableCommand {
     @Option(help: "fill crops to the size, fit letterboxes on the dominant colour.")
     var fit: FitMode = .fit
 
+    func validate() throws {
+        _ = try cellSize()
+        _ = try colorDepth()
+    }
+
     mutating func run() throws {
         let (width, height) = try cellSize()
         let depth = try colorDepth()

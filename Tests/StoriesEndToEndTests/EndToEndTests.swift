@@ -294,6 +294,21 @@ import Testing
         #expect(result.err.split(separator: "\n").count == 1)
     }
 
+    @Test func printRendersAPhotoAndRejectsBadInputWithOneLine() throws {
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media")
+        let ok = try Binary.run(["print", media.appendingPathComponent("chelsea.jpg").path, "--size", "20x10", "--colors", "256"])
+        #expect(ok.status == 0)
+        #expect(ok.out.split(separator: "\n").count == 10)
+        #expect(ok.out.hasSuffix("\u{1B}[0m\n"))
+        let text = try Binary.run(["print", "/etc/hostname"])
+        #expect(text.status == 1)
+        #expect(text.err == "stories: /etc/hostname: not a JPEG or PNG image\n")
+        let size = try Binary.run(["print", "x.jpg", "--size", "0x5"])
+        #expect(size.status == 64)
+        #expect(size.err.contains("--size takes WxH in cells") && size.err.contains("stories print"))
+    }
+
     @Test func anUnknownFlagIsAUsageError() throws {
         let result = try Binary.run(["--nope"])
         #expect(result.status != 0)
