@@ -27,7 +27,12 @@ public final class TerminalApp {
     /// will change: `AppView.secondsUntilNextChange` says when.
     static let minimumFrameInterval = 1.0 / 30
 
-    public init(source: any FeedSource, clock: any Clock = SystemClock(), bindings: KeyBindings = .standard) throws(TerminalError) {
+    private let seenStore: SeenStore?
+
+    /// `seenStore` keeps what was watched between runs; its state is read before the screen
+    /// is touched (a corrupt file becomes a warning on the home screen).
+    public init(source: any FeedSource, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
+                bindings: KeyBindings = .standard) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
@@ -37,7 +42,10 @@ public final class TerminalApp {
         self.source = source
         self.clock = clock
         self.bindings = bindings
-        state = AppState(title: source.title, now: clock.now())
+        self.seenStore = seenStore
+        let loaded = seenStore?.load()
+        state = AppState(title: source.title, now: clock.now(), seen: loaded?.state ?? SeenState(),
+                         warnings: loaded?.warning.map { [$0] } ?? [])
     }
 
     /// Starts the app and never returns; the process ends through `quit(status:)`.
@@ -70,6 +78,8 @@ public final class TerminalApp {
             }
         case .quit:
             quit(status: 0)
+        case .persistSeen(let seen):
+            seenStore?.save(seen)
         }
     }
 
@@ -228,6 +238,7 @@ public final class TerminalApp {
     }
 
     private func quit(status: Int32) -> Never {
+        seenStore?.flush()
         terminal.restore()
         exit(status)
     }

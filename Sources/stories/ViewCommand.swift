@@ -41,7 +41,7 @@ struct ViewCommand: ParsableCommand {
         try MainActor.assumeIsolated {
             let app: TerminalApp
             do {
-                app = try TerminalApp(source: source)
+                app = try TerminalApp(source: source, seenStore: SeenStore(feedKey: directory.standardizedFileURL.path))
             } catch {
                 throw fail("\(error)")
             }

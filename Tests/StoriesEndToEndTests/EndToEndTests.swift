@@ -42,6 +42,55 @@ import Testing
         #expect(try tmux.mouseModes() == "0 0", "mouse reporting off after q")
     }
 
+    @Test func whatWasWatchedIsStillSeenAfterARestart() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seen-e2e-\(UUID())")
+        do {
+            let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+            try tmux.press("Enter")
+            try tmux.waitFor(text: "1/3")
+            try tmux.press("l")
+            try tmux.waitFor(text: "2/3")
+            try tmux.press("l")
+            try tmux.waitFor(text: "3/3")
+            try tmux.press("Escape")
+            try tmux.waitFor(text: "3 items, all seen")
+            try tmux.press("q")
+            try tmux.waitForPrompt()
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("stories").path)
+        #expect(files.count == 1 && files[0].hasPrefix("seen-") && files[0].hasSuffix(".json"), "\(files)")
+
+        let again = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+        try again.waitFor(text: "3 items, all seen")
+        try again.press("Right")
+        try again.waitFor(text: "3 items, new")
+        try again.press("q")
+        try again.waitForPrompt()
+    }
+
+    @Test func aCorruptSeenFileIsMovedAsideWithANotice() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seen-corrupt-\(UUID())")
+        let folder = state.appendingPathComponent("stories")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Learn the file name from a first run, then break the file.
+        do {
+            let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+            try tmux.press("Enter")
+            try tmux.waitFor(text: "1/3")
+            try tmux.press("Escape", "q")
+            try tmux.waitForPrompt()
+        }
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+        try Data("{ this is not json".utf8).write(to: folder.appendingPathComponent(name))
+        let tmux = try Tmux.runningStories(width: 140, height: 30, stateDirectory: state)
+        try tmux.waitFor(text: "could not be read; starting clean")
+        #expect(tmux.text.contains("3 items, new"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.contains { $0.contains(".corrupt-") }, "\(files)")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func eachTestsTmuxServerGoesAwayAfterwards() throws {
         var tmux: Tmux? = try Tmux(width: 40, height: 10)
         let pid = try #require(try tmux?.serverPID())

@@ -37,10 +37,13 @@ enum Binary {
 final class Tmux {
     let socket: String
     let session = "e2e"
+    /// XDG_STATE_HOME for the app under test: its own, so tests never touch the real one.
+    let stateDirectory: URL
 
     /// Starts a bare bash with a recognisable prompt in a `width`×`height` window.
-    init(width: Int = 100, height: Int = 30) throws {
+    init(width: Int = 100, height: Int = 30, stateDirectory: URL? = nil) throws {
         socket = "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
                   "env", "PS1=PROMPT$ ", "bash", "--norc", "--noprofile"], captureOutput: false)
         try waitFor("the shell prompt") { $0.contains { $0.hasPrefix("PROMPT$") } }
@@ -59,15 +62,16 @@ final class Tmux {
     /// the server keeps any pipe it inherits open, so reading it would never end.
     @discardableResult
     func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
-        let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput)
+        let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput,
+                                   environment: ["XDG_STATE_HOME": stateDirectory.path])
         try #require(result.status == 0, "tmux \(arguments.joined(separator: " ")) failed with \(result.status) (is tmux installed?)")
         return result.output
     }
 
     /// A shell in tmux with `stories` started in it and its loaded ring row on screen.
-    static func runningStories(width: Int = 100, height: Int = 30, arguments: String = "") throws -> Tmux {
+    static func runningStories(width: Int = 100, height: Int = 30, arguments: String = "", stateDirectory: URL? = nil) throws -> Tmux {
         let binary = try Binary.requireBuilt()
-        let tmux = try Tmux(width: width, height: height)
+        let tmux = try Tmux(width: width, height: height, stateDirectory: stateDirectory)
         try tmux.type(arguments.isEmpty ? binary : "\(binary) \(arguments)")
         // The title line ends in "N stories" once the feed has loaded.
         try tmux.waitFor("the loaded ring row") { lines in
@@ -146,8 +150,8 @@ final class Tmux {
 /// Runs a program with posix_spawn and reaps it with waitpid. (Foundation's Process left
 /// the exited tmux client unreaped here, and waitUntilExit never returned.)
 enum Spawn {
-    static func run(_ arguments: [String], captureOutput: Bool) throws -> (status: Int32, output: String) {
-        var environment = ProcessInfo.processInfo.environment
+    static func run(_ arguments: [String], captureOutput: Bool, environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["LANG"] = "C.UTF-8"       // tmux draws wide characters only in a UTF-8 locale
         environment.removeValue(forKey: "TMUX")
         // The test runner sets NO_COLOR; the app would rightly draw without colour. Tests

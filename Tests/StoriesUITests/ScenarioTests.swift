@@ -37,10 +37,16 @@ import Testing
         pilot.press(.key(.escape))
         #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
         #expect(pilot.screen.contains("山田 花子  @hanako"), "the selection is on the story last shown")
-        #expect(pilot.effects.isEmpty)
+        #expect(!pilot.effects.contains(.quit))
+        let saved = pilot.effects.compactMap { effect -> SeenState? in
+            if case .persistSeen(let seen) = effect { return seen }
+            return nil
+        }
+        #expect(saved.last == pilot.state.seen, "every change of seen state is handed over for saving")
+        #expect(saved.last?.isSeen(story: "mika", item: "mika-t1") == true)
 
         pilot.type("q")
-        #expect(pilot.effects == [.quit])
+        #expect(pilot.effects.last == .quit)
     }
 
     @Test func progressBarFollowsElapsedTime() {

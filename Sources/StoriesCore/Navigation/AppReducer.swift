@@ -18,12 +18,21 @@ public enum AppEffect: Equatable, Sendable {
     case loadFeed
     /// Give the terminal back and end the process.
     case quit
+    /// Seen state changed: keep it (the runtime batches the writes).
+    case persistSeen(SeenState)
 }
 
 /// The one place app state changes: `(inout AppState, AppAction, Moment) -> [AppEffect]`.
 /// Pure and synchronous: time comes in as a `Moment`, work goes out as effects.
 public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
+        let seenBefore = state.seen
+        var effects = reduceWithoutPersisting(&state, action, at: now)
+        if state.seen != seenBefore { effects.append(.persistSeen(state.seen)) }
+        return effects
+    }
+
+    private static func reduceWithoutPersisting(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
         state.now = now
         switch action {
         case .start:

@@ -19,9 +19,11 @@ public struct AppState: Equatable, Sendable {
     /// When the last action was applied; screens use it for progress and relative times.
     public var now: Moment
 
-    public init(title: String, now: Moment) {
+    public init(title: String, now: Moment, seen: SeenState = SeenState(), warnings: [FeedWarning] = []) {
         self.title = title
         self.now = now
+        self.seen = seen
+        self.warnings = warnings
     }
 
     public var viewer: ViewerState? {

@@ -1,8 +1,15 @@
-/// Which items the user has seen, by story. In memory for now; persisted later (issue 4).
+/// Which items the user has seen, by story. `SeenStore` keeps it on disk between runs.
 public struct SeenState: Equatable, Sendable {
     private var seenItems: [StoryID: Set<ItemID>] = [:]
 
     public init() {}
+
+    public init(items: [StoryID: Set<ItemID>]) {
+        seenItems = items.filter { !$0.value.isEmpty }
+    }
+
+    /// Everything seen, by story (what `SeenStore` writes).
+    public var items: [StoryID: Set<ItemID>] { seenItems }
 
     public mutating func markSeen(story: StoryID, item: ItemID) {
         seenItems[story, default: []].insert(item)

@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+
+/// Keeps seen state on disk, one file per feed, under `$XDG_STATE_HOME/stories/` (or
+/// `~/.local/state/stories/`). Writes are atomic (temporary file, fsync, rename), happen on
+/// a utility queue, and are batched: changes within `delay` become one write. A file that
+/// cannot be read is moved aside with a warning and the app starts clean; the last good
+/// file is only ever replaced by a complete new one.
+public final class SeenStore: Sendable {
+    public let file: URL
+    private let feedKey: String
+    private let delay: DispatchTimeInterval
+    /// Pending state and the write scheduled for it; touched only on `queue`.
+    private let queue = DispatchQueue(label: "stories.seen", qos: .utility)
+    private let pending = PendingWrite()
+
+    /// What `load` found.
+    public struct Loaded: Sendable {
+        public var state: SeenState
+        public var warning: FeedWarning?
+    }
+
+    /// `feedKey` identifies the feed (its folder's path); the file name is a hash of it.
+    public init(feedKey: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                delay: DispatchTimeInterval = .milliseconds(500)) {
+        self.feedKey = feedKey
+        self.delay = delay
+        file = Self.directory(environment: environment).appendingPathComponent("seen-\(Self.hash(feedKey)).json")
+    }
+
+    public static func directory(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("stories")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/stories")
+    }
+
+    /// Reads the file. Missing: a clean start. Unreadable or malformed: moved aside to
+    /// `<name>.corrupt-<time>`, with a warning that says where.
+    public func load() -> Loaded {
+        guard FileManager.default.fileExists(atPath: file.path) else { return Loaded(state: SeenState(), warning: nil) }
+        do {
+            let data = try Data(contentsOf: file)
+            let document = try JSONDecoder().decode(Document.self, from: data)
+            guard document.version == 1 else { throw CocoaError(.fileReadCorruptFile) }
+            return Loaded(state: SeenState(items: document.seen.mapValues(Set.init)), warning: nil)
+        } catch {
+            let aside = file.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+            let moved = (try? FileManager.default.moveItem(at: file, to: aside)) != nil
+            let reason = moved ? "moved it to \(aside.path)" : "could not move it aside"
+            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) could not be read; starting clean (\(reason))"))
+        }
+    }
+
+    /// Asks for `state` to be written soon; later calls within the delay replace it.
+    public func save(_ state: SeenState) {
+        queue.async { [self] in
+            let first = pending.state == nil
+            pending.state = state
+            guard first else { return }
+            queue.asyncAfter(deadline: .now() + delay) { [self] in writePending() }
+        }
+    }
+
+    /// Writes anything pending now and waits for it (before the process exits).
+    public func flush() {
+        queue.sync { writePending() }
+    }
+
+    /// The result of the last write: nil when it worked.
+    public var lastError: String? { queue.sync { pending.error } }
+
+    private func writePending() {
+        guard let state = pending.state else { return }
+        pending.state = nil
+        do {
+            try write(state)
+            pending.error = nil
+        } catch {
+            pending.error = "\(error)"
+        }
+    }
+
+    private func write(_ state: SeenState) throws {
+        let directory = file.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let document = Document(version: 1, feed: feedKey, seen: state.items.mapValues { $0.sorted() })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(document)
+        // Temporary file in the same folder, flushed to disk, then renamed over the old one:
+        // a crash at any point leaves either the old file or the new one, whole.
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
+        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced, rename(temporary.path, file.path) == 0 else {
+            unlink(temporary.path)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+    }
+
+    struct Document: Codable {
+        var version: Int
+        var feed: String
+        var seen: [String: [String]]
+    }
+
+    /// FNV-1a, 64 bits: a stable file name for a feed path.
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return String(value, radix: 16)
+    }
+}
+
+/// The state waiting to be written. `@unchecked Sendable`: only ever touched on
+/// `SeenStore.queue`, a serial queue.
+private final class PendingWrite: @unchecked Sendable {
+    var state: SeenState?
+    var error: String?
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import StoriesCore
+
+@Suite struct SeenStoreTests {
+    let state: URL = FileManager.default.temporaryDirectory.appendingPathComponent("seen-store-\(UUID())")
+
+    func store(delay: DispatchTimeInterval = .milliseconds(0), feed: String = "/feeds/demo") -> SeenStore {
+        SeenStore(feedKey: feed, environment: ["XDG_STATE_HOME": state.path], delay: delay)
+    }
+
+    func seen(_ pairs: [(String, String)]) -> SeenState {
+        var s = SeenState()
+        for (story, item) in pairs { s.markSeen(story: story, item: item) }
+        return s
+    }
+
+    @Test func aMissingFileIsACleanStartAndWhatIsSavedLoadsBack() {
+        let store = store()
+        #expect(store.load().state == SeenState())
+        #expect(store.load().warning == nil)
+        store.save(seen([("ayla", "a1"), ("ayla", "a2"), ("mika", "m1")]))
+        store.flush()
+        #expect(store.lastError == nil)
+        #expect(self.store().load().state == seen([("ayla", "a1"), ("ayla", "a2"), ("mika", "m1")]))
+        #expect(store.file.path.hasPrefix(state.appendingPathComponent("stories").path))
+        // No temporary file is left behind.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.file.deletingLastPathComponent().path)) ?? []
+        #expect(names == [store.file.lastPathComponent])
+    }
+
+    @Test func eachFeedHasItsOwnFile() {
+        #expect(store(feed: "/a").file != store(feed: "/b").file)
+        #expect(store(feed: "/a").file == store(feed: "/a").file)
+    }
+
+    @Test func theLocationFollowsXDGThenHome() {
+        #expect(SeenStore.directory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"]).path == "/x/state/stories")
+        #expect(SeenStore.directory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.local/state/stories")
+        #expect(SeenStore.directory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/stories")
+    }
+
+    @Test func changesWithinTheDelayBecomeOneWrite() throws {
+        let store = store(delay: .seconds(30))
+        store.save(seen([("a", "1")]))
+        store.save(seen([("a", "1"), ("a", "2")]))
+        #expect(!FileManager.default.fileExists(atPath: store.file.path), "nothing written before the delay")
+        store.flush()
+        #expect(self.store().load().state == seen([("a", "1"), ("a", "2")]), "the latest state, once")
+    }
+
+    @Test func aFailedWriteKeepsTheLastGoodFile() throws {
+        let store = store()
+        store.save(seen([("a", "1")]))
+        store.flush()
+        let good = try Data(contentsOf: store.file)
+        // A directory where the temporary file goes: opening it for writing fails, even
+        // for root, so the write fails before the rename.
+        let folder = store.file.deletingLastPathComponent()
+        let blocker = folder.appendingPathComponent(".\(store.file.lastPathComponent).\(getpid()).tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        store.save(seen([("a", "1"), ("b", "2")]))
+        store.flush()
+        #expect(store.lastError != nil)
+        #expect(try Data(contentsOf: store.file) == good, "the last good file is untouched")
+        #expect(self.store().load().state == seen([("a", "1")]))
+    }
+
+    @Test func aCorruptFileIsMovedAsideAndTheAppStartsClean() throws {
+        let store = store()
+        try FileManager.default.createDirectory(at: store.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"version\": 1, \"seen\": [oops".utf8).write(to: store.file)
+        let loaded = store.load()
+        #expect(loaded.state == SeenState())
+        let warning = try #require(loaded.warning)
+        #expect(warning.message.hasPrefix("seen state \(store.file.path) could not be read; starting clean (moved it to "))
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.file.deletingLastPathComponent().path)
+        #expect(names.contains { $0.hasPrefix(store.file.lastPathComponent + ".corrupt-") })
+        // A future version is not silently overwritten either.
+        try Data(#"{"version": 2, "feed": "x", "seen": {}}"#.utf8).write(to: store.file)
+        #expect(store.load().warning != nil)
+    }
+}
