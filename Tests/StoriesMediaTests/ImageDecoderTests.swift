@@ -172,12 +172,11 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
     @Test(arguments: [ImageFormat.jpeg, .png])
     func aHugeDimensionHeaderFailsBeforeAllocating(format: ImageFormat) throws {
         let data = try #require(format == .jpeg ? Self.hugeJPEGHeader() : Self.hugePNGHeader())
-        let started = ContinuousClock.now
+        // This error comes only from the header check, which the C decoders make before
+        // jpeg_start_decompress / the pixel buffer's malloc: nothing large was allocated.
         #expect(throws: MediaError.tooManyPixels(width: 30000, height: 30000, limit: MediaLimits.standard.maxPixels)) {
             try ImageDecoder.decode(data)
         }
-        // Not a speed test: a decode that allocated 2.7 GB and filled it would take seconds.
-        #expect(ContinuousClock.now - started < .milliseconds(500))
     }
 
     @Test func aFileOverTheByteLimit() throws {
