@@ -23,7 +23,22 @@ struct ViewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json.", valueName: "path"))
     var feed: String?
 
+    @Option(name: .long, help: ArgumentHelp("Make up a feed of N stories instead (for scale; deterministic).", valueName: "N"))
+    var synthetic: Int?
+
+    func validate() throws {
+        if feed != nil && synthetic != nil { throw ValidationError("--feed and --synthetic cannot be used together") }
+        if let synthetic, !(1...100_000).contains(synthetic) {
+            throw ValidationError("--synthetic takes a number of stories from 1 to 100000; got \(synthetic)")
+        }
+    }
+
     mutating func run() throws {
+        if let synthetic {
+            let source = SyntheticFeed(count: synthetic)
+            try start(source, seenKey: "synthetic:\(synthetic):\(source.seed)")
+            return
+        }
         let directory: URL
         if let feed {
             directory = URL(fileURLWithPath: feed)
@@ -38,10 +53,14 @@ struct ViewCommand: ParsableCommand {
         } catch {
             throw fail(error.description)
         }
+        try start(source, seenKey: directory.standardizedFileURL.path)
+    }
+
+    private func start(_ source: any FeedSource, seenKey: String) throws {
         try MainActor.assumeIsolated {
             let app: TerminalApp
             do {
-                app = try TerminalApp(source: source, seenStore: SeenStore(feedKey: directory.standardizedFileURL.path))
+                app = try TerminalApp(source: source, seenStore: SeenStore(feedKey: seenKey))
             } catch {
                 throw fail("\(error)")
             }

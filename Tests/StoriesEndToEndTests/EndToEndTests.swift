@@ -91,6 +91,17 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    @Test func aSyntheticFeedOfAThousandStories() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--synthetic 1012")
+        try tmux.waitFor(text: "1012 stories")
+        try tmux.press("End")
+        try tmux.waitFor(text: "@user1011")
+        try tmux.press("Enter")
+        try tmux.waitFor("the BlurHash-only photo") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 100 }
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func eachTestsTmuxServerGoesAwayAfterwards() throws {
         var tmux: Tmux? = try Tmux(width: 40, height: 10)
         let pid = try #require(try tmux?.serverPID())
@@ -356,6 +367,15 @@ import Testing
         let size = try Binary.run(["print", "x.jpg", "--size", "0x5"])
         #expect(size.status == 64)
         #expect(size.err.contains("--size takes WxH in cells") && size.err.contains("stories print"))
+    }
+
+    @Test func syntheticFlagsAreChecked() throws {
+        let both = try Binary.run(["--feed", "/tmp", "--synthetic", "5"])
+        #expect(both.status == 64)
+        #expect(both.err.contains("--feed and --synthetic cannot be used together"))
+        let zero = try Binary.run(["--synthetic", "0"])
+        #expect(zero.status == 64)
+        #expect(zero.err.contains("--synthetic takes a number of stories from 1 to 100000; got 0"))
     }
 
     @Test func anUnknownFlagIsAUsageError() throws {

@@ -56,3 +56,15 @@ import Testing
         #expect(checked >= 10)
     }
 }
+
+@Suite struct SyntheticFeedBlurHashTests {
+    @Test func everySyntheticBlurHashDecodes() throws {
+        for story in SyntheticFeed(count: 200).loadAll().stories {
+            for item in story.items {
+                if case .image(let media) = item.content, let hash = media.blurhash {
+                    _ = try BlurHash.decode(hash, width: 4, height: 4)
+                }
+            }
+        }
+    }
+}

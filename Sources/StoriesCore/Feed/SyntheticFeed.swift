@@ -1,0 +1,87 @@
+import Foundation
+
+/// A feed made up from a seed, for scale: `count` stories with generated names (some CJK,
+/// Arabic and emoji among them), 2–6 items each, text cards and BlurHash-only photos (no
+/// file: the viewer shows the blur). The same count and seed give the same feed every time.
+public struct SyntheticFeed: FeedSource {
+    public let count: Int
+    public let seed: UInt64
+
+    public init(count: Int, seed: UInt64 = 1) {
+        self.count = max(0, count)
+        self.seed = seed
+    }
+
+    public var title: String { "Synthetic feed (\(count) stories)" }
+
+    /// Media locations this feed makes up; they name no file.
+    public static let scheme = "synthetic:"
+
+    public func mediaURL(for media: Media) -> URL? { nil }
+
+    public func loadAll() -> FeedLoad {
+        var random = SplitMix(seed: seed)
+        let stories = (0..<count).map { index in story(index, random: &random) }
+        return FeedLoad(stories: stories, warnings: [])
+    }
+
+    private static let first = ["Ada", "Bea", "Cai", "Dov", "Eli", "Fen", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea",
+                                "Mo", "Nia", "Oli", "Pia", "Quin", "Rae", "Sol", "Teo", "Uma", "Vik", "Wren", "Yara", "Zed"]
+    private static let last = ["Berg", "Costa", "Diaz", "Eklund", "Fox", "Grant", "Haddad", "Ito", "Jensen", "Kaur",
+                               "Lind", "Moreau", "Nakamura", "Okafor", "Park", "Quist", "Rossi", "Silva", "Tanaka", "Umar"]
+    private static let special = ["山本 さくら", "李 娜", "نور الهدى", "Zoë 🌿", "🎸 Band Practice", "Привет Мир"]
+    private static let words = ["morning", "coffee", "train", "rain", "sunset", "notes", "garden", "city", "bread",
+                                "river", "market", "music", "friends", "late", "quiet", "bright", "walk", "snow"]
+    private static let backgrounds = ["#1d3557", "#6a4c93", "#2a9d8f", "#e76f51", "#264653", "#9d0208", "#3a0ca3", "#588157"]
+    // BlurHashes of five demo photos (Assets/demo, made by `stories assets blurhash`).
+    private static let blurhashes = [
+        "T03[o6-qr=-q?Inhbx={IU-VM{ad",
+        "T0D9#O_3?b?bt7oft7RjWBIUIUIU",
+        "T0ECwd00IUofM{xuxu-;t7_3RjRj",
+        "T1FFss_3M{4nofxuIURjD%?bRjof",
+        "T6HTjOtR?G5QE1r=A1~A9vrC%2I=",
+    ]
+
+    private func story(_ index: Int, random: inout SplitMix) -> Story {
+        let name: String
+        if index % 17 == 5 {
+            name = Self.special[random.next(Self.special.count)]
+        } else {
+            name = Self.first[random.next(Self.first.count)] + " " + Self.last[random.next(Self.last.count)]
+        }
+        let id = String(format: "s%05d", index)
+        let itemCount = 2 + random.next(5)
+        let base = Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 37))
+        let items = (0..<itemCount).map { n -> StoryItem in
+            let itemID = "\(id)-\(n)"
+            let caption = (0..<(2 + random.next(5))).map { _ in Self.words[random.next(Self.words.count)] }.joined(separator: " ")
+            let created = base.addingTimeInterval(Double(n * 600))
+            if random.next(3) == 0 {
+                let background = RGB(hex: Self.backgrounds[random.next(Self.backgrounds.count)]) ?? RGB(0x22, 0x22, 0x22)
+                return StoryItem(id: itemID, content: .text(caption.capitalized, background: background),
+                                 duration: 3 + Double(random.next(4)), createdAt: created)
+            }
+            let media = Media(location: Self.scheme + itemID, width: 1080, height: 1920,
+                              blurhash: Self.blurhashes[random.next(Self.blurhashes.count)])
+            return StoryItem(id: itemID, content: .image(media), duration: 5, caption: caption, createdAt: created)
+        }
+        return Story(id: id, author: Author(name: name, handle: "user\(index)"), items: items)
+    }
+}
+
+/// A small, fast, seedable random source (SplitMix64), so generated feeds are reproducible.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func nextUInt64() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<bound.
+    mutating func next(_ bound: Int) -> Int { Int(nextUInt64() % UInt64(max(1, bound))) }
+}
