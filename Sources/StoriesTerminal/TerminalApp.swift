@@ -127,8 +127,8 @@ public final class TerminalApp {
         redrawScheduled = false
         let size = terminal.size
         terminal.draw(AppView.render(state, width: size.width, height: size.height, bindings: bindings,
-                                     pictures: { media, width, height in
-                                         MainActor.assumeIsolated { self.picture(media, width: width, height: height) }
+                                     pictures: { media, width, height, fit in
+                                         MainActor.assumeIsolated { self.picture(media, width: width, height: height, fit: fit) }
                                      }))
     }
 
@@ -136,8 +136,8 @@ public final class TerminalApp {
     /// it when nothing moves.
     /// The picture for the screen, from the cache; when it is missing, decoding starts in
     /// the background and a redraw follows.
-    private func picture(_ media: Media, width: Int, height: Int) -> PictureState {
-        let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth)
+    private func picture(_ media: Media, width: Int, height: Int, fit: FitMode) -> PictureState {
+        let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth, fit: fit)
         let state = pictures.cache.state(for: key)
         guard case .loading = state else { return state }
         if let url = source.mediaURL(for: media) {

@@ -145,6 +145,13 @@ import Testing
         try tmux.press("S-Left"); try header("Ayla Demir")
         try tmux.press("L"); try header("Mika 🌸")
         try tmux.press("H"); try header("Ayla Demir")
+        // Fill / fit: the photo's first row changes when the whole portrait is letterboxed.
+        func photoRow() throws -> String { try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session, "-S", "8", "-E", "8"]) }
+        try tmux.waitFor("the photo") { $0.count > 8 && $0[8].filter { $0 == "▀" }.count == 100 }
+        let filled = try photoRow()
+        try tmux.press("f")
+        try tmux.waitFor("the photo refitted") { _ in (try? photoRow()).map { $0 != filled } ?? false }
+        try tmux.press("f")
         // Hold and help
         try tmux.press("Space"); try header("❚❚ paused")
         try tmux.press("Space"); try tmux.waitFor("playing again") { $0.count > 1 && !$0[1].contains("paused") }

@@ -42,7 +42,7 @@ import Testing
         var pilot = Pilot(width: 80, height: 24)
         pilot.press(.key(.enter))
         pilot.wait(2)
-        pilot.backend.draw(pilot.state) { _, width, height in
+        pilot.backend.draw(pilot.state) { _, width, height, _ in
             .ready(CellImage(image, width: width, height: height, symbols: .half, depth: .palette256))
         }
         let lines = pilot.lines
@@ -58,16 +58,28 @@ import Testing
         var pilot = Pilot(width: 80, height: 24)
         pilot.press(.key(.enter))
         let blur = try BlurHash.decode("LEHV6nWB2yk8pyo0adR*.7kCMdnj", width: 80, height: 44)
-        pilot.backend.draw(pilot.state) { _, _, _ in .placeholder(CellImage(pixels: blur, symbols: .half, depth: .direct)) }
+        pilot.backend.draw(pilot.state) { _, _, _, _ in .placeholder(CellImage(pixels: blur, symbols: .half, depth: .direct)) }
         #expect(pilot.lines[5].allSatisfy { $0 == "▀" } && pilot.lines[5].count == 80)
         #expect(pilot.lines[1].hasPrefix(" AD Ayla Demir"))
         #expect(!pilot.screen.contains("▣ photo"), "no empty frame while a blur can be shown")
     }
 
+    @Test func fToggleAsksForThePhotoWholeOrFilling() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter))
+        var asked: [FitMode] = []
+        pilot.backend.draw(pilot.state) { _, _, _, fit in asked.append(fit); return .loading }
+        pilot.type("f")
+        pilot.backend.draw(pilot.state) { _, _, _, fit in asked.append(fit); return .loading }
+        pilot.type("f")
+        pilot.backend.draw(pilot.state) { _, _, _, fit in asked.append(fit); return .loading }
+        #expect(asked == [.fill, .fit, .fill])
+    }
+
     @Test func aPhotoThatCannotBeShownSaysWhy() {
         var pilot = Pilot(width: 80, height: 24)
         pilot.press(.key(.enter))
-        pilot.backend.draw(pilot.state) { _, _, _ in .failed("the image is 30000×30000, more than the 40 megapixels a photo may be") }
+        pilot.backend.draw(pilot.state) { _, _, _, _ in .failed("the image is 30000×30000, more than the 40 megapixels a photo may be") }
         let words = pilot.lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(words.contains("⚠ cannot show this photo"))
         #expect(words.contains("the image is 30000×30000, more than the 40 megapixels a photo may be"))

@@ -107,6 +107,8 @@ public enum AppReducer {
             show(story: viewer.storyIndex - 1, item: nil, in: &state)
         case .dismiss:
             dismiss(&state)
+        case .toggleFit:
+            state.photosFit.toggle()
         case .togglePause:
             guard var viewer = state.viewer else { break }
             viewer.isPaused.toggle()

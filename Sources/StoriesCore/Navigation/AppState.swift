@@ -16,6 +16,8 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .home
     public var seen = SeenState()
     public var showsHelp = false
+    /// Photos shown whole (letterboxed) instead of filling the screen (`f`).
+    public var photosFit = false
     /// When the last action was applied; screens use it for progress and relative times.
     public var now: Moment
 

@@ -2,7 +2,7 @@
 /// on commands. (Issue 5's gesture router will sit between the two for the mouse.)
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit
-    case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause
+    case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
     case toggleHelp, closeHelp
 }
 
@@ -74,6 +74,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars("]") + [.key(.right, .shift)] + chars("L"), .nextStory, "swipe: next story"),
         KeyBinding(.viewer, chars("[") + [.key(.left, .shift)] + chars("H"), .previousStory, "swipe: previous story"),
         KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
+        KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
         KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
 

@@ -39,7 +39,7 @@ public final class PicturePipeline {
                         at: url, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
                 }
                 let cells = CellImage(image, width: key.width, height: key.height, symbols: key.symbols,
-                                      depth: key.depth, fit: .fill, cellAspect: cellAspect)
+                                      depth: key.depth, fit: key.fit, cellAspect: cellAspect)
                 result = .success((image, cells))
             } catch {
                 result = .failure(error)

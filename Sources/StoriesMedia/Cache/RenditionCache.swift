@@ -9,20 +9,24 @@ public enum PictureState: Equatable, Sendable {
     case failed(String)
 }
 
-/// Which rendition of a picture: the file, the cell size, the colour depth, the symbols.
+/// Which rendition of a picture: the file, the cell size, the colour depth, the symbols,
+/// fill or fit.
 public struct RenditionKey: Hashable, Sendable {
     public var location: String
     public var width: Int
     public var height: Int
     public var depth: ColorDepth
     public var symbols: CellSymbols
+    public var fit: FitMode
 
-    public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half) {
+    public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half,
+                fit: FitMode = .fill) {
         self.location = location
         self.width = width
         self.height = height
         self.depth = depth
         self.symbols = symbols
+        self.fit = fit
     }
 }
 

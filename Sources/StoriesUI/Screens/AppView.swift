@@ -9,10 +9,10 @@ public enum AppView {
 
     /// Asks for a picture at a cell size while drawing; the terminal answers from its
     /// rendition cache (and starts the work when it is missing), tests answer as they like.
-    public typealias PictureLookup = (_ media: Media, _ width: Int, _ height: Int) -> PictureState
+    public typealias PictureLookup = (_ media: Media, _ width: Int, _ height: Int, _ fit: FitMode) -> PictureState
 
     public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
-                              pictures: PictureLookup = { _, _, _ in .loading }) -> Canvas {
+                              pictures: PictureLookup = { _, _, _, _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
             let message = "Terminal too small: \(width)×\(height). stories needs at least \(minimumWidth)×\(minimumHeight)."

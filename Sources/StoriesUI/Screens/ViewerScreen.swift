@@ -4,7 +4,7 @@ import StoriesCore
 /// The full-screen viewer: progress bar, author line, the item, caption, key hints.
 public enum ViewerScreen {
     public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas,
-                              pictures: AppView.PictureLookup = { _, _, _ in .loading }) {
+                              pictures: AppView.PictureLookup = { _, _, _, _ in .loading }) {
         let width = canvas.width, height = canvas.height
         let story = state.stories[viewer.storyIndex]
         let item = story.items[viewer.itemIndex]
@@ -23,7 +23,7 @@ public enum ViewerScreen {
         case .text(let text, let background):
             drawText(text, background: background, in: media, into: &canvas)
         case .image(let file):
-            switch pictures(file, photo.width, photo.height) {
+            switch pictures(file, photo.width, photo.height, state.photosFit ? .fit : .fill) {
             case .ready(let cells), .placeholder(let cells):
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
