@@ -52,6 +52,27 @@ import Testing
         #expect(larger.width == 40)
     }
 
+    @Test func aResizeStormDecodesTheFileOnceAndRendersTheNewestSize() async throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media/hubble.jpg")
+        let cache = RenditionCache()
+        let pipeline = PicturePipeline(cache: cache)
+        let sizes = [(20, 10), (30, 12), (40, 14), (50, 16)]
+        let keys = sizes.map { RenditionKey(location: "media/hubble.jpg", width: $0.0, height: $0.1, depth: .palette256) }
+        await withCheckedContinuation { done in
+            var remaining = 2 // the first size, then the newest one that waited
+            for key in keys {
+                pipeline.request(key, file: media) {
+                    remaining -= 1
+                    if remaining == 0 { done.resume() }
+                }
+            }
+        }
+        #expect(pipeline.decodeCount == 1)
+        #expect(cache.state(for: keys[0]) != .loading)
+        #expect(cache.state(for: keys[3]) != .loading, "the newest size is rendered")
+        #expect(cache.state(for: keys[1]) == .loading, "sizes overtaken while waiting are not")
+    }
+
     @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
         try Data("GIF89a, not really".utf8).write(to: url)

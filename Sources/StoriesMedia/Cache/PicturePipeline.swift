@@ -10,7 +10,12 @@ public final class PicturePipeline {
     public let cache: RenditionCache
     private let queue = DispatchQueue(label: "stories.pictures", qos: .userInitiated, attributes: .concurrent)
     private var inFlight: Set<RenditionKey> = []
+    /// Files being decoded, and the newest request that waits for each.
+    private var decoding: Set<String> = []
+    private var waiting: [String: (key: RenditionKey, url: URL, cellAspect: Double, ready: @MainActor () -> Void)] = [:]
     private let limits: MediaLimits
+    /// How many files were decoded (for tests).
+    public private(set) var decodeCount = 0
 
     public init(cache: RenditionCache, limits: MediaLimits = .standard) {
         self.cache = cache
@@ -22,8 +27,16 @@ public final class PicturePipeline {
     public func request(_ key: RenditionKey, file url: URL, cellAspect: Double = 0.5, ready: @escaping @MainActor () -> Void) {
         guard !inFlight.contains(key), !cache.hasFailed(key.location) else { return }
         if case .ready = cache.state(for: key) { return }
-        inFlight.insert(key)
         let decoded = cache.decodedImage(for: key.location)
+        if decoded == nil {
+            guard !decoding.contains(key.location) else {
+                waiting[key.location] = (key, url, cellAspect, ready)
+                return
+            }
+            decoding.insert(key.location)
+            decodeCount += 1
+        }
+        inFlight.insert(key)
         let limits = self.limits
         queue.async {
             let result: Result<(RGBImage, CellImage), MediaError>
@@ -53,6 +66,12 @@ public final class PicturePipeline {
                         self.cache.insert(cells, for: key)
                     case .failure(let error):
                         self.cache.recordFailure(error.description, for: key.location)
+                    }
+                    if decoded == nil {
+                        self.decoding.remove(key.location)
+                        if let next = self.waiting.removeValue(forKey: key.location) {
+                            self.request(next.key, file: next.url, cellAspect: next.cellAspect, ready: next.ready)
+                        }
                     }
                     ready()
                 }
