@@ -39,11 +39,14 @@ final class Tmux {
     let session = "e2e"
     /// XDG_STATE_HOME for the app under test: its own, so tests never touch the real one.
     let stateDirectory: URL
+    /// Whether this object made `stateDirectory` (and so removes it).
+    private let ownsStateDirectory: Bool
 
     /// Starts a bare bash with a recognisable prompt in a `width`×`height` window.
     init(width: Int = 100, height: Int = 30, stateDirectory: URL? = nil) throws {
         socket = "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state")
+        ownsStateDirectory = stateDirectory == nil
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
                   "env", "PS1=PROMPT$ ", "bash", "--norc", "--noprofile"], captureOutput: false)
         try waitFor("the shell prompt") { $0.contains { $0.hasPrefix("PROMPT$") } }
@@ -51,6 +54,7 @@ final class Tmux {
 
     deinit {
         _ = try? tmux(["kill-server"])
+        if ownsStateDirectory { try? FileManager.default.removeItem(at: stateDirectory) }
     }
 
     /// The tmux server's process id (to check that it goes away).
