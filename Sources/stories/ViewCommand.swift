@@ -57,10 +57,19 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ source: any FeedSource, seenKey: String) throws {
+        // Key bindings: the defaults, with keys.conf applied when there is one.
+        var bindings = KeyBindings.standard
+        let config = KeyBindings.configFile(environment: ProcessInfo.processInfo.environment)
+        if FileManager.default.fileExists(atPath: config.path) {
+            guard let text = try? String(contentsOf: config, encoding: .utf8) else {
+                throw fail("\(config.path): cannot be read as UTF-8 text")
+            }
+            do { bindings = try bindings.applying(text, file: config.path) } catch { throw fail(error.description) }
+        }
         try MainActor.assumeIsolated {
             let app: TerminalApp
             do {
-                app = try TerminalApp(source: source, seenStore: SeenStore(feedKey: seenKey))
+                app = try TerminalApp(source: source, seenStore: SeenStore(feedKey: seenKey), bindings: bindings)
             } catch {
                 throw fail("\(error)")
             }

@@ -102,6 +102,35 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    @Test func keysCanBeRebound() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("keys-e2e-\(UUID())")
+        let config = state.appendingPathComponent("config/stories")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "# next item on n as well as →\nviewer nextItem n Right\n".write(to: config.appendingPathComponent("keys.conf"), atomically: true, encoding: .utf8)
+        let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("n")
+        try tmux.waitFor(text: "2/3")
+        try tmux.press("l") // no longer bound
+        try tmux.press("?")
+        try tmux.waitFor(text: "n →")
+        #expect(tmux.text.contains("2/3"))
+        try tmux.press("Escape", "Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func aBadKeysFileIsOneClearLine() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("keys-bad-\(UUID())")
+        let config = state.appendingPathComponent("config/stories")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "viewer nextItem n\nviewer jump x\n".write(to: config.appendingPathComponent("keys.conf"), atomically: true, encoding: .utf8)
+        let tmux = try Tmux(width: 200, height: 10, stateDirectory: state)
+        try tmux.type("\(try Binary.requireBuilt()); echo exit=$?")
+        try tmux.waitFor(text: "exit=1")
+        #expect(tmux.text.contains("stories: \(config.path)/keys.conf:2: unknown action 'jump'"))
+    }
+
     @Test func eachTestsTmuxServerGoesAwayAfterwards() throws {
         var tmux: Tmux? = try Tmux(width: 40, height: 10)
         let pid = try #require(try tmux?.serverPID())

@@ -37,7 +37,8 @@ enum Binary {
 final class Tmux {
     let socket: String
     let session = "e2e"
-    /// XDG_STATE_HOME for the app under test: its own, so tests never touch the real one.
+    /// XDG_STATE_HOME for the app under test (and XDG_CONFIG_HOME as its `config` folder):
+    /// its own, so tests never touch the real ones.
     let stateDirectory: URL
     /// Whether this object made `stateDirectory` (and so removes it).
     private let ownsStateDirectory: Bool
@@ -67,7 +68,8 @@ final class Tmux {
     @discardableResult
     func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
         let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput,
-                                   environment: ["XDG_STATE_HOME": stateDirectory.path])
+                                   environment: ["XDG_STATE_HOME": stateDirectory.path,
+                                                 "XDG_CONFIG_HOME": stateDirectory.appendingPathComponent("config").path])
         try #require(result.status == 0, "tmux \(arguments.joined(separator: " ")) failed with \(result.status) (is tmux installed?)")
         return result.output
     }

@@ -4,7 +4,7 @@ import StoriesCore
 /// read from the live `KeyBindings` table.
 public enum HelpOverlay {
     public static func render(context: InputContext, bindings: KeyBindings, into canvas: inout Canvas) {
-        let rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp }
+        let rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
         let closing = bindings.bindings(in: .help).first?.keyNames ?? "?"
         let keyColumn = min(18, (rows.map { $0.keyNames.displayWidth }.max() ?? 4) + 2)
         let summaryWidth = rows.map { $0.summary.displayWidth }.max() ?? 10

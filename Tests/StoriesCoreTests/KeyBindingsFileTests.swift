@@ -1,0 +1,59 @@
+import Testing
+@testable import StoriesCore
+
+@Suite struct KeyBindingsFileTests {
+    @Test func aLineReplacesAnActionsKeysInItsContext() throws {
+        let bindings = try KeyBindings.standard.applying("""
+            # comments and blank lines are fine
+
+            viewer  nextItem  n Right   # n as well as the arrow
+            home    quit      Ctrl-q
+            """, file: "keys.conf")
+        #expect(bindings.command(for: .key(.character("n")), in: .viewer) == .nextItem)
+        #expect(bindings.command(for: .key(.right), in: .viewer) == .nextItem)
+        #expect(bindings.command(for: .key(.character("l")), in: .viewer) == nil)
+        #expect(bindings.command(for: .key(.character("q"), .control), in: .home) == .quit)
+        #expect(bindings.command(for: .key(.character("q")), in: .home) == nil)
+        #expect(bindings.command(for: .key(.right), in: .home) == .selectNext, "other contexts untouched")
+    }
+
+    @Test func aKeyTakenForAnotherActionLeavesTheOldOne() throws {
+        let bindings = try KeyBindings.standard.applying("viewer togglePause l\n", file: "keys.conf")
+        #expect(bindings.command(for: .key(.character("l")), in: .viewer) == .togglePause)
+        #expect(bindings.command(for: .key(.right), in: .viewer) == .nextItem)
+        for context in InputContext.allCases {
+            let inputs = bindings.bindings(in: context).flatMap(\.inputs)
+            #expect(Set(inputs).count == inputs.count, "no key has two meanings in \(context)")
+        }
+    }
+
+    @Test(arguments: [
+        ("viewer nextItem", "keys.conf:1: expected: context action key [key …]"),
+        ("gallery nextItem n", "keys.conf:1: unknown context 'gallery' (home, viewer, help)"),
+        ("viewer nextItm n", "keys.conf:1: unknown action 'nextItm'"),
+        ("\nviewer nextItem Rigth", "keys.conf:2: unknown key 'Rigth'"),
+        ("viewer nextItem Hyper-n", "keys.conf:1: unknown key 'Hyper-n'"),
+    ])
+    func mistakesNameTheLineAndWhatIsWrong(text: String, message: String) {
+        do {
+            _ = try KeyBindings.standard.applying(text, file: "keys.conf")
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error.description)")
+        }
+    }
+
+    @Test(arguments: [
+        ("Space", InputEvent.key(.character(" "))), ("Esc", .key(.escape)), ("→", .key(.right)), ("PgDn", .key(.pageDown)),
+        ("F5", .key(.function(5))), ("Shift-Right", .key(.right, .shift)), ("Ctrl-Alt-x", .key(.character("x"), [.control, .alt])),
+        ("-", .key(.character("-"))), ("]", .key(.character("]"))),
+    ])
+    func keyNames(name: String, input: InputEvent) {
+        #expect(KeyBindings.input(named: name) == input)
+    }
+
+    @Test func theFileLivesUnderXDGConfigHome() {
+        #expect(KeyBindings.configFile(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]).path == "/c/stories/keys.conf")
+        #expect(KeyBindings.configFile(environment: ["HOME": "/h"]).path == "/h/.config/stories/keys.conf")
+    }
+}
