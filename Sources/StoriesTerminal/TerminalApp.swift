@@ -7,7 +7,7 @@ import StoriesMedia
 import StoriesUI
 
 /// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
-/// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP — and by a
+/// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP, SIGTSTP — and by a
 /// frame timer that exists only while something on screen moves. State changes go through
 /// `AppReducer`; its effects run here, background work on global queues.
 @MainActor
@@ -132,8 +132,6 @@ public final class TerminalApp {
                                      }))
     }
 
-    /// Arms a one-shot timer for the moment the screen next changes by itself, or removes
-    /// it when nothing moves.
     /// The picture for the screen, from the cache; when it is missing, decoding starts in
     /// the background and a redraw follows.
     private func picture(_ media: Media, width: Int, height: Int, fit: FitMode) -> PictureState {
@@ -154,6 +152,8 @@ public final class TerminalApp {
         return .placeholder(cells)
     }
 
+    /// Arms a one-shot timer for the moment the screen next changes by itself, or removes
+    /// it when nothing moves.
     private func updateFrameTimer() {
         let size = terminal.size
         guard let delay = AppView.secondsUntilNextChange(state, width: size.width, height: size.height) else {
