@@ -136,20 +136,8 @@ public final class TerminalApp {
     /// the background and a redraw follows.
     private func picture(_ media: Media, width: Int, height: Int, fit: FitMode) -> PictureState {
         let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth, fit: fit)
-        let state = pictures.cache.state(for: key)
-        guard case .loading = state else { return state }
-        if let url = source.mediaURL(for: media) {
-            pictures.request(key, file: url, cellAspect: terminal.cellAspect) { [weak self] in self?.setNeedsDisplay() }
-        }
-        // Meanwhile the BlurHash, decoded once per size (about a millisecond).
-        guard let hash = media.blurhash else { return .loading }
-        var blurKey = key
-        blurKey.location = "blurhash:" + hash
-        if case .ready(let cells) = pictures.cache.state(for: blurKey) { return .placeholder(cells) }
-        guard let blur = try? BlurHash.decode(hash, width: width, height: height * 2) else { return .loading }
-        let cells = CellImage(pixels: blur, symbols: .half, depth: terminal.colorDepth)
-        pictures.cache.insert(cells, for: blurKey)
-        return .placeholder(cells)
+        return pictures.picture(key, file: source.mediaURL(for: media), blurhash: media.blurhash,
+                                cellAspect: terminal.cellAspect) { [weak self] in self?.setNeedsDisplay() }
     }
 
     /// Arms a one-shot timer for the moment the screen next changes by itself, or removes

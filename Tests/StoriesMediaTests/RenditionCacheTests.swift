@@ -73,6 +73,28 @@ import Testing
         #expect(cache.state(for: keys[1]) == .loading, "sizes overtaken while waiting are not")
     }
 
+    @Test func theBlurHashStandsInWhileThePhotoDecodesThenThePhotoShows() async throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media/coffee.jpg")
+        let cache = RenditionCache()
+        let pipeline = PicturePipeline(cache: cache)
+        let key = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .direct)
+        let hash = BlurHash.encode(SamplePhoto.make(width: 64, height: 64))
+        let arrived: Void = await withCheckedContinuation { done in
+            let first = pipeline.picture(key, file: media, blurhash: hash) { done.resume() }
+            guard case .placeholder(let blur) = first else { Issue.record("expected the blur first, got \(first)"); return }
+            #expect(blur.width == 12 && blur.height == 8)
+        }
+        _ = arrived
+        guard case .ready(let photo) = pipeline.picture(key, file: media, blurhash: hash, ready: {}) else {
+            Issue.record("the photo did not arrive"); return
+        }
+        #expect(photo.width == 12)
+        // No file (a synthetic feed): the blur stays; no hash either: nothing to show yet.
+        let orphan = RenditionKey(location: "synthetic:x", width: 4, height: 4, depth: .direct)
+        if case .placeholder = pipeline.picture(orphan, file: nil, blurhash: hash, ready: {}) {} else { Issue.record("no blur") }
+        #expect(pipeline.picture(orphan, file: nil, blurhash: nil, ready: {}) == .loading)
+    }
+
     @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
         try Data("GIF89a, not really".utf8).write(to: url)

@@ -22,6 +22,25 @@ public final class PicturePipeline {
         self.limits = limits
     }
 
+    /// What to draw for a picture now: the rendition when it is ready; otherwise the work
+    /// starts (if `url` names a file) and the picture's BlurHash stands in, decoded once per
+    /// size (about a millisecond) and kept in the cache. `ready` runs when the photo arrives.
+    public func picture(_ key: RenditionKey, file url: URL?, blurhash: String?, cellAspect: Double = 0.5,
+                        ready: @escaping @MainActor () -> Void) -> PictureState {
+        let state = cache.state(for: key)
+        guard case .loading = state else { return state }
+        if let url { request(key, file: url, cellAspect: cellAspect, ready: ready) }
+        guard let blurhash else { return .loading }
+        var blurKey = key
+        blurKey.location = "blurhash:" + blurhash
+        if case .ready(let cells) = cache.state(for: blurKey) { return .placeholder(cells) }
+        let (px, py) = key.symbols.pixelsPerCell
+        guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return .loading }
+        let cells = CellImage(pixels: blur, symbols: key.symbols, depth: key.depth)
+        cache.insert(cells, for: blurKey)
+        return .placeholder(cells)
+    }
+
     /// Makes sure the rendition for `key` of the file at `url` is (or will be) in the cache.
     /// `cellAspect` is a cell's width over its height.
     public func request(_ key: RenditionKey, file url: URL, cellAspect: Double = 0.5, ready: @escaping @MainActor () -> Void) {

@@ -81,8 +81,6 @@ public final class RenditionCache {
         failures[location] = reason
     }
 
-    public var count: (decoded: Int, renditions: Int) { (decoded.count, renditions.count) }
-
     /// Drops least recently used entries until the cache fits its budget.
     private func evict() {
         while bytesInUse > budget {
