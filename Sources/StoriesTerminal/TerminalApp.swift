@@ -95,22 +95,9 @@ public final class TerminalApp {
     }
 
     private func handle(_ event: InputEvent) {
-        switch event {
-        case .key:
-            let keys = bindings.resolving(event, in: state.inputContext)
-            guard keys == [event] else {
-                for key in keys { handle(key) } // each in the context the one before left
-                return
-            }
-            if let command = bindings.command(for: event, in: state.inputContext) {
-                send(.command(command))
-            }
-        case .mouse(let mouse):
-            let size = terminal.size
-            for action in PointerRouting.actions(for: mouse, state: state, width: size.width, height: size.height) {
-                send(action)
-            }
-        }
+        let size = terminal.size
+        InputRouting.route(event, bindings: bindings, width: size.width, height: size.height,
+                           state: { state }, send: { send($0) })
     }
 
     // MARK: - Drawing

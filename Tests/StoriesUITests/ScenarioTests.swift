@@ -83,6 +83,17 @@ import Testing
         #expect(unseenRing == Theme.ringTop)
     }
 
+    @Test func escThenAKeyInOneReadIsTwoKeys() {
+        // Esc followed at once by q arrives as Alt-q: no binding takes it, so it is Esc
+        // (dismiss the viewer) and then q (quit, on the home screen).
+        var pilot = Pilot()
+        pilot.press(.key(.enter))
+        #expect(pilot.state.viewer != nil)
+        pilot.press(.key(.character("q"), .alt))
+        #expect(pilot.state.viewer == nil)
+        #expect(pilot.effects.last == .quit)
+    }
+
     @Test func theLastItemOfTheLastStoryDismisses() {
         var pilot = Pilot()
         pilot.press(.key(.end), .key(.enter))

@@ -56,12 +56,19 @@ struct Pilot {
     }
 
     mutating func press(_ keys: InputEvent...) {
-        for key in keys {
-            if let command = KeyBindings.standard.command(for: key, in: state.inputContext) {
-                effects += AppReducer.reduce(&state, .command(command), at: now)
-            }
-        }
+        for key in keys { route(key) }
         backend.draw(state)
+    }
+
+    /// The app's own routing (InputRouting), applied to this pilot's state.
+    private mutating func route(_ event: InputEvent) {
+        var state = self.state
+        var effects: [AppEffect] = []
+        let now = self.now
+        InputRouting.route(event, bindings: .standard, width: backend.canvas.width, height: backend.canvas.height,
+                           state: { state }, send: { effects += AppReducer.reduce(&state, $0, at: now) })
+        self.state = state
+        self.effects += effects
     }
 
     mutating func type(_ text: String) {
@@ -69,10 +76,7 @@ struct Pilot {
     }
 
     mutating func click(column: Int, row: Int) {
-        let mouse = MouseEvent(kind: .press(.left), column: column, row: row)
-        for action in PointerRouting.actions(for: mouse, state: state, width: backend.canvas.width, height: backend.canvas.height) {
-            effects += AppReducer.reduce(&state, action, at: now)
-        }
+        route(.mouse(MouseEvent(kind: .press(.left), column: column, row: row)))
         backend.draw(state)
     }
 
