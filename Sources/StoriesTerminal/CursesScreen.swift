@@ -67,12 +67,15 @@ public final class CursesScreen {
             pairCapacity = 0
         }
         mouseEnabled = mouse
+        cellAspect = readCellAspect()
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
     }
 
     /// A cell's width over its height, from the terminal's pixel size when it reports one
-    /// (TIOCGWINSZ), else the usual 1:2.
-    public var cellAspect: Double {
+    /// (TIOCGWINSZ), else the usual 1:2. Read at start and on every resize.
+    public private(set) var cellAspect = 0.5
+
+    private func readCellAspect() -> Double {
         var ws = winsize()
         guard ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
               ws.ws_col > 0, ws.ws_row > 0 else { return 0.5 }
@@ -89,6 +92,7 @@ public final class CursesScreen {
         if ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
             resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
         }
+        cellAspect = readCellAspect()
         previous = nil
     }
 

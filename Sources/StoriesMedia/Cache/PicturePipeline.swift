@@ -25,11 +25,12 @@ public final class PicturePipeline {
     /// What to draw for a picture now: the rendition when it is ready; otherwise the work
     /// starts (if `url` names a file) and the picture's BlurHash stands in, decoded once per
     /// size (about a millisecond) and kept in the cache. `ready` runs when the photo arrives.
-    public func picture(_ key: RenditionKey, file url: URL?, blurhash: String?, cellAspect: Double = 0.5,
+    /// `url` is only worked out when the picture is not ready (this runs every frame).
+    public func picture(_ key: RenditionKey, file url: @autoclosure () -> URL?, blurhash: String?, cellAspect: Double = 0.5,
                         ready: @escaping @MainActor () -> Void) -> PictureState {
         let state = cache.state(for: key)
         guard case .loading = state else { return state }
-        if let url { request(key, file: url, cellAspect: cellAspect, ready: ready) }
+        if let url = url() { request(key, file: url, cellAspect: cellAspect, ready: ready) }
         guard let blurhash else { return .loading }
         var blurKey = key
         blurKey.location = "blurhash:" + blurhash
