@@ -12,7 +12,8 @@ import StoriesUI
 /// `AppReducer`; its effects run here, background work on global queues.
 @MainActor
 public final class TerminalApp {
-    private let source: any FeedSource
+    private let client: FeedClient
+    private let viewModels = ViewModelBuilder()
     private let clock: any Clock
     private let bindings: KeyBindings
     private let terminal: CursesScreen
@@ -21,7 +22,7 @@ public final class TerminalApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var frameTimer: (any DispatchSourceTimer)?
     private var redrawScheduled = false
-    private let pictures = PicturePipeline(cache: RenditionCache())
+    private let pictures: PicturePipeline
 
     /// The shortest gap between frames (about 30 a second). Frames come only when the screen
     /// will change: `AppView.secondsUntilNextChange` says when.
@@ -31,7 +32,7 @@ public final class TerminalApp {
 
     /// `seenStore` keeps what was watched between runs; its state is read before the screen
     /// is touched (a corrupt file becomes a warning on the home screen).
-    public init(source: any FeedSource, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
+    public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
@@ -39,18 +40,25 @@ public final class TerminalApp {
         }
         stories_install_crash_restore(STDOUT_FILENO)
         terminal = try CursesScreen(input: input, output: output)
-        self.source = source
+        self.client = client
+        pictures = PicturePipeline(cache: RenditionCache()) { location, maxBytes, done in
+            client.media(at: location, maxBytes: maxBytes, deliverOn: .global(qos: .userInitiated)) { result in
+                done(result.mapError { MediaError.unreadable($0.reason) })
+            }
+        }
         self.clock = clock
         self.bindings = bindings
         self.seenStore = seenStore
         let loaded = seenStore?.load()
-        state = AppState(title: source.title, now: clock.now(), seen: loaded?.state ?? SeenState(),
+        state = AppState(title: client.source.title, now: clock.now(), seen: loaded?.state ?? SeenState(),
                          warnings: loaded?.warning.map { [$0] } ?? [])
+        if client.profile != .local { state.network = client.profile.name }
     }
 
     /// Starts the app and never returns; the process ends through `quit(status:)`.
     public func run() -> Never {
         installSources()
+        send(.resized(width: terminal.size.width))
         send(.start)
         redraw()
         dispatchMain()
@@ -68,13 +76,31 @@ public final class TerminalApp {
 
     private func perform(_ effect: AppEffect) {
         switch effect {
-        case .loadFeed:
-            let source = self.source
-            DispatchQueue.global(qos: .userInitiated).async {
-                let load = source.loadAll()
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { self.send(.feedLoaded(load)) }
+        case .loadPage(let cursor):
+            client.page(after: cursor, limit: StoryStore.pageSize) { result in
+                MainActor.assumeIsolated {
+                    switch result {
+                    case .success(let page): self.send(.pageLoaded(page))
+                    case .failure(let error): self.send(.pageFailed(error.reason))
+                    }
                 }
+            }
+        case .loadStory(let id):
+            client.story(id: id) { result in
+                MainActor.assumeIsolated {
+                    switch result {
+                    case .success(let load): self.send(.storyLoaded(load))
+                    case .failure(let error): self.send(.storyFailed(id, error.description))
+                    }
+                }
+            }
+        case .retryPage(let delay):
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay) {
+                MainActor.assumeIsolated { self.send(.retryPage) }
+            }
+        case .buildViewModels(let job):
+            viewModels.submit(job) { update in
+                MainActor.assumeIsolated { self.send(.viewModelsBuilt(update)) }
             }
         case .quit:
             quit(status: 0)
@@ -123,8 +149,9 @@ public final class TerminalApp {
     /// the background and a redraw follows.
     private func picture(_ media: Media, width: Int, height: Int, fit: FitMode) -> PictureState {
         let key = RenditionKey(location: media.location, width: width, height: height, depth: terminal.colorDepth, fit: fit)
-        return pictures.picture(key, file: source.mediaURL(for: media), blurhash: media.blurhash,
-                                cellAspect: terminal.cellAspect) { [weak self] in self?.setNeedsDisplay() }
+        return pictures.picture(key, blurhash: media.blurhash, cellAspect: terminal.cellAspect) { [weak self] in
+            self?.setNeedsDisplay()
+        }
     }
 
     /// Arms a one-shot timer for the moment the screen next changes by itself, or removes
@@ -165,6 +192,7 @@ public final class TerminalApp {
         resize.setEventHandler {
             MainActor.assumeIsolated {
                 self.terminal.updateSize()
+                self.send(.resized(width: self.terminal.size.width))
                 self.setNeedsDisplay()
                 self.updateFrameTimer() // the bar's cells, and so its pace, changed
             }

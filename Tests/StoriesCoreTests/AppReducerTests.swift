@@ -8,17 +8,42 @@ struct ReducerHarness {
     var now: Moment
     var effects: [AppEffect] = []
 
+    /// A state with every story on one page and all their items loaded.
     init(stories: [Story] = ReducerHarness.stories) {
         now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
         state = AppState(title: "Test", now: now)
-        effects = AppReducer.reduce(&state, .start, at: now)
-        _ = AppReducer.reduce(&state, .feedLoaded(FeedLoad(stories: stories, warnings: [])), at: now)
+        send(.start)
+        let started = effects
+        send(.pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil)))
+        for story in stories { send(.storyLoaded(StoryLoad(story: story))) }
+        effects = started
+    }
+
+    /// An empty state, started, with no page yet.
+    init(started: Void) {
+        now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
+        state = AppState(title: "Test", now: now)
+        send(.start)
     }
 
     mutating func send(_ command: Command) { send(.command(command)) }
 
+    /// Applies an action; view models it asks for are built at once (the runtime does it a
+    /// moment later, off the main queue) so screens and tests see them.
     mutating func send(_ action: AppAction) {
         effects = AppReducer.reduce(&state, action, at: now)
+        var jobs = effects
+        while let index = jobs.firstIndex(where: { if case .buildViewModels = $0 { true } else { false } }) {
+            guard case .buildViewModels(let job) = jobs.remove(at: index) else { break }
+            let more = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
+            effects += more
+            jobs += more
+        }
+    }
+
+    /// The effects without view-model builds.
+    var work: [AppEffect] {
+        effects.filter { if case .buildViewModels = $0 { false } else { true } }
     }
 
     /// Lets time pass and delivers the frame tick the run loop would.
@@ -44,9 +69,9 @@ struct ReducerHarness {
 @Suite struct AppReducerTests {
     @Test func startAsksForTheFeedAndQuitAsksToExit() {
         var h = ReducerHarness()
-        #expect(h.effects == [.loadFeed], "the harness started the app")
+        #expect(h.effects == [.loadPage(nil)], "the harness started the app")
         var fresh = AppState(title: "T", now: h.now)
-        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadFeed])
+        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil)])
         #expect(fresh.isLoading)
         h.send(.quit)
         #expect(h.effects == [.quit])
@@ -210,7 +235,8 @@ struct ReducerHarness {
 
     @Test func feedWarningsAreKeptForTheScreen() {
         var h = ReducerHarness()
-        h.send(.feedLoaded(FeedLoad(stories: [ReducerHarness.story("z", items: 2)], warnings: [FeedWarning("skipped story 'x'")])))
+        h.send(.pageLoaded(FeedPage(stories: [StorySummary(ReducerHarness.story("z", items: 2))], nextCursor: nil,
+                                    warnings: [FeedWarning("skipped story 'x'")])))
         #expect(h.state.warnings == [FeedWarning("skipped story 'x'")])
         #expect(h.state.selection == 0)
     }

@@ -99,3 +99,38 @@ import Testing
         #expect(total < 6_000_000)
     }
 }
+
+@Suite struct DirectoryFeedPagingTests {
+    @Test func theDemoFeedComesInPagesOfTenAndItsItemsSeparately() throws {
+        let feed = try DirectoryFeed(directory: try #require(DemoFeed.directory))
+        let first = try feed.page(after: nil, limit: 10)
+        #expect(first.stories.count == 10)
+        #expect(first.nextCursor == "10")
+        #expect(first.bytes > 0)
+        let second = try feed.page(after: first.nextCursor, limit: 10)
+        #expect(second.stories.count == 1 && second.nextCursor == nil)
+        let load = try feed.story(id: first.stories[1].id)
+        #expect(StorySummary(load.story) == first.stories[1])
+        #expect(throws: FeedError.self) { try feed.page(after: "x", limit: 10) }
+    }
+
+    @Test func aBrokenStoryLeavesAGapWithAWarningNotABrokenPage() throws {
+        let feed = try TemporaryFeed(
+            index: #"{"version":1,"stories":["a","broken","c"]}"#,
+            stories: ["a": TemporaryFeed.story("a"), "broken": "{", "c": TemporaryFeed.story("c")])
+        let page = try DirectoryFeed(directory: feed.directory).page(after: nil, limit: 10)
+        #expect(page.stories.map(\.id) == ["a", "c"])
+        #expect(page.warnings.count == 1 && page.warnings[0].message.hasPrefix("skipped story 'broken'"))
+    }
+
+    @Test func mediaBytesAreReadWithTheLimitCheckedFirst() throws {
+        let directory = try #require(DemoFeed.directory)
+        let feed = try DirectoryFeed(directory: directory)
+        let bytes = try #require(try feed.media(at: "media/chelsea.jpg", maxBytes: 20 << 20))
+        #expect(bytes.starts(with: [0xFF, 0xD8]))
+        #expect(throws: FeedError.self) { try feed.media(at: "media/chelsea.jpg", maxBytes: 1000) }
+        #expect(throws: FeedError(file: directory.appendingPathComponent("media/none.jpg").path, reason: "no such file")) {
+            try feed.media(at: "media/none.jpg", maxBytes: 1000)
+        }
+    }
+}

@@ -23,7 +23,7 @@ import Testing
         #expect(names.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } })
     }
 
-    @Test func photosAreBlurHashOnlyAndNameNoFile() {
+    @Test func photosAreBlurHashOnlyAndNameNoFile() throws {
         let feed = SyntheticFeed(count: 30)
         var photos = 0
         for story in feed.loadAll().stories {
@@ -32,18 +32,34 @@ import Testing
                 photos += 1
                 #expect(media.location.hasPrefix(SyntheticFeed.scheme))
                 #expect(media.blurhash?.count == 28)
-                #expect(feed.mediaURL(for: media) == nil)
+                #expect(try feed.media(at: media.location, maxBytes: 1 << 20) == nil)
             }
         }
         #expect(photos > 10)
     }
 
-    @Test func aThousandStoriesLoadAndNavigateLikeTen() {
-        var state = AppState(title: "T", now: Moment(uptime: 0, date: Date(timeIntervalSince1970: 1_795_240_800)))
-        _ = AppReducer.reduce(&state, .feedLoaded(SyntheticFeed(count: 1012).loadAll()), at: state.now)
-        _ = AppReducer.reduce(&state, .command(.selectLast), at: state.now)
-        #expect(state.selection == 1011)
-        _ = AppReducer.reduce(&state, .command(.open), at: state.now)
-        #expect(state.viewer?.storyIndex == 1011)
+    @Test func pagesOfTenChainByCursorToTheEnd() throws {
+        let feed = SyntheticFeed(count: 1012)
+        var cursor: FeedCursor?
+        var ids: [StoryID] = []
+        var pages = 0
+        repeat {
+            let page = try feed.page(after: cursor, limit: 10)
+            pages += 1
+            #expect(page.stories.count == (page.nextCursor == nil ? 2 : 10))
+            for summary in page.stories {
+                // The summary agrees with the story its items come from.
+                let load = try feed.story(id: summary.id)
+                #expect(StorySummary(load.story) == summary)
+                #expect(load.bytes > 0)
+            }
+            ids += page.stories.map(\.id)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(pages == 102)
+        #expect(ids.count == 1012 && Set(ids).count == 1012)
+        #expect(throws: FeedError.self) { try feed.page(after: "nonsense", limit: 10) }
+        #expect(throws: FeedError.self) { try feed.page(after: "5000", limit: 10) }
+        #expect(throws: FeedError.self) { try feed.story(id: "s99999") }
     }
 }

@@ -81,7 +81,7 @@ final class Tmux {
         try tmux.type(arguments.isEmpty ? binary : "\(binary) \(arguments)")
         // The title line ends in "N stories" once the feed has loaded.
         try tmux.waitFor("the loaded ring row") { lines in
-            lines.first?.range(of: #"[0-9]+ stor(y|ies)$"#, options: .regularExpression) != nil
+            lines.first?.range(of: #"[0-9]+\+? stor(y|ies)$"#, options: .regularExpression) != nil
         }
         return tmux
     }

@@ -35,33 +35,37 @@ import Testing
     }
 
     @Test func thePipelineDecodesOnceAndRerendersFromMemoryOnResize() async throws {
-        let media = try #require(DemoFeed.directory).appendingPathComponent("media/chelsea.jpg")
+        let demo = try #require(DemoFeed.directory)
+        let fetches = Counter()
+        let files = PicturePipeline.files(in: demo)
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache)
+        let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
+            fetches.add()
+            files(location, maxBytes, done)
+        }
         let small = RenditionKey(location: "media/chelsea.jpg", width: 20, height: 10, depth: .palette256)
-        await withCheckedContinuation { done in pipeline.request(small, file: media) { done.resume() } }
+        await withCheckedContinuation { done in pipeline.request(small) { done.resume() } }
         guard case .ready(let cells) = cache.state(for: small) else { Issue.record("not ready"); return }
         #expect(cells.width == 20 && cells.height == 10)
         #expect(cache.decodedImage(for: "media/chelsea.jpg") != nil)
 
-        // A resize: the file is gone, the pixels in memory are enough.
-        let moved = FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID()).jpg")
+        // A resize: the pixels in memory are enough; nothing is fetched again.
         let big = RenditionKey(location: "media/chelsea.jpg", width: 40, height: 20, depth: .palette256)
-        await withCheckedContinuation { done in pipeline.request(big, file: moved) { done.resume() } }
+        await withCheckedContinuation { done in pipeline.request(big) { done.resume() } }
         guard case .ready(let larger) = cache.state(for: big) else { Issue.record("not re-rendered"); return }
         #expect(larger.width == 40)
+        #expect(fetches.value == 1)
     }
 
     @Test func aResizeStormDecodesTheFileOnceAndRendersTheNewestSize() async throws {
-        let media = try #require(DemoFeed.directory).appendingPathComponent("media/hubble.jpg")
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache)
+        let pipeline = PicturePipeline(cache: cache, fetch: PicturePipeline.files(in: try #require(DemoFeed.directory)))
         let sizes = [(20, 10), (30, 12), (40, 14), (50, 16)]
         let keys = sizes.map { RenditionKey(location: "media/hubble.jpg", width: $0.0, height: $0.1, depth: .palette256) }
         await withCheckedContinuation { done in
             var remaining = 2 // the first size, then the newest one that waited
             for key in keys {
-                pipeline.request(key, file: media) {
+                pipeline.request(key) {
                     remaining -= 1
                     if remaining == 0 { done.resume() }
                 }
@@ -74,34 +78,50 @@ import Testing
     }
 
     @Test func theBlurHashStandsInWhileThePhotoDecodesThenThePhotoShows() async throws {
-        let media = try #require(DemoFeed.directory).appendingPathComponent("media/coffee.jpg")
+        let demo = try #require(DemoFeed.directory)
+        let files = PicturePipeline.files(in: demo)
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache)
+        // Synthetic photos have no bytes: the fetch answers nil for them.
+        let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
+            location.hasPrefix("synthetic:") ? done(.success(nil)) : files(location, maxBytes, done)
+        }
         let key = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .direct)
         let hash = BlurHash.encode(SamplePhoto.make(width: 64, height: 64))
         let arrived: Void = await withCheckedContinuation { done in
-            let first = pipeline.picture(key, file: media, blurhash: hash) { done.resume() }
+            let first = pipeline.picture(key, blurhash: hash) { done.resume() }
             guard case .placeholder(let blur) = first else { Issue.record("expected the blur first, got \(first)"); return }
             #expect(blur.width == 12 && blur.height == 8)
         }
         _ = arrived
-        guard case .ready(let photo) = pipeline.picture(key, file: media, blurhash: hash, ready: {}) else {
+        guard case .ready(let photo) = pipeline.picture(key, blurhash: hash, ready: {}) else {
             Issue.record("the photo did not arrive"); return
         }
         #expect(photo.width == 12)
-        // No file (a synthetic feed): the blur stays; no hash either: nothing to show yet.
+        // No bytes (a synthetic feed): the blur stays, also after the fetch said so; with
+        // no hash either there is nothing to show.
         let orphan = RenditionKey(location: "synthetic:x", width: 4, height: 4, depth: .direct)
-        if case .placeholder = pipeline.picture(orphan, file: nil, blurhash: hash, ready: {}) {} else { Issue.record("no blur") }
-        #expect(pipeline.picture(orphan, file: nil, blurhash: nil, ready: {}) == .loading)
+        await withCheckedContinuation { done in
+            if case .placeholder = pipeline.picture(orphan, blurhash: hash, ready: { done.resume() }) {} else { Issue.record("no blur") }
+        }
+        if case .placeholder = pipeline.picture(orphan, blurhash: hash, ready: {}) {} else { Issue.record("the blur went away") }
+        #expect(pipeline.picture(orphan, blurhash: nil, ready: {}) == .loading)
     }
 
     @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
         try Data("GIF89a, not really".utf8).write(to: url)
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache)
-        let key = RenditionKey(location: "broken.jpg", width: 10, height: 10, depth: .direct)
-        await withCheckedContinuation { done in pipeline.request(key, file: url) { done.resume() } }
+        let pipeline = PicturePipeline(cache: cache, fetch: PicturePipeline.files(in: url.deletingLastPathComponent()))
+        let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
+        await withCheckedContinuation { done in pipeline.request(key) { done.resume() } }
         #expect(cache.state(for: key) == .failed("not a JPEG or PNG image"))
     }
+}
+
+/// A thread-safe count for fetch closures; `lock` guards `count`.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -31,10 +31,14 @@ enum Fixture {
         return feed.loadAll()
     }()
 
-    static func loadedState(_ load: FeedLoad = demo) -> AppState {
+    /// The stories on one page with all their items loaded and view models built, as the
+    /// app has them once the feed has arrived.
+    static func loadedState(_ load: FeedLoad = demo, width: Int = 80) -> AppState {
         var state = AppState(title: "Demo stories", now: moment)
-        _ = AppReducer.reduce(&state, .start, at: moment)
-        _ = AppReducer.reduce(&state, .feedLoaded(load), at: moment)
+        var actions: [AppAction] = [.resized(width: width), .start,
+                                    .pageLoaded(FeedPage(stories: load.stories.map(StorySummary.init), nextCursor: nil, warnings: load.warnings))]
+        actions += load.stories.map { .storyLoaded(StoryLoad(story: $0)) }
+        for action in actions { _ = Pilot.apply(action, to: &state, at: moment) }
         return state
     }
 }
@@ -52,7 +56,23 @@ struct Pilot {
         self.state = state
         now = state.now
         backend = TestBackend(width: width, height: height)
-        backend.draw(state)
+        effects += Self.apply(.resized(width: width), to: &self.state, at: now)
+        backend.draw(self.state)
+    }
+
+    /// Applies an action the way the run loop does, with the view models it asks for
+    /// built at once (the app builds them off the main queue a moment later).
+    @discardableResult
+    static func apply(_ action: AppAction, to state: inout AppState, at now: Moment) -> [AppEffect] {
+        var effects = AppReducer.reduce(&state, action, at: now)
+        var jobs = effects
+        while let index = jobs.firstIndex(where: { if case .buildViewModels = $0 { true } else { false } }) {
+            guard case .buildViewModels(let job) = jobs.remove(at: index) else { break }
+            let more = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
+            effects += more
+            jobs += more
+        }
+        return effects
     }
 
     mutating func press(_ keys: InputEvent...) {
@@ -66,7 +86,7 @@ struct Pilot {
         var effects: [AppEffect] = []
         let now = self.now
         InputRouting.route(event, bindings: .standard, width: backend.canvas.width, height: backend.canvas.height,
-                           state: { state }, send: { effects += AppReducer.reduce(&state, $0, at: now) })
+                           state: { state }, send: { effects += Self.apply($0, to: &state, at: now) })
         self.state = state
         self.effects += effects
     }
@@ -84,13 +104,14 @@ struct Pilot {
         let end = now.uptime + seconds
         while now.uptime + step <= end + 1e-9 {
             now = now.advanced(by: step)
-            effects += AppReducer.reduce(&state, .tick, at: now)
+            effects += Self.apply(.tick, to: &state, at: now)
         }
         backend.draw(state)
     }
 
     mutating func resize(width: Int, height: Int) {
         backend.resize(width: width, height: height)
+        effects += Self.apply(.resized(width: width), to: &state, at: now)
         backend.draw(state)
     }
 

@@ -1,27 +1,5 @@
 import Foundation
 
-/// Everything a feed source delivered at start: the stories that loaded, in ring-row order,
-/// and what was skipped on the way.
-public struct FeedLoad: Equatable, Sendable {
-    public var stories: [Story]
-    public var warnings: [FeedWarning]
-
-    public init(stories: [Story], warnings: [FeedWarning]) {
-        self.stories = stories
-        self.warnings = warnings
-    }
-}
-
-/// Where stories come from. The walking skeleton loads a whole feed at once; paging by
-/// cursor arrives with the story store.
-public protocol FeedSource: Sendable {
-    var title: String { get }
-    /// Loads every story. A story that fails is left out with a warning; never throws.
-    func loadAll() -> FeedLoad
-    /// Where the bytes of a media item are (a file for a folder feed).
-    func mediaURL(for media: Media) -> URL?
-}
-
 /// A feed in a folder: `feed.json`, `stories/<id>.json`, `media/…` (docs/feed-format.md).
 /// `init` reads and checks `feed.json` at once, so a missing or malformed feed is reported
 /// before the screen is touched.
@@ -41,42 +19,51 @@ public struct DirectoryFeed: FeedSource {
             throw FeedError(file: directory.path, reason: "is a file; --feed takes the folder that holds feed.json")
         }
         let indexURL = directory.appendingPathComponent("feed.json")
-        index = try FeedDecoder.index(from: Self.read(indexURL), file: indexURL.path)
+        index = try FeedDecoder.index(from: Self.read(indexURL, maxBytes: FeedDecoder.maxDocumentBytes), file: indexURL.path)
     }
 
-    public func loadAll() -> FeedLoad {
-        var stories: [Story] = []
-        var warnings = index.warnings
-        for id in index.storyIDs {
+    public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
+        let ids = index.storyIDs
+        let offset = try OffsetCursor.offset(cursor, count: ids.count, file: directory.appendingPathComponent("feed.json").path)
+        let end = min(ids.count, offset + max(1, limit))
+        var summaries: [StorySummary] = []
+        var warnings = offset == 0 ? index.warnings : []
+        var bytes = 0
+        for id in ids[offset..<end] {
             do throws(FeedError) {
-                let (story, storyWarnings) = try loadStory(id: id)
-                stories.append(story)
-                warnings += storyWarnings
+                let load = try story(id: id)
+                summaries.append(StorySummary(load.story))
+                bytes += load.bytes
             } catch {
                 warnings.append(FeedWarning("skipped story '\(id)': \(error)"))
             }
         }
-        return FeedLoad(stories: stories, warnings: warnings)
+        return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: ids.count),
+                        warnings: warnings, bytes: bytes)
     }
 
-    public func loadStory(id: StoryID) throws(FeedError) -> (Story, [FeedWarning]) {
+    public func story(id: StoryID) throws(FeedError) -> StoryLoad {
         let url = directory.appendingPathComponent("stories").appendingPathComponent("\(id).json")
-        return try FeedDecoder.story(from: Self.read(url), file: url.path, expectedID: id)
+        let data = try Self.read(url, maxBytes: FeedDecoder.maxDocumentBytes)
+        let (story, warnings) = try FeedDecoder.story(from: data, file: url.path, expectedID: id)
+        return StoryLoad(story: story, warnings: warnings, bytes: data.count)
     }
 
-    public func mediaURL(for media: Media) -> URL? {
-        guard !media.location.contains("://") else { return URL(string: media.location) }
-        return directory.appendingPathComponent(media.location)
+    public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
+        guard !location.contains("://") else {
+            throw FeedError(file: location, reason: "this feed is a folder; it cannot fetch URLs")
+        }
+        return try Self.read(directory.appendingPathComponent(location), maxBytes: maxBytes)
     }
 
-    private static func read(_ url: URL) throws(FeedError) -> Data {
+    private static func read(_ url: URL, maxBytes: Int) throws(FeedError) -> Data {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw FeedError(file: path, reason: "no such file")
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-           size > FeedDecoder.maxDocumentBytes {
-            throw FeedError(file: path, reason: "\(size) bytes is larger than the \(FeedDecoder.maxDocumentBytes >> 20) MB a feed document may be")
+           size > maxBytes {
+            throw FeedError(file: path, reason: "\(size) bytes is more than the \(maxBytes >> 20) MB allowed here")
         }
         do {
             return try Data(contentsOf: url)

@@ -17,13 +17,32 @@ public struct SyntheticFeed: FeedSource {
     /// Media locations this feed makes up; they name no file.
     public static let scheme = "synthetic:"
 
-    public func mediaURL(for media: Media) -> URL? { nil }
-
-    public func loadAll() -> FeedLoad {
-        var random = SplitMix(seed: seed)
-        let stories = (0..<count).map { index in story(index, random: &random) }
-        return FeedLoad(stories: stories, warnings: [])
+    public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
+        let offset = try OffsetCursor.offset(cursor, count: count, file: title)
+        let end = min(count, offset + max(1, limit))
+        let summaries = (offset..<end).map { StorySummary(story($0)) }
+        // About what the same page would weigh as JSON.
+        return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: count),
+                        bytes: summaries.count * 180)
     }
+
+    public func story(id: StoryID) throws(FeedError) -> StoryLoad {
+        guard id.hasPrefix("s"), let index = Int(id.dropFirst()), (0..<count).contains(index), Self.id(index) == id else {
+            throw FeedError(file: title, field: "stories/\(id)", reason: "no such story")
+        }
+        let story = story(index)
+        return StoryLoad(story: story, bytes: 120 + story.items.count * 260)
+    }
+
+    /// Synthetic photos are BlurHash only: there are no bytes to fetch.
+    public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
+        guard location.hasPrefix(Self.scheme) else {
+            throw FeedError(file: location, reason: "not a media location of the synthetic feed")
+        }
+        return nil
+    }
+
+    static func id(_ index: Int) -> StoryID { String(format: "s%05d", index) }
 
     private static let first = ["Ada", "Bea", "Cai", "Dov", "Eli", "Fen", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea",
                                 "Mo", "Nia", "Oli", "Pia", "Quin", "Rae", "Sol", "Teo", "Uma", "Vik", "Wren", "Yara", "Zed"]
@@ -42,14 +61,16 @@ public struct SyntheticFeed: FeedSource {
         "T6HTjOtR?G5QE1r=A1~A9vrC%2I=",
     ]
 
-    private func story(_ index: Int, random: inout SplitMix) -> Story {
+    /// Story `index`, made from its own random stream: any page can be made on its own.
+    func story(_ index: Int) -> Story {
+        var random = SplitMix(seed: seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
         let name: String
         if index % 17 == 5 {
             name = Self.special[random.next(Self.special.count)]
         } else {
             name = Self.first[random.next(Self.first.count)] + " " + Self.last[random.next(Self.last.count)]
         }
-        let id = String(format: "s%05d", index)
+        let id = Self.id(index)
         let itemCount = 2 + random.next(5)
         let base = Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 37))
         let items = (0..<itemCount).map { n -> StoryItem in

@@ -1,9 +1,21 @@
 /// What can happen to the app.
 public enum AppAction: Equatable, Sendable {
-    /// The run loop started: ask the feed source for stories.
+    /// The run loop started: ask for the first page.
     case start
-    /// The feed source delivered.
-    case feedLoaded(FeedLoad)
+    /// The screen is this wide now: width-dependent view models are rebuilt.
+    case resized(width: Int)
+    /// A page of the feed arrived.
+    case pageLoaded(FeedPage)
+    /// The page asked for did not arrive; it is retried with backoff.
+    case pageFailed(String)
+    /// The backoff after a failed page is over: ask again.
+    case retryPage
+    /// A story's items arrived.
+    case storyLoaded(StoryLoad)
+    /// A story's items did not arrive.
+    case storyFailed(StoryID, String)
+    /// View models built in the background, handed over in one step.
+    case viewModelsBuilt(ViewModelUpdate)
     /// A key (or, later, a gesture) asked for something.
     case command(Command)
     /// Highlight the story at an index of the ring row (a click on its bubble).
@@ -14,8 +26,15 @@ public enum AppAction: Equatable, Sendable {
 
 /// Work the reducer asks the runtime to do; results come back as actions.
 public enum AppEffect: Equatable, Sendable {
-    /// Load the feed on a background queue, then send `.feedLoaded`.
-    case loadFeed
+    /// Ask the feed for the page at a cursor (nil: the first), then send `.pageLoaded` or
+    /// `.pageFailed`.
+    case loadPage(FeedCursor?)
+    /// Load a story's items, then send `.storyLoaded` or `.storyFailed`.
+    case loadStory(StoryID)
+    /// Send `.retryPage` after this many seconds.
+    case retryPage(after: Double)
+    /// Build view models off the main queue, then send `.viewModelsBuilt`.
+    case buildViewModels(ViewModelJob)
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).
@@ -24,122 +43,209 @@ public enum AppEffect: Equatable, Sendable {
 
 /// The one place app state changes: `(inout AppState, AppAction, Moment) -> [AppEffect]`.
 /// Pure and synchronous: time comes in as a `Moment`, work goes out as effects.
+///
+/// After every action the reducer settles the same three things, whatever the action was:
+/// a page is asked for when the selection or the viewer is within
+/// `StoryStore.prefetchDistance` of the end; the items of the story in the viewer, its
+/// neighbours and a story being opened are asked for; and view models are rebuilt for
+/// exactly the stories that changed.
 public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
-        let seenBefore = state.seen
-        var effects = reduceWithoutPersisting(&state, action, at: now)
-        if state.seen != seenBefore { effects.append(.persistSeen(state.seen)) }
-        return effects
+        var reduction = Reduction(state: state)
+        state = AppState(title: "", now: now) // release the copy so `reduction` mutates in place
+        reduction.state.now = now
+        let seenBefore = reduction.state.seen
+        reduction.apply(action)
+        reduction.settle()
+        if reduction.state.seen != seenBefore {
+            reduction.effects.append(.persistSeen(reduction.state.seen))
+            if let viewer = reduction.state.viewer, let story = reduction.state.store.story(at: viewer.storyIndex) {
+                reduction.ringChanged.append(story.id)
+            }
+        }
+        reduction.requestViewModels()
+        state = reduction.state
+        return reduction.effects
+    }
+}
+
+/// One action's worth of change: the state, the effects so far, and which view models
+/// must be rebuilt.
+private struct Reduction {
+    var state: AppState
+    var effects: [AppEffect] = []
+    var ringChanged: [StoryID] = []
+    var pagesChanged: [StoryID] = []
+
+    init(state: AppState) { self.state = state }
+
+    var store: StoryStore {
+        get { state.store }
+        _modify { yield &state.store }
     }
 
-    private static func reduceWithoutPersisting(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
-        state.now = now
+    mutating func apply(_ action: AppAction) {
         switch action {
         case .start:
-            state.isLoading = true
-            return [.loadFeed]
-        case .feedLoaded(let load):
-            state.stories = load.stories
+            if store.paging == .notStarted {
+                store.paging = .loading(cursor: nil, attempt: 1)
+                effects.append(.loadPage(nil))
+            }
+        case .resized(let width):
+            guard width != state.layoutWidth, width > 0 else { return }
+            state.layoutWidth = width
+            // Every loaded story's pages depend on the width; until the new ones arrive
+            // the old ones draw.
+            pagesChanged += state.pages.keys.sorted()
+        case .pageLoaded(let page):
+            let added = store.append(page)
+            state.warnings += page.warnings
+            ringChanged += added
+            state.selection = min(state.selection, max(0, store.count - 1))
+        case .pageFailed(let reason):
+            store.pageFailed(reason, at: state.now.uptime)
+            if case .failed(_, _, _, let retryAt) = store.paging {
+                effects.append(.retryPage(after: retryAt - state.now.uptime))
+            }
+        case .retryPage:
+            if case .failed(let cursor, let attempt, _, _) = store.paging {
+                store.paging = .loading(cursor: cursor, attempt: attempt + 1)
+                effects.append(.loadPage(cursor))
+            }
+        case .storyLoaded(let load):
+            let story = load.story
+            guard let index = store.positions[story.id], !story.items.isEmpty else { return }
+            store.itemsLoaded(story)
             state.warnings += load.warnings
-            state.isLoading = false
-            state.selection = min(state.selection, max(0, load.stories.count - 1))
-            return []
+            ringChanged.append(story.id)
+            pagesChanged.append(story.id)
+            _ = index // the viewer opens on it once its pages are built too (see `settle`)
+        case .storyFailed(let id, let reason):
+            store.itemsFailed(id, reason: reason)
+            if state.opening == id { state.opening = nil }
+        case .viewModelsBuilt(let update):
+            install(update)
         case .tick:
-            advanceIfItemEnded(&state)
-            return []
+            advanceIfItemEnded()
         case .select(let index):
-            if state.viewer == nil, state.stories.indices.contains(index) { state.selection = index }
-            return []
+            if state.viewer == nil, store.summaries.indices.contains(index) { state.selection = index }
         case .command(let command):
-            return apply(command, to: &state)
+            apply(command)
         }
     }
 
-    private static func apply(_ command: Command, to state: inout AppState) -> [AppEffect] {
-        let lastStory = state.stories.count - 1
+    mutating func apply(_ command: Command) {
+        let count = store.count
         switch command {
         case .quit:
-            return [.quit]
+            effects.append(.quit)
         case .toggleHelp:
             state.showsHelp.toggle()
-            syncPlayback(&state)
+            syncPlayback()
         case .closeHelp:
             state.showsHelp = false
-            syncPlayback(&state)
+            syncPlayback()
         case .selectNext:
-            state.selection = min(state.selection + 1, max(0, lastStory))
+            state.selection = min(state.selection + 1, max(0, count - 1))
         case .selectPrevious:
             state.selection = max(state.selection - 1, 0)
         case .selectFirst:
             state.selection = 0
         case .selectLast:
-            state.selection = max(0, lastStory)
+            state.selection = max(0, count - 1)
         case .open:
-            guard state.viewer == nil, state.stories.indices.contains(state.selection) else { break }
-            show(story: state.selection, item: nil, in: &state)
+            guard state.viewer == nil, store.summaries.indices.contains(state.selection) else { break }
+            if let story = store.story(at: state.selection), state.pages[story.id] != nil {
+                state.opening = nil
+                show(story: state.selection, item: nil)
+            } else {
+                let id = store.summaries[state.selection].id
+                state.opening = id
+                if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
+            }
         case .nextItem:
             guard let viewer = state.viewer else { break }
-            if viewer.itemIndex < state.stories[viewer.storyIndex].items.count - 1 {
-                show(story: viewer.storyIndex, item: viewer.itemIndex + 1, in: &state)
-            } else if viewer.storyIndex < lastStory {
-                show(story: viewer.storyIndex + 1, item: nil, in: &state)
+            if !viewer.isWaiting, let story = store.story(at: viewer.storyIndex), viewer.itemIndex < story.items.count - 1 {
+                show(story: viewer.storyIndex, item: viewer.itemIndex + 1)
             } else {
-                dismiss(&state)
+                toNextStory(from: viewer)
             }
         case .previousItem:
             guard let viewer = state.viewer else { break }
-            if viewer.itemIndex > 0 {
-                show(story: viewer.storyIndex, item: viewer.itemIndex - 1, in: &state)
+            if !viewer.isWaiting, viewer.itemIndex > 0 {
+                show(story: viewer.storyIndex, item: viewer.itemIndex - 1)
             } else if viewer.storyIndex > 0 {
-                show(story: viewer.storyIndex - 1, item: 0, in: &state)
+                show(story: viewer.storyIndex - 1, item: 0)
             } else {
-                show(story: viewer.storyIndex, item: 0, in: &state) // the very first item restarts
+                show(story: viewer.storyIndex, item: 0) // the very first item restarts
             }
         case .nextStory:
             guard let viewer = state.viewer else { break }
-            if viewer.storyIndex < lastStory {
-                show(story: viewer.storyIndex + 1, item: nil, in: &state)
-            } else {
-                dismiss(&state)
-            }
+            toNextStory(from: viewer)
         case .previousStory:
             guard let viewer = state.viewer, viewer.storyIndex > 0 else { break }
-            show(story: viewer.storyIndex - 1, item: nil, in: &state)
+            show(story: min(viewer.storyIndex, count) - 1, item: nil)
         case .dismiss:
-            dismiss(&state)
+            if state.viewer == nil {
+                state.opening = nil // Esc on the row cancels a story being opened
+            } else {
+                dismiss()
+            }
         case .toggleFit:
             state.photosFit.toggle()
         case .togglePause:
             guard var viewer = state.viewer else { break }
             viewer.isPaused.toggle()
             state.screen = .viewer(viewer)
-            syncPlayback(&state)
+            syncPlayback()
         }
-        return []
+    }
+
+    /// After the last item of a story: the next story; past the last story the viewer waits
+    /// for the next page when there is one, and dismisses when there is none.
+    mutating func toNextStory(from viewer: ViewerState) {
+        if viewer.storyIndex + 1 < store.count || (viewer.storyIndex < store.count && store.hasMore) {
+            show(story: viewer.storyIndex + 1, item: nil)
+        } else {
+            dismiss()
+        }
     }
 
     /// Shows an item (nil: the story's first unseen item), marks it seen, restarts progress
-    /// and moves the ring-row selection to the story, so a dismiss lands on it.
-    private static func show(story storyIndex: Int, item: Int?, in state: inout AppState) {
-        let story = state.stories[storyIndex]
-        let itemIndex = item ?? state.seen.firstUnseenIndex(in: story)
+    /// and moves the ring-row selection to the story, so a dismiss lands on it. A story
+    /// whose items are not here yet (or one past the end, while a page loads) is shown
+    /// waiting; it plays once they arrive.
+    mutating func show(story storyIndex: Int, item: Int?) {
+        state.opening = nil
+        state.selection = max(0, min(storyIndex, store.count - 1))
+        guard let story = store.story(at: storyIndex), state.pages[story.id] != nil else {
+            var viewer = ViewerState(storyIndex: storyIndex, itemIndex: 0, startedAt: state.now.uptime)
+            viewer.isWaiting = true
+            viewer.wantedItem = item
+            viewer.playback.stop(at: state.now.uptime)
+            state.screen = .viewer(viewer)
+            if let id = store.summaries[safe: storyIndex]?.id, case .failed? = store.items[id] {
+                loadItems(id) // going to a failed story tries it again
+            }
+            return
+        }
+        let itemIndex = item.map { min($0, story.items.count - 1) } ?? state.seen.firstUnseenIndex(in: story)
         // A navigation always plays: pausing holds the item on screen, it is not a mode.
         state.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
-        state.selection = storyIndex
         state.seen.markSeen(story: story.id, item: story.items[itemIndex].id)
-        syncPlayback(&state)
+        syncPlayback()
     }
 
-    private static func dismiss(_ state: inout AppState) {
+    mutating func dismiss() {
         guard let viewer = state.viewer else { return }
-        state.selection = viewer.storyIndex
+        state.selection = max(0, min(viewer.storyIndex, store.count - 1))
         state.screen = .home
     }
 
-    /// Progress runs only while the viewer is open, not paused, and not under the help.
-    private static func syncPlayback(_ state: inout AppState) {
+    /// Progress runs only while the viewer shows an item, not paused, not under the help.
+    mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || state.showsHelp {
+        if viewer.isPaused || state.showsHelp || viewer.isWaiting {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
             viewer.playback.run(at: state.now.uptime)
@@ -147,11 +253,98 @@ public enum AppReducer {
         state.screen = .viewer(viewer)
     }
 
-    private static func advanceIfItemEnded(_ state: inout AppState) {
-        guard let viewer = state.viewer, viewer.playback.isRunning else { return }
-        let item = state.stories[viewer.storyIndex].items[viewer.itemIndex]
-        if viewer.playback.elapsed(at: state.now.uptime) >= item.duration {
-            _ = apply(.nextItem, to: &state)
+    mutating func advanceIfItemEnded() {
+        guard let viewer = state.viewer, viewer.playback.isRunning, !viewer.isWaiting,
+              let story = store.story(at: viewer.storyIndex) else { return }
+        if viewer.playback.elapsed(at: state.now.uptime) >= story.items[viewer.itemIndex].duration {
+            apply(.nextItem)
         }
+    }
+
+    mutating func loadItems(_ id: StoryID) {
+        if store.beginLoadingItems(of: id) { effects.append(.loadStory(id)) }
+    }
+
+    /// Puts built view models in place through the relation map: a known key is updated
+    /// where it is, a new one goes where its story is in the store.
+    mutating func install(_ update: ViewModelUpdate) {
+        for model in update.ring {
+            guard let position = store.positions[model.key] else { continue }
+            if !state.ring.update(model) {
+                state.ring.insert(model, at: insertionIndex(forStoreIndex: position))
+            }
+        }
+        // Pages built for a width that is no longer current are dropped: newer ones follow.
+        if update.width == state.layoutWidth {
+            for (id, pages) in update.pages { state.pages[id] = pages }
+        }
+    }
+
+    /// Where a bubble for the story at `position` in the store goes in the ring list, which
+    /// is in store order: the first bubble whose story comes later.
+    func insertionIndex(forStoreIndex position: Int) -> Int {
+        var low = 0, high = state.ring.count
+        while low < high {
+            let middle = (low + high) / 2
+            if (store.positions[state.ring[middle].key] ?? Int.max) < position { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// What every action ends with: the viewer past the end, paging, item loading.
+    mutating func settle() {
+        // A story is shown once its items are loaded (t2) and its viewer pages are built
+        // (t1, "prepare the screen"): the first frame of the viewer is complete.
+        func isReady(_ index: Int) -> Bool {
+            guard let story = store.story(at: index) else { return false }
+            return state.pages[story.id] != nil
+        }
+        if let viewer = state.viewer {
+            if viewer.storyIndex >= store.count, !store.hasMore {
+                dismiss() // waited past the end, and the end has come
+            } else if viewer.isWaiting, isReady(viewer.storyIndex) {
+                show(story: viewer.storyIndex, item: viewer.wantedItem)
+            }
+        } else if let opening = state.opening, let index = store.positions[opening], isReady(index) {
+            show(story: index, item: nil)
+        }
+
+        let near = state.viewer?.storyIndex ?? state.selection
+        if case .some(let cursor) = store.pageDue(near: near) {
+            store.paging = .loading(cursor: cursor, attempt: 1)
+            effects.append(.loadPage(cursor))
+        }
+
+        var wanted: [StoryID] = []
+        if let opening = state.opening { wanted.append(opening) }
+        if let viewer = state.viewer {
+            for index in [viewer.storyIndex, viewer.storyIndex + 1, viewer.storyIndex - 1] {
+                if let id = store.summaries[safe: index]?.id { wanted.append(id) }
+            }
+        }
+        for id in wanted where store.items[id] == nil { loadItems(id) }
+    }
+
+    /// One job for every view model this action made stale.
+    mutating func requestViewModels() {
+        if !ringChanged.isEmpty || !pagesChanged.isEmpty {
+            var seenIDs = Set<StoryID>()
+            let ring = ringChanged.filter { seenIDs.insert($0).inserted }.compactMap { id -> ViewModelJob.RingInput? in
+                guard let position = store.positions[id] else { return nil }
+                return ViewModelJob.RingInput(summary: store.summaries[position], story: store.story(at: position))
+            }
+            var pageIDs = Set<StoryID>()
+            let pages = pagesChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
+                store.positions[id].flatMap { store.story(at: $0) }
+            }
+            let job = ViewModelJob(ring: ring, pages: pages, seen: state.seen, now: state.now.date, width: state.layoutWidth)
+            if !job.isEmpty { effects.append(.buildViewModels(job)) }
+        }
+    }
+}
+
+extension Array {
+    public subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
     }
 }

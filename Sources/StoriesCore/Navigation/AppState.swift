@@ -6,9 +6,19 @@ public struct AppState: Equatable, Sendable {
     }
 
     public var title: String
-    public var stories: [Story] = []
-    /// True until the feed source has delivered.
-    public var isLoading = true
+    /// The network profile's name when one is in use ("3g"), shown on the title line.
+    public var network: String?
+    /// The stories, paged in: the one source of truth for the ring row and the viewer.
+    public var store = StoryStore()
+    /// What the ring row draws, built off the main queue from `store` and `seen`.
+    public var ring = ViewModelList<RingBubbleViewModel>()
+    /// What the viewer draws for each loaded story, built for `layoutWidth`.
+    public var pages: [StoryID: [ViewerPageViewModel]] = [:]
+    /// The screen width view models are built for (the runtime reports resizes).
+    public var layoutWidth = 80
+    /// A story whose bubble was opened and whose items are still on their way: the viewer
+    /// opens when they arrive; meanwhile the row can be browsed, and Esc cancels.
+    public var opening: StoryID?
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
     /// The highlighted bubble of the ring row.
@@ -26,6 +36,16 @@ public struct AppState: Equatable, Sendable {
         self.now = now
         self.seen = seen
         self.warnings = warnings
+    }
+
+    /// True until the first page of the feed has arrived.
+    public var isLoading: Bool { store.isLoadingFirstPage }
+
+    /// A small, non-blocking line about paging trouble (the app keeps retrying).
+    public var pagingNotice: String? {
+        guard case .failed(_, let attempt, let reason, _) = store.paging else { return nil }
+        let what = store.count == 0 ? "Stories did not load" : "More stories did not load"
+        return "\(what): \(reason). Trying again" + (attempt > 1 ? " (attempt \(attempt + 1))…" : "…")
     }
 
     public var viewer: ViewerState? {
@@ -52,6 +72,11 @@ public struct ViewerState: Equatable, Sendable {
     /// Paused by the user (Space). The help overlay stops playback too, without this.
     public var isPaused = false
     public var playback: Playback
+    /// The story's items (or, past the last story, the next page) are still on their way;
+    /// nothing plays until they arrive.
+    public var isWaiting = false
+    /// While waiting: the item to show when they arrive (nil: the first unseen).
+    public var wantedItem: Int?
 
     public init(storyIndex: Int, itemIndex: Int, startedAt: Double) {
         self.storyIndex = storyIndex

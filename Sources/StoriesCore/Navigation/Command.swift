@@ -66,6 +66,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, [.key(.home)], .selectFirst, "first story"),
         KeyBinding(.home, [.key(.end)], .selectLast, "last story"),
         KeyBinding(.home, [.key(.enter)], .open, "open the story"),
+        KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening a story"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
 

@@ -21,8 +21,12 @@ public struct SeenState: Equatable, Sendable {
 
     /// A bubble turns grey when every item of its story is seen.
     public func isFullySeen(_ story: Story) -> Bool {
-        guard let seen = seenItems[story.id] else { return false }
-        return story.items.allSatisfy { seen.contains($0.id) }
+        isFullySeen(story: story.id, items: story.items.map(\.id))
+    }
+
+    public func isFullySeen(story: StoryID, items: [ItemID]) -> Bool {
+        guard let seen = seenItems[story] else { return false }
+        return items.allSatisfy { seen.contains($0) }
     }
 
     /// Where the viewer opens a story: the first item not seen yet, or the first item when
@@ -32,6 +36,11 @@ public struct SeenState: Equatable, Sendable {
     }
 
     public func unseenCount(in story: Story) -> Int {
-        story.items.count { !isSeen(story: story.id, item: $0.id) }
+        unseenCount(story: story.id, items: story.items.map(\.id))
+    }
+
+    public func unseenCount(story: StoryID, items: [ItemID]) -> Int {
+        guard let seen = seenItems[story] else { return items.count }
+        return items.count { !seen.contains($0) }
     }
 }

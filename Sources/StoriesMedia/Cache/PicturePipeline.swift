@@ -1,36 +1,56 @@
 import Dispatch
 import Foundation
 
-/// Prepares pictures for the screen: decodes a file once at a size good for the screen,
-/// renders cells for the current size and depth, and hands both to the `RenditionCache` on
-/// the main queue. Work runs on a `.userInitiated` queue; a request already in flight is not
-/// started twice. Whoever asked is told (on the main queue) so it can redraw.
+/// Fetches the bytes at a media location, refusing more than `maxBytes`, and calls `done`
+/// once, on any queue: the bytes, nil when there are none to fetch (a BlurHash-only photo),
+/// or why not.
+public typealias MediaFetch = @Sendable (_ location: String, _ maxBytes: Int,
+                                         _ done: @escaping @Sendable (Result<Data?, MediaError>) -> Void) -> Void
+
+/// Prepares pictures for the screen: fetches a file's bytes (through the feed's network
+/// profile in the app), decodes them once at a size good for the screen, renders cells for
+/// the current size and depth, and hands both to the `RenditionCache` on the main queue.
+/// Decoding runs on a `.userInitiated` queue; a request already in flight is not started
+/// twice. Whoever asked is told (on the main queue) so it can redraw.
 @MainActor
 public final class PicturePipeline {
     public let cache: RenditionCache
     private let queue = DispatchQueue(label: "stories.pictures", qos: .userInitiated, attributes: .concurrent)
+    private let fetch: MediaFetch
     private var inFlight: Set<RenditionKey> = []
-    /// Files being decoded, and the newest request that waits for each.
+    /// Files being fetched and decoded, and the newest request that waits for each.
     private var decoding: Set<String> = []
-    private var waiting: [String: (key: RenditionKey, url: URL, cellAspect: Double, ready: @MainActor () -> Void)] = [:]
+    private var waiting: [String: (key: RenditionKey, cellAspect: Double, ready: @MainActor () -> Void)] = [:]
+    /// Locations with no bytes to fetch: their BlurHash is all there is.
+    private var withoutBytes: Set<String> = []
+    /// Who to tell when a fetch and decode ends.
+    private var readyCallbacks: [RenditionKey: @MainActor () -> Void] = [:]
     private let limits: MediaLimits
     /// How many files were decoded (for tests).
     public private(set) var decodeCount = 0
 
-    public init(cache: RenditionCache, limits: MediaLimits = .standard) {
+    public init(cache: RenditionCache, limits: MediaLimits = .standard, fetch: @escaping MediaFetch) {
         self.cache = cache
         self.limits = limits
+        self.fetch = fetch
+    }
+
+    /// A fetch that reads files: a location is a path inside `directory` (or absolute).
+    public static func files(in directory: URL) -> MediaFetch {
+        { location, maxBytes, done in
+            let url = location.hasPrefix("/") ? URL(fileURLWithPath: location) : directory.appendingPathComponent(location)
+            done(Result { () throws(MediaError) -> Data? in try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: maxBytes)) })
+        }
     }
 
     /// What to draw for a picture now: the rendition when it is ready; otherwise the work
-    /// starts (if `url` names a file) and the picture's BlurHash stands in, decoded once per
-    /// size (about a millisecond) and kept in the cache. `ready` runs when the photo arrives.
-    /// `url` is only worked out when the picture is not ready (this runs every frame).
-    public func picture(_ key: RenditionKey, file url: @autoclosure () -> URL?, blurhash: String?, cellAspect: Double = 0.5,
+    /// starts and the picture's BlurHash stands in, decoded once per size (about a
+    /// millisecond) and kept in the cache. `ready` runs when the photo arrives.
+    public func picture(_ key: RenditionKey, blurhash: String?, cellAspect: Double = 0.5,
                         ready: @escaping @MainActor () -> Void) -> PictureState {
         let state = cache.state(for: key)
         guard case .loading = state else { return state }
-        if let url = url() { request(key, file: url, cellAspect: cellAspect, ready: ready) }
+        request(key, cellAspect: cellAspect, ready: ready)
         guard let blurhash else { return .loading }
         var blurKey = key
         blurKey.location = "blurhash:" + blurhash
@@ -42,60 +62,76 @@ public final class PicturePipeline {
         return .placeholder(cells)
     }
 
-    /// Makes sure the rendition for `key` of the file at `url` is (or will be) in the cache.
-    /// `cellAspect` is a cell's width over its height.
-    public func request(_ key: RenditionKey, file url: URL, cellAspect: Double = 0.5, ready: @escaping @MainActor () -> Void) {
-        guard !inFlight.contains(key), !cache.hasFailed(key.location) else { return }
+    /// Makes sure the rendition for `key` is (or will be) in the cache. `cellAspect` is a
+    /// cell's width over its height.
+    public func request(_ key: RenditionKey, cellAspect: Double = 0.5, ready: @escaping @MainActor () -> Void) {
+        guard !inFlight.contains(key), !cache.hasFailed(key.location), !withoutBytes.contains(key.location) else { return }
         if case .ready = cache.state(for: key) { return }
-        let decoded = cache.decodedImage(for: key.location)
-        if decoded == nil {
-            guard !decoding.contains(key.location) else {
-                waiting[key.location] = (key, url, cellAspect, ready)
-                return
-            }
-            decoding.insert(key.location)
-            decodeCount += 1
-        }
-        inFlight.insert(key)
-        let limits = self.limits
-        queue.async {
-            let result: Result<(RGBImage, CellImage), MediaError>
-            do throws(MediaError) {
-                let (px, py) = key.symbols.pixelsPerCell
-                // Decode large enough for a screen twice this size, so a resize up re-renders
-                // from memory.
-                let image: RGBImage
-                if let decoded {
-                    image = decoded
-                } else {
-                    image = try ImageDecoder.decodeFile(
-                        at: url, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
-                }
-                let cells = CellImage(image, width: key.width, height: key.height, symbols: key.symbols,
-                                      depth: key.depth, fit: key.fit, cellAspect: cellAspect)
-                result = .success((image, cells))
-            } catch {
-                result = .failure(error)
-            }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    self.inFlight.remove(key)
-                    switch result {
-                    case .success(let (image, cells)):
-                        if decoded == nil { self.cache.insert(decoded: image, for: key.location) }
+        if let decoded = cache.decodedImage(for: key.location) {
+            // Pixels in memory: only the cells for this size are missing.
+            inFlight.insert(key)
+            queue.async {
+                let cells = Self.cells(decoded, key: key, cellAspect: cellAspect)
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        self.inFlight.remove(key)
                         self.cache.insert(cells, for: key)
-                    case .failure(let error):
-                        self.cache.recordFailure(error.description, for: key.location)
+                        ready()
                     }
-                    if decoded == nil {
-                        self.decoding.remove(key.location)
-                        if let next = self.waiting.removeValue(forKey: key.location) {
-                            self.request(next.key, file: next.url, cellAspect: next.cellAspect, ready: next.ready)
-                        }
+                }
+            }
+            return
+        }
+        guard !decoding.contains(key.location) else {
+            waiting[key.location] = (key, cellAspect, ready)
+            return
+        }
+        decoding.insert(key.location)
+        inFlight.insert(key)
+        readyCallbacks[key] = ready
+        let limits = self.limits, queue = self.queue
+        fetch(key.location, limits.maxBytes) { fetched in
+            queue.async {
+                let result: Result<(RGBImage, CellImage)?, MediaError>
+                do throws(MediaError) {
+                    if let data = try fetched.get() {
+                        let (px, py) = key.symbols.pixelsPerCell
+                        // Decode large enough for a screen twice this size, so a resize up
+                        // re-renders from memory.
+                        let image = try ImageDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
+                        result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect)))
+                    } else {
+                        result = .success(nil)
                     }
-                    ready()
+                } catch {
+                    result = .failure(error)
+                }
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self.finish(key, result) }
                 }
             }
         }
+    }
+
+    private func finish(_ key: RenditionKey, _ result: Result<(RGBImage, CellImage)?, MediaError>) {
+        inFlight.remove(key)
+        decoding.remove(key.location)
+        let waiter = waiting.removeValue(forKey: key.location)
+        switch result {
+        case .success(let (image, cells)?):
+            decodeCount += 1
+            cache.insert(decoded: image, for: key.location)
+            cache.insert(cells, for: key)
+        case .success(nil):
+            withoutBytes.insert(key.location)
+        case .failure(let error):
+            cache.recordFailure(error.description, for: key.location)
+        }
+        if let waiter { request(waiter.key, cellAspect: waiter.cellAspect, ready: waiter.ready) }
+        readyCallbacks.removeValue(forKey: key)?()
+    }
+
+    nonisolated private static func cells(_ image: RGBImage, key: RenditionKey, cellAspect: Double) -> CellImage {
+        CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit, cellAspect: cellAspect)
     }
 }

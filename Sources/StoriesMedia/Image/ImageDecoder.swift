@@ -73,6 +73,11 @@ public enum ImageDecoder {
     /// Reads a file with the byte limit checked first (from the file's size, before reading).
     public static func decodeFile(at url: URL, minimumSize: (width: Int, height: Int)? = nil,
                                   limits: MediaLimits = .standard) throws(MediaError) -> RGBImage {
+        try decode(readFile(at: url, limits: limits), minimumSize: minimumSize, limits: limits)
+    }
+
+    /// A file's bytes, refused before reading when the file is larger than the limit.
+    public static func readFile(at url: URL, limits: MediaLimits = .standard) throws(MediaError) -> Data {
         let size: Int
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
@@ -83,6 +88,6 @@ public enum ImageDecoder {
         guard size <= limits.maxBytes else { throw .fileTooLarge(bytes: size, limit: limits.maxBytes) }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw .unreadable((error as NSError).localizedDescription) }
-        return try decode(data, minimumSize: minimumSize, limits: limits)
+        return data
     }
 }

@@ -22,7 +22,7 @@ public enum AppView {
             }
             return canvas
         }
-        if let viewer = state.viewer, state.stories.indices.contains(viewer.storyIndex) {
+        if let viewer = state.viewer {
             ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         } else {
             HomeScreen.render(state, into: &canvas)
@@ -40,7 +40,9 @@ public enum AppView {
         guard width >= minimumWidth, height >= minimumHeight, !state.showsHelp else {
             // Nothing visible moves, but the item still ends on time.
             return state.viewer.flatMap { viewer in
-                state.stories[viewer.storyIndex].items[viewer.itemIndex].duration - viewer.playback.elapsed(at: state.now.uptime)
+                state.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex].map {
+                    $0.duration - viewer.playback.elapsed(at: state.now.uptime)
+                }
             }.map { max(0, $0) }
         }
         return ViewerScreen.secondsUntilNextChange(state, width: width)

@@ -10,23 +10,32 @@ public enum HomeScreen {
 
         canvas.text(" ◉ stories", x: 0, y: 0, style: Theme.title)
         let titleX = 11
-        canvas.text("· " + state.title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 14)
-        if !state.isLoading {
-            let count = state.stories.count == 1 ? "1 story" : "\(state.stories.count) stories"
-            canvas.text(count, x: width - count.displayWidth - 1, y: 0, style: Theme.mutedText)
+        canvas.text("· " + state.title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
+        let count = state.store.count
+        if count > 0 || !state.store.hasMore {
+            // "20+ stories" while more pages may come.
+            let more = state.store.hasMore ? "+" : ""
+            var text = count == 1 && more.isEmpty ? "1 story" : "\(count)\(more) stories"
+            if let network = state.network { text = "⇅ \(network) · " + text }
+            canvas.text(text, x: width - text.displayWidth - 1, y: 0, style: Theme.mutedText)
         }
 
         let ringY = ringRow
-        if state.isLoading {
-            canvas.text("Loading stories…", x: 2, y: ringY + 1, style: Theme.mutedText)
-        } else if state.stories.isEmpty {
-            canvas.text("No stories to show in this feed.", x: 2, y: ringY + 1, style: Theme.mutedText)
+        if count == 0 {
+            let message = state.isLoading ? "Loading stories…"
+                : (state.store.hasMore ? "Waiting for the feed…" : "No stories to show in this feed.")
+            canvas.text(message, x: 2, y: ringY + 1, style: Theme.mutedText)
         } else {
             drawRing(state, into: &canvas, y: ringY)
             drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1)
         }
 
-        drawWarnings(state.warnings, into: &canvas, bottom: height - 2)
+        var bottom = height - 2
+        if let notice = state.pagingNotice {
+            canvas.text("⚠ " + notice, x: 2, y: bottom, style: Style(foreground: Theme.warning), maxWidth: width - 4)
+            bottom -= 1
+        }
+        drawWarnings(state.warnings, into: &canvas, bottom: bottom)
         Hints.draw([("←→", "choose"), ("Enter", "open"), ("?", "help"), ("q", "quit")], into: &canvas, y: height - 1)
     }
 
@@ -41,42 +50,44 @@ public enum HomeScreen {
         max(1, (width - 4) / Bubble.slotWidth)
     }
 
+    /// Draws only the visible bubbles, each found through the relation map: the cost of a
+    /// frame does not grow with the number of stories.
     static func drawRing(_ state: AppState, into canvas: inout Canvas, y: Int) {
-        let count = state.stories.count
+        let store = state.store
+        let count = store.count
         let visible = visibleBubbles(width: canvas.width)
         let first = firstVisible(selection: state.selection, count: count, visible: visible)
         let last = min(count, first + visible)
         for index in first..<last {
-            let story = state.stories[index]
-            let bubble = Bubble(name: story.author.name, isSeen: state.seen.isFullySeen(story),
-                                isSelected: index == state.selection)
-            bubble.draw(into: &canvas, x: 2 + (index - first) * Bubble.slotWidth, y: y)
+            let id = store.summaries[index].id
+            // A bubble whose view model is still being built stays empty for that frame.
+            guard let model = state.ring.model(for: id) else { continue }
+            var ring: Bubble.Ring?
+            if state.opening == id { ring = .loading } else if case .failed? = store.items[id] { ring = .failed }
+            Bubble(model, isSelected: index == state.selection, ring: ring)
+                .draw(into: &canvas, x: 2 + (index - first) * Bubble.slotWidth, y: y)
         }
         let arrow = Style(foreground: Theme.accent, attributes: [.bold])
         if first > 0 { canvas.text("‹", x: 0, y: y + 1, style: arrow) }
-        if last < count { canvas.text("›", x: canvas.width - 1, y: y + 1, style: arrow) }
+        if last < count || store.hasMore { canvas.text("›", x: canvas.width - 1, y: y + 1, style: arrow) }
     }
 
     static func drawDetails(_ state: AppState, into canvas: inout Canvas, y: Int) {
-        guard state.stories.indices.contains(state.selection) else { return }
-        let story = state.stories[state.selection]
+        guard let id = state.store.summaries[safe: state.selection]?.id, let model = state.ring.model(for: id) else { return }
         let width = canvas.width - 4
         var x = 2
-        x += canvas.text(story.author.name, x: x, y: y, style: Style(attributes: [.bold]), maxWidth: width / 2)
-        if let handle = story.author.handle {
+        x += canvas.text(model.fullName, x: x, y: y, style: Style(attributes: [.bold]), maxWidth: width / 2)
+        if let handle = model.handle {
             x += canvas.text("  @" + handle, x: x, y: y, style: Theme.mutedText, maxWidth: width - x)
         }
-        let unseen = state.seen.unseenCount(in: story)
-        let items = story.items.count == 1 ? "1 item" : "\(story.items.count) items"
-        var summary = unseen == 0 ? "\(items), all seen" : (unseen == story.items.count ? "\(items), new" : "\(items), \(unseen) new")
-        if let latest = story.items.compactMap(\.createdAt).max() {
-            summary += " · " + RelativeTime.short(from: latest, to: state.now.date)
-        }
-        canvas.text(summary, x: 2, y: y + 1, style: Theme.mutedText, maxWidth: width)
-        let next = story.items[state.seen.firstUnseenIndex(in: story)]
-        if let preview = next.caption ?? next.textContent {
-            let line = preview.split(separator: "\n").joined(separator: " ")
-            canvas.text("“" + line + "”", x: 2, y: y + 2, style: Style(foreground: .palette(250), attributes: [.italic]), maxWidth: width)
+        canvas.text(model.summary, x: 2, y: y + 1, style: Theme.mutedText, maxWidth: width)
+        if state.opening == id {
+            canvas.text("Loading the story… (Esc: stop)", x: 2, y: y + 2, style: Style(foreground: Theme.accent), maxWidth: width)
+        } else if case .failed(let reason)? = state.store.items[id] {
+            canvas.text("⚠ Could not load this story: \(reason). Enter: try again", x: 2, y: y + 2,
+                        style: Style(foreground: Theme.warning), maxWidth: width)
+        } else if let preview = model.preview {
+            canvas.text("“" + preview + "”", x: 2, y: y + 2, style: Style(foreground: .palette(250), attributes: [.italic]), maxWidth: width)
         }
     }
 
@@ -88,14 +99,6 @@ public enum HomeScreen {
         for (offset, line) in lines.suffix(2).enumerated() {
             canvas.text(line, x: 2, y: bottom - min(2, lines.count) + 1 + offset, style: style, maxWidth: canvas.width - 4)
         }
-    }
-}
-
-extension StoryItem {
-    /// The words of a text item, nil for media.
-    var textContent: String? {
-        if case .text(let text, _) = content { return text }
-        return nil
     }
 }
 

@@ -31,10 +31,10 @@ public enum PointerRouting {
         guard !state.isLoading, (HomeScreen.ringRow..<(HomeScreen.ringRow + Bubble.height)).contains(row),
               column >= 2 else { return nil }
         let visible = HomeScreen.visibleBubbles(width: width)
-        let first = HomeScreen.firstVisible(selection: state.selection, count: state.stories.count, visible: visible)
+        let first = HomeScreen.firstVisible(selection: state.selection, count: state.store.count, visible: visible)
         let slot = (column - 2) / Bubble.slotWidth
         let index = first + slot
-        guard slot < visible, state.stories.indices.contains(index) else { return nil }
+        guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
         return index
     }
 }

@@ -6,8 +6,15 @@ public enum ViewerScreen {
     public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas,
                               pictures: AppView.PictureLookup = { _, _, _, _ in .loading }) {
         let width = canvas.width, height = canvas.height
-        let story = state.stories[viewer.storyIndex]
+        guard !viewer.isWaiting, let story = state.store.story(at: viewer.storyIndex),
+              story.items.indices.contains(viewer.itemIndex) else {
+            renderWaiting(state, viewer: viewer, into: &canvas)
+            return
+        }
         let item = story.items[viewer.itemIndex]
+        // The page's view model; for the frame or two before it is built, the header shows
+        // the name alone and no caption.
+        let page = state.pages[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
 
         let fraction = viewer.playback.elapsed(at: state.now.uptime) / item.duration
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
@@ -36,14 +43,14 @@ public enum ViewerScreen {
             drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
-        drawHeader(state, story: story, item: item, viewer: viewer, into: &canvas, overPhoto: overPhoto)
+        drawHeader(story: story, page: page, viewer: viewer, into: &canvas, overPhoto: overPhoto)
 
         var lines: [(String, Style)] = []
-        if let caption = item.caption {
-            lines += TextWrap.lines(caption, width: width - 4).map { ($0, Style(foreground: .palette(255))) }
-        }
-        if let link = item.link {
-            lines.append(("↗ " + link.title, Style(foreground: Theme.accent, attributes: [.underline])))
+        if let page {
+            lines += page.captionLines.map { ($0, Style(foreground: .palette(255))) }
+            if let link = page.linkTitle {
+                lines.append(("↗ " + link, Style(foreground: Theme.accent, attributes: [.underline])))
+            }
         }
         if lines.count > bottomLines {
             lines = Array(lines.prefix(bottomLines))
@@ -66,12 +73,43 @@ public enum ViewerScreen {
 
     static func progressRect(width: Int) -> Rect { Rect(x: 1, y: 0, width: width - 2, height: 1) }
 
+    /// The viewer while a story's items (or the next page) are on their way, or failed.
+    static func renderWaiting(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {
+        let width = canvas.width, height = canvas.height
+        let summary = state.store.summaries[safe: viewer.storyIndex]
+        ProgressBar(segments: max(1, summary?.itemIDs.count ?? 1), current: 0, fraction: 0)
+            .draw(into: &canvas, in: progressRect(width: width))
+        var x = 1
+        if let summary {
+            x += canvas.text(ViewModelFactory.initials(of: summary.author.name), x: x, y: 1,
+                             style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+            canvas.text(summary.author.name, x: x + 1, y: 1, style: Style(attributes: [.bold]), maxWidth: width - x - 3)
+        }
+        let media = Rect(x: 0, y: 2, width: width, height: height - 3)
+        canvas.fill(media, style: Style(background: Theme.placeholderBackground))
+        let background = Style(background: Theme.placeholderBackground)
+        var lines: [(String, Style)]
+        if summary == nil {
+            lines = [("Loading more stories…", background.with(foreground: .palette(252)).adding(.bold))]
+            if let notice = state.pagingNotice { lines.append((notice, background.with(foreground: Theme.warning))) }
+        } else if case .failed(let reason)? = state.store.items(at: viewer.storyIndex) {
+            lines = [("⚠ Could not load this story", background.with(foreground: Theme.warning).adding(.bold))]
+            lines += TextWrap.lines(reason, width: max(1, width - 8)).prefix(3).map { ($0, background.with(foreground: Theme.warning)) }
+            lines.append(("→ next story · Esc back to the row", background.with(foreground: Theme.muted)))
+        } else {
+            lines = [("Loading the story…", background.with(foreground: .palette(252)).adding(.bold))]
+        }
+        let top = media.y + max(0, (media.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() where top + offset < media.maxY {
+            canvas.centered(line.0, in: media.insetBy(dx: 2, dy: 0), y: top + offset, style: line.1)
+        }
+        Hints.draw([("←→", "skip"), ("Esc", "close"), ("?", "help")], into: &canvas, y: height - 1)
+    }
+
     /// Seconds until the viewer looks different with no input: the current segment gains
     /// its next half cell, or the item ends. Nil while nothing plays.
     public static func secondsUntilNextChange(_ state: AppState, width: Int) -> Double? {
-        guard let viewer = state.viewer, viewer.playback.isRunning,
-              state.stories.indices.contains(viewer.storyIndex) else { return nil }
-        let story = state.stories[viewer.storyIndex]
+        guard let viewer = state.viewer, viewer.playback.isRunning, let story = state.store.story(at: viewer.storyIndex) else { return nil }
         let duration = story.items[viewer.itemIndex].duration
         let elapsed = viewer.playback.elapsed(at: state.now.uptime)
         let untilEnd = max(0, duration - elapsed)
@@ -82,7 +120,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(_ state: AppState, story: Story, item: StoryItem, viewer: ViewerState,
+    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState,
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
@@ -92,7 +130,7 @@ public enum ViewerScreen {
                                  attributes: style.attributes, maxWidth: maxWidth)
                 : canvas.text(text, x: x, y: 1, style: style, maxWidth: maxWidth)
         }
-        var right = "\(viewer.itemIndex + 1)/\(story.items.count)"
+        var right = page?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
         if viewer.isPaused { right = "❚❚ paused  " + right }
         let rightWidth = right.displayWidth
         _ = draw(right, x: width - rightWidth - 1,
@@ -100,13 +138,10 @@ public enum ViewerScreen {
 
         let available = width - rightWidth - 4
         var x = 1
-        x += draw(Bubble.initials(of: story.author.name), x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+        x += draw(page?.initials ?? "", x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
         x += 1
-        x += draw(story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
-        var detail = ""
-        if let handle = story.author.handle { detail += "  @" + handle }
-        if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: state.now.date) }
-        _ = draw(detail, x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
+        x += draw(page?.authorName ?? story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
+        _ = draw(page?.detail ?? "", x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
     }
 
     /// Copies a rendered picture into the canvas.

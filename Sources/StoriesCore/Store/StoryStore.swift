@@ -1,0 +1,127 @@
+import Foundation
+
+/// The one source of truth for the ring row and the viewer (LinkedIn's shared data source):
+/// the stories in ring-row order as pages deliver them, de-duplicated by id, the items of
+/// the stories that have been loaded, and where paging stands. A value inside `AppState`,
+/// changed only by `AppReducer`; the loading itself is done by the runtime as effects.
+public struct StoryStore: Equatable, Sendable {
+    /// Stories per page, as the API sends them.
+    public static let pageSize = 10
+    /// The next page is asked for when the ring-row selection or the viewer comes within
+    /// this many stories of the end.
+    public static let prefetchDistance = 3
+    /// Seconds between retries of a failed page: 1, 2, 4, … up to this.
+    public static let maximumBackoff: Double = 30
+
+    public enum Paging: Equatable, Sendable {
+        /// Nothing asked yet.
+        case notStarted
+        /// A page is on its way.
+        case loading(cursor: FeedCursor?, attempt: Int)
+        /// The last page arrived; `next` is the one after it.
+        case ready(next: FeedCursor)
+        /// A page failed; it is asked for again at `retryAt` (uptime).
+        case failed(cursor: FeedCursor?, attempt: Int, reason: String, retryAt: Double)
+        /// Every page has arrived.
+        case complete
+    }
+
+    /// Where the items of one story stand.
+    public enum Items: Equatable, Sendable {
+        case loading
+        case loaded(Story)
+        case failed(String)
+    }
+
+    public private(set) var summaries: [StorySummary] = []
+    /// Story id → position in `summaries`.
+    public private(set) var positions: [StoryID: Int] = [:]
+    public private(set) var items: [StoryID: Items] = [:]
+    public var paging: Paging = .notStarted
+
+    public init() {}
+
+    public var count: Int { summaries.count }
+
+    /// More pages may come (one is loading, failed, or not asked for yet).
+    public var hasMore: Bool { paging != .complete }
+
+    /// True until the first page has arrived (or failed).
+    public var isLoadingFirstPage: Bool {
+        guard summaries.isEmpty else { return false }
+        switch paging {
+        case .notStarted, .loading: return true
+        case .ready, .failed, .complete: return false
+        }
+    }
+
+    public func story(at index: Int) -> Story? {
+        guard summaries.indices.contains(index), case .loaded(let story)? = items[summaries[index].id] else { return nil }
+        return story
+    }
+
+    public func items(at index: Int) -> Items? {
+        guard summaries.indices.contains(index) else { return nil }
+        return items[summaries[index].id]
+    }
+
+    // MARK: - Changes
+
+    /// Adds a page's stories that are not here yet, in order; returns the ids added.
+    /// A story seen on an earlier page keeps its place (nothing shown moves or disappears).
+    public mutating func append(_ page: FeedPage) -> [StoryID] {
+        var added: [StoryID] = []
+        for summary in page.stories where positions[summary.id] == nil {
+            positions[summary.id] = summaries.count
+            summaries.append(summary)
+            added.append(summary.id)
+        }
+        paging = page.nextCursor.map { .ready(next: $0) } ?? .complete
+        return added
+    }
+
+    /// The cursor of the page to ask for when the story at `index` is shown or selected,
+    /// or nil when no page is due (not near the end, one is loading or waiting to retry,
+    /// or there are no more).
+    public func pageDue(near index: Int) -> FeedCursor?? {
+        switch paging {
+        case .notStarted:
+            return .some(nil)
+        case .ready(let next):
+            return index >= count - 1 - Self.prefetchDistance ? .some(next) : nil
+        case .loading, .failed, .complete:
+            return nil
+        }
+    }
+
+    public mutating func pageFailed(_ reason: String, at uptime: Double) {
+        guard case .loading(let cursor, let attempt) = paging else { return }
+        let backoff = min(Self.maximumBackoff, pow(2, Double(attempt - 1)))
+        paging = .failed(cursor: cursor, attempt: attempt, reason: reason, retryAt: uptime + backoff)
+    }
+
+    /// Marks a story's items as on their way; false when they are already here or coming.
+    public mutating func beginLoadingItems(of id: StoryID) -> Bool {
+        guard positions[id] != nil else { return false }
+        switch items[id] {
+        case .loading?, .loaded?: return false
+        case .failed?, nil:
+            items[id] = .loading
+            return true
+        }
+    }
+
+    /// The items arrived. The summary is brought up to date with them (the ring colour
+    /// follows the items actually shown).
+    public mutating func itemsLoaded(_ story: Story) {
+        guard let position = positions[story.id] else { return }
+        items[story.id] = .loaded(story)
+        let summary = StorySummary(story)
+        if summaries[position] != summary { summaries[position] = summary }
+    }
+
+    public mutating func itemsFailed(_ id: StoryID, reason: String) {
+        guard positions[id] != nil else { return }
+        items[id] = .failed(reason)
+    }
+}

@@ -1,0 +1,143 @@
+import Dispatch
+import Foundation
+
+/// What to (re)build: the ring bubbles of some stories, the viewer pages of some loaded
+/// stories, with the seen state, time and width to build them for. The reducer makes jobs
+/// (cheap: it only picks what changed); `ViewModelBuilder` runs them off the main queue.
+public struct ViewModelJob: Equatable, Sendable {
+    public struct RingInput: Equatable, Sendable {
+        public var summary: StorySummary
+        /// The story's items, when loaded (for the preview line).
+        public var story: Story?
+
+        public init(summary: StorySummary, story: Story?) {
+            self.summary = summary
+            self.story = story
+        }
+    }
+
+    public var ring: [RingInput]
+    public var pages: [Story]
+    public var seen: SeenState
+    public var now: Date
+    public var width: Int
+
+    public init(ring: [RingInput], pages: [Story], seen: SeenState, now: Date, width: Int) {
+        self.ring = ring
+        self.pages = pages
+        self.seen = seen
+        self.now = now
+        self.width = width
+    }
+
+    public var isEmpty: Bool { ring.isEmpty && pages.isEmpty }
+}
+
+/// Built view models, handed to the main queue in one step (one action).
+public struct ViewModelUpdate: Equatable, Sendable {
+    public var ring: [RingBubbleViewModel]
+    public var pages: [StoryID: [ViewerPageViewModel]]
+    /// The width the pages were built for.
+    public var width: Int
+
+    public init(ring: [RingBubbleViewModel], pages: [StoryID: [ViewerPageViewModel]], width: Int) {
+        self.ring = ring
+        self.pages = pages
+        self.width = width
+    }
+}
+
+/// Turns stories into view models. Pure; `ViewModelBuilder` calls it on a background queue.
+public enum ViewModelFactory {
+    /// Columns a bubble's name may take.
+    public static let bubbleNameWidth = 9
+
+    public static func build(_ job: ViewModelJob) -> ViewModelUpdate {
+        let ring = job.ring.map { ringBubble($0.summary, story: $0.story, seen: job.seen, now: job.now) }
+        var pages: [StoryID: [ViewerPageViewModel]] = [:]
+        for story in job.pages { pages[story.id] = viewerPages(story, now: job.now, width: job.width) }
+        return ViewModelUpdate(ring: ring, pages: pages, width: job.width)
+    }
+
+    public static func ringBubble(_ summary: StorySummary, story: Story?, seen: SeenState, now: Date) -> RingBubbleViewModel {
+        let itemCount = summary.itemIDs.count
+        let unseen = seen.unseenCount(story: summary.id, items: summary.itemIDs)
+        let items = itemCount == 1 ? "1 item" : "\(itemCount) items"
+        var line = unseen == 0 ? "\(items), all seen" : (unseen == itemCount ? "\(items), new" : "\(items), \(unseen) new")
+        if let latest = summary.latest { line += " · " + RelativeTime.short(from: latest, to: now) }
+        var preview: String?
+        if let story, !story.items.isEmpty {
+            let next = story.items[seen.firstUnseenIndex(in: story)]
+            if let text = next.caption ?? next.textContent {
+                // One line, and no longer than any screen could show.
+                preview = text.split(whereSeparator: \.isNewline).joined(separator: " ").truncated(toWidth: 400)
+            }
+        }
+        return RingBubbleViewModel(
+            key: summary.id,
+            name: summary.author.name.truncated(toWidth: bubbleNameWidth),
+            initials: initials(of: summary.author.name),
+            fullName: summary.author.name.truncated(toWidth: 400),
+            handle: summary.author.handle?.truncated(toWidth: 200),
+            isSeen: seen.isFullySeen(story: summary.id, items: summary.itemIDs),
+            summary: line,
+            preview: preview
+        )
+    }
+
+    public static func viewerPages(_ story: Story, now: Date, width: Int) -> [ViewerPageViewModel] {
+        let initials = initials(of: story.author.name)
+        let name = story.author.name.truncated(toWidth: max(1, width))
+        return story.items.enumerated().map { index, item in
+            var detail = ""
+            if let handle = story.author.handle { detail += "  @" + handle.truncated(toWidth: max(1, width)) }
+            if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: now) }
+            return ViewerPageViewModel(
+                key: .init(story: story.id, item: item.id),
+                initials: initials,
+                authorName: name,
+                detail: detail,
+                position: "\(index + 1)/\(story.items.count)",
+                captionLines: item.caption.map { TextWrap.lines($0, width: max(1, width - 4)) } ?? [],
+                linkTitle: item.link?.title.truncated(toWidth: max(1, width)),
+                width: width
+            )
+        }
+    }
+
+    /// First grapheme of the first two words, upper-cased: "Ayla Demir" → "AD", "山田 花子" → "山花".
+    public static func initials(of name: String) -> String {
+        let words = name.split(separator: " ").prefix(2)
+        let letters = words.compactMap { $0.first.map { String($0).uppercased() } }.joined()
+        return letters.truncated(toWidth: 4, ellipsis: false)
+    }
+}
+
+extension StoryItem {
+    /// The words of a text item, nil for media.
+    public var textContent: String? {
+        if case .text(let text, _) = content { return text }
+        return nil
+    }
+}
+
+/// Runs view-model jobs on one low-priority serial queue (`.utility`: input and drawing
+/// come first) and hands each result to `deliver` on the main queue. Serial, so results
+/// arrive in the order the jobs were made and a newer state always lands last.
+public final class ViewModelBuilder: Sendable {
+    public let queue = DispatchQueue(label: "stories.viewmodels", qos: .utility)
+    private let build: @Sendable (ViewModelJob) -> ViewModelUpdate
+
+    public init(build: @escaping @Sendable (ViewModelJob) -> ViewModelUpdate = ViewModelFactory.build) {
+        self.build = build
+    }
+
+    public func submit(_ job: ViewModelJob, deliverOn: DispatchQueue = .main,
+                       deliver: @escaping @Sendable (ViewModelUpdate) -> Void) {
+        let build = self.build
+        queue.async {
+            let update = build(job)
+            deliverOn.async { deliver(update) }
+        }
+    }
+}

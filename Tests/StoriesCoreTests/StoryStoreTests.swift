@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+@testable import StoriesCore
+
+/// Pages of ten made-up stories, `p<page>s<n>`, each with two text items.
+private func page(_ number: Int, ids: [String]? = nil, next: Bool = true) -> FeedPage {
+    let stories = (ids ?? (0..<10).map { "p\(number)s\($0)" }).map { story($0) }
+    return FeedPage(stories: stories.map(StorySummary.init), nextCursor: next ? "\((number + 1) * 10)" : nil)
+}
+
+private func story(_ id: String) -> Story {
+    ReducerHarness.story(id, items: 2)
+}
+
+/// The LinkedIn flow end to end in the reducer: pages by cursor, the ring row and the
+/// viewer over one store, items loaded on demand, paging failures retried.
+@Suite struct PagingTests {
+    /// A started app with the first page delivered and nothing else.
+    private func firstPage() -> ReducerHarness {
+        var h = ReducerHarness(started: ())
+        #expect(h.work == [.loadPage(nil)])
+        h.send(.pageLoaded(page(0)))
+        return h
+    }
+
+    @Test func theNextPageIsAskedForWithinThreeStoriesOfTheEnd() {
+        var h = firstPage()
+        #expect(h.state.store.count == 10)
+        #expect(h.state.ring.count == 10, "the ring row's view models were built")
+        for _ in 0..<5 { h.send(.selectNext) }
+        #expect(h.state.selection == 5)
+        #expect(h.work.isEmpty, "four stories left: not yet")
+        h.send(.selectNext)
+        #expect(h.work == [.loadPage("10")], "three stories left: the next page")
+        h.send(.selectNext)
+        #expect(h.work.isEmpty, "one page at a time")
+        h.send(.pageLoaded(page(1)))
+        #expect(h.state.store.count == 20)
+        #expect(h.state.selection == 7, "the selection stays on its story")
+        h.send(.selectLast)
+        #expect(h.work == [.loadPage("20")])
+        h.send(.pageLoaded(page(2, next: false)))
+        h.send(.selectLast)
+        #expect(h.work.isEmpty, "no more pages after the last")
+        #expect(!h.state.store.hasMore)
+    }
+
+    @Test func theViewerCrossesIntoAPageThatArrivesWhileItIsOpen() {
+        var h = firstPage()
+        h.send(.select(8))
+        #expect(h.work == [.loadPage("10")], "near the end: the next page")
+        h.send(.open)
+        #expect(h.state.opening == "p0s8")
+        #expect(h.work == [.loadStory("p0s8")], "its items")
+        h.send(.storyLoaded(StoryLoad(story: story("p0s8"))))
+        #expect(h.position! == (8, 0), "the viewer opens once the items are here")
+        #expect(h.work == [.loadStory("p0s9"), .loadStory("p0s7"), .persistSeen(h.state.seen)], "the neighbours' items")
+        h.send(.storyLoaded(StoryLoad(story: story("p0s9"))))
+        h.send(.nextStory)
+        #expect(h.position! == (9, 0))
+        #expect(h.state.selection == 9, "the ring row follows the viewer")
+
+        // Past the last story while page 2 is still on its way: the viewer waits.
+        h.send(.nextStory)
+        #expect(h.state.viewer?.isWaiting == true)
+        #expect(h.state.viewer?.storyIndex == 10)
+        #expect(h.state.viewer?.playback.isRunning == false, "nothing plays while waiting")
+        #expect(h.state.selection == 9)
+        #expect(!h.state.wantsFrames)
+
+        h.send(.pageLoaded(page(1)))
+        #expect(h.work.contains(.loadStory("p1s0")), "the page came: the story's items are asked for")
+        #expect(h.state.viewer?.isWaiting == true)
+        h.send(.storyLoaded(StoryLoad(story: story("p1s0"))))
+        #expect(h.position! == (10, 0), "the viewer runs on into the new page")
+        #expect(h.state.viewer?.playback.isRunning == true)
+        #expect(h.state.selection == 10)
+        #expect(h.state.seen.isSeen(story: "p1s0", item: "p1s00"))
+    }
+
+    @Test func autoAdvanceAlsoRunsOnIntoTheNextPage() {
+        var h = firstPage()
+        h.send(.select(9))
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p0s9"))))
+        h.send(.pageLoaded(page(1)))
+        h.send(.storyLoaded(StoryLoad(story: story("p1s0"))))
+        h.wait(5); h.wait(5)
+        #expect(h.position! == (10, 0))
+    }
+
+    @Test func theLastStoryOfTheLastPageDismisses() {
+        var h = firstPage()
+        h.send(.pageLoaded(page(1, next: false)))
+        h.send(.select(19))
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p1s9"))))
+        h.send(.nextStory)
+        #expect(h.state.viewer == nil)
+        #expect(h.state.selection == 19)
+    }
+
+    @Test func aViewerWaitingPastTheEndDismissesWhenTheFeedTurnsOutToEnd() {
+        var h = firstPage()
+        h.send(.select(9))
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p0s9"))))
+        h.send(.nextStory)
+        #expect(h.state.viewer?.isWaiting == true)
+        h.send(.pageLoaded(FeedPage(stories: [], nextCursor: nil)))
+        #expect(h.state.viewer == nil)
+        #expect(h.state.selection == 9)
+    }
+
+    @Test func aFailedPageRetriesWithBackoffAndNothingShownDisappears() {
+        var h = firstPage()
+        h.send(.selectLast)
+        #expect(h.work == [.loadPage("10")])
+        let before = h.state.store.summaries
+        h.send(.pageFailed("timed out after 15 s"))
+        #expect(h.work == [.retryPage(after: 1)])
+        #expect(h.state.pagingNotice == "More stories did not load: timed out after 15 s. Trying again…")
+        #expect(h.state.store.summaries == before)
+        #expect(h.state.ring.count == 10)
+        h.send(.selectPrevious); h.send(.selectNext)
+        #expect(h.work.isEmpty, "no second request while waiting to retry")
+
+        h.send(.retryPage)
+        #expect(h.work == [.loadPage("10")], "the same page again")
+        h.send(.pageFailed("the connection failed"))
+        #expect(h.work == [.retryPage(after: 2)], "backoff doubles")
+        #expect(h.state.pagingNotice?.contains("attempt 3") == true)
+        for expected in [4.0, 8, 16, 30, 30] {
+            h.send(.retryPage)
+            h.send(.pageFailed("x"))
+            #expect(h.work == [.retryPage(after: expected)])
+        }
+        h.send(.retryPage)
+        h.send(.pageLoaded(page(1)))
+        #expect(h.state.pagingNotice == nil)
+        #expect(h.state.store.count == 20)
+        #expect(Array(h.state.store.summaries.prefix(10)) == before)
+    }
+
+    @Test func aFailedFirstPageSaysSoAndRetries() {
+        var h = ReducerHarness(started: ())
+        h.send(.pageFailed("offline (--network offline)"))
+        #expect(!h.state.isLoading)
+        #expect(h.state.pagingNotice == "Stories did not load: offline (--network offline). Trying again…")
+        h.send(.retryPage)
+        #expect(h.work == [.loadPage(nil)])
+        #expect(h.state.isLoading)
+    }
+
+    @Test func duplicateStoriesAcrossPagesAreShownOnce() {
+        var h = firstPage()
+        h.send(.selectLast)
+        // The feed moved on: page 2 repeats two stories of page 1.
+        h.send(.pageLoaded(page(1, ids: ["p0s8", "p1s0", "p0s9", "p1s1"])))
+        #expect(h.state.store.summaries.map(\.id).suffix(3) == ["p0s9", "p1s0", "p1s1"])
+        #expect(h.state.store.count == 12)
+        #expect(h.state.ring.count == 12)
+        #expect(h.state.ring.positions["p0s8"] == 8, "a repeated story keeps its place")
+        #expect(h.state.ring.positions["p1s1"] == 11)
+        #expect(h.state.store.positions == h.state.ring.positions, "ring row and store agree")
+    }
+
+    @Test func openingWaitsForItemsCanBeCancelledAndRetriesAFailure() {
+        var h = firstPage()
+        h.send(.select(2))
+        h.send(.open)
+        #expect(h.state.opening == "p0s2")
+        #expect(h.state.viewer == nil, "the viewer opens only once the items are there")
+        #expect(h.work == [.loadStory("p0s2")])
+        h.send(.selectNext)
+        #expect(h.state.opening == "p0s2", "the row can be browsed meanwhile")
+        h.send(.dismiss)
+        #expect(h.state.opening == nil, "Esc stops it")
+        h.send(.storyLoaded(StoryLoad(story: story("p0s2"))))
+        #expect(h.state.viewer == nil, "a cancelled opening does not open when the items come")
+
+        h.send(.open) // p0s3
+        h.send(.storyFailed("p0s3", "story 'p0s3': timed out after 15 s"))
+        #expect(h.state.opening == nil)
+        #expect(h.state.store.items["p0s3"] == .failed("story 'p0s3': timed out after 15 s"))
+        h.send(.selectNext); h.send(.selectPrevious)
+        #expect(h.work.isEmpty, "a failure is not retried by itself")
+        h.send(.open)
+        #expect(h.work == [.loadStory("p0s3")], "Enter tries again")
+        h.send(.storyLoaded(StoryLoad(story: story("p0s3"))))
+        #expect(h.position! == (3, 0))
+    }
+
+    @Test func aStoryThatFailsInTheViewerCanBeSkipped() {
+        var h = firstPage()
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p0s0"))))
+        h.send(.storyFailed("p0s1", "broken"))
+        h.send(.nextStory)
+        #expect(h.state.viewer?.isWaiting == true)
+        #expect(h.work.contains(.loadStory("p0s1")), "going to a failed story tries it again")
+        h.send(.storyFailed("p0s1", "broken"))
+        h.send(.nextItem)
+        #expect(h.state.viewer?.storyIndex == 2, "→ skips a story that cannot load")
+        h.send(.previousItem)
+        #expect(h.state.viewer?.storyIndex == 1)
+    }
+
+    @Test func aSeenChangeRebuildsOnlyThatStorysBubble() {
+        var h = firstPage()
+        h.send(.select(4))
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p0s4"))))
+        h.send(.nextItem)
+        let jobs = h.effects.compactMap { effect -> ViewModelJob? in
+            if case .buildViewModels(let job) = effect { return job }
+            return nil
+        }
+        #expect(jobs.count == 1)
+        #expect(jobs.first?.ring.map(\.summary.id) == ["p0s4"])
+        #expect(jobs.first?.pages.isEmpty == true)
+        #expect(h.state.ring.model(for: "p0s4")?.isSeen == true)
+        #expect(h.state.ring.model(for: "p0s3")?.isSeen == false)
+    }
+
+    @Test func aResizeRebuildsTheViewerPagesInTheBackgroundAndTheOldOnesDrawUntilThen() {
+        var h = firstPage()
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: story("p0s0"))))
+        #expect(h.state.pages["p0s0"]?.first?.width == 80)
+        let effects = AppReducer.reduce(&h.state, .resized(width: 120), at: h.now)
+        guard case .buildViewModels(let job)? = effects.first else { Issue.record("no rebuild: \(effects)"); return }
+        #expect(job.width == 120 && job.ring.isEmpty && job.pages.map(\.id) == ["p0s0"])
+        #expect(h.state.pages["p0s0"]?.first?.width == 80, "until the new ones arrive, the old ones draw")
+        // A result built for a width that has since changed again is dropped.
+        _ = AppReducer.reduce(&h.state, .resized(width: 100), at: h.now)
+        _ = AppReducer.reduce(&h.state, .viewModelsBuilt(ViewModelFactory.build(job)), at: h.now)
+        #expect(h.state.pages["p0s0"]?.first?.width == 80)
+    }
+}
