@@ -91,6 +91,45 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// The LinkedIn flow over a slow network: the ring row pages in as the selection
+    /// moves right, the viewer waits past the last loaded story and runs on into the page
+    /// when it arrives, and Enter on a story waits for its items with a marked bubble.
+    @Test func overASlowNetworkTheRowPagesInAndTheViewerRunsOnIntoNewPages() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("\(try Binary.requireBuilt()) --synthetic 40 --latency 700ms")
+        try tmux.waitFor(text: "Loading stories…")
+        try tmux.waitFor(text: "⇅ custom · 10+ stories")
+        // Enter: the bubble is marked while the items load; the viewer opens when they come.
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Loading the story… (Esc: stop)")
+        #expect(tmux.text.contains("┏┄┄┄┄┄┄┓"), "the opened bubble is drawn as loading")
+        try tmux.waitFor("the viewer") { $0.count > 1 && $0[1].contains("@user0 ·") }
+        // Ten quick swipes outrun the network: each story waits for its items, and past
+        // the tenth the viewer waits for page 2 (asked for at story 6), then runs on into it.
+        for _ in 0..<10 { try tmux.press("]") }
+        try tmux.waitFor(text: "Loading more stories…")
+        try tmux.waitFor("the viewer running on into page 2") { $0.count > 1 && $0[1].contains("@user10 ·") }
+        try tmux.press("Escape")
+        try tmux.waitFor("the row, following the viewer") { $0.count > 8 && $0[7].contains("@user10") }
+        #expect(tmux.text.contains("⇅ custom · 20+ stories"))
+        // The row pages in as the selection moves right: page 3 within three of the end.
+        for _ in 0..<6 { try tmux.press("Right") }
+        try tmux.waitFor(text: "⇅ custom · 30+ stories")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func offlineTheFirstPageFailsWithANoticeAndTheAppKeepsRunning() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("\(try Binary.requireBuilt()) --network offline")
+        try tmux.waitFor(text: "⚠ Stories did not load: offline (--network offline). Trying again…")
+        try tmux.waitFor(text: "(attempt 3)…", timeout: 10)
+        try tmux.press("?")
+        try tmux.waitFor(text: "Keys · stories")
+        try tmux.press("q", "q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func aSyntheticFeedOfAThousandStories() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--synthetic 1012")
         try tmux.waitFor(text: "10+ stories")
@@ -387,6 +426,37 @@ import Testing
         #expect(result.status == 1)
         #expect(result.out.isEmpty)
         #expect(result.err == "stories: \(feed.path)/feed.json: stories[0]: expected a string, found a number\n")
+    }
+
+    @Test func networkFlagsAreChecked() throws {
+        let unknown = try Binary.run(["--network", "5g"])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.contains("--network: unknown profile '5g'; choose one of 3g, 4g, local, offline, wifi"))
+        let latency = try Binary.run(["--latency", "soon"])
+        #expect(latency.status == 64 && latency.err.contains("--latency: 'soon' is not a time like 300ms or 1.5s"))
+        let bandwidth = try Binary.run(["--bandwidth", "fast"])
+        #expect(bandwidth.status == 64 && bandwidth.err.contains("--bandwidth: 'fast' is not a rate like 2MB/s or 500KB/s"))
+        let fail = try Binary.run(["--fail", "2"])
+        #expect(fail.status == 64 && fail.err.contains("--fail takes a share from 0 to 1; got 2.0"))
+    }
+
+    @Test func benchViewModelsPrintsOneJSONObjectPerLine() throws {
+        let result = try Binary.run(["bench", "viewmodels", "--json", "--runs", "1", "--frames", "20"])
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 4)
+        var sizes: [Int] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if let stories = object["stories"] as? Int {
+                sizes.append(stories)
+                #expect((object["build_ms"] as? Double ?? -1) > 0)
+            } else {
+                #expect((object["frame_us_10"] as? Double ?? -1) > 0)
+                #expect((object["frame_us_1012"] as? Double ?? -1) > 0)
+            }
+        }
+        #expect(sizes == [170, 200, 1012])
     }
 
     @Test func withoutATerminalItSaysSo() throws {

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import StoriesCore
+import StoriesUI
+
+/// `stories bench viewmodels`: LINE's measurements for the view-model layer. Builds the
+/// view models of 170, 200 and 1012 stories (ring bubbles and viewer pages) and scrolls the
+/// ring row from the first to the last story of 10 and of 1012, timing each frame's
+/// main-queue work (the reducer, the state comparison the run loop makes, drawing the
+/// screen into a canvas).
+struct ViewModelBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "viewmodels",
+        abstract: "Time building view models (170/200/1012 stories) and a ring-row frame (10 vs 1012)."
+    )
+
+    @Option(help: "Runs per build size.")
+    var runs = 30
+
+    @Option(help: "Frames timed per scroll.")
+    var frames = 3000
+
+    @Flag(help: "One JSON object per line instead of a table.")
+    var json = false
+
+    static let width = 100, height = 30
+    static let now = Date(timeIntervalSince1970: 1_795_240_800)
+
+    mutating func run() throws {
+        guard runs >= 1, frames >= 10 else { throw ValidationError("--runs must be at least 1 and --frames at least 10") }
+        if !json { print("view models: ring bubbles + viewer pages at \(Self.width) columns, \(runs) runs (median; p90 in brackets)") }
+        for count in [170, 200, 1012] {
+            let stories = SyntheticFeed(count: count).loadAll().stories
+            let job = ViewModelJob(ring: stories.map { .init(summary: StorySummary($0), story: $0) }, pages: stories,
+                                   seen: SeenState(), now: Self.now, width: Self.width)
+            let items = stories.reduce(0) { $0 + $1.items.count }
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let update = ViewModelFactory.build(job)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                precondition(update.ring.count == count)
+            }
+            let (median, p90) = Self.stats(times)
+            if json {
+                print(#"{"bench":"viewmodels","stories":\#(count),"items":\#(items),"runs":\#(runs),"build_ms":\#(Self.fixed(median)),"p90_ms":\#(Self.fixed(p90))}"#)
+            } else {
+                print("  \(count) stories (\(items) items)".padding(toLength: 32, withPad: " ", startingAt: 0)
+                      + "build \(Self.fixed(median, 2)) ms [\(Self.fixed(p90, 2))]")
+            }
+        }
+
+        let small = frameCost(stories: 10)
+        let large = frameCost(stories: 1012)
+        let ratio = large.median / small.median
+        if json {
+            print(#"{"bench":"ring_frame","frames":\#(frames),"frame_us_10":\#(Self.fixed(small.median, 1)),"frame_us_1012":\#(Self.fixed(large.median, 1)),"p90_us_10":\#(Self.fixed(small.p90, 1)),"p90_us_1012":\#(Self.fixed(large.p90, 1)),"ratio":\#(Self.fixed(ratio, 2))}"#)
+        } else {
+            print("ring-row frame, \(Self.width)×\(Self.height), scrolling first to last, \(frames) frames (median; p90 in brackets)")
+            print("  10 stories                    \(Self.fixed(small.median, 1)) µs [\(Self.fixed(small.p90, 1))]")
+            print("  1012 stories                  \(Self.fixed(large.median, 1)) µs [\(Self.fixed(large.p90, 1))]")
+            print("  ratio 1012 / 10               \(Self.fixed(ratio, 2))")
+        }
+    }
+
+    /// Per-frame main-queue cost of one step along the ring row, over `frames` steps
+    /// (wrapping to the first story at the end, untimed).
+    private func frameCost(stories count: Int) -> (median: Double, p90: Double) {
+        var state = loadedState(SyntheticFeed(count: count).loadAll().stories)
+        var times: [Double] = []
+        times.reserveCapacity(frames)
+        var now = Moment(uptime: 0, date: Self.now)
+        while times.count < frames {
+            if state.selection == state.store.count - 1 {
+                _ = AppReducer.reduce(&state, .command(.selectFirst), at: now)
+            }
+            now = now.advanced(by: 0.016)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let before = state
+            let effects = AppReducer.reduce(&state, .command(.selectNext), at: now)
+            let changed = state != before
+            let canvas = AppView.render(state, width: Self.width, height: Self.height)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+            precondition(changed && effects.isEmpty && canvas.width == Self.width)
+        }
+        return Self.stats(times)
+    }
+
+    /// Every story on one page, items loaded, view models built: a ring row that is all there.
+    private func loadedState(_ stories: [Story]) -> AppState {
+        var state = AppState(title: "bench", now: Moment(uptime: 0, date: Self.now))
+        var pending: [AppAction] = [.resized(width: Self.width), .start,
+                                    .pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil))]
+        pending += stories.map { .storyLoaded(StoryLoad(story: $0)) }
+        while !pending.isEmpty {
+            for case .buildViewModels(let job) in AppReducer.reduce(&state, pending.removeFirst(), at: state.now) {
+                pending.append(.viewModelsBuilt(ViewModelFactory.build(job)))
+            }
+        }
+        return state
+    }
+
+    static func stats(_ values: [Double]) -> (median: Double, p90: Double) {
+        let sorted = values.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
+    }
+
+    static func fixed(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+}
