@@ -68,6 +68,55 @@ import Testing
         try again.waitForPrompt()
     }
 
+    /// SIGKILL between writing the new seen file and renaming it over the old one: the old
+    /// file is untouched, the next start reads it, and the leftover is cleared away.
+    @Test func killedDuringASeenWriteTheOldFileIsIntact() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seen-kill-\(UUID())")
+        let folder = state.appendingPathComponent("stories")
+        do {
+            let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+            try tmux.press("Enter")
+            try tmux.waitFor(text: "1/3")
+            try tmux.press("Escape")
+            try tmux.waitFor(text: "3 items, 2 new")
+            try tmux.press("q")
+            try tmux.waitForPrompt()
+        }
+        let seenFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+        let good = try Data(contentsOf: folder.appendingPathComponent(seenFile))
+
+        do {
+            let tmux = try Tmux(width: 100, height: 30, stateDirectory: state)
+            try tmux.type("STORIES_TEST_PAUSE_BEFORE_RENAME=30 \(try Binary.requireBuilt())")
+            try tmux.waitFor(text: "10+ stories")
+            try tmux.press("Right", "Enter")
+            try tmux.waitFor("Mika's story") { $0.count > 1 && $0[1].contains("Mika") && $0[1].hasSuffix("1/3") }
+            // The batched write starts half a second later and stops before its rename.
+            let deadline = Date().addingTimeInterval(10)
+            var leftovers: [String] = []
+            while Date() < deadline {
+                leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+                if !leftovers.isEmpty { break }
+                usleep(50_000)
+            }
+            #expect(leftovers.count == 1, "the new file was written beside the old one")
+            let pid = try #require(tmux.foregroundPID(named: "stories"))
+            kill(pid, SIGKILL)
+            try tmux.waitFor(text: "Killed")
+        }
+        #expect(try Data(contentsOf: folder.appendingPathComponent(seenFile)) == good, "the old file is untouched")
+
+        let again = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
+        try again.waitFor(text: "3 items, 2 new")
+        #expect(!again.text.contains("could not be read"))
+        try again.press("Right")
+        try again.waitFor(text: "3 items, new")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files == [seenFile], "the abandoned temporary file was removed: \(files)")
+        try again.press("q")
+        try again.waitForPrompt()
+    }
+
     @Test func aCorruptSeenFileIsMovedAsideWithANotice() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("seen-corrupt-\(UUID())")
         let folder = state.appendingPathComponent("stories")

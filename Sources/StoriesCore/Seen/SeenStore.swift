@@ -10,6 +10,9 @@ public final class SeenStore: Sendable {
     public let file: URL
     private let feedKey: String
     private let delay: DispatchTimeInterval
+    /// Seconds to wait between the fsync and the rename: only for the test that kills the
+    /// app mid-write (`STORIES_TEST_PAUSE_BEFORE_RENAME`); 0 otherwise.
+    private let pauseBeforeRename: Double
     /// Pending state and the write scheduled for it; touched only on `queue`.
     private let queue = DispatchQueue(label: "stories.seen", qos: .utility)
     private let pending = PendingWrite()
@@ -25,6 +28,7 @@ public final class SeenStore: Sendable {
                 delay: DispatchTimeInterval = .milliseconds(500)) {
         self.feedKey = feedKey
         self.delay = delay
+        pauseBeforeRename = environment["STORIES_TEST_PAUSE_BEFORE_RENAME"].flatMap(Double.init).map { min(max(0, $0), 60) } ?? 0
         file = Self.directory(environment: environment).appendingPathComponent("seen-\(Self.hash(feedKey)).json")
     }
 
@@ -39,6 +43,7 @@ public final class SeenStore: Sendable {
     /// Reads the file. Missing: a clean start. Unreadable or malformed: moved aside to
     /// `<name>.corrupt-<time>`, with a warning that says where.
     public func load() -> Loaded {
+        removeAbandonedTemporaryFiles()
         guard FileManager.default.fileExists(atPath: file.path) else { return Loaded(state: SeenState(), warning: nil) }
         do {
             let data = try Data(contentsOf: file)
@@ -97,9 +102,23 @@ public final class SeenStore: Sendable {
         let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0
         close(fd)
+        if pauseBeforeRename > 0 { Thread.sleep(forTimeInterval: pauseBeforeRename) }
         guard written == data.count, synced, rename(temporary.path, file.path) == 0 else {
             unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+    }
+
+    /// A writer killed before its rename leaves `.<file>.<pid>.tmp` behind; the old file
+    /// is whole, so the leftover is removed once its process is gone.
+    private func removeAbandonedTemporaryFiles() {
+        let directory = file.deletingLastPathComponent()
+        let prefix = ".\(file.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            guard let pid = Int32(name.dropFirst(prefix.count).dropLast(4)), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory.appendingPathComponent(name).path)
         }
     }
 
