@@ -14,6 +14,8 @@ import StoriesUI
 public final class TerminalApp {
     private let client: FeedClient
     private let viewModels = ViewModelBuilder()
+    /// Story item requests in flight, so one nobody waits for can be cancelled.
+    private var storyRequests: [StoryID: FeedRequest] = [:]
     private let clock: any Clock
     private let bindings: KeyBindings
     private let terminal: CursesScreen
@@ -86,14 +88,17 @@ public final class TerminalApp {
                 }
             }
         case .loadStory(let id):
-            client.story(id: id) { result in
+            storyRequests[id] = client.story(id: id) { result in
                 MainActor.assumeIsolated {
+                    self.storyRequests[id] = nil
                     switch result {
                     case .success(let load): self.send(.storyLoaded(load))
                     case .failure(let error): self.send(.storyFailed(id, error.description))
                     }
                 }
             }
+        case .cancelStory(let id):
+            storyRequests.removeValue(forKey: id)?.cancel()
         case .retryPage(let delay):
             DispatchQueue.main.asyncAfter(deadline: .now() + delay) {
                 MainActor.assumeIsolated { self.send(.retryPage) }

@@ -176,8 +176,12 @@ private func story(_ id: String) -> Story {
         #expect(h.state.opening == "p0s2", "the row can be browsed meanwhile")
         h.send(.dismiss)
         #expect(h.state.opening == nil, "Esc stops it")
+        #expect(h.work == [.cancelStory("p0s2")], "and its request")
+        #expect(h.state.store.items["p0s2"] == nil)
         h.send(.storyLoaded(StoryLoad(story: story("p0s2"))))
-        #expect(h.state.viewer == nil, "a cancelled opening does not open when the items come")
+        #expect(h.state.viewer == nil, "a late answer does not open the viewer")
+        h.send(.dismiss)
+        #expect(h.work.isEmpty, "nothing to cancel")
 
         h.send(.open) // p0s3
         h.send(.storyFailed("p0s3", "story 'p0s3': timed out after 15 s"))

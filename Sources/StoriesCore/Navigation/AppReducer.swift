@@ -31,6 +31,8 @@ public enum AppEffect: Equatable, Sendable {
     case loadPage(FeedCursor?)
     /// Load a story's items, then send `.storyLoaded` or `.storyFailed`.
     case loadStory(StoryID)
+    /// Nobody waits for that story's items any more: cancel the request (no answer comes).
+    case cancelStory(StoryID)
     /// Send `.retryPage` after this many seconds.
     case retryPage(after: Double)
     /// Build view models off the main queue, then send `.viewModelsBuilt`.
@@ -187,7 +189,9 @@ private struct Reduction {
             show(story: min(viewer.storyIndex, count) - 1, item: nil)
         case .dismiss:
             if state.viewer == nil {
-                state.opening = nil // Esc on the row cancels a story being opened
+                // Esc on the row stops a story being opened, and its request.
+                if let id = state.opening, store.cancelLoadingItems(of: id) { effects.append(.cancelStory(id)) }
+                state.opening = nil
             } else {
                 dismiss()
             }

@@ -116,7 +116,7 @@ public final class FeedClient: Sendable {
                 return
             }
             stats.add(bytes: bytes)
-            let transfer = profile.bandwidth.map { Double(bytes) / $0 } ?? 0
+            let transfer = profile.transferSeconds(bytes: bytes)
             if latency + transfer > profile.timeout {
                 deliver(.failure(timedOut), profile.timeout - latency)
                 return

@@ -29,6 +29,11 @@ public struct NetworkProfile: Equatable, Sendable, CustomStringConvertible {
         self.isOffline = isOffline
     }
 
+    /// Seconds to move `bytes` at this profile's bandwidth (0 without a limit).
+    public func transferSeconds(bytes: Int) -> Double {
+        bandwidth.map { Double(max(0, bytes)) / $0 } ?? 0
+    }
+
     /// No network at all: files straight from the disk.
     public static let local = NetworkProfile(name: "local")
     public static let wifi = NetworkProfile(name: "wifi", latency: 0.02, jitter: 0.01, bandwidth: 12_500_000)

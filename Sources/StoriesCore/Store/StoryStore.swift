@@ -111,6 +111,14 @@ public struct StoryStore: Equatable, Sendable {
         }
     }
 
+    /// A request for the items was cancelled: they are neither here nor coming. False when
+    /// they were not on their way.
+    public mutating func cancelLoadingItems(of id: StoryID) -> Bool {
+        guard items[id] == .loading else { return false }
+        items[id] = nil
+        return true
+    }
+
     /// The items arrived. The summary is brought up to date with them (the ring colour
     /// follows the items actually shown).
     public mutating func itemsLoaded(_ story: Story) {
