@@ -77,7 +77,7 @@ private func timed<T: Sendable>(_ start: (@escaping @Sendable (Result<T, FeedErr
     @Test func failuresTimeoutsAndOfflineAreErrorsThatSayWhat() async throws {
         let failing = FeedClient(source: CountingSource(), profile: NetworkProfile(name: "flaky", failureRate: 1))
         let (failed, _) = await timed { failing.story(id: "a", deliverOn: .global(), completion: $0) }
-        #expect(failed.failure?.description == "story 'a': the connection failed (simulated: flaky)")
+        #expect(failed.failure?.description == "stories/a.json: the connection failed (simulated: flaky)")
 
         let slow = FeedClient(source: CountingSource(pageBytes: 20_000_000), profile: NetworkProfile(name: "t", bandwidth: 1_000_000, timeout: 0.2))
         let (timedOut, seconds) = await timed { slow.page(after: nil, deliverOn: .global(), completion: $0) }

@@ -184,9 +184,9 @@ private func story(_ id: String) -> Story {
         #expect(h.work.isEmpty, "nothing to cancel")
 
         h.send(.open) // p0s3
-        h.send(.storyFailed("p0s3", "story 'p0s3': timed out after 15 s"))
+        h.send(.storyFailed("p0s3", "stories/p0s3.json: timed out after 15 s"))
         #expect(h.state.opening == nil)
-        #expect(h.state.store.items["p0s3"] == .failed("story 'p0s3': timed out after 15 s"))
+        #expect(h.state.store.items["p0s3"] == .failed("stories/p0s3.json: timed out after 15 s"))
         h.send(.selectNext); h.send(.selectPrevious)
         #expect(h.work.isEmpty, "a failure is not retried by itself")
         h.send(.open)

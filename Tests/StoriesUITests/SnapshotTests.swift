@@ -114,6 +114,42 @@ import Testing
         #expect(empty.lines[3] == "  No stories to show in this feed.")
     }
 
+    /// The demo's first page only, as a paged feed has it: nothing loaded but summaries.
+    static func firstPageOnly() -> AppState {
+        var state = AppState(title: "Demo stories", now: Fixture.moment)
+        let summaries = Fixture.demo.stories.prefix(10).map(StorySummary.init)
+        for action: AppAction in [.resized(width: 80), .start, .pageLoaded(FeedPage(stories: Array(summaries), nextCursor: "10"))] {
+            Pilot.apply(action, to: &state, at: Fixture.moment)
+        }
+        return state
+    }
+
+    @Test func homeWhileAStoryOpensOneFailedAndAPageRetries() {
+        var pilot = Pilot(width: 80, height: 24, state: Self.firstPageOnly())
+        pilot.press(.key(.right), .key(.enter))              // Mika: loading
+        Pilot.apply(.storyFailed(Fixture.demo.stories[2].id, "stories/hanako.json: timed out after 15 s"), to: &pilot.state, at: pilot.now)
+        pilot.press(.key(.end))                              // the next page is asked for…
+        Pilot.apply(.pageFailed("the connection failed (simulated: 3g)"), to: &pilot.state, at: pilot.now) // …and fails
+        pilot.press(.key(.home), .key(.right), .key(.right)) // on the failed story
+        expectSnapshot(pilot.backend.snapshot(styles: true), named: "home-paging-80x24")
+        #expect(pilot.state.opening == Fixture.demo.stories[1].id, "still opening while browsing")
+    }
+
+    @Test func viewerWaitingForTheNextPageAndOnAStoryThatFailed() {
+        var state = Self.firstPageOnly()
+        let last = Fixture.demo.stories[9]
+        Pilot.apply(.select(9), to: &state, at: Fixture.moment) // asks for page 2
+        Pilot.apply(.storyLoaded(StoryLoad(story: last)), to: &state, at: Fixture.moment)
+        Pilot.apply(.command(.open), to: &state, at: Fixture.moment)
+        var pilot = Pilot(width: 80, height: 24, state: state)
+        pilot.press(.key(.character("]")))
+        expectSnapshot(pilot.backend.snapshot(), named: "viewer-waiting-for-page-80x24")
+        Pilot.apply(.pageLoaded(FeedPage(stories: [StorySummary(Fixture.demo.stories[10])], nextCursor: nil)), to: &pilot.state, at: pilot.now)
+        Pilot.apply(.storyFailed(Fixture.demo.stories[10].id, "stories/chenwei.json: items[0].media: needs a \"path\" or a \"url\""), to: &pilot.state, at: pilot.now)
+        pilot.wait(0)
+        expectSnapshot(pilot.backend.snapshot(), named: "viewer-story-failed-80x24")
+    }
+
     @Test(arguments: [(39, 24), (80, 11), (20, 5)])
     func tooSmallShowsOneClearMessage(width: Int, height: Int) {
         let pilot = Pilot(width: width, height: height)

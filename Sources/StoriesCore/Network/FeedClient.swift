@@ -56,7 +56,7 @@ public final class FeedClient: Sendable {
     public func story(id: StoryID, qos: DispatchQoS = .userInitiated, deliverOn: DispatchQueue = .main,
                       completion: @escaping @Sendable (Result<StoryLoad, FeedError>) -> Void) -> FeedRequest {
         let source = self.source
-        return perform("story '\(id)'", qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
+        return perform("stories/\(id).json", qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
             let load = try source.story(id: id)
             return (load, load.bytes)
         }, completion: completion)

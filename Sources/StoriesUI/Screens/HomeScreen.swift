@@ -84,7 +84,7 @@ public enum HomeScreen {
         if state.opening == id {
             canvas.text("Loading the story… (Esc: stop)", x: 2, y: y + 2, style: Style(foreground: Theme.accent), maxWidth: width)
         } else if case .failed(let reason)? = state.store.items[id] {
-            canvas.text("⚠ Could not load this story: \(reason). Enter: try again", x: 2, y: y + 2,
+            canvas.text("⚠ Could not load (Enter: try again): \(reason)", x: 2, y: y + 2,
                         style: Style(foreground: Theme.warning), maxWidth: width)
         } else if let preview = model.preview {
             canvas.text("“" + preview + "”", x: 2, y: y + 2, style: Style(foreground: .palette(250), attributes: [.italic]), maxWidth: width)
