@@ -42,7 +42,18 @@ import Testing
         let hostile = "Eve\u{1B}[2J\u{1B}]0;pwned\u{07}\u{9B}31m\u{7F}"
         let cleaned = SafeText.line(hostile)
         #expect(!cleaned.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-        #expect(cleaned == "Eve[2J]0;pwned31m")
+        #expect(cleaned == "Eve", "whole sequences go, not just their ESC")
+    }
+
+    @Test func everyKindOfSequenceGoesWholeAndTheTextAroundItStays() {
+        #expect(SafeText.line("a\u{1B}(Bb") == "ab", "ESC with an intermediate")
+        #expect(SafeText.line("a\u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\b") == "alinkb", "OSC 8 ended by ST")
+        #expect(SafeText.line("a\u{1B}P1$r\u{9C}b") == "ab", "DCS ended by C1 ST")
+        #expect(SafeText.line("a\u{1B}[31;1mb\u{1B}[0m") == "ab")
+        #expect(SafeText.line("a\u{1B}[12é") == "aé", "a CSI cut short keeps what broke it")
+        #expect(SafeText.line("end\u{1B}") == "end")
+        #expect(SafeText.paragraphs("a\u{1B}]0;never ended\nnext line") == "a\nnext line", "an unterminated string ends at the line")
+        #expect(SafeText.line("\u{9D}0;title\u{07}山田") == "山田", "C1 OSC")
     }
 
     @Test func bidiOverridesAreRemovedButEmojiJoinersStay() {

@@ -111,23 +111,20 @@ import Testing
         }
     }
 
-    /// Hostile text from a feed's JSON bytes: escape sequences, bidi controls, invalid
-    /// UTF-8 and a 10 000-character name, through the decoder and the factory.
+    /// Hostile text from a feed's JSON bytes: escape sequences, bidi controls and a
+    /// 10 000-character name go through the decoder and the factory and come out clean and
+    /// cut to width.
     @Test func hostileTextIsCleanAndCutToWidth() throws {
         let longName = String(repeating: "W", count: 10_000)
-        var json = Data(#"{"id":"s","author":{"name":"\#(longName)\u001b[2J\u202e","handle":"x\u0007y"},"items":[{"id":"1","type":"text","text":"a\u001b]0;pwned\u0007b","caption":"c\u202ed "#.utf8)
-        json.append(contentsOf: [0xFF, 0xFE, 0xC3]) // invalid UTF-8 inside the caption string
-        json.append(contentsOf: Data(#"e"}]}"#.utf8))
-        let story: Story
-        do { story = try FeedDecoder.story(from: json, file: "stories/s.json", expectedID: "s").0 } catch {
-            // Refusing the bytes with a clear error is also safe; it must name the file.
-            #expect(error.file == "stories/s.json")
-            return
-        }
+        let json = Data(#"{"id":"s","author":{"name":"\#(longName)\u001b[2J\u202e","handle":"x\u0007y"},"items":[{"id":"1","type":"text","text":"a\u001b]0;pwned\u0007b","caption":"c\u202ed\u009b31m e"}]}"#.utf8)
+        let story = try FeedDecoder.story(from: json, file: "stories/s.json", expectedID: "s").0
         let bubble = ViewModelFactory.ringBubble(StorySummary(story), story: story, seen: SeenState(), now: now)
         let pages = ViewModelFactory.viewerPages(story, now: now, width: 80)
         let texts = [bubble.name, bubble.fullName, bubble.summary, bubble.handle ?? "", bubble.preview ?? "",
                      pages[0].authorName, pages[0].detail] + pages[0].captionLines
+        #expect(story.items[0].textContent == "ab", "a whole escape sequence goes, payload and all; the text around it stays")
+        #expect(bubble.preview == "cd e")
+        #expect(pages[0].captionLines == ["cd e"])
         for text in texts {
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) || (0x202A...0x202E).contains($0.value) },
                     "\(text.debugDescription.prefix(80))")
@@ -135,5 +132,19 @@ import Testing
         #expect(bubble.name.displayWidth <= ViewModelFactory.bubbleNameWidth)
         #expect(bubble.fullName.displayWidth <= 400)
         #expect(pages[0].authorName.displayWidth <= 80)
+    }
+
+    /// Invalid UTF-8 inside a JSON string: the document is refused with an error that names
+    /// the file (one story is skipped, the feed goes on); nothing half-decoded gets through.
+    @Test func invalidUTF8InTheJSONBytesIsAClearErrorNamingTheFile() {
+        var json = Data(#"{"id":"s","author":{"name":"ok"},"items":[{"id":"1","type":"text","text":"a"#.utf8)
+        json.append(contentsOf: [0xFF, 0xFE, 0xC3])
+        json.append(contentsOf: Data(#"b"}]}"#.utf8))
+        #expect {
+            _ = try FeedDecoder.story(from: json, file: "stories/s.json", expectedID: "s")
+        } throws: { error in
+            guard let error = error as? FeedError else { return false }
+            return error.file == "stories/s.json" && error.reason.hasPrefix("not valid JSON")
+        }
     }
 }

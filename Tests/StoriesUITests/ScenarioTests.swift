@@ -124,6 +124,8 @@ import Testing
         pilot.press(.key(.enter))
         let cells = pilot.backend.canvas.cells.compactMap(\.grapheme)
         #expect(!cells.contains { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
-        #expect(pilot.screen.contains("[31mred"))
+        #expect(pilot.screen.contains("red"))
+        #expect(!pilot.screen.contains("[31m") && !pilot.screen.contains("owned"), "no sequence leftovers")
+        #expect(pilot.lines[1].contains("Eve"))
     }
 }

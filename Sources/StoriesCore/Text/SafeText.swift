@@ -1,5 +1,6 @@
-/// Text from a feed is shown, never interpreted. `SafeText` removes every scalar that a
-/// terminal could act on — C0 and C1 controls (ESC starts escape sequences), DEL, and the
+/// Text from a feed is shown, never interpreted. `SafeText` removes whole escape sequences
+/// (ESC or C1 CSI with their parameters, OSC/DCS/APC strings up to their terminator) and
+/// every other scalar that a terminal could act on — C0 and C1 controls, DEL, and the
 /// bidirectional embedding/override/isolate controls that reorder what follows — so the
 /// rest can be drawn as plain characters. It runs once, where feed documents are decoded.
 public enum SafeText {
@@ -8,7 +9,7 @@ public enum SafeText {
     public static func line(_ raw: String) -> String {
         var out = String.UnicodeScalarView()
         var lastWasSpace = true
-        for scalar in raw.unicodeScalars {
+        for scalar in withoutEscapeSequences(raw) {
             if scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar == " " {
                 if !lastWasSpace { out.append(" ") }
                 lastWasSpace = true
@@ -27,7 +28,7 @@ public enum SafeText {
     /// becomes `\n`, tabs become spaces, other controls are removed.
     public static func paragraphs(_ raw: String) -> String {
         var out = String.UnicodeScalarView()
-        for scalar in raw.unicodeScalars {
+        for scalar in withoutEscapeSequences(raw) {
             switch scalar {
             case "\n": out.append("\n")
             case "\t": out.append(" ")
@@ -37,6 +38,51 @@ public enum SafeText {
             }
         }
         return String(out).trimmingSpacesAndNewlines()
+    }
+
+    /// The scalars with escape sequences cut out whole, so "\u{1B}[2J" or "\u{1B}]0;title\u{7}"
+    /// leave nothing behind (removing only the ESC would show "[2J"). A string sequence
+    /// (OSC, DCS, SOS, PM, APC) ends at BEL, ST or a newline; a CSI at its final byte or at
+    /// anything that cannot be part of it, which is then kept.
+    static func withoutEscapeSequences(_ raw: String) -> [Unicode.Scalar] {
+        enum Mode { case text, escape, csi, string, stringEscape }
+        var mode = Mode.text
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(raw.unicodeScalars.count)
+        for scalar in raw.unicodeScalars {
+            let v = scalar.value
+            switch mode {
+            case .text:
+                break
+            case .escape:
+                switch v {
+                case 0x5B: mode = .csi                                          // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: mode = .string               // ] P X ^ _
+                case 0x20...0x2F: continue                                      // intermediates: ESC ( B
+                default: mode = .text; if v >= 0x20 && v < 0x7F { continue }    // the final byte
+                }
+                if mode != .text { continue }
+            case .csi:
+                if (0x20...0x3F).contains(v) { continue }
+                mode = .text
+                if (0x40...0x7E).contains(v) { continue }
+            case .string:
+                if v == 0x07 || v == 0x9C { mode = .text; continue }
+                if v == 0x1B { mode = .stringEscape; continue }
+                if v == 0x0A { mode = .text; break }
+                continue
+            case .stringEscape:
+                mode = v == 0x5C ? .text : .string // ESC \ ends it
+                continue
+            }
+            switch v {
+            case 0x1B: mode = .escape
+            case 0x9B: mode = .csi
+            case 0x9D, 0x90, 0x98, 0x9E, 0x9F: mode = .string
+            default: out.append(scalar)
+            }
+        }
+        return out
     }
 
     /// False for scalars that must never reach a terminal.
