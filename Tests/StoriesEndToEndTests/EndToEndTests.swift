@@ -433,7 +433,7 @@ import Testing
         let tmux = try Tmux.runningStories(width: 120, height: 24, arguments: "--feed \(feed.path)")
         try tmux.waitFor(text: "1 story")
         let screen = tmux.text
-        #expect(screen.contains("Broken [31mfeed"))
+        #expect(screen.contains("Broken feed"), "the title, its colour sequence cut out")
         let words = screen.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(words.contains("⚠ skipped story 'bad': \(feed.path)/stories/bad.json: items[0].duration: expected a number, found a string"))
         try tmux.press("Enter")
