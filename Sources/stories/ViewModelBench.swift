@@ -89,14 +89,10 @@ struct ViewModelBench: ParsableCommand {
     /// Every story on one page, items loaded, view models built: a ring row that is all there.
     private func loadedState(_ stories: [Story]) -> AppState {
         var state = AppState(title: "bench", now: Moment(uptime: 0, date: Self.now))
-        var pending: [AppAction] = [.resized(width: Self.width), .start,
+        var actions: [AppAction] = [.resized(width: Self.width), .start,
                                     .pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil))]
-        pending += stories.map { .storyLoaded(StoryLoad(story: $0)) }
-        while !pending.isEmpty {
-            for case .buildViewModels(let job) in AppReducer.reduce(&state, pending.removeFirst(), at: state.now) {
-                pending.append(.viewModelsBuilt(ViewModelFactory.build(job)))
-            }
-        }
+        actions += stories.map { .storyLoaded(StoryLoad(story: $0)) }
+        for action in actions { _ = AppReducer.reduceBuildingViewModels(&state, action, at: state.now) }
         return state
     }
 

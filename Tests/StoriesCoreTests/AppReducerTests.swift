@@ -31,14 +31,7 @@ struct ReducerHarness {
     /// Applies an action; view models it asks for are built at once (the runtime does it a
     /// moment later, off the main queue) so screens and tests see them.
     mutating func send(_ action: AppAction) {
-        effects = AppReducer.reduce(&state, action, at: now)
-        var jobs = effects
-        while let index = jobs.firstIndex(where: { if case .buildViewModels = $0 { true } else { false } }) {
-            guard case .buildViewModels(let job) = jobs.remove(at: index) else { break }
-            let more = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
-            effects += more
-            jobs += more
-        }
+        effects = AppReducer.reduceBuildingViewModels(&state, action, at: now)
     }
 
     /// The effects without view-model builds.

@@ -64,15 +64,7 @@ struct Pilot {
     /// built at once (the app builds them off the main queue a moment later).
     @discardableResult
     static func apply(_ action: AppAction, to state: inout AppState, at now: Moment) -> [AppEffect] {
-        var effects = AppReducer.reduce(&state, action, at: now)
-        var jobs = effects
-        while let index = jobs.firstIndex(where: { if case .buildViewModels = $0 { true } else { false } }) {
-            guard case .buildViewModels(let job) = jobs.remove(at: index) else { break }
-            let more = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
-            effects += more
-            jobs += more
-        }
-        return effects
+        AppReducer.reduceBuildingViewModels(&state, action, at: now)
     }
 
     mutating func press(_ keys: InputEvent...) {

@@ -71,6 +71,23 @@ public enum AppReducer {
     }
 }
 
+extension AppReducer {
+    /// Applies an action and builds at once, on this thread, the view models it asks for
+    /// (installing each as the app would a moment later): for runs with no main queue to
+    /// come back to — benchmarks, tests. Returns every effect, the builds' included.
+    public static func reduceBuildingViewModels(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
+        var effects = reduce(&state, action, at: now)
+        var next = 0
+        while next < effects.count {
+            if case .buildViewModels(let job) = effects[next] {
+                effects += reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
+            }
+            next += 1
+        }
+        return effects
+    }
+}
+
 /// One action's worth of change: the state, the effects so far, and which view models
 /// must be rebuilt.
 private struct Reduction {
