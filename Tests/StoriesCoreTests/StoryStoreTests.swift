@@ -195,6 +195,14 @@ private func story(_ id: String) -> Story {
         #expect(h.position! == (3, 0))
     }
 
+    @Test func aStoryWithNoItemsIsAFailureNotAnEndlessWait() {
+        var h = firstPage()
+        h.send(.open)
+        h.send(.storyLoaded(StoryLoad(story: Story(id: "p0s0", author: Author(name: "A"), items: []))))
+        #expect(h.state.opening == nil)
+        #expect(h.state.store.items["p0s0"] == .failed("the story has no items to show"))
+    }
+
     @Test func aStoryThatFailsInTheViewerCanBeSkipped() {
         var h = firstPage()
         h.send(.open)

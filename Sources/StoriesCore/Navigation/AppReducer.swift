@@ -133,12 +133,16 @@ private struct Reduction {
             }
         case .storyLoaded(let load):
             let story = load.story
-            guard let index = store.positions[story.id], !story.items.isEmpty else { return }
+            guard store.positions[story.id] != nil else { return }
+            guard !story.items.isEmpty else {
+                apply(.storyFailed(story.id, "the story has no items to show"))
+                return
+            }
+            // The viewer opens on it once its pages are built too (see `settle`).
             store.itemsLoaded(story)
             state.warnings += load.warnings
             ringChanged.append(story.id)
             pagesChanged.append(story.id)
-            _ = index // the viewer opens on it once its pages are built too (see `settle`)
         case .storyFailed(let id, let reason):
             store.itemsFailed(id, reason: reason)
             if state.opening == id { state.opening = nil }
