@@ -11,11 +11,12 @@ struct ViewCommand: ParsableCommand {
         commandName: "view",
         abstract: "Open the stories viewer (the default).",
         discussion: """
-            Opens the embedded demo feed unless --feed names another feed folder \\
-            (docs/feed-format.md).
+            Opens the embedded demo feed unless --feed names another feed folder \
+            (docs/feed-format.md). Stories come in pages of 10; --network (or --latency, \
+            --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
-            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \\
-            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \\
+            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \
+            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \
             q quits.
             """
     )
