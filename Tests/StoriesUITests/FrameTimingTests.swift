@@ -57,4 +57,36 @@ import Testing
         let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))
         #expect(abs(delay - 0.01) < 1e-9)
     }
+
+    /// Enter on a story whose items are still on their way: the loading ring turns, a step
+    /// every 1/12 s, exactly when the run loop is told; once the items arrive (or the
+    /// opening is stopped) nothing moves on the row again.
+    @Test(arguments: [0.0, 0.04, 0.5, 1.7])
+    func theLoadingRingTurnsExactlyWhenItSays(elapsed: Double) throws {
+        var pilot = Pilot(width: 80, height: 24, state: SnapshotTests.firstPageOnly())
+        pilot.press(.key(.enter))
+        #expect(pilot.state.opening != nil)
+        if elapsed > 0 { pilot.wait(elapsed, step: elapsed) }
+        let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))
+        let now = pilot.state.now.uptime
+        #expect(delay > 0 && delay <= 1 / Bubble.spinnerStepsPerSecond + 1e-9)
+        #expect(screen(pilot, at: now + delay * 0.98) == screen(pilot, at: now), "changed early")
+        #expect(screen(pilot, at: now + delay + 1e-6) != screen(pilot, at: now), "no change when promised")
+
+        pilot.press(.key(.escape))
+        #expect(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24) == nil, "stopped: still again")
+    }
+
+    @Test func theRingGoesRoundInEighteenSteps() {
+        var pilot = Pilot(width: 80, height: 24, state: SnapshotTests.firstPageOnly())
+        pilot.press(.key(.enter))
+        let start = pilot.state.now.uptime
+        // Mid-step moments, so rounding never lands on a boundary.
+        let frames = (0...18).map { screen(pilot, at: start + (Double($0) + 0.5) / Bubble.spinnerStepsPerSecond).cells }
+        let distinct = Set(frames.prefix(18).map { $0.map { "\(String(describing: $0.grapheme))\($0.style)" }.joined() }).count
+        #expect(Bubble.ringCells(left: 0, top: 0).count == 18)
+        #expect(distinct == 18, "every step differs")
+        let backToStart = frames[18] == frames[0]
+        #expect(backToStart, "and after eighteen it is back where it began")
+    }
 }

@@ -183,6 +183,7 @@ private struct Reduction {
                 show(story: state.selection, item: nil)
             } else {
                 let id = store.summaries[state.selection].id
+                if state.opening != id { state.openingSince = state.now.uptime }
                 state.opening = id
                 if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
             }

@@ -19,6 +19,8 @@ public struct AppState: Equatable, Sendable {
     /// A story whose bubble was opened and whose items are still on their way: the viewer
     /// opens when they arrive; meanwhile the row can be browsed, and Esc cancels.
     public var opening: StoryID?
+    /// When the opening began (uptime): the loading ring turns with the time since.
+    public var openingSince: Double = 0
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
     /// The highlighted bubble of the ring row.
@@ -61,7 +63,8 @@ public struct AppState: Equatable, Sendable {
     /// True while something on screen changes with time alone (a progress bar filling):
     /// the run loop keeps a frame timer only then, so an idle app uses no CPU.
     public var wantsFrames: Bool {
-        viewer?.playback.isRunning ?? false
+        if let viewer { return viewer.playback.isRunning }
+        return opening != nil // the loading ring turns
     }
 }
 

@@ -45,6 +45,11 @@ public enum AppView {
                 }
             }.map { max(0, $0) }
         }
+        if state.viewer == nil, state.opening != nil {
+            // The loading ring's next step.
+            let steps = (state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond
+            return ((steps + 1e-9).rounded(.down) + 1 - steps) / Bubble.spinnerStepsPerSecond
+        }
         return ViewerScreen.secondsUntilNextChange(state, width: width)
     }
 }

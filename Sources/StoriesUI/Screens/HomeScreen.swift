@@ -63,7 +63,9 @@ public enum HomeScreen {
             // A bubble whose view model is still being built stays empty for that frame.
             guard let model = state.ring.model(for: id) else { continue }
             var ring: Bubble.Ring?
-            if state.opening == id { ring = .loading } else if case .failed? = store.items[id] { ring = .failed }
+            if state.opening == id {
+                ring = .loading(step: Int(max(0, state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond))
+            } else if case .failed? = store.items[id] { ring = .failed }
             Bubble(model, isSelected: index == state.selection, ring: ring)
                 .draw(into: &canvas, x: 2 + (index - first) * Bubble.slotWidth, y: y)
         }

@@ -12,8 +12,9 @@ public struct Bubble {
     /// How the ring is drawn.
     public enum Ring: Equatable, Sendable {
         case unseen, seen
-        /// The story's items are on their way after Enter (issue 5 animates it).
-        case loading
+        /// The story's items are on their way after Enter: a bright head runs round the
+        /// ring, one cell per step (`step` counts from when the opening began).
+        case loading(step: Int)
         /// They did not come; Enter tries again.
         case failed
     }
@@ -34,6 +35,34 @@ public struct Bubble {
         self.init(name: model.name, initials: model.initials, ring: ring ?? (model.isSeen ? .seen : .unseen), isSelected: isSelected)
     }
 
+    /// Cells round the ring, clockwise from the top-left corner: 8 along the top, the right
+    /// side, 8 back along the bottom, the left side (18 in all).
+    static func ringCells(left: Int, top: Int) -> [(x: Int, y: Int, glyph: String)] {
+        let width = ringWidth
+        var cells: [(Int, Int, String)] = []
+        for x in 0..<width { cells.append((left + x, top, x == 0 ? "┏" : x == width - 1 ? "┓" : "━")) }
+        cells.append((left + width - 1, top + 1, "┃"))
+        for x in (0..<width).reversed() { cells.append((left + x, top + 2, x == 0 ? "┗" : x == width - 1 ? "┛" : "━")) }
+        cells.append((left, top + 1, "┃"))
+        return cells
+    }
+
+    /// Steps of the loading ring per second.
+    public static let spinnerStepsPerSecond = 12.0
+
+    /// The head of the loading ring and a fading tail of two cells.
+    private func drawSpinner(step: Int, into canvas: inout Canvas, left: Int, top: Int) {
+        let cells = Bubble.ringCells(left: left, top: top)
+        let styles = [Style(foreground: Theme.ringTop, attributes: [.bold]),
+                      Style(foreground: Theme.ringSide, attributes: [.bold]),
+                      Style(foreground: Theme.ringBottom)]
+        for (offset, style) in styles.enumerated() {
+            let index = ((step - offset) % cells.count + cells.count) % cells.count
+            let cell = cells[index]
+            canvas.text(cell.glyph, x: cell.x, y: cell.y, style: style)
+        }
+    }
+
     /// Draws into the slot whose left column is `x` and top row is `y`.
     public func draw(into canvas: inout Canvas, x: Int, y: Int) {
         let left = x + 1
@@ -41,12 +70,12 @@ public struct Bubble {
         var (h, v, tl, tr, bl, br) = isSelected
             ? ("━", "┃", "┏", "┓", "┗", "┛")
             : ("─", "│", "╭", "╮", "╰", "╯")
-        if ring == .loading { (h, v) = ("┄", "┆") }
+        if case .loading = ring { (h, v) = ("┄", "┆") }
         let bold: Attributes = isSelected ? [.bold] : []
         let colours: (Color, Color, Color) = switch ring {
         case .unseen: (Theme.ringTop, Theme.ringSide, Theme.ringBottom)
         case .seen: (Theme.ringSeen, Theme.ringSeen, Theme.ringSeen)
-        case .loading: (Theme.accent, Theme.accent, Theme.accent)
+        case .loading: (Theme.ringSeen, Theme.ringSeen, Theme.ringSeen)
         case .failed: (Theme.warning, Theme.warning, Theme.warning)
         }
         let top = Style(foreground: colours.0, attributes: bold)
@@ -57,6 +86,7 @@ public struct Bubble {
         canvas.text(v, x: left, y: y + 1, style: side)
         canvas.text(v, x: left + inner + 1, y: y + 1, style: side)
         canvas.text(bl + String(repeating: h, count: inner) + br, x: left, y: y + 2, style: bottom)
+        if case .loading(let step) = ring { drawSpinner(step: step, into: &canvas, left: left, top: y) }
         let label = ring == .failed ? "⚠" : initials
         let initialsStyle = Style(foreground: ring == .seen ? Theme.muted : .palette(255), attributes: [.bold])
         canvas.centered(label, in: Rect(x: left + 1, y: y + 1, width: inner, height: 1), y: y + 1, style: initialsStyle)
