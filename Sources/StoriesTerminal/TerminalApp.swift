@@ -197,9 +197,9 @@ public final class TerminalApp {
         resize.setEventHandler {
             MainActor.assumeIsolated {
                 self.terminal.updateSize()
+                // `send` re-arms the frame timer: the bar's cells, and so its pace, changed.
                 self.send(.resized(width: self.terminal.size.width))
                 self.setNeedsDisplay()
-                self.updateFrameTimer() // the bar's cells, and so its pace, changed
             }
         }
         resize.resume()

@@ -58,8 +58,7 @@ struct RenderBench: ParsableCommand {
                         decodedSize = (image.width, image.height)
                         times.append(Double(end - start) / 1e6)
                     }
-                    times.sort()
-                    let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
+                    let (median, p90) = Stats.medianAndP90(times)
                     let colours = depth == .direct ? "truecolor" : "256"
                     if json {
                         print(#"{"bench":"render","format":"\#(name)","bytes":\#(data.count),"cells":"\#(width)x\#(height)","colors":"\#(colours)","decoded":"\#(decodedSize.0)x\#(decodedSize.1)","runs":\#(runs),"median_ms":\#(String(format: "%.3f", median)),"p90_ms":\#(String(format: "%.3f", p90))}"#)
@@ -79,5 +78,13 @@ struct RenderBench: ParsableCommand {
         } catch {
             throw fail("the sample photo did not decode: \(error)")
         }
+    }
+}
+
+enum Stats {
+    /// The median and the 90th percentile of a non-empty list.
+    static func medianAndP90(_ values: [Double]) -> (median: Double, p90: Double) {
+        let sorted = values.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
     }
 }

@@ -41,7 +41,7 @@ struct ViewModelBench: ParsableCommand {
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 precondition(update.ring.count == count)
             }
-            let (median, p90) = Self.stats(times)
+            let (median, p90) = Stats.medianAndP90(times)
             if json {
                 print(#"{"bench":"viewmodels","stories":\#(count),"items":\#(items),"runs":\#(runs),"build_ms":\#(Self.fixed(median)),"p90_ms":\#(Self.fixed(p90))}"#)
             } else {
@@ -83,7 +83,7 @@ struct ViewModelBench: ParsableCommand {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
             precondition(changed && effects.isEmpty && canvas.width == Self.width)
         }
-        return Self.stats(times)
+        return Stats.medianAndP90(times)
     }
 
     /// Every story on one page, items loaded, view models built: a ring row that is all there.
@@ -94,11 +94,6 @@ struct ViewModelBench: ParsableCommand {
         actions += stories.map { .storyLoaded(StoryLoad(story: $0)) }
         for action in actions { _ = AppReducer.reduceBuildingViewModels(&state, action, at: state.now) }
         return state
-    }
-
-    static func stats(_ values: [Double]) -> (median: Double, p90: Double) {
-        let sorted = values.sorted()
-        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
     }
 
     static func fixed(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }

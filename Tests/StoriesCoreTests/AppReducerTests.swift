@@ -64,7 +64,9 @@ struct ReducerHarness {
         var h = ReducerHarness()
         #expect(h.effects == [.loadPage(nil)], "the harness started the app")
         var fresh = AppState(title: "T", now: h.now)
+        #expect(AppReducer.reduce(&fresh, .resized(width: 100), at: h.now).isEmpty, "only .start asks for the first page")
         #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil)])
+        #expect(AppReducer.reduce(&fresh, .start, at: h.now).isEmpty, "and only once")
         #expect(fresh.isLoading)
         h.send(.quit)
         #expect(h.effects == [.quit])
@@ -198,10 +200,10 @@ struct ReducerHarness {
         var h = ReducerHarness()
         let a = ReducerHarness.stories[0]
         h.send(.open)
-        #expect(!h.state.seen.isFullySeen(a))
+        #expect(!h.state.seen.isFullySeen(story: a.id, items: a.items.map(\.id)))
         h.send(.nextItem)
-        #expect(h.state.seen.isFullySeen(a))
-        #expect(h.state.seen.unseenCount(in: ReducerHarness.stories[1]) == 3)
+        #expect(h.state.seen.isFullySeen(story: a.id, items: a.items.map(\.id)))
+        #expect(h.state.seen.unseenCount(story: "b", items: ReducerHarness.stories[1].items.map(\.id)) == 3)
     }
 
     @Test func framesAreWantedOnlyWhileAnItemPlays() {

@@ -37,7 +37,7 @@ import Testing
     @Test func thePipelineDecodesOnceAndRerendersFromMemoryOnResize() async throws {
         let demo = try #require(DemoFeed.directory)
         let fetches = Counter()
-        let files = PicturePipeline.files(in: demo)
+        let files = readingFiles(in: demo)
         let cache = RenditionCache()
         let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
             fetches.add()
@@ -59,7 +59,7 @@ import Testing
 
     @Test func aResizeStormDecodesTheFileOnceAndRendersTheNewestSize() async throws {
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache, fetch: PicturePipeline.files(in: try #require(DemoFeed.directory)))
+        let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: try #require(DemoFeed.directory)))
         let sizes = [(20, 10), (30, 12), (40, 14), (50, 16)]
         let keys = sizes.map { RenditionKey(location: "media/hubble.jpg", width: $0.0, height: $0.1, depth: .palette256) }
         await withCheckedContinuation { done in
@@ -79,7 +79,7 @@ import Testing
 
     @Test func theBlurHashStandsInWhileThePhotoDecodesThenThePhotoShows() async throws {
         let demo = try #require(DemoFeed.directory)
-        let files = PicturePipeline.files(in: demo)
+        let files = readingFiles(in: demo)
         let cache = RenditionCache()
         // Synthetic photos have no bytes: the fetch answers nil for them.
         let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
@@ -111,7 +111,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
         try Data("GIF89a, not really".utf8).write(to: url)
         let cache = RenditionCache()
-        let pipeline = PicturePipeline(cache: cache, fetch: PicturePipeline.files(in: url.deletingLastPathComponent()))
+        let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: url.deletingLastPathComponent()))
         let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
         await withCheckedContinuation { done in pipeline.request(key) { done.resume() } }
         #expect(cache.state(for: key) == .failed("not a JPEG or PNG image"))
@@ -124,4 +124,12 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// A fetch that reads files: a location is a path inside `directory`.
+func readingFiles(in directory: URL) -> MediaFetch {
+    { location, maxBytes, done in
+        let url = directory.appendingPathComponent(location)
+        done(Result { () throws(MediaError) -> Data? in try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: maxBytes)) })
+    }
 }

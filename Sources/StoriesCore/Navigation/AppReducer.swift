@@ -336,7 +336,7 @@ private struct Reduction {
         }
 
         let near = state.viewer?.storyIndex ?? state.selection
-        if case .some(let cursor) = store.pageDue(near: near) {
+        if let cursor = store.nextPageDue(near: near) {
             store.paging = .loading(cursor: cursor, attempt: 1)
             effects.append(.loadPage(cursor))
         }

@@ -38,7 +38,7 @@ public final class FeedClient: Sendable {
         self.random = LockedRandom(seed: seed)
     }
 
-    /// How many requests reached the source, and the bytes they carried.
+    /// How many requests the source answered, and the bytes they carried.
     public var traffic: (requests: Int, bytes: Int) { stats.read() }
 
     @discardableResult

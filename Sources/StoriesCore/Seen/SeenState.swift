@@ -20,10 +20,6 @@ public struct SeenState: Equatable, Sendable {
     }
 
     /// A bubble turns grey when every item of its story is seen.
-    public func isFullySeen(_ story: Story) -> Bool {
-        isFullySeen(story: story.id, items: story.items.map(\.id))
-    }
-
     public func isFullySeen(story: StoryID, items: [ItemID]) -> Bool {
         guard let seen = seenItems[story] else { return false }
         return items.allSatisfy { seen.contains($0) }
@@ -33,10 +29,6 @@ public struct SeenState: Equatable, Sendable {
     /// all are seen.
     public func firstUnseenIndex(in story: Story) -> Int {
         story.items.firstIndex { !isSeen(story: story.id, item: $0.id) } ?? 0
-    }
-
-    public func unseenCount(in story: Story) -> Int {
-        unseenCount(story: story.id, items: story.items.map(\.id))
     }
 
     public func unseenCount(story: StoryID, items: [ItemID]) -> Int {

@@ -80,18 +80,12 @@ public struct StoryStore: Equatable, Sendable {
         return added
     }
 
-    /// The cursor of the page to ask for when the story at `index` is shown or selected,
-    /// or nil when no page is due (not near the end, one is loading or waiting to retry,
-    /// or there are no more).
-    public func pageDue(near index: Int) -> FeedCursor?? {
-        switch paging {
-        case .notStarted:
-            return .some(nil)
-        case .ready(let next):
-            return index >= count - 1 - Self.prefetchDistance ? .some(next) : nil
-        case .loading, .failed, .complete:
-            return nil
-        }
+    /// The cursor of the next page when the story at `index` is shown or selected within
+    /// `prefetchDistance` of the end; nil when no page is due (not near the end, not started
+    /// — the first page is asked for by `.start` — one loading or waiting to retry, or no more).
+    public func nextPageDue(near index: Int) -> FeedCursor? {
+        guard case .ready(let next) = paging, index >= count - 1 - Self.prefetchDistance else { return nil }
+        return next
     }
 
     public mutating func pageFailed(_ reason: String, at uptime: Double) {

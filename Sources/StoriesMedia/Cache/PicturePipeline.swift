@@ -35,14 +35,6 @@ public final class PicturePipeline {
         self.fetch = fetch
     }
 
-    /// A fetch that reads files: a location is a path inside `directory` (or absolute).
-    public static func files(in directory: URL) -> MediaFetch {
-        { location, maxBytes, done in
-            let url = location.hasPrefix("/") ? URL(fileURLWithPath: location) : directory.appendingPathComponent(location)
-            done(Result { () throws(MediaError) -> Data? in try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: maxBytes)) })
-        }
-    }
-
     /// What to draw for a picture now: the rendition when it is ready; otherwise the work
     /// starts and the picture's BlurHash stands in, decoded once per size (about a
     /// millisecond) and kept in the cache. `ready` runs when the photo arrives.
