@@ -8,10 +8,13 @@ struct ReducerHarness {
     var now: Moment
     var effects: [AppEffect] = []
 
-    /// A state with every story on one page and all their items loaded.
-    init(stories: [Story] = ReducerHarness.stories) {
+    /// A state with every story on one page and all their items loaded. Navigation tests
+    /// run with instant cuts (`motion: false`): the logical state is the same either way,
+    /// and TransitionTests look at the movement.
+    init(stories: [Story] = ReducerHarness.stories, motion: Bool = false) {
         now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
         state = AppState(title: "Test", now: now)
+        state.reduceMotion = !motion
         send(.start)
         let started = effects
         send(.pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil)))
@@ -23,6 +26,7 @@ struct ReducerHarness {
     init(started: Void) {
         now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
         state = AppState(title: "Test", now: now)
+        state.reduceMotion = true
         send(.start)
     }
 

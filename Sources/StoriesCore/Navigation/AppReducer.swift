@@ -20,8 +20,21 @@ public enum AppAction: Equatable, Sendable {
     case command(Command)
     /// Highlight the story at an index of the ring row (a click on its bubble).
     case select(Int)
-    /// Time passed (frame timer): progress and auto-advance.
+    /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
+    /// The mouse button is held down in the viewer (true) or let go after a hold (false).
+    case hold(Bool)
+    /// A viewer drag moved: the screen follows it.
+    case drag(Drag)
+    /// The drag ended: past its threshold it completes (next story, dismiss), short of it
+    /// the screen snaps back.
+    case endDrag(commit: Bool)
+    /// Input arrived during an animation: it jumps to its end before the input applies.
+    case completeTransition
+    /// The gesture router decided what an input was (kept for the gesture overlay).
+    case gestureDecided(GestureDecision)
+    /// The photo of the viewer's item is still loading (true) or on screen (false).
+    case mediaLoading(Bool)
 }
 
 /// Work the reducer asks the runtime to do; results come back as actions.
@@ -107,6 +120,7 @@ private struct Reduction {
         switch action {
         case .start:
             if store.paging == .notStarted {
+                state.startedAt = state.now.uptime
                 store.paging = .loading(cursor: nil, attempt: 1)
                 effects.append(.loadPage(nil))
             }
@@ -149,12 +163,105 @@ private struct Reduction {
         case .viewModelsBuilt(let update):
             install(update)
         case .tick:
+            if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
+                state.transition = nil
+            }
             advanceIfItemEnded()
         case .select(let index):
+            completeTransition()
             if state.viewer == nil, store.summaries.indices.contains(index) { state.selection = index }
         case .command(let command):
+            // Every input finishes a running animation at once, then applies (docs/gestures.md).
+            completeTransition()
             apply(command)
+        case .completeTransition:
+            completeTransition()
+        case .hold(let held):
+            completeTransition()
+            guard var viewer = state.viewer, viewer.isHeld != held else { return }
+            viewer.isHeld = held
+            state.screen = .viewer(viewer)
+            syncPlayback()
+        case .drag(let drag):
+            completeTransition()
+            guard state.viewer != nil else { return }
+            state.drag = drag
+            syncPlayback()
+        case .endDrag(let commit):
+            endDrag(commit: commit)
+        case .gestureDecided(let decision):
+            state.gestureLog.append(decision)
+            if state.gestureLog.count > AppState.gestureLogLimit {
+                state.gestureLog.removeFirst(state.gestureLog.count - AppState.gestureLogLimit)
+            }
+        case .mediaLoading(let loading):
+            guard var viewer = state.viewer, viewer.awaitingMedia != loading else { return }
+            viewer.awaitingMedia = loading
+            state.screen = .viewer(viewer)
+            syncPlayback()
         }
+    }
+
+    /// Jumps a running animation to its end: the state it shows is already in place, so
+    /// this only drops the drawing and lets the item's progress start now.
+    mutating func completeTransition() {
+        guard state.transition != nil else { return }
+        state.transition = nil
+        if var viewer = state.viewer, let since = viewer.playback.runningSince, since > state.now.uptime {
+            viewer.playback.runningSince = state.now.uptime
+            state.screen = .viewer(viewer)
+        }
+    }
+
+    /// The end of a viewer drag: a swipe past its threshold turns the cube on from where the
+    /// finger left it, a pull-down past its threshold shrinks the viewer on into its bubble;
+    /// short of them the screen snaps back.
+    mutating func endDrag(commit: Bool) {
+        guard let drag = state.drag else { return }
+        state.drag = nil
+        guard let viewer = state.viewer else { return }
+        let now = state.now.uptime
+        switch drag {
+        case .swipe(let offset):
+            let forward = offset < 0
+            let moved = min(1, abs(offset))
+            if commit {
+                apply(forward ? .nextStory : .previousStory)
+                // The turn goes on from where the drag left it.
+                if case .cube(let leaving, let arriving, let direction)? = state.transition?.kind {
+                    state.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
+                    deferPlayback()
+                }
+                // Nowhere to go (before the first story): it snaps back like a short drag.
+                if state.viewer?.storyIndex != viewer.storyIndex || state.viewer == nil { return }
+            }
+            do {
+                syncPlayback()
+                guard !state.reduceMotion, moved > 0 else { return }
+                let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
+                state.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
+            }
+        case .dismiss(let offset):
+            let scale = max(0, 1 - min(1, offset))
+            if commit {
+                dismiss()
+                if state.transition != nil {
+                    state.transition = .zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now)
+                }
+            } else {
+                syncPlayback()
+                guard !state.reduceMotion, scale < 1 else { return }
+                state.transition = .zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now)
+            }
+        }
+    }
+
+    /// The item's progress starts when the running animation ends.
+    mutating func deferPlayback() {
+        guard let end = state.transition?.timeline.end, var viewer = state.viewer,
+              let since = viewer.playback.runningSince, since < end else { return }
+        viewer.playback.runningSince = end
+        state.screen = .viewer(viewer)
     }
 
     mutating func apply(_ command: Command) {
@@ -168,6 +275,8 @@ private struct Reduction {
         case .closeHelp:
             state.showsHelp = false
             syncPlayback()
+        case .toggleGestures:
+            state.showsGestures.toggle()
         case .selectNext:
             state.selection = min(state.selection + 1, max(0, count - 1))
         case .selectPrevious:
@@ -242,6 +351,8 @@ private struct Reduction {
     /// whose items are not here yet (or one past the end, while a page loads) is shown
     /// waiting; it plays once they arrive.
     mutating func show(story storyIndex: Int, item: Int?) {
+        let before = state.viewer
+        defer { animate(from: before) }
         state.opening = nil
         state.selection = max(0, min(storyIndex, store.count - 1))
         guard let story = store.story(at: storyIndex), state.pages[story.id] != nil else {
@@ -266,12 +377,31 @@ private struct Reduction {
         guard let viewer = state.viewer else { return }
         state.selection = max(0, min(viewer.storyIndex, store.count - 1))
         state.screen = .home
+        state.drag = nil
+        if !state.reduceMotion {
+            state.transition = .zoom(viewer, from: 1, to: 0, fullDuration: Transition.dismissDuration, at: state.now.uptime)
+        }
     }
 
-    /// Progress runs only while the viewer shows an item, not paused, not under the help.
+    /// The movement from the viewer as it was (nil: the row) to the one now shown: present
+    /// out of the bubble, a cube between stories, nothing within a story.
+    mutating func animate(from before: ViewerState?) {
+        guard !state.reduceMotion, let viewer = state.viewer else { return }
+        let now = state.now.uptime
+        if let before {
+            guard before.storyIndex != viewer.storyIndex else { return }
+            state.transition = .cube(leaving: before, arriving: viewer, forward: viewer.storyIndex > before.storyIndex, at: now)
+        } else {
+            state.transition = .zoom(viewer, from: 0, to: 1, fullDuration: Transition.presentDuration, at: now)
+        }
+        deferPlayback()
+    }
+
+    /// Progress runs only while the viewer shows an item whose media is there, not paused,
+    /// held or dragged, not under the help.
     mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || state.showsHelp || viewer.isWaiting {
+        if viewer.isPaused || viewer.isHeld || viewer.awaitingMedia || state.drag != nil || state.showsHelp || viewer.isWaiting {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
             viewer.playback.run(at: state.now.uptime)

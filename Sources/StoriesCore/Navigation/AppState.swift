@@ -32,6 +32,19 @@ public struct AppState: Equatable, Sendable {
     public var photosFit = false
     /// When the last action was applied; screens use it for progress and relative times.
     public var now: Moment
+    /// When the app started (uptime): the gesture log counts from here.
+    public var startedAt: Double = 0
+    /// The movement being drawn between two screens, if any (see `Transition`).
+    public var transition: Transition?
+    /// A viewer drag following the pointer.
+    public var drag: Drag?
+    /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
+    public var reduceMotion = false
+    /// The gesture overlay (`g`) is shown.
+    public var showsGestures = false
+    /// The latest routing decisions, oldest first (at most `gestureLogLimit`).
+    public var gestureLog: [GestureDecision] = []
+    public static let gestureLogLimit = 40
 
     public init(title: String, now: Moment, seen: SeenState = SeenState(), warnings: [FeedWarning] = []) {
         self.title = title
@@ -63,6 +76,7 @@ public struct AppState: Equatable, Sendable {
     /// True while something on screen changes with time alone (a progress bar filling):
     /// the run loop keeps a frame timer only then, so an idle app uses no CPU.
     public var wantsFrames: Bool {
+        if transition != nil { return true }
         if let viewer { return viewer.playback.isRunning }
         return opening != nil // the loading ring turns
     }
@@ -74,6 +88,10 @@ public struct ViewerState: Equatable, Sendable {
     public var itemIndex: Int
     /// Paused by the user (Space). The help overlay stops playback too, without this.
     public var isPaused = false
+    /// Paused while the mouse button is held down (released: playing again).
+    public var isHeld = false
+    /// The item's photo is still on its way (the runtime reports it): progress waits.
+    public var awaitingMedia = false
     public var playback: Playback
     /// The story's items (or, past the last story, the next page) are still on their way;
     /// nothing plays until they arrive.

@@ -1,9 +1,9 @@
-/// What a key asks the app to do. Key bindings turn inputs into commands; the reducer acts
-/// on commands. (Issue 5's gesture router will sit between the two for the mouse.)
+/// What a key asks the app to do. Key bindings turn keys into commands inside the
+/// `GestureRouter`, which also turns mouse gestures into them; the reducer acts on commands.
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
-    case toggleHelp, closeHelp
+    case toggleHelp, closeHelp, toggleGestures
 }
 
 /// Which part of the app has the keyboard.
@@ -67,6 +67,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, [.key(.end)], .selectLast, "last story"),
         KeyBinding(.home, [.key(.enter)], .open, "open the story"),
         KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening a story"),
+        KeyBinding(.home, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
 
@@ -77,6 +78,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
         KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
         KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
+        KeyBinding(.viewer, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
 
         KeyBinding(.help, chars("?") + [.key(.escape)] + chars("q"), .closeHelp, "close help"),

@@ -21,11 +21,16 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 extension KeyBindings {
     /// `$XDG_CONFIG_HOME/stories/keys.conf`, or `~/.config/stories/keys.conf`.
     public static func configFile(environment: [String: String]) -> URL {
+        configDirectory(environment: environment).appendingPathComponent("keys.conf")
+    }
+
+    /// `$XDG_CONFIG_HOME/stories`, or `~/.config/stories`.
+    public static func configDirectory(environment: [String: String]) -> URL {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return URL(fileURLWithPath: config).appendingPathComponent("stories/keys.conf")
+            return URL(fileURLWithPath: config).appendingPathComponent("stories")
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/stories/keys.conf")
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/stories")
     }
 
     /// These bindings with the file's lines applied.

@@ -73,6 +73,29 @@ public final class FeedClient: Sendable {
         }, completion: completion)
     }
 
+    /// What the network does with the next request, drawn before the source is read.
+    private enum Plan {
+        /// It fails after this many seconds without touching the source.
+        case fail(FeedError, after: Double)
+        /// The source is read after the latency; the transfer follows.
+        case read(latency: Double)
+    }
+
+    private func plan(_ what: String) -> Plan {
+        if profile.isOffline { return .fail(FeedError(file: what, reason: "offline (--network offline)"), after: 0.05) }
+        let (jitterUnit, failureRoll) = random.draw()
+        let latency = max(0, profile.latency + profile.jitter * jitterUnit)
+        if latency >= profile.timeout { return .fail(timedOut(what), after: profile.timeout) }
+        if failureRoll < profile.failureRate {
+            return .fail(FeedError(file: what, reason: "the connection failed (simulated: \(profile.name))"), after: latency)
+        }
+        return .read(latency: latency)
+    }
+
+    private func timedOut(_ what: String) -> FeedError {
+        FeedError(file: what, reason: "timed out after \(NetworkProfile.format(seconds: profile.timeout))")
+    }
+
     private func perform<Value: Sendable>(
         _ what: String, qos: DispatchQoS, deliverOn: DispatchQueue,
         work: @escaping @Sendable () throws(FeedError) -> (Value, Int),
@@ -90,21 +113,15 @@ public final class FeedClient: Sendable {
                 }
             }
         }
-        if profile.isOffline {
-            deliver(.failure(FeedError(file: what, reason: "offline (--network offline)")), 0.05)
+        let latency: Double
+        switch plan(what) {
+        case .fail(let error, let delay):
+            deliver(.failure(error), delay)
             return request
+        case .read(let wait):
+            latency = wait
         }
-        let (jitterUnit, failureRoll) = random.draw()
-        let latency = max(0, profile.latency + profile.jitter * jitterUnit)
-        let timedOut = FeedError(file: what, reason: "timed out after \(NetworkProfile.format(seconds: profile.timeout))")
-        if latency >= profile.timeout {
-            deliver(.failure(timedOut), profile.timeout)
-            return request
-        }
-        if failureRoll < profile.failureRate {
-            deliver(.failure(FeedError(file: what, reason: "the connection failed (simulated: \(profile.name))")), latency)
-            return request
-        }
+        let timedOut = self.timedOut(what)
         queue.asyncAfter(deadline: .now() + latency, qos: qos) {
             guard !request.isCancelled else { return }
             let started = DispatchTime.now().uptimeNanoseconds
@@ -125,6 +142,52 @@ public final class FeedClient: Sendable {
             deliver(.success(value), transfer - spent)
         }
         return request
+    }
+
+    // MARK: - Answered at once (virtual clock)
+
+    /// The first page after `cursor`, read now on this thread, with the seconds after which
+    /// the network would have delivered it: for replays on a virtual clock, where the
+    /// caller waits that long in virtual time. The same draws as the timed calls.
+    public func pageNow(after cursor: FeedCursor?, limit: Int = 10) -> (Result<FeedPage, FeedError>, delay: Double) {
+        let source = self.source
+        return answerNow(cursor.map { "feed page at \($0)" } ?? "first feed page") { () throws(FeedError) in
+            let page = try source.page(after: cursor, limit: limit)
+            return (page, page.bytes)
+        }
+    }
+
+    public func storyNow(id: StoryID) -> (Result<StoryLoad, FeedError>, delay: Double) {
+        let source = self.source
+        return answerNow("stories/\(id).json") { () throws(FeedError) in
+            let load = try source.story(id: id)
+            return (load, load.bytes)
+        }
+    }
+
+    public func mediaNow(at location: String, maxBytes: Int) -> (Result<Data?, FeedError>, delay: Double) {
+        let source = self.source
+        return answerNow(location) { () throws(FeedError) in
+            let data = try source.media(at: location, maxBytes: maxBytes)
+            return (data, data?.count ?? 0)
+        }
+    }
+
+    private func answerNow<Value>(_ what: String, work: () throws(FeedError) -> (Value, Int)) -> (Result<Value, FeedError>, delay: Double) {
+        let latency: Double
+        switch plan(what) {
+        case .fail(let error, let delay): return (.failure(error), delay)
+        case .read(let wait): latency = wait
+        }
+        do throws(FeedError) {
+            let (value, bytes) = try work()
+            stats.add(bytes: bytes)
+            let transfer = profile.transferSeconds(bytes: bytes)
+            if latency + transfer > profile.timeout { return (.failure(timedOut(what)), profile.timeout) }
+            return (.success(value), latency + transfer)
+        } catch {
+            return (.failure(error), latency)
+        }
     }
 }
 

@@ -1,0 +1,251 @@
+import Foundation
+
+/// A recorded session: the screen it began on and every input with its time, so a replay
+/// can feed the same inputs at the same moments. The file is JSON lines (docs/gestures.md
+/// is the reference; version 1 is stable):
+///
+///     {"stories-recording":1,"width":100,"height":30,"started":1795240800.0,"seen":{"mika":["mika-t1"]}}
+///     {"t":0.512,"key":"Right"}
+///     {"t":1.020,"mouse":"press","button":"left","x":70,"y":12}
+///     {"t":3.000,"resize":[80,24]}
+///     {"t":9.500,"end":true}
+///
+/// `t` is seconds since the app started. Keys use the names of keys.conf ("Shift-Right",
+/// "Space", "q"). `started` is the wall clock at the start (relative times replay the same),
+/// `seen` what had been watched before it (the first unseen item replays the same).
+public struct InputRecording: Equatable, Sendable {
+    public static let formatVersion = 1
+
+    public enum Entry: Equatable, Sendable {
+        case input(InputEvent)
+        case resize(width: Int, height: Int)
+        /// The session ended here (the app quit, or the recording stopped).
+        case end
+    }
+
+    public var width: Int
+    public var height: Int
+    /// Wall-clock seconds since 1970 when the session started.
+    public var started: Double
+    public var seen: SeenState
+    public var entries: [(time: Double, entry: Entry)]
+
+    public init(width: Int, height: Int, started: Double, seen: SeenState = SeenState(),
+                entries: [(time: Double, entry: Entry)] = []) {
+        self.width = width
+        self.height = height
+        self.started = started
+        self.seen = seen
+        self.entries = entries
+    }
+
+    public static func == (a: InputRecording, b: InputRecording) -> Bool {
+        a.width == b.width && a.height == b.height && a.started == b.started && a.seen == b.seen
+            && a.entries.count == b.entries.count
+            && zip(a.entries, b.entries).allSatisfy { $0.time == $1.time && $0.entry == $1.entry }
+    }
+
+    /// When the session ended: the `end` entry, or the last input.
+    public var duration: Double { entries.last?.time ?? 0 }
+
+    // MARK: - Writing
+
+    /// The first line of the file.
+    public var headerLine: String {
+        Self.json(Header(recording: Self.formatVersion, width: width, height: height, started: started,
+                         seen: seen.items.mapValues { $0.sorted() }))
+    }
+
+    /// One line of the file for an entry at a time.
+    public static func line(_ entry: Entry, at time: Double) -> String {
+        var line = Line(t: (time * 1000).rounded() / 1000)
+        switch entry {
+        case .end:
+            line.end = true
+        case .resize(let width, let height):
+            line.resize = [width, height]
+        case .input(.key(let key, let modifiers)):
+            line.key = name(of: key, modifiers: modifiers)
+        case .input(.mouse(let mouse)):
+            line.x = mouse.column
+            line.y = mouse.row
+            if !mouse.modifiers.isEmpty { line.mods = modifierNames(mouse.modifiers) }
+            switch mouse.kind {
+            case .press(let button): (line.mouse, line.button) = ("press", buttonName(button))
+            case .release(let button): (line.mouse, line.button) = ("release", buttonName(button))
+            case .drag(let button): (line.mouse, line.button) = ("drag", buttonName(button))
+            case .move: line.mouse = "move"
+            case .wheelUp: (line.mouse, line.direction) = ("wheel", "up")
+            case .wheelDown: (line.mouse, line.direction) = ("wheel", "down")
+            case .wheelLeft: (line.mouse, line.direction) = ("wheel", "left")
+            case .wheelRight: (line.mouse, line.direction) = ("wheel", "right")
+            }
+        }
+        return json(line)
+    }
+
+    /// The whole file.
+    public var text: String {
+        ([headerLine] + entries.map { Self.line($0.entry, at: $0.time) }).joined(separator: "\n") + "\n"
+    }
+
+    /// A key as keys.conf writes it: "Shift-Right", "Space", "q".
+    public static func name(of key: Key, modifiers: Modifiers) -> String {
+        let base: String
+        switch key {
+        case .character(" "): base = "Space"
+        case .character(let c): base = String(c)
+        case .up: base = "Up"
+        case .down: base = "Down"
+        case .left: base = "Left"
+        case .right: base = "Right"
+        case .enter: base = "Enter"
+        case .escape: base = "Esc"
+        case .tab: base = "Tab"
+        case .backspace: base = "Backspace"
+        case .delete: base = "Delete"
+        case .insert: base = "Insert"
+        case .home: base = "Home"
+        case .end: base = "End"
+        case .pageUp: base = "PgUp"
+        case .pageDown: base = "PgDn"
+        case .function(let n): base = "F\(n)"
+        }
+        return (modifierNames(modifiers).map { $0.capitalized } + [base]).joined(separator: "-")
+    }
+
+    private static func modifierNames(_ modifiers: Modifiers) -> [String] {
+        var names: [String] = []
+        if modifiers.contains(.control) { names.append("ctrl") }
+        if modifiers.contains(.alt) { names.append("alt") }
+        if modifiers.contains(.shift) { names.append("shift") }
+        return names
+    }
+
+    private static func buttonName(_ button: MouseButton) -> String {
+        switch button {
+        case .left: "left"
+        case .middle: "middle"
+        case .right: "right"
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Reads a recording; a bad line is an error naming the file, the line and the field.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> InputRecording {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func fail(_ line: Int, _ reason: String) -> ConfigError { ConfigError(file: file, line: line, reason: reason) }
+        guard let first = lines.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw fail(1, "empty: a recording starts with {\"stories-recording\":1,…}")
+        }
+        guard let header = try? JSONDecoder().decode(Header.self, from: Data(first.utf8)) else {
+            throw fail(1, "not a stories recording header (expected {\"stories-recording\":1,\"width\":…,\"height\":…})")
+        }
+        guard header.recording == formatVersion else {
+            throw fail(1, "recording version \(header.recording) is not supported (this stories reads version \(formatVersion))")
+        }
+        guard header.width > 0, header.height > 0, header.width <= 10_000, header.height <= 10_000 else {
+            throw fail(1, "width and height must be from 1 to 10000")
+        }
+        var recording = InputRecording(width: header.width, height: header.height, started: header.started,
+                                       seen: SeenState(items: (header.seen ?? [:]).mapValues(Set.init)))
+        var previous = 0.0
+        for (offset, raw) in lines.enumerated().dropFirst() {
+            let number = offset + 1
+            guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard let line = try? JSONDecoder().decode(Line.self, from: Data(raw.utf8)) else {
+                throw fail(number, "not a JSON object with a number \"t\"")
+            }
+            guard line.t.isFinite, line.t >= previous else {
+                throw fail(number, "\"t\" must be a number not smaller than the line before's (\(previous))")
+            }
+            previous = line.t
+            recording.entries.append((line.t, try entry(of: line, fail: { fail(number, $0) })))
+        }
+        return recording
+    }
+
+    private static func entry(of line: Line, fail: (String) -> ConfigError) throws(ConfigError) -> Entry {
+        if line.end == true { return .end }
+        if let size = line.resize {
+            guard size.count == 2, size[0] > 0, size[1] > 0 else { throw fail("\"resize\" must be [width, height]") }
+            return .resize(width: size[0], height: size[1])
+        }
+        if let key = line.key {
+            guard let input = KeyBindings.input(named: key) else { throw fail("\"key\": unknown key '\(key)'") }
+            return .input(input)
+        }
+        guard let kind = line.mouse else { throw fail("a line needs \"key\", \"mouse\", \"resize\" or \"end\"") }
+        guard let x = line.x, let y = line.y, x >= 0, y >= 0 else { throw fail("\"mouse\" needs \"x\" and \"y\" (0 or more)") }
+        var modifiers: Modifiers = []
+        for name in line.mods ?? [] {
+            switch name.lowercased() {
+            case "shift": modifiers.insert(.shift)
+            case "alt": modifiers.insert(.alt)
+            case "ctrl": modifiers.insert(.control)
+            default: throw fail("\"mods\": unknown modifier '\(name)'")
+            }
+        }
+        func button() throws(ConfigError) -> MouseButton {
+            switch line.button {
+            case "left": return .left
+            case "middle": return .middle
+            case "right": return .right
+            default: throw fail("\"button\" must be left, middle or right")
+            }
+        }
+        let mouseKind: MouseEvent.Kind
+        switch kind {
+        case "press": mouseKind = .press(try button())
+        case "release": mouseKind = .release(try button())
+        case "drag": mouseKind = .drag(try button())
+        case "move": mouseKind = .move
+        case "wheel":
+            switch line.direction {
+            case "up": mouseKind = .wheelUp
+            case "down": mouseKind = .wheelDown
+            case "left": mouseKind = .wheelLeft
+            case "right": mouseKind = .wheelRight
+            default: throw fail("\"direction\" must be up, down, left or right")
+            }
+        default:
+            throw fail("\"mouse\": unknown kind '\(kind)' (press, release, drag, move, wheel)")
+        }
+        return .input(.mouse(MouseEvent(kind: mouseKind, column: x, row: y, modifiers: modifiers)))
+    }
+
+    // MARK: - JSON shapes
+
+    private struct Header: Codable {
+        var recording: Int
+        var width: Int
+        var height: Int
+        var started: Double
+        var seen: [String: [String]]?
+
+        enum CodingKeys: String, CodingKey {
+            case recording = "stories-recording", width, height, started, seen
+        }
+    }
+
+    private struct Line: Codable {
+        var t: Double
+        var key: String?
+        var mouse: String?
+        var button: String?
+        var direction: String?
+        var x: Int?
+        var y: Int?
+        var mods: [String]?
+        var resize: [Int]?
+        var end: Bool?
+    }
+
+    private static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+}
