@@ -50,13 +50,7 @@ struct PrintCommand: ParsableCommand {
     }
 
     private func cellSize() throws -> (Int, Int) {
-        if let size {
-            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else {
-                throw ValidationError("--size takes WxH in cells, each 1 to 1000, like 80x40; got '\(size)'")
-            }
-            return (parts[0], parts[1])
-        }
+        if let size { return try parseSize(size) }
         var ws = winsize()
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 1 {
             return (Int(ws.ws_col), Int(ws.ws_row) - 1)
@@ -93,3 +87,12 @@ struct PrintCommand: ParsableCommand {
 
 extension CellSymbols: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+
+/// `--size WxH`: cells, each 1 to 1000.
+func parseSize(_ text: String) throws -> (Int, Int) {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+    guard parts.count == 2, let width = parts[0], let height = parts[1], (1...1000).contains(width), (1...1000).contains(height) else {
+        throw ValidationError("--size takes WxH in cells, each 1 to 1000, like 80x40; got '\(text)'")
+    }
+    return (width, height)
+}

@@ -16,8 +16,12 @@ struct ViewCommand: ParsableCommand {
             --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
             Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \
-            [ ] previous/next story, Space pause, Esc back to the row; ? shows every key; \
-            q quits.
+            [ ] previous/next story, Space pause, Esc back to the row; g shows how each \
+            input was routed; ? shows every key; q quits. The mouse taps (left third: back), \
+            holds (pause), drags sideways (next/previous story) and pulls down (dismiss).
+
+            QA: --record FILE keeps every input with its time; --replay FILE plays it back; \
+            --headless --virtual-clock --replay FILE prints the same last screen every time.
             """
     )
 
@@ -29,12 +33,33 @@ struct ViewCommand: ParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @Flag(help: "Instant cuts instead of animations (or reduce-motion = on in stories.conf).")
+    var reduceMotion = false
+
+    @Option(help: ArgumentHelp("Write every input with its time to FILE (JSON lines, docs/gestures.md).", valueName: "file"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("Feed the inputs recorded in FILE back at their times.", valueName: "file"))
+    var replay: String?
+
+    @Flag(help: "No terminal: run over an off-screen canvas, then print the last screen as text on stdout.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("The screen for --headless, WxH (default: the recording's size, or 80x24).", valueName: "WxH"))
+    var size: String?
+
+    @Flag(help: "With --headless: time moves only from one event to the next, so a replay gives the same frames every time.")
+    var virtualClock = false
+
     func validate() throws {
         if feed != nil && synthetic != nil { throw ValidationError("--feed and --synthetic cannot be used together") }
         if let synthetic, !(1...100_000).contains(synthetic) {
             throw ValidationError("--synthetic takes a number of stories from 1 to 100000; got \(synthetic)")
         }
         _ = try network.profile()
+        if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
+        if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
+        if let size { _ = try parseSize(size) }
     }
 
     mutating func run() throws {
@@ -62,25 +87,80 @@ struct ViewCommand: ParsableCommand {
 
     private func start(_ source: any FeedSource, seenKey: String) throws {
         let client = FeedClient(source: source, profile: try network.profile())
-        // Key bindings: the defaults, with keys.conf applied when there is one.
+        let environment = ProcessInfo.processInfo.environment
+        // Key bindings and settings: the defaults, with the config files applied when there are some.
         var bindings = KeyBindings.standard
-        let config = KeyBindings.configFile(environment: ProcessInfo.processInfo.environment)
-        if FileManager.default.fileExists(atPath: config.path) {
-            guard let text = try? String(contentsOf: config, encoding: .utf8) else {
-                throw fail("\(config.path): cannot be read as UTF-8 text")
+        var settings = AppSettings()
+        do {
+            if let text = try readConfig(KeyBindings.configFile(environment: environment)) {
+                bindings = try bindings.applying(text.content, file: text.path)
             }
-            do { bindings = try bindings.applying(text, file: config.path) } catch { throw fail(error.description) }
+            if let text = try readConfig(AppSettings.configFile(environment: environment)) {
+                settings = try settings.applying(text.content, file: text.path)
+            }
+        } catch let error as ConfigError {
+            throw fail(error.description)
+        }
+        let reduceMotion = reduceMotion || settings.reduceMotion
+        var recording: InputRecording?
+        if let replay {
+            guard let data = FileManager.default.contents(atPath: replay), let text = String(data: data, encoding: .utf8) else {
+                throw fail("--replay \(replay): cannot be read (missing, unreadable or not UTF-8 text)")
+            }
+            do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
+        }
+        let recorder = try record.map(openRecording)
+
+        if headless {
+            let (width, height) = try size.map(parseSize) ?? (recording.map { ($0.width, $0.height) } ?? (80, 24))
+            let options = HeadlessRun.Options(width: width, height: height, bindings: bindings, reduceMotion: reduceMotion,
+                                              recording: recording)
+            MainActor.assumeIsolated {
+                if virtualClock {
+                    printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
+                } else {
+                    HeadlessRun.runOnSystemClock(client: client, options: options) { lines in
+                        printScreen(lines)
+                        Foundation.exit(0)
+                    }
+                }
+            }
+            return
         }
         try MainActor.assumeIsolated {
             let app: TerminalApp
             do {
-                app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings)
+                app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
+                                      reduceMotion: reduceMotion)
             } catch {
                 throw fail("\(error)")
             }
+            if let recorder { app.record(to: recorder) }
+            if let recording { app.replay(recording) }
             app.run()
         }
     }
+
+    /// A config file's text, or nil when there is none.
+    private func readConfig(_ url: URL) throws -> (path: String, content: String)? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw fail("\(url.path): cannot be read as UTF-8 text")
+        }
+        return (url.path, text)
+    }
+
+    private func openRecording(_ path: String) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw fail("--record \(path): cannot be written (\(String(cString: strerror(errno))))")
+        }
+        return handle
+    }
+}
+
+/// The headless screen on stdout: its lines and nothing else.
+private func printScreen(_ lines: [String]) {
+    FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
 }
 
 /// The pretend network between the app and its feed (`NetworkProfile`): a named profile,

@@ -33,8 +33,11 @@ enum Fixture {
 
     /// The stories on one page with all their items loaded and view models built, as the
     /// app has them once the feed has arrived.
-    static func loadedState(_ load: FeedLoad = demo, width: Int = 80) -> AppState {
+    /// Instant cuts unless `motion`: screens are compared after a navigation, and
+    /// TransitionSnapshotTests draw the movement frame by frame.
+    static func loadedState(_ load: FeedLoad = demo, width: Int = 80, motion: Bool = false) -> AppState {
         var state = AppState(title: "Demo stories", now: moment)
+        state.reduceMotion = !motion
         var actions: [AppAction] = [.resized(width: width), .start,
                                     .pageLoaded(FeedPage(stories: load.stories.map(StorySummary.init), nextCursor: nil, warnings: load.warnings))]
         actions += load.stories.map { .storyLoaded(StoryLoad(story: $0)) }
@@ -51,6 +54,7 @@ struct Pilot {
     var now: Moment
     var backend: TestBackend
     var effects: [AppEffect] = []
+    var router = GestureRouter()
 
     init(width: Int = 80, height: Int = 24, state: AppState = Fixture.loadedState()) {
         self.state = state
@@ -72,13 +76,19 @@ struct Pilot {
         backend.draw(state)
     }
 
-    /// The app's own routing (InputRouting), applied to this pilot's state.
+    /// The app's own routing (the GestureRouter), applied to this pilot's state.
     private mutating func route(_ event: InputEvent) {
         var state = self.state
         var effects: [AppEffect] = []
         let now = self.now
-        InputRouting.route(event, bindings: .standard, width: backend.canvas.width, height: backend.canvas.height,
-                           state: { state }, send: { effects += Self.apply($0, to: &state, at: now) })
+        let width = backend.canvas.width, height = backend.canvas.height
+        let surface = GestureSurface(width: width, height: height,
+                                     isUsable: width >= AppView.minimumWidth && height >= AppView.minimumHeight,
+                                     bubbleAt: { [snapshot = state] column, row in
+                                         HomeScreen.bubbleIndex(atColumn: column, row: row, state: snapshot, width: width)
+                                     })
+        router.route(event, at: now.uptime, surface: surface, state: { state },
+                     send: { effects += Self.apply($0, to: &state, at: now) })
         self.state = state
         self.effects += effects
     }
@@ -87,15 +97,42 @@ struct Pilot {
         for character in text { press(.key(.character(character))) }
     }
 
+    /// A click: press and release at one cell, at once.
     mutating func click(column: Int, row: Int) {
-        route(.mouse(MouseEvent(kind: .press(.left), column: column, row: row)))
+        mouse(.press(.left), column: column, row: row)
+        mouse(.release(.left), column: column, row: row)
+    }
+
+    mutating func mouse(_ kind: MouseEvent.Kind, column: Int, row: Int) {
+        route(.mouse(MouseEvent(kind: kind, column: column, row: row)))
         backend.draw(state)
     }
 
+    /// A left-button drag from one cell to another in `steps` reports, then the release.
+    mutating func drag(from start: (column: Int, row: Int), to end: (column: Int, row: Int), steps: Int = 4, release: Bool = true) {
+        mouse(.press(.left), column: start.column, row: start.row)
+        for step in 1...steps {
+            let column = start.column + (end.column - start.column) * step / steps
+            let row = start.row + (end.row - start.row) * step / steps
+            mouse(.drag(.left), column: column, row: row)
+        }
+        if release { mouse(.release(.left), column: end.column, row: end.row) }
+    }
+
+    /// Lets time pass in frame steps, delivering ticks and the router's hold check as the
+    /// run loop would.
     mutating func wait(_ seconds: Double, step: Double = 1.0 / 30) {
         let end = now.uptime + seconds
         while now.uptime + step <= end + 1e-9 {
             now = now.advanced(by: step)
+            if let wake = router.wakeAt, wake <= now.uptime {
+                var state = self.state
+                var effects: [AppEffect] = []
+                let now = self.now
+                router.wake(at: now.uptime) { effects += Self.apply($0, to: &state, at: now) }
+                self.state = state
+                self.effects += effects
+            }
             effects += Self.apply(.tick, to: &state, at: now)
         }
         backend.draw(state)

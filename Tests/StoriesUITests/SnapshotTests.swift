@@ -117,6 +117,7 @@ import Testing
     /// The demo's first page only, as a paged feed has it: nothing loaded but summaries.
     static func firstPageOnly() -> AppState {
         var state = AppState(title: "Demo stories", now: Fixture.moment)
+        state.reduceMotion = true
         let summaries = Fixture.demo.stories.prefix(10).map(StorySummary.init)
         for action: AppAction in [.resized(width: 80), .start, .pageLoaded(FeedPage(stories: Array(summaries), nextCursor: "10"))] {
             Pilot.apply(action, to: &state, at: Fixture.moment)

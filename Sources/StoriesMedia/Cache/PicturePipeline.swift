@@ -26,13 +26,35 @@ public final class PicturePipeline {
     /// Who to tell when a fetch and decode ends.
     private var readyCallbacks: [RenditionKey: @MainActor () -> Void] = [:]
     private let limits: MediaLimits
+    /// Nothing is being fetched, decoded or rendered.
+    public var isIdle: Bool { inFlight.isEmpty && decoding.isEmpty }
     /// How many files were decoded (for tests).
     public private(set) var decodeCount = 0
 
-    public init(cache: RenditionCache, limits: MediaLimits = .standard, fetch: @escaping MediaFetch) {
+    /// Where the work runs: on the pipeline's queue with results handed to the main queue
+    /// (the app), or at once on the caller's thread (a replay on the virtual clock, where
+    /// every frame must come out the same; `fetch` must then answer at once too).
+    public enum Execution: Sendable { case background, inline }
+    private let execution: Execution
+
+    public init(cache: RenditionCache, limits: MediaLimits = .standard, execution: Execution = .background,
+                fetch: @escaping MediaFetch) {
         self.cache = cache
         self.limits = limits
+        self.execution = execution
         self.fetch = fetch
+    }
+
+    private func work(_ body: @escaping @Sendable () -> Void) {
+        if execution == .inline { body() } else { queue.async(execute: body) }
+    }
+
+    nonisolated private static func onMain(_ execution: Execution, _ body: @escaping @MainActor @Sendable () -> Void) {
+        if execution == .inline {
+            MainActor.assumeIsolated(body)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+        }
     }
 
     /// What to draw for a picture now: the rendition when it is ready; otherwise the work
@@ -62,14 +84,13 @@ public final class PicturePipeline {
         if let decoded = cache.decodedImage(for: key.location) {
             // Pixels in memory: only the cells for this size are missing.
             inFlight.insert(key)
-            queue.async {
+            let execution = self.execution
+            work {
                 let cells = Self.cells(decoded, key: key, cellAspect: cellAspect)
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated {
-                        self.inFlight.remove(key)
-                        self.cache.insert(cells, for: key)
-                        ready()
-                    }
+                Self.onMain(execution) {
+                    self.inFlight.remove(key)
+                    self.cache.insert(cells, for: key)
+                    ready()
                 }
             }
             return
@@ -81,9 +102,9 @@ public final class PicturePipeline {
         decoding.insert(key.location)
         inFlight.insert(key)
         readyCallbacks[key] = ready
-        let limits = self.limits, queue = self.queue
+        let limits = self.limits, queue = self.queue, execution = self.execution
         fetch(key.location, limits.maxBytes) { fetched in
-            queue.async {
+            let decode: @Sendable () -> Void = {
                 let result: Result<(RGBImage, CellImage)?, MediaError>
                 do throws(MediaError) {
                     if let data = try fetched.get() {
@@ -98,10 +119,9 @@ public final class PicturePipeline {
                 } catch {
                     result = .failure(error)
                 }
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { self.finish(key, result) }
-                }
+                Self.onMain(execution) { self.finish(key, result) }
             }
+            if execution == .inline { decode() } else { queue.async(execute: decode) }
         }
     }
 

@@ -22,10 +22,15 @@ public enum AppView {
             }
             return canvas
         }
-        if let viewer = state.viewer {
+        if let motion = TransitionView.motion(of: state) {
+            TransitionView.render(motion, state: state, into: &canvas, pictures: pictures)
+        } else if let viewer = state.viewer {
             ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         } else {
             HomeScreen.render(state, into: &canvas)
+        }
+        if state.showsGestures {
+            GestureOverlay.render(state, into: &canvas)
         }
         if state.showsHelp {
             HelpOverlay.render(context: state.viewer == nil ? .home : .viewer, bindings: bindings, into: &canvas)
@@ -37,6 +42,8 @@ public enum AppView {
     /// this); nil when nothing on screen moves, and the app sleeps until input.
     public static func secondsUntilNextChange(_ state: AppState, width: Int, height: Int) -> Double? {
         guard state.wantsFrames else { return nil }
+        // An animation draws every frame until its timeline ends.
+        if state.transition != nil { return 0 }
         guard width >= minimumWidth, height >= minimumHeight, !state.showsHelp else {
             // Nothing visible moves, but the item still ends on time.
             return state.viewer.flatMap { viewer in

@@ -4,10 +4,13 @@ import StoriesCore
 /// read from the live `KeyBindings` table.
 public enum HelpOverlay {
     public static func render(context: InputContext, bindings: KeyBindings, into canvas: inout Canvas) {
-        let rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
+        var rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
+            .map { ($0.keyNames, $0.summary) }
+        // The mouse is not rebindable; its gestures are listed after the keys.
+        rows += context == .viewer ? mouseInViewer : [("click", "open a bubble · wheel: choose")]
         let closing = bindings.bindings(in: .help).first?.keyNames ?? "?"
-        let keyColumn = min(18, (rows.map { $0.keyNames.displayWidth }.max() ?? 4) + 2)
-        let summaryWidth = rows.map { $0.summary.displayWidth }.max() ?? 10
+        let keyColumn = min(18, (rows.map { $0.0.displayWidth }.max() ?? 4) + 2)
+        let summaryWidth = rows.map { $0.1.displayWidth }.max() ?? 10
         let boxWidth = min(canvas.width - 2, max(40, keyColumn + summaryWidth + 6))
         let boxHeight = min(canvas.height - 2, rows.count + 5)
         let box = Rect(x: (canvas.width - boxWidth) / 2, y: (canvas.height - boxHeight) / 2,
@@ -26,12 +29,18 @@ public enum HelpOverlay {
         canvas.centered(title, in: box, y: box.y, style: border.adding(.bold))
 
         var y = box.y + 2
-        for binding in rows where y < box.maxY - 2 {
-            canvas.text(binding.keyNames, x: box.x + 3, y: y, style: background.with(foreground: .palette(255)).adding(.bold),
+        for (keys, summary) in rows where y < box.maxY - 2 {
+            canvas.text(keys, x: box.x + 3, y: y, style: background.with(foreground: .palette(255)).adding(.bold),
                         maxWidth: keyColumn - 1)
-            canvas.text(binding.summary, x: box.x + 3 + keyColumn, y: y, style: background, maxWidth: inner - keyColumn - 3)
+            canvas.text(summary, x: box.x + 3 + keyColumn, y: y, style: background, maxWidth: inner - keyColumn - 3)
             y += 1
         }
         canvas.centered("\(closing): close", in: box, y: box.maxY - 2, style: background.with(foreground: Theme.muted))
     }
+
+    static let mouseInViewer = [
+        ("click", "left third: back · right: next"),
+        ("hold", "press and hold: pause"),
+        ("drag", "sideways: story · down: dismiss"),
+    ]
 }

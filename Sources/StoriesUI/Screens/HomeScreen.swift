@@ -50,6 +50,27 @@ public enum HomeScreen {
         max(1, (width - 4) / Bubble.slotWidth)
     }
 
+    /// The story whose bubble covers a cell of the home screen, if any (the gesture router
+    /// asks this for a click).
+    public static func bubbleIndex(atColumn column: Int, row: Int, state: AppState, width: Int) -> Int? {
+        guard !state.isLoading, (ringRow..<(ringRow + Bubble.height)).contains(row), column >= 2 else { return nil }
+        let visible = visibleBubbles(width: width)
+        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        let slot = (column - 2) / Bubble.slotWidth
+        let index = first + slot
+        guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
+        return index
+    }
+
+    /// Where the bubble of a story is drawn, when it is in view: present grows out of it
+    /// and dismiss shrinks into it.
+    public static func bubbleRect(of index: Int, state: AppState, width: Int) -> Rect? {
+        let visible = visibleBubbles(width: width)
+        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        guard index >= first, index < first + visible else { return nil }
+        return Rect(x: 2 + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
+    }
+
     /// Draws only the visible bubbles, each found through the relation map: the cost of a
     /// frame does not grow with the number of stories.
     static func drawRing(_ state: AppState, into canvas: inout Canvas, y: Int) {

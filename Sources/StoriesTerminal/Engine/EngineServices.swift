@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import StoriesCore
+import StoriesMedia
+
+/// Something in flight that nobody may want any more.
+@MainActor
+public protocol Cancellable: AnyObject {
+    func cancel()
+}
+
+/// The work behind the reducer's effects: the feed through the network profile, view-model
+/// builds and pictures. Every answer arrives on the main actor.
+@MainActor
+public protocol EngineServices: AnyObject {
+    var feedTitle: String { get }
+    var network: NetworkProfile { get }
+    func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void)
+    func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable
+    func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void)
+    /// Work scheduled but not answered yet (headless runs wait for it before printing).
+    var pendingWork: Int { get }
+    var pictures: PicturePipeline { get }
+}
+
+/// The app's services: FeedClient on its Dispatch queues, the view-model builder's serial
+/// queue, the picture pipeline's decode queue.
+@MainActor
+public final class LiveServices: EngineServices {
+    private let client: FeedClient
+    private let builder = ViewModelBuilder()
+    public let pictures: PicturePipeline
+    public private(set) var pendingWork = 0
+
+    public init(client: FeedClient) {
+        self.client = client
+        pictures = PicturePipeline(cache: RenditionCache()) { location, maxBytes, done in
+            client.media(at: location, maxBytes: maxBytes, deliverOn: .global(qos: .userInitiated)) { result in
+                done(result.mapError { MediaError.unreadable($0.reason) })
+            }
+        }
+    }
+
+    public var feedTitle: String { client.source.title }
+    public var network: NetworkProfile { client.profile }
+
+    public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
+        pendingWork += 1
+        client.page(after: cursor, limit: StoryStore.pageSize) { result in
+            MainActor.assumeIsolated {
+                self.pendingWork -= 1
+                done(result)
+            }
+        }
+    }
+
+    public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {
+        pendingWork += 1
+        let request = client.story(id: id) { result in
+            MainActor.assumeIsolated {
+                self.pendingWork -= 1
+                done(result)
+            }
+        }
+        return PendingWork {
+            request.cancel()
+            self.pendingWork -= 1
+        }
+    }
+
+    public func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void) {
+        pendingWork += 1
+        builder.submit(job) { update in
+            MainActor.assumeIsolated {
+                self.pendingWork -= 1
+                done(update)
+            }
+        }
+    }
+}
+
+/// Work in flight that the engine may call off: `cancel` runs its undo once (the engine
+/// drops its handle when the answer comes, so an answered request is never cancelled).
+@MainActor
+final class PendingWork: Cancellable {
+    private var undo: (@MainActor () -> Void)?
+
+    init(undo: @escaping @MainActor () -> Void) { self.undo = undo }
+
+    func cancel() {
+        undo?()
+        undo = nil
+    }
+}
+
+/// Services for a replay on the virtual clock: the feed is read at once and its answer
+/// delivered after the network's delay in virtual time; view models are built at once;
+/// pictures are decoded inline. Everything happens in one order, every time.
+@MainActor
+public final class VirtualServices: EngineServices {
+    private let client: FeedClient
+    private let scheduler: VirtualScheduler
+    public let pictures: PicturePipeline
+    public private(set) var pendingWork = 0
+
+    public init(client: FeedClient, scheduler: VirtualScheduler) {
+        self.client = client
+        self.scheduler = scheduler
+        pictures = PicturePipeline(cache: RenditionCache(), execution: .inline) { location, maxBytes, done in
+            // The bytes come at once: a replay shows the photo in the frame that asks for it.
+            done(client.mediaNow(at: location, maxBytes: maxBytes).0.mapError { MediaError.unreadable($0.reason) })
+        }
+    }
+
+    public var feedTitle: String { client.source.title }
+    public var network: NetworkProfile { client.profile }
+
+    public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
+        let (result, delay) = client.pageNow(after: cursor, limit: StoryStore.pageSize)
+        deliver(after: delay) { done(result) }
+    }
+
+    public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {
+        let (result, delay) = client.storyNow(id: id)
+        return deliver(after: delay) { done(result) }
+    }
+
+    public func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void) {
+        let update = ViewModelFactory.build(job)
+        deliver(after: 0) { done(update) }
+    }
+
+    @discardableResult
+    private func deliver(after delay: Double, _ work: @escaping @MainActor () -> Void) -> any Cancellable {
+        pendingWork += 1
+        let token = scheduler.after(delay) {
+            self.pendingWork -= 1
+            work()
+        }
+        return PendingWork {
+            token.cancel()
+            self.pendingWork -= 1
+        }
+    }
+}
+

@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import StoriesCore
+import StoriesUI
+
+/// `--headless`: the app over an off-screen canvas, no terminal. It starts, feeds a
+/// recording's inputs (if any) at their times, waits until nothing is left to do (loads,
+/// view models, pictures, animations), and hands over the last frame as text lines.
+/// Nothing is read from or saved to the seen store: the run starts from the recording's
+/// seen state, so it is the same wherever it runs.
+@MainActor
+public enum HeadlessRun {
+    public struct Options {
+        public var width: Int
+        public var height: Int
+        public var bindings: KeyBindings
+        public var reduceMotion: Bool
+        public var recording: InputRecording?
+
+        public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
+                    recording: InputRecording? = nil) {
+            self.width = width
+            self.height = height
+            self.bindings = bindings
+            self.reduceMotion = reduceMotion
+            self.recording = recording
+        }
+    }
+
+    /// The virtual clock: the clock moves only from one scheduled piece of work to the
+    /// next, network delays pass in virtual time and pictures decode inline, so the same
+    /// recording gives the same frames, and the same last screen, every time.
+    public static func runOnVirtualClock(client: FeedClient, options: Options) -> [String] {
+        let started = options.recording?.started ?? 1_795_240_800 // 2026-11-21T06:00:00Z
+        let start = Moment(uptime: 1000, date: Date(timeIntervalSince1970: started))
+        let scheduler = VirtualScheduler(start: start)
+        let engine = makeEngine(VirtualServices(client: client, scheduler: scheduler), scheduler, options)
+        var quit = false
+        engine.quit = { _ in quit = true }
+        engine.start()
+        for (time, entry) in options.recording?.entries ?? [] {
+            scheduler.run(until: start.uptime + time)
+            if quit { break }
+            if !apply(entry, to: engine) { break }
+        }
+        // Let what was started finish (a bounded number of steps: a failing page retries
+        // forever, but not as pending work).
+        var steps = 0
+        while !quit, engine.isBusy, steps < 1_000_000, scheduler.runNext() { steps += 1 }
+        return Snapshot.lines(of: engine.redraw())
+    }
+
+    /// The system clock and the app's own queues: inputs are fed at their recorded times
+    /// while the network, decoding and view models run as they do in the terminal.
+    /// `finish` receives the last screen once nothing is left to do.
+    public static func runOnSystemClock(client: FeedClient, options: Options,
+                                        finish: @escaping @MainActor ([String]) -> Never) -> Never {
+        let scheduler = MainQueueScheduler()
+        let engine = makeEngine(LiveServices(client: client), scheduler, options)
+        var inputsDone = false
+        func finishIfIdle() {
+            guard inputsDone, !engine.isBusy else { return }
+            finish(Snapshot.lines(of: engine.redraw()))
+        }
+        engine.quit = { _ in finish(Snapshot.lines(of: engine.frame)) }
+        engine.afterTurn = { finishIfIdle() }
+        engine.start()
+        let entries = options.recording?.entries ?? []
+        for (time, entry) in entries {
+            scheduler.after(time) {
+                guard !inputsDone else { return }
+                if !apply(entry, to: engine) { inputsDone = true }
+                finishIfIdle()
+            }
+        }
+        scheduler.after(entries.last?.time ?? 0) {
+            inputsDone = true
+            finishIfIdle()
+        }
+        dispatchMain()
+    }
+
+    private static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
+        AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
+                  height: options.height, seen: options.recording?.seen ?? SeenState(), reduceMotion: options.reduceMotion)
+    }
+
+    /// Feeds one recorded entry; false at the end of the recording.
+    private static func apply(_ entry: InputRecording.Entry, to engine: AppEngine) -> Bool {
+        switch entry {
+        case .input(let event): engine.input(event)
+        case .resize(let width, let height): engine.resize(width: width, height: height)
+        case .end: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,44 @@
+import StoriesCore
+
+/// The `g` overlay: the latest routing decisions as readable lines, newest at the bottom —
+/// the input, the gesture it became, the handler that took it, what that did, and who
+/// declined it and why — over the lower part of the screen, with the phase the router
+/// sees now in its title.
+public enum GestureOverlay {
+    public static func render(_ state: AppState, into canvas: inout Canvas) {
+        let width = canvas.width, height = canvas.height
+        let boxHeight = min(max(6, height / 2), height - 2)
+        let box = Rect(x: 0, y: height - 1 - boxHeight, width: width, height: boxHeight)
+        let background = Style(foreground: .palette(252), background: .palette(234))
+        canvas.fill(box, style: background)
+        let border = background.with(foreground: Theme.accent)
+        canvas.text(String(repeating: "─", count: width), x: 0, y: box.y, style: border)
+        let title = " Gestures · now: \(GesturePhase(state).rawValue) · g hides "
+        canvas.text(title, x: 2, y: box.y, style: border.adding(.bold), maxWidth: width - 4)
+
+        // Each decision takes one line, and a second when something declined it.
+        var lines: [(String, Style)] = []
+        for decision in state.gestureLog {
+            let time = Self.seconds(decision.time - state.startedAt)
+            lines.append(("\(time) \(decision.summary)", background.with(foreground: .palette(255))))
+            if let declined = decision.detail {
+                lines.append((String(repeating: " ", count: time.count + 1) + declined, background.with(foreground: Theme.muted)))
+            }
+        }
+        let room = box.height - 1
+        if lines.isEmpty {
+            canvas.text("No input yet: press a key or click, and each decision shows here.", x: 2, y: box.y + 1,
+                        style: background.with(foreground: Theme.muted), maxWidth: width - 4)
+        }
+        for (offset, line) in lines.suffix(room).enumerated() {
+            canvas.text(line.0, x: 1, y: box.y + 1 + offset, style: line.1, maxWidth: width - 2)
+        }
+    }
+
+    /// "12.31s", right-aligned to 7 columns.
+    static func seconds(_ value: Double) -> String {
+        let hundredths = max(0, Int((value * 100).rounded()))
+        let text = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)s"
+        return String(repeating: " ", count: max(0, 7 - text.count)) + text
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import StoriesCore
+import StoriesMedia
+
+/// Draws movement between screens from `AppState.transition` (or a drag that follows the
+/// pointer): the viewer zooming between full screen and its bubble over the darkened ring
+/// row, and the cube between two stories. Each frame is a pure function of the state and
+/// the clock, so any fraction can be drawn and snapshot-tested.
+public enum TransitionView {
+    /// What is in motion on this frame, if anything: a running transition, or a drag.
+    /// `--reduce-motion` draws none of it.
+    public enum Motion: Equatable {
+        case zoom(viewer: ViewerState, scale: Double, backdrop: Double)
+        case cube(leaving: ViewerState, arriving: ViewerState, forward: Bool, turn: Double)
+    }
+
+    public static func motion(of state: AppState) -> Motion? {
+        guard !state.reduceMotion else { return nil }
+        let now = state.now.uptime
+        if let transition = state.transition {
+            switch transition.kind {
+            case .zoom(let viewer):
+                let (scale, backdrop) = transition.zoom(at: now)
+                return .zoom(viewer: state.viewer ?? viewer, scale: scale, backdrop: backdrop)
+            case .cube(let leaving, let arriving, let forward):
+                return .cube(leaving: leaving, arriving: arriving, forward: forward, turn: transition.turn(at: now))
+            }
+        }
+        guard let viewer = state.viewer, let drag = state.drag else { return nil }
+        switch drag {
+        case .swipe(let offset):
+            guard offset != 0 else { return nil }
+            let forward = offset < 0
+            let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
+            // With no story on that side the cube gives a little and no more.
+            let exists = neighbour.storyIndex >= 0 && (neighbour.storyIndex < state.store.count || state.store.hasMore)
+            return .cube(leaving: viewer, arriving: neighbour, forward: forward, turn: exists ? abs(offset) : abs(offset) * 0.25)
+        case .dismiss(let offset):
+            let scale = 1 - min(1, offset)
+            return .zoom(viewer: viewer, scale: scale, backdrop: scale)
+        }
+    }
+
+    public static func render(_ motion: Motion, state: AppState, into canvas: inout Canvas,
+                              pictures: AppView.PictureLookup) {
+        switch motion {
+        case .zoom(let viewer, let scale, let backdrop):
+            renderZoom(state, viewer: viewer, scale: scale, backdrop: backdrop, into: &canvas, pictures: pictures)
+        case .cube(let leaving, let arriving, let forward, let turn):
+            renderCube(state, leaving: leaving, arriving: arriving, forward: forward, turn: turn, into: &canvas, pictures: pictures)
+        }
+    }
+
+    /// The rectangle the viewer fills at a zoom: the story's bubble at 0, the screen at 1.
+    public static func zoomRect(_ state: AppState, storyIndex: Int, scale: Double, width: Int, height: Int) -> Rect {
+        let index = max(0, min(storyIndex, state.store.count - 1))
+        let bubble = HomeScreen.bubbleRect(of: index, state: state, width: width)
+            ?? Rect(x: width / 2, y: height / 2, width: 1, height: 1)
+        let s = max(0, min(1, scale))
+        func lerp(_ a: Int, _ b: Int) -> Int { Int((Double(a) + Double(b - a) * s).rounded()) }
+        let x = lerp(bubble.x, 0), y = lerp(bubble.y, 0)
+        return Rect(x: x, y: y, width: lerp(bubble.maxX, width) - x, height: lerp(bubble.maxY, height) - y)
+    }
+
+    static func renderZoom(_ state: AppState, viewer: ViewerState, scale: Double, backdrop: Double,
+                           into canvas: inout Canvas, pictures: AppView.PictureLookup) {
+        let width = canvas.width, height = canvas.height
+        HomeScreen.render(state, into: &canvas)
+        canvas.shade(1 - 0.75 * max(0, min(1, backdrop)))
+        var face = Canvas(width: width, height: height)
+        ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
+        canvas.draw(face, scaledInto: zoomRect(state, storyIndex: viewer.storyIndex, scale: scale, width: width, height: height))
+    }
+
+    /// Two faces of a cube seen from the front: the leaving face narrows as the arriving
+    /// one widens; each is shortened and darkened towards its outer edge as it turns away.
+    static func renderCube(_ state: AppState, leaving: ViewerState, arriving: ViewerState, forward: Bool, turn: Double,
+                           into canvas: inout Canvas, pictures: AppView.PictureLookup) {
+        let width = canvas.width, height = canvas.height
+        let t = max(0, min(1, turn))
+        let leavingFace = face(state, leaving, width: width, height: height, pictures: pictures)
+        let arrivingFace = face(state, arriving, width: width, height: height, pictures: pictures)
+        // The seam: forward, the next story comes in from the right.
+        let seam = Int((Double(width) * (forward ? 1 - t : t)).rounded())
+        let left = forward ? (leavingFace, t) : (arrivingFace, 1 - t)
+        let right = forward ? (arrivingFace, 1 - t) : (leavingFace, t)
+        drawFace(left.0, turnedAway: left.1, columns: 0..<seam, outerEdgeOnLeft: true, into: &canvas)
+        drawFace(right.0, turnedAway: right.1, columns: seam..<width, outerEdgeOnLeft: false, into: &canvas)
+    }
+
+    private static func face(_ state: AppState, _ viewer: ViewerState, width: Int, height: Int,
+                             pictures: AppView.PictureLookup) -> Canvas? {
+        let exists = viewer.storyIndex >= 0 && (viewer.storyIndex < state.store.count || state.store.hasMore)
+        guard exists else { return nil } // no story on that side: the cube shows its dark inside
+        var canvas = Canvas(width: width, height: height)
+        ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
+        return canvas
+    }
+
+    /// One face squeezed into `columns`; `turnedAway` (0…1) is how far it has turned from
+    /// the viewer: its outer edge loses up to a sixth of the height at each end and up to
+    /// 70% of its light.
+    private static func drawFace(_ source: Canvas?, turnedAway: Double, columns: Range<Int>, outerEdgeOnLeft: Bool,
+                                 into canvas: inout Canvas) {
+        let height = canvas.height
+        let faceWidth = columns.count
+        guard faceWidth > 0 else { return }
+        let angle = turnedAway * .pi / 2
+        for tx in columns {
+            // 0 at the seam, 1 at the outer edge.
+            let local = faceWidth > 1 ? Double(tx - columns.lowerBound) / Double(faceWidth - 1) : 0
+            let outward = outerEdgeOnLeft ? 1 - local : local
+            let inset = Int((Double(height) / 6 * sin(angle) * outward).rounded())
+            let light = 1 - 0.7 * sin(angle) * outward
+            let top = inset, bottom = height - inset
+            for ty in 0..<height {
+                guard let source, ty >= top, ty < bottom, bottom > top else {
+                    canvas.put(" ", width: 1, x: tx, y: ty, style: .plain)
+                    continue
+                }
+                let sx = (tx - columns.lowerBound) * source.width / faceWidth
+                let sy = (ty - top) * source.height / (bottom - top)
+                let (grapheme, style) = Canvas.sample(source, x: sx, y: sy)
+                canvas.put(grapheme, width: 1, x: tx, y: ty, style: light < 0.999 ? Canvas.shaded(style, light) : style)
+            }
+        }
+    }
+}
