@@ -52,7 +52,11 @@ let package = Package(
             dependencies: ["StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "StoriesTerminalTests", dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "CNcursesw"]),
+        .testTarget(
+            name: "StoriesTerminalTests",
+            dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"],
+            exclude: ["__Snapshots__"]
+        ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),
     ],

@@ -1,0 +1,201 @@
+import Testing
+@testable import StoriesCore
+
+/// Navigation with motion on: the logical state changes at once, the transition says how it
+/// looks, progress starts when it ends, and input during it completes it first.
+@Suite struct TransitionTests {
+    func motionHarness() -> ReducerHarness { ReducerHarness(motion: true) }
+
+    func zoom(_ h: ReducerHarness) -> (scale: Double, backdrop: Double)? {
+        guard let transition = h.state.transition, case .zoom = transition.kind else { return nil }
+        return transition.zoom(at: h.now.uptime)
+    }
+
+    func turn(_ h: ReducerHarness) -> (turn: Double, forward: Bool, from: Int, to: Int)? {
+        guard let transition = h.state.transition, case .cube(let leaving, let arriving, let forward) = transition.kind else { return nil }
+        return (transition.turn(at: h.now.uptime), forward, leaving.storyIndex, arriving.storyIndex)
+    }
+
+    @Test func openPresentsOutOfTheBubbleAndProgressWaitsForIt() {
+        var h = motionHarness()
+        h.send(.selectNext)
+        h.send(.open)
+        #expect(h.position! == (1, 0), "the viewer is already there")
+        #expect(zoom(h)?.scale == 0)
+        #expect(h.state.wantsFrames)
+        h.wait(0.125)
+        let halfway = zoom(h)?.scale ?? -1
+        #expect(halfway > 0.5 && halfway < 1, "ease-out: past half way at half time (\(halfway))")
+        #expect(h.elapsed == 0, "progress has not started")
+        h.wait(0.125)
+        #expect(h.state.transition == nil, "the tick at its end removes it")
+        h.wait(1)
+        #expect(abs(h.elapsed! - 1) < 1e-9, "progress counts from the end of the present")
+    }
+
+    @Test func aTapDuringThePresentCompletesItAndThenApplies() {
+        var h = motionHarness()
+        h.send(.open)
+        h.wait(0.05)
+        h.send(.nextItem)
+        #expect(h.state.transition == nil)
+        #expect(h.position! == (0, 1))
+        h.wait(0.5)
+        #expect(abs(h.elapsed! - 0.5) < 1e-9, "the new item plays from the tap")
+    }
+
+    @Test func storiesChangeWithACubeAndItemsWithACut() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.completeTransition)
+        h.send(.nextItem)
+        #expect(h.state.transition == nil, "within a story: a cut")
+        h.send(.nextItem)
+        let cube = turn(h)
+        #expect(cube?.forward == true && cube?.from == 0 && cube?.to == 1)
+        #expect(cube?.turn == 0)
+        h.wait(Transition.cubeDuration / 2)
+        #expect(abs((turn(h)?.turn ?? 0) - 0.5) < 1e-9, "ease-in-out is half way at half time")
+        h.send(.previousStory)
+        #expect(turn(h)?.forward == false, "back: the cube turns the other way")
+        #expect(h.position! == (0, 0))
+    }
+
+    @Test func fiveTapsWithin100MillisecondsDuringACubeEachApplyInOrder() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.nextStory)                      // a cube from a to b
+        #expect(turn(h) != nil)
+        var positions: [String] = []
+        for _ in 0..<5 {
+            h.now = h.now.advanced(by: 0.02)
+            h.send(.nextItem)
+            positions.append(h.position.map { "\($0.story).\($0.item)" } ?? (zoom(h) != nil ? "dismissing" : "row"))
+        }
+        // b0 → b1 → b2 → c0 (a new cube) → past the last story: dismissing; the fifth tap
+        // finishes the dismiss at once and has nothing left to do on the row.
+        #expect(positions == ["1.1", "1.2", "2.0", "dismissing", "row"])
+        #expect(h.state.selection == 2)
+        #expect(h.state.seen.isSeen(story: "b", item: "b2") && h.state.seen.isSeen(story: "c", item: "c0"),
+                "every item passed through was shown")
+    }
+
+    @Test func dismissShrinksIntoTheBubbleOfTheStoryNowShown() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.nextStory)
+        h.send(.dismiss)
+        #expect(h.state.viewer == nil)
+        #expect(h.state.selection == 1)
+        guard case .zoom(let viewer)? = h.state.transition?.kind else {
+            Issue.record("no zoom")
+            return
+        }
+        #expect(viewer.storyIndex == 1)
+        h.wait(Transition.dismissDuration)
+        #expect(zoom(h) == nil)
+        #expect(!h.state.wantsFrames, "nothing moves once it is back")
+    }
+
+    @Test func reduceMotionCutsEverything() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.send(.nextStory)
+        h.send(.dismiss)
+        #expect(h.state.transition == nil)
+        h.send(.open)
+        h.send(.drag(.swipe(offset: -0.4)))
+        h.send(.endDrag(commit: true))
+        #expect(h.position!.story == 2 && h.state.transition == nil)
+    }
+
+    @Test func aSwipeDragPastItsThresholdTurnsOnFromWhereItWasLeft() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.completeTransition)
+        h.wait(1)
+        h.send(.drag(.swipe(offset: -0.4)))
+        #expect(h.state.drag == .swipe(offset: -0.4))
+        let paused = h.elapsed
+        h.wait(1)
+        #expect(h.elapsed == paused, "progress stands still while dragging")
+        h.send(.endDrag(commit: true))
+        #expect(h.position!.story == 1)
+        #expect(turn(h)?.turn == 0.4)
+        #expect(abs(h.state.transition!.timeline.end - h.now.uptime - 0.6 * Transition.cubeDuration) < 1e-9)
+        #expect(h.state.drag == nil)
+    }
+
+    @Test func aSwipeDragShortOfItsThresholdSnapsBack() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.completeTransition)
+        h.send(.drag(.swipe(offset: 0.15)))   // towards the previous story: there is none
+        h.send(.endDrag(commit: false))
+        #expect(h.position! == (0, 0))
+        let cube = turn(h)
+        #expect(cube?.turn == 0.15 && cube?.to == -1 && cube?.forward == false)
+        h.wait(1)
+        #expect(h.state.transition == nil)
+        #expect(h.state.viewer!.playback.isRunning, "plays again after the snap")
+        // Past the threshold but with nowhere to go, it snaps back too.
+        h.send(.drag(.swipe(offset: 0.5)))
+        h.send(.endDrag(commit: true))
+        #expect(h.position! == (0, 0))
+        #expect(turn(h)?.turn == 0.5)
+    }
+
+    @Test func aPullDownPastItsThresholdDismissesFromWhereItWasLeft() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.completeTransition)
+        h.send(.drag(.dismiss(offset: 0.3)))
+        h.send(.endDrag(commit: true))
+        #expect(h.state.viewer == nil)
+        #expect(abs((zoom(h)?.scale ?? 0) - 0.7) < 1e-9)
+    }
+
+    @Test func aPullDownShortOfItsThresholdGrowsBack() {
+        var h = motionHarness()
+        h.send(.open)
+        h.send(.completeTransition)
+        h.send(.drag(.dismiss(offset: 0.1)))
+        h.send(.endDrag(commit: false))
+        #expect(h.position! == (0, 0))
+        #expect(abs((zoom(h)?.scale ?? 0) - 0.9) < 1e-9)
+        h.wait(0.25)
+        #expect(h.state.transition == nil)
+    }
+
+    @Test func holdPausesUntilReleaseAndLeavesSpaceAlone() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.wait(1)
+        h.send(.hold(true))
+        h.wait(3)
+        #expect(abs(h.elapsed! - 1) < 1e-9)
+        #expect(h.state.viewer?.isPaused == false, "a hold is not Space's pause")
+        h.send(.hold(false))
+        h.wait(1)
+        #expect(abs(h.elapsed! - 2) < 1e-9)
+        h.send(.togglePause)
+        h.send(.hold(true))
+        h.send(.hold(false))
+        h.wait(1)
+        #expect(abs(h.elapsed! - 2) < 1e-9, "released from a hold, still paused by Space")
+    }
+
+    @Test func progressWaitsForTheItemsMedia() {
+        var h = ReducerHarness()
+        h.send(.open)
+        h.send(.mediaLoading(true))
+        h.wait(10)
+        #expect(h.elapsed == 0)
+        #expect(h.position! == (0, 0), "no auto-advance past a photo nobody saw")
+        h.send(.mediaLoading(false))
+        h.wait(2)
+        #expect(abs(h.elapsed! - 2) < 1e-9)
+        h.send(.nextItem)
+        #expect(h.state.viewer?.awaitingMedia == false, "each item starts out playing; the runtime says when it waits")
+    }
+}

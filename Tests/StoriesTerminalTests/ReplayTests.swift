@@ -1,0 +1,128 @@
+import Foundation
+import StoriesAssets
+import StoriesCore
+import StoriesUI
+import Testing
+@testable import StoriesTerminal
+
+/// Recordings replayed headless: on the virtual clock the same recording gives the same
+/// last screen every time, and that screen is what the inputs lead to.
+@MainActor
+@Suite struct ReplayTests {
+    func demoClient(_ profile: NetworkProfile = .local) throws -> FeedClient {
+        let directory = try #require(DemoFeed.directory)
+        return FeedClient(source: try DirectoryFeed(directory: directory), profile: profile)
+    }
+
+    /// A QA session: open Mika, tap on, hold, swipe to the next story by dragging, tap back
+    /// (on a first item: the previous story), a short pull-down that snaps back, then open
+    /// the gesture log.
+    static let session: InputRecording = {
+        func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputRecording.Entry {
+            .input(.mouse(MouseEvent(kind: kind, column: x, row: y)))
+        }
+        return InputRecording(width: 100, height: 30, started: 1_795_240_800, entries: [
+            (0.4, .input(.key(.right))),
+            (0.8, .input(.key(.enter))),
+            (1.5, mouse(.press(.left), 80, 15)), (1.55, mouse(.release(.left), 80, 15)),
+            (2.0, mouse(.press(.left), 60, 15)), (2.6, mouse(.release(.left), 60, 15)),
+            (3.0, mouse(.press(.left), 80, 15)), (3.05, mouse(.drag(.left), 70, 15)),
+            (3.1, mouse(.drag(.left), 50, 16)), (3.15, mouse(.release(.left), 50, 16)),
+            (4.0, mouse(.press(.left), 10, 15)), (4.05, mouse(.release(.left), 10, 15)),
+            (4.5, mouse(.press(.left), 50, 4)), (4.55, mouse(.drag(.left), 50, 6)), (4.6, mouse(.release(.left), 50, 6)),
+            (5.0, .input(.key(.character("g")))),
+            (6.5, .end),
+        ])
+    }()
+
+    @Test func theSameRecordingGivesTheSameScreenEveryTime() throws {
+        let options = HeadlessRun.Options(width: 100, height: 30, recording: Self.session)
+        let first = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        let second = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        #expect(first == second)
+        let third = HeadlessRun.runOnVirtualClock(client: try demoClient(.slow), options: options)
+        #expect(third == HeadlessRun.runOnVirtualClock(client: try demoClient(.slow), options: options),
+                "with network delays (in virtual time) too")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__/replay-session-100x30.txt")
+        switch SnapshotFile.verify(first.joined(separator: "\n"), at: url) {
+        case .matched: break
+        case .recorded(let path): Issue.record("Recorded a new snapshot at \(path); review it, then run the tests again.")
+        case .mismatched(let diff): Issue.record("Replay screen differs:\n\(diff)")
+        }
+        let screen = first.joined(separator: "\n")
+        // The drag went on to 山田 花子; the tap back on its first item went back to Mika.
+        #expect(screen.contains("30 of 100 columns, at least a quarter"))
+        #expect(screen.contains("tap left → viewer.tapZones → previousItem"))
+        #expect(first[1].contains("Mika 🌸") && first[1].hasSuffix("1/3"))
+        #expect(screen.contains("pull down cancelled (snaps back)"))
+    }
+
+    @Test func aRecordingMadeByTheEngineReplaysToTheSameScreen() throws {
+        let path = NSTemporaryDirectory() + "stories-record-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+
+        // Drive an engine on the virtual clock by hand, recording as the app does.
+        let scheduler = VirtualScheduler(start: Moment(uptime: 50, date: Date(timeIntervalSince1970: 1_795_240_800)))
+        let engine = AppEngine(services: VirtualServices(client: try demoClient(), scheduler: scheduler),
+                               scheduler: scheduler, width: 90, height: 26)
+        engine.record(to: handle)
+        engine.start()
+        scheduler.run(until: 50.5)
+        engine.input(.key(.enter))
+        scheduler.run(until: 51.2)
+        engine.input(.mouse(MouseEvent(kind: .press(.left), column: 70, row: 10)))
+        scheduler.run(until: 51.25)
+        engine.input(.mouse(MouseEvent(kind: .release(.left), column: 70, row: 10)))
+        scheduler.run(until: 51.6)
+        engine.resize(width: 84, height: 24)
+        scheduler.run(until: 52)
+        engine.input(.key(.character("]")))
+        scheduler.run(until: 53)
+        engine.endRecording()
+        try handle.close()
+        let live = Snapshot.lines(of: engine.redraw())
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let recording = try InputRecording.parse(text, file: path)
+        #expect(recording.entries.count == 6)
+        #expect(recording.entries.last?.entry == .end)
+        let replayed = HeadlessRun.runOnVirtualClock(client: try demoClient(),
+                                                     options: HeadlessRun.Options(width: 90, height: 26, recording: recording))
+        #expect(replayed == live)
+        #expect(replayed.count == 24, "the recorded resize applied")
+    }
+
+    @Test func theVirtualSchedulerRunsWorkInTimeOrderAndSkipsCancelled() {
+        let scheduler = VirtualScheduler(start: Moment(uptime: 0, date: Date(timeIntervalSince1970: 0)))
+        var ran: [String] = []
+        scheduler.after(0.2) { ran.append("b@\(scheduler.now().uptime)") }
+        scheduler.after(0.1) { ran.append("a@\(scheduler.now().uptime)") }
+        let cancelled = scheduler.after(0.15) { ran.append("never") }
+        scheduler.after(0.1) { ran.append("a2") }
+        cancelled.cancel()
+        scheduler.run(until: 0.3)
+        #expect(ran == ["a@0.1", "a2", "b@0.2"])
+        #expect(scheduler.now().uptime == 0.3)
+        #expect(scheduler.nextTime == nil)
+    }
+
+    @Test func progressWaitsUntilThePhotoIsOnScreen() throws {
+        // A photo that decodes inline is there in the first frame: progress runs; the
+        // engine reports a photo still loading, which stops it.
+        let scheduler = VirtualScheduler(start: Moment(uptime: 0, date: Date(timeIntervalSince1970: 1_795_240_800)))
+        let engine = AppEngine(services: VirtualServices(client: try demoClient(), scheduler: scheduler),
+                               scheduler: scheduler, width: 100, height: 30, reduceMotion: true)
+        engine.start()
+        scheduler.run(until: 0.5)
+        engine.input(.key(.enter))
+        scheduler.run(until: 1.5)
+        let viewer = try #require(engine.state.viewer)
+        #expect(!viewer.awaitingMedia)
+        #expect(abs(viewer.playback.elapsed(at: 1.5) - 1) < 0.05)
+        engine.send(.mediaLoading(true))
+        scheduler.run(until: 3)
+        #expect(engine.state.viewer?.awaitingMedia == false, "the next frame found the photo there and said so")
+    }
+}

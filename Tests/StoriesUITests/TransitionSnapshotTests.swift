@@ -1,0 +1,105 @@
+import StoriesCore
+import Testing
+@testable import StoriesUI
+
+/// Animation frames at fixed fractions of their timelines, as text.
+@Suite struct TransitionSnapshotTests {
+    func pilot() -> Pilot { Pilot(width: 80, height: 24, state: Fixture.loadedState(motion: true)) }
+
+    @Test func presentGrowsOutOfTheBubble() {
+        var pilot = pilot()
+        pilot.press(.key(.right), .key(.enter))
+        let start = pilot.screen
+        #expect(start.contains("Mika 🌸  @mika.blooms"), "at 0 the row is still all there (darkened)")
+        pilot.wait(0.125, step: 0.125)                 // half the time: ease-out 0.875 of the way
+        expectSnapshot(pilot.backend.snapshot(), named: "present-half-80x24")
+        pilot.wait(0.125, step: 0.125)
+        #expect(pilot.lines[1].contains("Mika 🌸") && pilot.lines[1].hasSuffix("1/3"), "the whole viewer at the end")
+        #expect(pilot.state.transition == nil)
+    }
+
+    @Test func theCubeTurnsBetweenStories() {
+        var pilot = pilot()
+        pilot.press(.key(.enter))
+        pilot.wait(0.25, step: 0.25)
+        pilot.press(.key(.character("]")))
+        pilot.wait(0.15, step: 0.15)                   // half the time: ease-in-out half way
+        expectSnapshot(pilot.backend.snapshot(), named: "cube-half-80x24")
+        // Half way, the seam is in the middle: each face has half the width.
+        guard let motion = TransitionView.motion(of: pilot.state), case .cube(_, _, _, let turn) = motion else {
+            Issue.record("no cube")
+            return
+        }
+        #expect(abs(turn - 0.5) < 1e-9)
+    }
+
+    @Test func aPullDownFollowsThePointerAndShrinksTowardsTheBubble() {
+        var pilot = pilot()
+        pilot.press(.key(.enter))
+        pilot.wait(0.25, step: 0.25)
+        pilot.drag(from: (40, 4), to: (40, 10), steps: 3, release: false)
+        expectSnapshot(pilot.backend.snapshot(), named: "pull-down-6-rows-80x24")
+        #expect(pilot.state.drag == .dismiss(offset: 0.25))
+        let rect = TransitionView.zoomRect(pilot.state, storyIndex: 0, scale: 0.75, width: 80, height: 24)
+        #expect(rect.width < 80 && rect.height < 24 && rect.x >= 0, "\(rect)")
+        pilot.mouse(.release(.left), column: 40, row: 10)
+        #expect(pilot.state.viewer == nil, "6 rows of 24 is past a fifth")
+        pilot.wait(0.1, step: 0.1)
+        expectSnapshot(pilot.backend.snapshot(), named: "dismiss-into-bubble-80x24")
+    }
+
+    @Test func aSidewaysDragTurnsTheCubeWithThePointer() {
+        var pilot = pilot()
+        pilot.press(.key(.enter))
+        pilot.wait(0.25, step: 0.25)
+        pilot.drag(from: (70, 12), to: (50, 12), steps: 2, release: false)
+        guard let motion = TransitionView.motion(of: pilot.state), case .cube(let leaving, let arriving, let forward, let turn) = motion else {
+            Issue.record("no cube")
+            return
+        }
+        #expect(leaving.storyIndex == 0 && arriving.storyIndex == 1 && forward)
+        #expect(abs(turn - 0.25) < 1e-9)
+        // The arriving face takes the right quarter of the screen.
+        let seam = pilot.lines[12].prefix(80)
+        #expect(!seam.isEmpty)
+        pilot.mouse(.release(.left), column: 50, row: 12)
+        #expect(pilot.state.viewer?.storyIndex == 1, "20 of 80 columns is a quarter: it completes")
+    }
+
+    @Test func everyFrameIsDrawnWhileAnAnimationRunsAndNoneAfter() {
+        var pilot = pilot()
+        pilot.press(.key(.enter))
+        #expect(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24) == 0)
+        pilot.wait(0.3)
+        pilot.press(.key(.escape))
+        #expect(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24) == 0)
+        pilot.wait(0.3)
+        #expect(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24) == nil, "the row at rest: no frames")
+    }
+
+    @Test func reduceMotionDrawsNoMovement() {
+        var pilot = Pilot(width: 80, height: 24)
+        pilot.press(.key(.enter))
+        #expect(pilot.lines[1].contains("Ayla Demir"), "the viewer at once")
+        pilot.drag(from: (40, 4), to: (40, 10), steps: 3, release: false)
+        #expect(TransitionView.motion(of: pilot.state) == nil)
+        #expect(pilot.lines[1].contains("Ayla Demir"), "a drag does not move the screen")
+        pilot.mouse(.release(.left), column: 40, row: 10)
+        #expect(pilot.state.viewer == nil, "but it still dismisses")
+        #expect(pilot.screen.contains("Ayla Demir  @ayla"))
+    }
+
+    @Test func theGestureOverlayExplainsEachDecision() {
+        var pilot = Pilot(width: 100, height: 30)
+        pilot.press(.key(.enter))
+        pilot.type("g")
+        pilot.click(column: 80, row: 15)
+        pilot.mouse(.press(.left), column: 80, row: 15)
+        pilot.wait(0.3)
+        pilot.mouse(.release(.left), column: 80, row: 15)
+        expectSnapshot(pilot.backend.snapshot(), named: "gesture-overlay-100x30")
+        #expect(pilot.screen.contains("Gestures · now: viewing"))
+        #expect(pilot.screen.contains("→ hold → viewer.playback → hold (pause)"))
+        #expect(pilot.screen.contains("declined: tap (released after a hold)"))
+    }
+}
