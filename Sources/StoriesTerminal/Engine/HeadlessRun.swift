@@ -59,8 +59,9 @@ public enum HeadlessRun {
         let engine = makeEngine(LiveServices(client: client), scheduler, options)
         var inputsDone = false
         func finishIfIdle() {
+            // Idle means no frame is waiting to be drawn either: the last one is current.
             guard inputsDone, !engine.isBusy else { return }
-            finish(Snapshot.lines(of: engine.redraw()))
+            finish(Snapshot.lines(of: engine.frame))
         }
         engine.quit = { _ in finish(Snapshot.lines(of: engine.frame)) }
         engine.afterTurn = { finishIfIdle() }

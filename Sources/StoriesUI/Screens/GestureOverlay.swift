@@ -13,7 +13,8 @@ public enum GestureOverlay {
         canvas.fill(box, style: background)
         let border = background.with(foreground: Theme.accent)
         canvas.text(String(repeating: "─", count: width), x: 0, y: box.y, style: border)
-        let title = " Gestures · now: \(GesturePhase(state).rawValue) · g hides "
+        let motion = state.reduceMotion ? " · motion off" : ""
+        let title = " Gestures · now: \(GesturePhase(state).rawValue)\(motion) · g hides "
         canvas.text(title, x: 2, y: box.y, style: border.adding(.bold), maxWidth: width - 4)
 
         // Each decision takes one line, and a second when something declined it.

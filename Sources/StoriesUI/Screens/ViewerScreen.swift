@@ -131,10 +131,14 @@ public enum ViewerScreen {
                 : canvas.text(text, x: x, y: 1, style: style, maxWidth: maxWidth)
         }
         var right = page?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
-        if viewer.isPaused { right = "❚❚ paused  " + right }
+        if viewer.isPaused {
+            right = "❚❚ paused  " + right
+        } else if viewer.isHeld {
+            right = "❚❚ held  " + right
+        }
         let rightWidth = right.displayWidth
         _ = draw(right, x: width - rightWidth - 1,
-                 style: viewer.isPaused ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
+                 style: viewer.isPaused || viewer.isHeld ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
 
         let available = width - rightWidth - 4
         var x = 1

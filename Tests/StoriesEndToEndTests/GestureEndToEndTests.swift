@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// Gestures in a real terminal: SGR mouse reports injected into tmux (`\e[<b;x;yM` press,
+/// `…m` release, b = 32 for a drag; 1-based cells), read back from the screen, recorded,
+/// and replayed headless.
+@Suite(.serialized) struct GestureEndToEndTests {
+    /// An SGR mouse report for a 0-based cell.
+    static func sgr(_ button: Int, _ column: Int, _ row: Int, release: Bool = false) -> String {
+        "\u{1B}[<\(button);\(column + 1);\(row + 1)\(release ? "m" : "M")"
+    }
+
+    static func click(_ tmux: Tmux, _ column: Int, _ row: Int) throws {
+        try tmux.sendRaw(sgr(0, column, row) + sgr(0, column, row, release: true))
+    }
+
+    static func drag(_ tmux: Tmux, from: (Int, Int), through: [(Int, Int)]) throws {
+        try tmux.sendRaw(sgr(0, from.0, from.1))
+        for point in through {
+            usleep(30_000)
+            try tmux.sendRaw(sgr(32, point.0, point.1))
+        }
+        usleep(30_000)
+        let end = through.last ?? from
+        try tmux.sendRaw(sgr(0, end.0, end.1, release: true))
+    }
+
+    func header(_ lines: [String]) -> String { lines.count > 1 ? lines[1] : "" }
+
+    @Test func everyMouseGestureDoesWhatTheDocsSayAndTheLogExplainsIt() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        let recording = tmux.stateDirectory.appendingPathComponent("session.jsonl").path
+        try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
+        try tmux.type("\(try Binary.requireBuilt()) --record \(recording)")
+        try tmux.waitFor(text: "10+ stories")
+
+        // Open: a click on the second bubble (columns 12–19 of rows 2–5).
+        try Self.click(tmux, 15, 3)
+        try tmux.waitFor("Mika's story") { header($0).contains("Mika 🌸") && header($0).hasSuffix("1/3") }
+
+        // Tap zones at 100 columns: 0–32 back, 33–99 on; column 33 is the first of the right.
+        try Self.click(tmux, 80, 15)
+        try tmux.waitFor("tap right") { header($0).hasSuffix("2/3") }
+        try Self.click(tmux, 10, 15)
+        try tmux.waitFor("tap left") { header($0).hasSuffix("1/3") }
+        try Self.click(tmux, 33, 15)
+        try tmux.waitFor("a tap on the zone edge goes on") { header($0).hasSuffix("2/3") }
+        try Self.click(tmux, 32, 15)
+        try tmux.waitFor("the column before it goes back") { header($0).hasSuffix("1/3") }
+
+        // Hold: pressed still for more than 250 ms pauses; the release plays, and does not tap.
+        try tmux.sendRaw(Self.sgr(0, 80, 15))
+        try tmux.waitFor("held") { header($0).contains("❚❚ held") && header($0).hasSuffix("1/3") }
+        try tmux.sendRaw(Self.sgr(0, 80, 15, release: true))
+        try tmux.waitFor("released") { !header($0).contains("held") }
+        #expect(header(try tmux.screen()).hasSuffix("1/3"), "the release after a hold did not tap")
+
+        // A drag to the left, 30 of 100 columns, turns the cube to the next story.
+        try Self.drag(tmux, from: (80, 15), through: [(70, 15), (60, 15), (50, 16)])
+        try tmux.waitFor("the next story") { header($0).contains("山田 花子") && header($0).hasSuffix("1/2") }
+
+        // A short drag (10 columns) snaps back.
+        try Self.drag(tmux, from: (80, 15), through: [(75, 15), (70, 15)])
+        try tmux.press("g")
+        try tmux.waitFor(text: "swipe cancelled (snaps back)")
+        #expect(header(try tmux.screen()).contains("山田 花子"))
+        try tmux.waitFor(text: "declined: tap (the pointer moved)")
+
+        // Pull down 7 rows (a fifth of 30 is 6): back to the row, on this story's bubble.
+        try Self.drag(tmux, from: (50, 5), through: [(50, 8), (51, 12)])
+        try tmux.waitFor(text: "pull down (dismiss) → viewer.pullDown → end drag: complete")
+        try tmux.waitFor(text: "山田 花子  @hanako")
+        try tmux.press("g", "q")
+        try tmux.waitForPrompt()
+
+        // The recording replays headless, on the virtual clock, to the same screen twice.
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(text.hasPrefix("{\"height\":30,"))
+        #expect(text.split(separator: "\n").last?.hasPrefix("{\"end\":true,") == true, "q wrote the end line")
+        let first = try Binary.run(["--headless", "--virtual-clock", "--replay", recording])
+        let second = try Binary.run(["--headless", "--virtual-clock", "--replay", recording])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.err.isEmpty)
+        #expect(first.out == second.out)
+        let lines = first.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 30, "the screen's 30 lines and nothing else")
+        #expect(first.out.contains("山田 花子  @hanako"), "the replay ends where the session did: \(first.out)")
+    }
+
+    @Test func aDragDownFromTheFirstItemInTheSmallestTerminalStillDismisses() throws {
+        let tmux = try Tmux.runningStories(width: 40, height: 12)
+        try tmux.press("Enter")
+        try tmux.waitFor("the viewer") { $0.count > 1 && $0[1].hasSuffix("1/3") && $0[1].contains("Ayla") }
+        try Self.drag(tmux, from: (20, 3), through: [(20, 4), (20, 5)])   // 2 rows: at least 2
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func headlessPrintsOnlyTheScreenAndChecksItsFlags() throws {
+        let plain = try Binary.run(["--headless", "--size", "60x14"])
+        #expect(plain.status == 0, "\(plain.err)")
+        let lines = plain.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 14)
+        #expect(lines.first?.hasPrefix(" ◉ stories · Demo stories") == true)
+
+        let gestures = try Binary.run(["--headless", "--virtual-clock", "--reduce-motion", "--replay", try recordingFile(["{\"t\":0.2,\"key\":\"g\"}"])])
+        #expect(gestures.out.contains("Gestures · now: home · motion off"), "\(gestures.out)")
+
+        let bad: [([String], String)] = [
+            (["--virtual-clock"], "--virtual-clock works with --headless (add --headless)"),
+            (["--size", "80x24"], "--size works with --headless; the terminal sets the size otherwise"),
+            (["--headless", "--size", "80by24"], "--size takes WxH in cells, each 1 to 1000, like 80x40; got '80by24'"),
+            (["--headless", "--replay", "/nonexistent/r.jsonl"], "--replay /nonexistent/r.jsonl: cannot be read (missing, unreadable or not UTF-8 text)"),
+        ]
+        for (arguments, message) in bad {
+            let result = try Binary.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.err.contains(message), "\(arguments): \(result.err)")
+            #expect(result.out.isEmpty)
+        }
+        let broken = try recordingFile(["{\"t\":1,\"mouse\":\"pinch\",\"x\":1,\"y\":1}"])
+        let result = try Binary.run(["--headless", "--replay", broken])
+        #expect(result.status == 1)
+        #expect(result.err == "stories: \(broken):2: \"mouse\": unknown kind 'pinch' (press, release, drag, move, wheel)\n")
+    }
+
+    @Test func aBadSettingsFileIsOneClearLine() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("stories-conf-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        let file = config.appendingPathComponent("stories/stories.conf")
+        try "reduce-motion = sometimes\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try Binary.run(["--headless"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.status == 1)
+        #expect(result.err == "stories: \(file.path):1: reduce-motion takes on or off; got 'sometimes'\n")
+
+        try "reduce-motion = on\n".write(to: file, atomically: true, encoding: .utf8)
+        let on = try Binary.run(["--headless", "--virtual-clock", "--replay", try recordingFile(["{\"t\":0.1,\"key\":\"g\"}"])],
+                                environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(on.out.contains("motion off"), "the settings file turned motion off: \(on.out)")
+    }
+
+    /// A recording file with a standard header and these lines.
+    func recordingFile(_ lines: [String]) throws -> String {
+        let path = NSTemporaryDirectory() + "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(6)).jsonl"
+        let header = "{\"stories-recording\":1,\"width\":100,\"height\":30,\"started\":1795240800}"
+        try ([header] + lines).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
