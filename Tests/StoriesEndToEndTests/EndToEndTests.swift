@@ -256,6 +256,9 @@ import Testing
         try tmux.press("Home"); try selected("Ayla Demir  @ayla")
         try tmux.press("?"); try tmux.waitFor(text: "Keys · stories")
         try tmux.press("q"); try tmux.waitFor("help closed") { !$0.joined().contains("Keys ·") }
+        try tmux.press("g"); try tmux.waitFor(text: "Gestures · now: home")
+        try tmux.waitFor(text: "key g → gesture log → overlay.gestures → toggleGestures")
+        try tmux.press("g"); try tmux.waitFor("gesture log closed") { !$0.joined().contains("Gestures ·") }
 
         // Viewer: taps
         try tmux.press("Enter"); try header("1/3")
@@ -282,6 +285,8 @@ import Testing
         try tmux.press("Space"); try tmux.waitFor("playing again") { $0.count > 1 && !$0[1].contains("paused") }
         try tmux.press("?"); try tmux.waitFor(text: "Keys · viewer")
         try tmux.press("Escape"); try tmux.waitFor("help closed") { !$0.joined().contains("Keys ·") }
+        try tmux.press("g"); try tmux.waitFor(text: "Gestures · now: viewing")
+        try tmux.press("g"); try tmux.waitFor("gesture log closed") { !$0.joined().contains("Gestures ·") }
         // Dismiss, four ways
         for key in ["Escape", "q", "Down", "j"] {
             try tmux.press(key); try onHome()
