@@ -157,10 +157,23 @@ public final class CursesScreen {
         _ = stories_put_cell(Int32(y), Int32(x), wide, attributes, pair)
     }
 
+    /// Terminal colours of the RGB colours met so far: animations shade every cell each
+    /// frame, and the nearest-palette search was a tenth of a cube frame's cost.
+    private var colorCache: [Color: Int] = [:]
+
+    private func terminalColor(_ color: Color) -> Int {
+        guard case .rgb = color, colorDepth != .direct else { return ColorMapping.terminalColor(color, depth: colorDepth) }
+        if let known = colorCache[color] { return known }
+        if colorCache.count >= 1 << 16 { colorCache.removeAll(keepingCapacity: true) }
+        let mapped = ColorMapping.terminalColor(color, depth: colorDepth)
+        colorCache[color] = mapped
+        return mapped
+    }
+
     private func pair(for style: Style) -> Int32? {
         guard colorDepth != .none else { return 0 }
-        let fg = ColorMapping.terminalColor(style.foreground, depth: colorDepth)
-        let bg = ColorMapping.terminalColor(style.background, depth: colorDepth)
+        let fg = terminalColor(style.foreground)
+        let bg = terminalColor(style.background)
         if fg == -1 && bg == -1 { return 0 }
         let key = (Int64(fg) << 32) ^ Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: bg)))
         if let cached = pairCache[key] { return cached }
