@@ -64,7 +64,7 @@ struct ViewCommand: ParsableCommand {
 
     mutating func run() throws {
         if let synthetic {
-            let source = SyntheticFeed(count: synthetic)
+            let source = SyntheticFeed(count: synthetic, photos: demoPhotoPool())
             try start(source, seenKey: "synthetic:\(synthetic):\(source.seed)")
             return
         }

@@ -15,9 +15,11 @@ private func story(_ id: String) -> Story {
 /// The LinkedIn flow end to end in the reducer: pages by cursor, the ring row and the
 /// viewer over one store, items loaded on demand, paging failures retried.
 @Suite struct PagingTests {
-    /// A started app with the first page delivered and nothing else.
+    /// A started app with the first page delivered and nothing else. Preloading is off:
+    /// these tests follow paging and on-demand loads; PreloadPlannerTests add the layers.
     private func firstPage() -> ReducerHarness {
         var h = ReducerHarness(started: ())
+        h.state.preload = .off
         #expect(h.work == [.loadPage(nil)])
         h.send(.pageLoaded(page(0)))
         return h
@@ -54,7 +56,7 @@ private func story(_ id: String) -> Story {
         #expect(h.work == [.loadStory("p0s8")], "its items")
         h.send(.storyLoaded(StoryLoad(story: story("p0s8"))))
         #expect(h.position! == (8, 0), "the viewer opens once the items are here")
-        #expect(h.work == [.loadStory("p0s9"), .loadStory("p0s7"), .persistSeen(h.state.seen)], "the neighbours' items")
+        #expect(h.work == [.persistSeen(h.state.seen)], "preloading off: nothing ahead")
         h.send(.storyLoaded(StoryLoad(story: story("p0s9"))))
         h.send(.nextStory)
         #expect(h.position! == (9, 0))

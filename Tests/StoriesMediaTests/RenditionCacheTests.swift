@@ -41,7 +41,7 @@ import Testing
         let cache = RenditionCache()
         let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
             fetches.add()
-            files(location, maxBytes, done)
+            return files(location, maxBytes, done)
         }
         let small = RenditionKey(location: "media/chelsea.jpg", width: 20, height: 10, depth: .palette256)
         await withCheckedContinuation { done in pipeline.request(small) { done.resume() } }
@@ -83,7 +83,9 @@ import Testing
         let cache = RenditionCache()
         // Synthetic photos have no bytes: the fetch answers nil for them.
         let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
-            location.hasPrefix("synthetic:") ? done(.success(nil)) : files(location, maxBytes, done)
+            guard location.hasPrefix("synthetic:") else { return files(location, maxBytes, done) }
+            done(.success(nil))
+            return {}
         }
         let key = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .direct)
         let hash = BlurHash.encode(SamplePhoto.make(width: 64, height: 64))
@@ -131,5 +133,6 @@ func readingFiles(in directory: URL) -> MediaFetch {
     { location, maxBytes, done in
         let url = directory.appendingPathComponent(location)
         done(Result { () throws(MediaError) -> Data? in try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: maxBytes)) })
+        return {}
     }
 }

@@ -60,7 +60,7 @@ import Testing
     @Test func aRecordingMadeByTheEngineReplaysToTheSameScreen() throws {
         let path = NSTemporaryDirectory() + "stories-record-\(getpid()).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
 
         // Drive an engine on the virtual clock by hand, recording as the app does.

@@ -1,15 +1,35 @@
 import Foundation
 
 /// A feed made up from a seed, for scale: `count` stories with generated names (some CJK,
-/// Arabic and emoji among them), 2–6 items each, text cards and BlurHash-only photos (no
-/// file: the viewer shows the blur). The same count and seed give the same feed every time.
+/// Arabic and emoji among them), 2–6 items each, text cards and photos. Given `photos`
+/// (the app passes the demo feed's), every photo item shows one of them — its own location,
+/// the pool's bytes — so fetching and decoding run at scale; without, photos are BlurHash
+/// only (no bytes: the viewer shows the blur). The same count, seed and pool give the same
+/// feed every time.
 public struct SyntheticFeed: FeedSource {
     public let count: Int
     public let seed: UInt64
+    public let photos: [Photo]
 
-    public init(count: Int, seed: UInt64 = 1) {
+    /// A photo the feed may hand out: its bytes and what an item says of them.
+    public struct Photo: Sendable {
+        public var data: Data
+        public var width: Int?
+        public var height: Int?
+        public var blurhash: String?
+
+        public init(data: Data, width: Int?, height: Int?, blurhash: String?) {
+            self.data = data
+            self.width = width
+            self.height = height
+            self.blurhash = blurhash
+        }
+    }
+
+    public init(count: Int, seed: UInt64 = 1, photos: [Photo] = []) {
         self.count = max(0, count)
         self.seed = seed
+        self.photos = photos
     }
 
     public var title: String { "Synthetic feed (\(count) stories)" }
@@ -34,12 +54,20 @@ public struct SyntheticFeed: FeedSource {
         return StoryLoad(story: story, bytes: 120 + story.items.count * 260)
     }
 
-    /// Synthetic photos are BlurHash only: there are no bytes to fetch.
+    /// A photo's bytes: `synthetic:<pool index>/<item id>` names a photo of the pool; a
+    /// location without one (no pool) has no bytes.
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         guard location.hasPrefix(Self.scheme) else {
             throw FeedError(file: location, reason: "not a media location of the synthetic feed")
         }
-        return nil
+        let rest = location.dropFirst(Self.scheme.count)
+        guard let slash = rest.firstIndex(of: "/"), let index = Int(rest[..<slash]) else { return nil }
+        guard photos.indices.contains(index) else { throw FeedError(file: location, reason: "no such photo") }
+        let data = photos[index].data
+        guard data.count <= maxBytes else {
+            throw FeedError(file: location, reason: "\(data.count) bytes is more than the \(maxBytes >> 20) MB allowed here")
+        }
+        return data
     }
 
     static func id(_ index: Int) -> StoryID { String(format: "s%05d", index) }
@@ -82,8 +110,16 @@ public struct SyntheticFeed: FeedSource {
                 return StoryItem(id: itemID, content: .text(caption.capitalized, background: background),
                                  duration: 3 + Double(random.next(4)), createdAt: created)
             }
-            let media = Media(location: Self.scheme + itemID, width: 1080, height: 1920,
-                              blurhash: Self.blurhashes[random.next(Self.blurhashes.count)])
+            let blurhash = Self.blurhashes[random.next(Self.blurhashes.count)]
+            let media: Media
+            if photos.isEmpty {
+                media = Media(location: Self.scheme + itemID, width: 1080, height: 1920, blurhash: blurhash)
+            } else {
+                let index = random.next(photos.count)
+                let photo = photos[index]
+                media = Media(location: Self.scheme + "\(index)/" + itemID, width: photo.width, height: photo.height,
+                              blurhash: photo.blurhash ?? blurhash)
+            }
             return StoryItem(id: itemID, content: .image(media), duration: 5, caption: caption, createdAt: created)
         }
         return Story(id: id, author: Author(name: name, handle: "user\(index)"), items: items)

@@ -165,7 +165,7 @@ public struct GestureRouter: Sendable {
     }
 
     /// The gesture a command stands for and the handler that takes it.
-    static func meaning(of command: Command, in state: AppState) -> (String, String) {
+    public static func meaning(of command: Command, in state: AppState) -> (String, String) {
         switch command {
         case .nextItem: ("tap right", "viewer.tapZones")
         case .previousItem: ("tap left", "viewer.tapZones")
@@ -178,6 +178,7 @@ public struct GestureRouter: Sendable {
         case .selectNext, .selectPrevious, .selectFirst, .selectLast: ("choose a story", "home.ring")
         case .toggleHelp, .closeHelp: ("help", "overlay.help")
         case .toggleGestures: ("gesture log", "overlay.gestures")
+        case .toggleMetrics: ("metrics", "overlay.metrics")
         case .quit: ("quit", "app")
         }
     }

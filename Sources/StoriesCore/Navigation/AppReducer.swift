@@ -61,9 +61,10 @@ public enum AppEffect: Equatable, Sendable {
 ///
 /// After every action the reducer settles the same three things, whatever the action was:
 /// a page is asked for when the selection or the viewer is within
-/// `StoryStore.prefetchDistance` of the end; the items of the story in the viewer, its
-/// neighbours and a story being opened are asked for; and view models are rebuilt for
-/// exactly the stories that changed.
+/// `StoryStore.prefetchDistance` of the end; the items `PreloadPlanner.storiesToLoad` names
+/// are asked for (the story in the viewer and one being opened; preloading, also its
+/// neighbours and five stories from the selection); and view models are rebuilt for exactly
+/// the stories that changed.
 public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
         var reduction = Reduction(state: state)
@@ -277,6 +278,10 @@ private struct Reduction {
             syncPlayback()
         case .toggleGestures:
             state.showsGestures.toggle()
+            if state.showsGestures { state.showsMetrics = false } // one overlay at a time
+        case .toggleMetrics:
+            state.showsMetrics.toggle()
+            if state.showsMetrics { state.showsGestures = false }
         case .selectNext:
             state.selection = min(state.selection + 1, max(0, count - 1))
         case .selectPrevious:
@@ -471,14 +476,8 @@ private struct Reduction {
             effects.append(.loadPage(cursor))
         }
 
-        var wanted: [StoryID] = []
-        if let opening = state.opening { wanted.append(opening) }
-        if let viewer = state.viewer {
-            for index in [viewer.storyIndex, viewer.storyIndex + 1, viewer.storyIndex - 1] {
-                if let id = store.summaries[safe: index]?.id { wanted.append(id) }
-            }
-        }
-        for id in wanted where store.items[id] == nil { loadItems(id) }
+        // Items: the shown and opening stories, and (preloading) the adjacent and feed layers.
+        for id in PreloadPlanner.storiesToLoad(state) where store.items[id] == nil { loadItems(id) }
     }
 
     /// One job for every view model this action made stale.

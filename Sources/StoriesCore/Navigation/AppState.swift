@@ -40,8 +40,12 @@ public struct AppState: Equatable, Sendable {
     public var drag: Drag?
     /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
     public var reduceMotion = false
+    /// Preloading in three layers (`PreloadPlanner`), or everything on demand.
+    public var preload = PreloadPolicy.on
     /// The gesture overlay (`g`) is shown.
     public var showsGestures = false
+    /// The metrics overlay (`i`) is shown.
+    public var showsMetrics = false
     /// The latest routing decisions, oldest first (at most `gestureLogLimit`).
     public var gestureLog: [GestureDecision] = []
     public static let gestureLogLimit = 40

@@ -3,7 +3,7 @@
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
-    case toggleHelp, closeHelp, toggleGestures
+    case toggleHelp, closeHelp, toggleGestures, toggleMetrics
 }
 
 /// Which part of the app has the keyboard.
@@ -68,6 +68,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, [.key(.enter)], .open, "open the story"),
         KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening a story"),
         KeyBinding(.home, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
+        KeyBinding(.home, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
 
@@ -79,6 +80,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
         KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
         KeyBinding(.viewer, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
+        KeyBinding(.viewer, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
 
         KeyBinding(.help, chars("?") + [.key(.escape)] + chars("q"), .closeHelp, "close help"),

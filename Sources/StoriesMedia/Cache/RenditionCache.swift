@@ -46,6 +46,16 @@ public final class RenditionCache {
         self.budget = budget
     }
 
+    /// Files eviction leaves alone (the visible item and the story's window). When only
+    /// they are left, the cache stays over its budget rather than drop what is on screen.
+    public var pinned: Set<String> = []
+
+    /// The state without counting as a use (the metrics overlay looks without touching).
+    public func state(peek key: RenditionKey) -> PictureState {
+        if let reason = failures[key.location] { return .failed(reason) }
+        return renditions[key].map { .ready($0.cells) } ?? .loading
+    }
+
     public func state(for key: RenditionKey) -> PictureState {
         if let reason = failures[key.location] { return .failed(reason) }
         guard let entry = renditions[key] else { return .loading }
@@ -84,8 +94,8 @@ public final class RenditionCache {
     /// Drops least recently used entries until the cache fits its budget.
     private func evict() {
         while bytesInUse > budget {
-            let oldestRendition = renditions.min { $0.value.used < $1.value.used }
-            let oldestDecoded = decoded.min { $0.value.used < $1.value.used }
+            let oldestRendition = renditions.filter { !pinned.contains($0.key.location) }.min { $0.value.used < $1.value.used }
+            let oldestDecoded = decoded.filter { !pinned.contains($0.key) }.min { $0.value.used < $1.value.used }
             if let r = oldestRendition, r.value.used <= (oldestDecoded?.value.used ?? .max) {
                 renditions[r.key] = nil
                 bytesInUse -= r.value.cells.byteCount

@@ -32,7 +32,18 @@ public final class AppEngine {
     /// The last frame drawn.
     public private(set) var frame: Canvas
 
+    /// Every navigation measured (t1, t2, t3, time to visible), as it completes.
+    public var onNavigation: (@MainActor (NavigationRecord) -> Void)?
+    /// The most the rendition cache has held.
+    public private(set) var peakCacheBytes = 0
+
     private var storyRequests: [StoryID: any Cancellable] = [:]
+    private var tracker = NavigationTracker()
+    /// When the input being routed was read.
+    private var inputTime: Double?
+    private var metricsFile: FileHandle?
+    private var lastPreload: [PreloadTarget] = []
+    private var lastPreloadSize: (Int, Int, ColorDepth, Bool)?
     private var frameWork: ScheduledWork?
     private var holdWork: ScheduledWork?
     private var redrawScheduled = false
@@ -68,6 +79,9 @@ public final class AppEngine {
         write(header.headerLine)
     }
 
+    /// Appends one JSON line per navigation to `file` (`--metrics`).
+    public func writeMetrics(to file: FileHandle) { metricsFile = file }
+
     /// Asks for the first page and draws the first frame.
     public func start() {
         startUptime = scheduler.now().uptime
@@ -90,7 +104,9 @@ public final class AppEngine {
                                      bubbleAt: { [state, width] column, row in
                                          HomeScreen.bubbleIndex(atColumn: column, row: row, state: state, width: width)
                                      })
+        inputTime = scheduler.now().uptime
         router.route(event, at: scheduler.now().uptime, surface: surface, state: { state }, send: { send($0) })
+        inputTime = nil
         armHoldCheck()
     }
 
@@ -131,9 +147,72 @@ public final class AppEngine {
         let before = state
         let effects = AppReducer.reduce(&state, action, at: scheduler.now())
         for effect in effects { perform(effect) }
-        if state != before { setNeedsDisplay() }
+        if state != before {
+            setNeedsDisplay()
+            tracker.update(state, trigger: Self.trigger(of: action, in: state), inputTime: inputTime ?? state.now.uptime,
+                           mediaReady: { media in
+                               if case .ready = self.services.pictures.cache.state(peek: self.renditionKey(media)) { return true }
+                               return false
+                           })
+            updatePreload()
+        }
         updateFrameTimer()
         afterTurn?()
+    }
+
+    /// The gesture a navigation is measured under.
+    private static func trigger(of action: AppAction, in state: AppState) -> String {
+        switch action {
+        case .command(let command): GestureRouter.meaning(of: command, in: state).0
+        case .select: "open"
+        case .endDrag: "drag"
+        case .tick: "auto-advance"
+        default: "arrival"
+        }
+    }
+
+    // MARK: - Preloading
+
+    /// The rendition of a photo for the viewer at the current size, depth and fit.
+    private func renditionKey(_ media: Media) -> RenditionKey {
+        let size = ViewerScreen.photoSize(width: width, height: height)
+        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: colorDepth,
+                            fit: state.photosFit ? .fit : .fill)
+    }
+
+    /// Hands the planner's targets to the picture pipeline when they (or the screen) change.
+    private func updatePreload() {
+        let targets = PreloadPlanner.targets(state)
+        let size = (width, height, colorDepth, state.photosFit)
+        if targets == lastPreload, let last = lastPreloadSize, last == size { return }
+        lastPreload = targets
+        lastPreloadSize = size
+        services.pictures.prefetch(targets.map { (renditionKey($0.media), $0.priority) }, cellAspect: cellAspect)
+    }
+
+    /// What the metrics overlay shows now.
+    public func metricsSnapshot() -> MetricsSnapshot {
+        let pictures = services.pictures
+        var window: [MetricsSnapshot.WindowItem] = []
+        let viewer = state.viewer
+        for target in PreloadPlanner.targets(state) {
+            let position = state.store.positions[target.story]
+            let story = position.flatMap { state.store.story(at: $0) }
+            let itemNumber = (story?.items.firstIndex { $0.id == target.item } ?? 0) + 1
+            let count = story?.items.count ?? 0
+            let label: String
+            switch target.priority {
+            case .visible, .window: label = "\(itemNumber)/\(count)"
+            case .adjacent: label = ((position ?? 0) > (viewer?.storyIndex ?? 0) ? "next " : "prev ") + "\(itemNumber)/\(count)"
+            case .feed: label = "feed \((position ?? 0) + 1)"
+            }
+            let stage = pictures.stage(of: renditionKey(target.media))?.rawValue ?? "-"
+            window.append(.init(label: label, stage: stage, isVisible: target.priority == .visible))
+        }
+        return MetricsSnapshot(policy: state.preload, latest: tracker.records, window: window,
+                               memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
+                               bytesFetched: pictures.bytesFetched, bytesNeverShown: pictures.bytesNeverShown,
+                               hits: tracker.hits, navigations: tracker.count)
     }
 
     private func perform(_ effect: AppEffect) {
@@ -187,7 +266,8 @@ public final class AppEngine {
         redrawScheduled = false
         let visible = visibleMedia()
         var visibleState: PictureState?
-        frame = AppView.render(state, width: width, height: height, bindings: bindings) { media, width, height, fit in
+        let metrics = state.showsMetrics ? metricsSnapshot() : nil
+        frame = AppView.render(state, width: width, height: height, bindings: bindings, metrics: metrics) { media, width, height, fit in
             let picture = self.picture(media, width: width, height: height, fit: fit)
             if media.location == visible { visibleState = picture }
             return picture
@@ -198,9 +278,31 @@ public final class AppEngine {
         case .loading?, .placeholder?: loading = true
         default: loading = false
         }
+        measureFrame(visible: visible, picture: visibleState)
         if let viewer = state.viewer, viewer.awaitingMedia != loading { send(.mediaLoading(loading)) }
         afterTurn?()
         return frame
+    }
+
+    /// Notes what the frame just drawn showed of the item being navigated to.
+    private func measureFrame(visible: String?, picture: PictureState?) {
+        peakCacheBytes = max(peakCacheBytes, services.pictures.cache.bytesInUse)
+        guard let viewer = state.viewer, !viewer.isWaiting, width >= AppView.minimumWidth, height >= AppView.minimumHeight else { return }
+        var complete = true
+        if let visible {
+            switch picture {
+            case .ready?:
+                services.pictures.markShown(visible)
+            case .failed?:
+                break // the reason is on screen: as visible as it will get
+            default:
+                complete = false
+            }
+        }
+        guard let record = tracker.frame(state, at: scheduler.now().uptime, showsItem: true, complete: complete) else { return }
+        metricsFile?.write(Data((record.jsonLine + "\n").utf8))
+        onNavigation?(record)
+        if state.showsMetrics { setNeedsDisplay() }
     }
 
     /// The location of the photo the viewer shows, if it shows one.

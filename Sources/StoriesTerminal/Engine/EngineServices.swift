@@ -35,9 +35,10 @@ public final class LiveServices: EngineServices {
     public init(client: FeedClient) {
         self.client = client
         pictures = PicturePipeline(cache: RenditionCache()) { location, maxBytes, done in
-            client.media(at: location, maxBytes: maxBytes, deliverOn: .global(qos: .userInitiated)) { result in
+            let request = client.media(at: location, maxBytes: maxBytes, deliverOn: .global(qos: .userInitiated)) { result in
                 done(result.mapError { MediaError.unreadable($0.reason) })
             }
+            return { request.cancel() }
         }
     }
 
@@ -109,6 +110,7 @@ public final class VirtualServices: EngineServices {
         pictures = PicturePipeline(cache: RenditionCache(), execution: .inline) { location, maxBytes, done in
             // The bytes come at once: a replay shows the photo in the frame that asks for it.
             done(client.mediaNow(at: location, maxBytes: maxBytes).0.mapError { MediaError.unreadable($0.reason) })
+            return {}
         }
     }
 

@@ -12,6 +12,7 @@ public enum AppView {
     public typealias PictureLookup = (_ media: Media, _ width: Int, _ height: Int, _ fit: FitMode) -> PictureState
 
     public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
+                              metrics: MetricsSnapshot? = nil,
                               pictures: PictureLookup = { _, _, _, _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
@@ -31,6 +32,9 @@ public enum AppView {
         }
         if state.showsGestures {
             GestureOverlay.render(state, into: &canvas)
+        }
+        if state.showsMetrics {
+            MetricsOverlay.render(metrics ?? MetricsSnapshot(policy: state.preload), into: &canvas)
         }
         if state.showsHelp {
             HelpOverlay.render(context: state.viewer == nil ? .home : .viewer, bindings: bindings, into: &canvas)

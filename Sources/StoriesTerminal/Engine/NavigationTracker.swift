@@ -1,0 +1,94 @@
+import StoriesCore
+import StoriesMedia
+
+/// Measures every navigation as the engine runs: it starts when an input (or the item's
+/// end) changes what the viewer is to show, notes when the story's items (t2) and its view
+/// models (t1) are there, and ends at the first frame that holds the item whole (t3 is the
+/// rest). Engine-only: everything happens on the main actor.
+struct NavigationTracker {
+    private struct Measuring {
+        var trigger: String
+        var start: Double
+        var story: StoryID
+        var item: ItemID?
+        var hit: Bool
+        var itemsAt: Double?
+        var pagesAt: Double?
+        var firstFrameAt: Double?
+    }
+
+    /// What the viewer is to show: a story, and its item once known.
+    struct Target: Equatable {
+        var story: StoryID
+        var item: ItemID?
+    }
+
+    private var measuring: Measuring?
+    private var lastTarget: Target?
+    private(set) var records: [NavigationRecord] = []
+    private(set) var hits = 0
+    private(set) var count = 0
+
+    static func target(of state: AppState) -> Target? {
+        if let viewer = state.viewer {
+            guard let id = state.store.summaries[safe: viewer.storyIndex]?.id else { return nil }
+            if viewer.isWaiting { return Target(story: id, item: nil) }
+            return Target(story: id, item: state.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.id)
+        }
+        return state.opening.map { Target(story: $0, item: nil) }
+    }
+
+    /// After each action: a new target starts a measurement (or continues the one for the
+    /// same story: an opening that became the viewer), and milestones are noted.
+    mutating func update(_ state: AppState, trigger: String, inputTime: Double, mediaReady: (Media) -> Bool) {
+        let now = state.now.uptime
+        let target = Self.target(of: state)
+        if target != lastTarget {
+            lastTarget = target
+            if let target {
+                if var current = measuring, current.story == target.story, current.item == nil {
+                    current.item = target.item
+                    measuring = current
+                } else {
+                    let loaded = state.store.positions[target.story].flatMap { state.store.story(at: $0) }
+                    let pagesBuilt = state.pages[target.story] != nil
+                    var ready = loaded != nil && pagesBuilt && target.item != nil
+                    if ready, let item = loaded?.items.first(where: { $0.id == target.item }), case .image(let media) = item.content {
+                        ready = mediaReady(media)
+                    }
+                    measuring = Measuring(trigger: trigger, start: inputTime, story: target.story, item: target.item, hit: ready)
+                }
+            } else {
+                measuring = nil // back on the row: nothing is being waited for
+            }
+        }
+        guard var current = measuring else { return }
+        if current.itemsAt == nil, state.store.positions[current.story].flatMap({ state.store.story(at: $0) }) != nil {
+            current.itemsAt = now
+        }
+        if current.pagesAt == nil, state.pages[current.story] != nil { current.pagesAt = now }
+        measuring = current
+    }
+
+    /// After each frame: the item shown at all (`placeholder`), or whole (`complete`).
+    mutating func frame(_ state: AppState, at now: Double, showsItem: Bool, complete: Bool) -> NavigationRecord? {
+        guard var current = measuring, showsItem, let target = Self.target(of: state),
+              target.story == current.story, target.item == current.item, let item = current.item else { return nil }
+        if current.firstFrameAt == nil { current.firstFrameAt = now }
+        measuring = current
+        guard complete else { return nil }
+        measuring = nil
+        let itemsAt = current.itemsAt ?? current.start
+        let pagesAt = max(itemsAt, current.pagesAt ?? itemsAt)
+        let ms = { (seconds: Double) in max(0, seconds) * 1000 }
+        let record = NavigationRecord(trigger: current.trigger, story: current.story, item: item,
+                                      t2: ms(itemsAt - current.start), t1: ms(pagesAt - itemsAt), t3: ms(now - pagesAt),
+                                      timeToVisible: ms(now - current.start),
+                                      firstFrame: ms((current.firstFrameAt ?? now) - current.start), hit: current.hit)
+        records.append(record)
+        if records.count > 50 { records.removeFirst(records.count - 50) }
+        count += 1
+        if record.hit { hits += 1 }
+        return record
+    }
+}

@@ -1,0 +1,83 @@
+import StoriesCore
+import StoriesMedia
+
+/// The `i` overlay: how long the latest navigations took to become visible (t2 items, t1
+/// view models, t3 media) and whether the preloader had them ready, a live strip of the
+/// preload window item by item, and memory and bytes.
+public enum MetricsOverlay {
+    public static func render(_ metrics: MetricsSnapshot, into canvas: inout Canvas) {
+        let width = canvas.width, height = canvas.height
+        let boxHeight = min(max(8, height / 2), height - 2)
+        let box = Rect(x: 0, y: height - 1 - boxHeight, width: width, height: boxHeight)
+        let background = Style(foreground: .palette(252), background: .palette(234))
+        canvas.fill(box, style: background)
+        let border = background.with(foreground: Theme.accent)
+        canvas.text(String(repeating: "─", count: width), x: 0, y: box.y, style: border)
+        var title = " Metrics · preload \(metrics.policy.rawValue)"
+        if metrics.navigations > 0 {
+            title += " · hits \(metrics.hits)/\(metrics.navigations) (\(metrics.hits * 100 / metrics.navigations)%)"
+        }
+        canvas.text(title + " · i hides ", x: 2, y: box.y, style: border.adding(.bold), maxWidth: width - 4)
+
+        var y = box.y + 1
+        let strong = background.with(foreground: .palette(255))
+        let muted = background.with(foreground: Theme.muted)
+        // Memory and bytes.
+        let wasted = metrics.bytesFetched > 0 ? " (\(metrics.bytesNeverShown * 100 / metrics.bytesFetched)%)" : ""
+        canvas.text("memory \(megabytes(metrics.memoryBytes)) of \(megabytes(metrics.memoryBudget)) · fetched \(megabytes(metrics.bytesFetched)) · never shown \(megabytes(metrics.bytesNeverShown))\(wasted)",
+                    x: 1, y: y, style: muted, maxWidth: width - 2)
+        y += 1
+        // The preload window, most urgent first.
+        var x = 1
+        x += canvas.text("window ", x: x, y: y, style: muted)
+        if metrics.window.isEmpty {
+            canvas.text("nothing to prepare", x: x, y: y, style: muted, maxWidth: width - x - 1)
+        }
+        for item in metrics.window {
+            let text = "\(item.label) \(item.stage)"
+            guard x + text.displayWidth + 3 < width else { break }
+            let style = item.isVisible ? strong.adding(.bold) : background.with(foreground: color(of: item.stage))
+            x += canvas.text("[" + text + "]", x: x, y: y, style: style)
+            x += 1
+        }
+        y += 1
+        // The latest navigations, newest at the bottom.
+        let rows = box.maxY - y
+        guard rows > 0 else { return }
+        if metrics.latest.isEmpty {
+            canvas.text("No navigation measured yet: open a story and tap through it.", x: 1, y: y, style: muted, maxWidth: width - 2)
+            return
+        }
+        for record in metrics.latest.suffix(rows) {
+            let line = "\(pad(record.trigger, 24)) visible \(pad(ms(record.timeToVisible), 8))"
+                + " t2 \(ms(record.t2)) · t1 \(ms(record.t1)) · t3 \(ms(record.t3)) · first frame \(ms(record.firstFrame))"
+            let mark = record.hit ? "hit " : "miss"
+            x = 1 + canvas.text(mark, x: 1, y: y, style: background.with(foreground: record.hit ? .palette(114) : Theme.warning).adding(.bold))
+            canvas.text(" " + line, x: x, y: y, style: strong, maxWidth: width - x - 1)
+            y += 1
+        }
+    }
+
+    static func color(of stage: String) -> Color {
+        switch stage {
+        case "shown", "ready": .palette(114)
+        case "fetching", "decoding": .palette(221)
+        case "failed": Theme.warning
+        default: Theme.muted
+        }
+    }
+
+    static func ms(_ value: Double) -> String {
+        value < 10 ? "\(Int((value * 10).rounded()) / 10).\(Int((value * 10).rounded()) % 10) ms" : "\(Int(value.rounded())) ms"
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        let tenths = Int((Double(bytes) / 104_857.6).rounded())
+        return "\(tenths / 10).\(tenths % 10) MB"
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        let shown = text.truncated(toWidth: width)
+        return shown + String(repeating: " ", count: max(0, width - shown.displayWidth))
+    }
+}
