@@ -22,7 +22,8 @@ public final class TerminalApp {
     /// `seenStore` keeps what was watched between runs; its state is read before the screen
     /// is touched (a corrupt file becomes a warning on the home screen).
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
-                bindings: KeyBindings = .standard, reduceMotion: Bool = false) throws(TerminalError) {
+                bindings: KeyBindings = .standard, reduceMotion: Bool = false,
+                preload: PreloadPolicy = .on) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
@@ -35,7 +36,7 @@ public final class TerminalApp {
         engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
                            bindings: bindings, width: size.width, height: size.height,
                            seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
-                           reduceMotion: reduceMotion)
+                           reduceMotion: reduceMotion, preload: preload)
         engine.colorDepth = terminal.colorDepth
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
@@ -45,6 +46,9 @@ public final class TerminalApp {
 
     /// Writes every input to `file` as the session goes (`--record`).
     public func record(to file: FileHandle) { engine.record(to: file) }
+
+    /// Appends one JSON line per navigation to `file` (`--metrics`).
+    public func writeMetrics(to file: FileHandle) { engine.writeMetrics(to: file) }
 
     /// Feeds a recording's inputs at their times once the app runs (`--replay`); keys and
     /// the mouse keep working meanwhile and after.

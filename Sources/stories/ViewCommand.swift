@@ -36,6 +36,12 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "Instant cuts instead of animations (or reduce-motion = on in stories.conf).")
     var reduceMotion = false
 
+    @Option(help: ArgumentHelp("Preloading: on (the default: feed, adjacent stories, a window in the story) or off (everything on demand).", valueName: "on|off"))
+    var preload: String = "on"
+
+    @Option(help: ArgumentHelp("Append one JSON line per navigation to FILE: trigger, t1, t2, t3, time to visible, hit (docs/performance.md).", valueName: "file"))
+    var metrics: String?
+
     @Option(help: ArgumentHelp("Write every input with its time to FILE (JSON lines, docs/gestures.md).", valueName: "file"))
     var record: String?
 
@@ -60,6 +66,14 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        _ = try preloadPolicy()
+    }
+
+    func preloadPolicy() throws -> PreloadPolicy {
+        guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
+            throw ValidationError("--preload takes on or off; got '\(preload)'")
+        }
+        return policy
     }
 
     mutating func run() throws {
@@ -109,12 +123,14 @@ struct ViewCommand: ParsableCommand {
             }
             do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
         }
-        let recorder = try record.map(openRecording)
+        let recorder = try record.map { try openForWriting($0, flag: "--record") }
+        let metricsFile = try metrics.map { try openForAppending($0) }
+        let preload = try preloadPolicy()
 
         if headless {
             let (width, height) = try size.map(parseSize) ?? (recording.map { ($0.width, $0.height) } ?? (80, 24))
             let options = HeadlessRun.Options(width: width, height: height, bindings: bindings, reduceMotion: reduceMotion,
-                                              recording: recording)
+                                              preload: preload, recording: recording, metrics: metricsFile)
             MainActor.assumeIsolated {
                 if virtualClock {
                     printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
@@ -131,11 +147,12 @@ struct ViewCommand: ParsableCommand {
             let app: TerminalApp
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
-                                      reduceMotion: reduceMotion)
+                                      reduceMotion: reduceMotion, preload: preload)
             } catch {
                 throw fail("\(error)")
             }
             if let recorder { app.record(to: recorder) }
+            if let metricsFile { app.writeMetrics(to: metricsFile) }
             if let recording { app.replay(recording) }
             app.run()
         }
@@ -150,10 +167,20 @@ struct ViewCommand: ParsableCommand {
         return (url.path, text)
     }
 
-    private func openRecording(_ path: String) throws -> FileHandle {
+    private func openForWriting(_ path: String, flag: String) throws -> FileHandle {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw fail("--record \(path): cannot be written (\(String(cString: strerror(errno))))")
+            throw fail("\(flag) \(path): cannot be written (\(String(cString: strerror(errno))))")
         }
+        return handle
+    }
+
+    /// `--metrics` adds to a file that is there (one line per navigation, run after run).
+    private func openForAppending(_ path: String) throws -> FileHandle {
+        guard FileManager.default.fileExists(atPath: path) else { return try openForWriting(path, flag: "--metrics") }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw fail("--metrics \(path): cannot be written (\(String(cString: strerror(errno))))")
+        }
+        handle.seekToEndOfFile()
         return handle
     }
 }

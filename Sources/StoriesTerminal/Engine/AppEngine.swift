@@ -57,7 +57,7 @@ public final class AppEngine {
 
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
-                reduceMotion: Bool = false) {
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on) {
         self.services = services
         self.scheduler = scheduler
         self.bindings = bindings
@@ -68,6 +68,7 @@ public final class AppEngine {
         startUptime = now.uptime
         state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
         state.reduceMotion = reduceMotion
+        state.preload = preload
         if services.network != .local { state.network = services.network.name }
         frame = Canvas(width: width, height: height)
     }
@@ -150,10 +151,7 @@ public final class AppEngine {
         if state != before {
             setNeedsDisplay()
             tracker.update(state, trigger: Self.trigger(of: action, in: state), inputTime: inputTime ?? state.now.uptime,
-                           mediaReady: { media in
-                               if case .ready = self.services.pictures.cache.state(peek: self.renditionKey(media)) { return true }
-                               return false
-                           })
+                           mediaReady: isReady)
             updatePreload()
         }
         updateFrameTimer()
@@ -172,6 +170,12 @@ public final class AppEngine {
     }
 
     // MARK: - Preloading
+
+    /// The photo is in the cache at the viewer's size.
+    private func isReady(_ media: Media) -> Bool {
+        if case .ready = services.pictures.cache.state(peek: renditionKey(media)) { return true }
+        return false
+    }
 
     /// The rendition of a photo for the viewer at the current size, depth and fit.
     private func renditionKey(_ media: Media) -> RenditionKey {
@@ -318,7 +322,9 @@ public final class AppEngine {
     private func picture(_ media: Media, width: Int, height: Int, fit: FitMode) -> PictureState {
         let key = RenditionKey(location: media.location, width: width, height: height, depth: colorDepth, fit: fit)
         return services.pictures.picture(key, blurhash: media.blurhash, cellAspect: cellAspect) { [weak self] in
-            self?.setNeedsDisplay()
+            guard let self else { return }
+            self.tracker.mediaArrived(self.state, at: self.scheduler.now().uptime, mediaReady: self.isReady)
+            self.setNeedsDisplay()
         }
     }
 

@@ -15,15 +15,20 @@ public enum HeadlessRun {
         public var height: Int
         public var bindings: KeyBindings
         public var reduceMotion: Bool
+        public var preload: PreloadPolicy
         public var recording: InputRecording?
+        /// Where `--metrics` lines go.
+        public var metrics: FileHandle?
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                    recording: InputRecording? = nil) {
+                    preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: FileHandle? = nil) {
             self.width = width
             self.height = height
             self.bindings = bindings
             self.reduceMotion = reduceMotion
+            self.preload = preload
             self.recording = recording
+            self.metrics = metrics
         }
     }
 
@@ -82,8 +87,11 @@ public enum HeadlessRun {
     }
 
     private static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
-        AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
-                  height: options.height, seen: options.recording?.seen ?? SeenState(), reduceMotion: options.reduceMotion)
+        let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
+                               height: options.height, seen: options.recording?.seen ?? SeenState(),
+                               reduceMotion: options.reduceMotion, preload: options.preload)
+        if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
+        return engine
     }
 
     /// Feeds one recorded entry; false at the end of the recording.

@@ -14,6 +14,7 @@ struct NavigationTracker {
         var hit: Bool
         var itemsAt: Double?
         var pagesAt: Double?
+        var mediaAt: Double?
         var firstFrameAt: Double?
     }
 
@@ -50,24 +51,41 @@ struct NavigationTracker {
                     current.item = target.item
                     measuring = current
                 } else {
-                    let loaded = state.store.positions[target.story].flatMap { state.store.story(at: $0) }
-                    let pagesBuilt = state.pages[target.story] != nil
-                    var ready = loaded != nil && pagesBuilt && target.item != nil
-                    if ready, let item = loaded?.items.first(where: { $0.id == target.item }), case .image(let media) = item.content {
-                        ready = mediaReady(media)
+                    measuring = Measuring(trigger: trigger, start: inputTime, story: target.story, item: target.item, hit: false)
+                    // What is already there was there at the input.
+                    note(state, at: inputTime, mediaReady: mediaReady)
+                    if var started = measuring {
+                        started.hit = started.itemsAt != nil && started.pagesAt != nil && started.mediaAt != nil
+                        measuring = started
                     }
-                    measuring = Measuring(trigger: trigger, start: inputTime, story: target.story, item: target.item, hit: ready)
                 }
             } else {
                 measuring = nil // back on the row: nothing is being waited for
             }
         }
+        note(state, at: now, mediaReady: mediaReady)
+    }
+
+    /// Milestones reached by `time`: the story's items (t2), its view models (t1), the
+    /// item's photo in the cache (t3; a text item has none to wait for).
+    private mutating func note(_ state: AppState, at time: Double, mediaReady: (Media) -> Bool) {
         guard var current = measuring else { return }
-        if current.itemsAt == nil, state.store.positions[current.story].flatMap({ state.store.story(at: $0) }) != nil {
-            current.itemsAt = now
+        let story = state.store.positions[current.story].flatMap { state.store.story(at: $0) }
+        if current.itemsAt == nil, story != nil { current.itemsAt = time }
+        if current.pagesAt == nil, state.pages[current.story] != nil { current.pagesAt = time }
+        if current.mediaAt == nil, let item = story?.items.first(where: { $0.id == current.item }) {
+            if case .image(let media) = item.content {
+                if mediaReady(media) { current.mediaAt = time }
+            } else {
+                current.mediaAt = time
+            }
         }
-        if current.pagesAt == nil, state.pages[current.story] != nil { current.pagesAt = now }
         measuring = current
+    }
+
+    /// The photo became ready outside an action (the picture pipeline's answer).
+    mutating func mediaArrived(_ state: AppState, at time: Double, mediaReady: (Media) -> Bool) {
+        note(state, at: time, mediaReady: mediaReady)
     }
 
     /// After each frame: the item shown at all (`placeholder`), or whole (`complete`).
@@ -80,9 +98,10 @@ struct NavigationTracker {
         measuring = nil
         let itemsAt = current.itemsAt ?? current.start
         let pagesAt = max(itemsAt, current.pagesAt ?? itemsAt)
+        let mediaAt = max(pagesAt, current.mediaAt ?? now)
         let ms = { (seconds: Double) in max(0, seconds) * 1000 }
         let record = NavigationRecord(trigger: current.trigger, story: current.story, item: item,
-                                      t2: ms(itemsAt - current.start), t1: ms(pagesAt - itemsAt), t3: ms(now - pagesAt),
+                                      t2: ms(itemsAt - current.start), t1: ms(pagesAt - itemsAt), t3: ms(mediaAt - pagesAt),
                                       timeToVisible: ms(now - current.start),
                                       firstFrame: ms((current.firstFrameAt ?? now) - current.start), hit: current.hit)
         records.append(record)
