@@ -20,9 +20,13 @@ public struct NavigationRecord: Equatable, Sendable {
     public var firstFrame: Double
     /// Items, view models and media were all ready when the input came.
     public var hit: Bool
+    /// False when the next navigation came before the item was whole: `timeToVisible` is
+    /// then how long it had waited (a lower bound), `firstFrame` too if nothing showed.
+    public var complete: Bool
 
     public init(trigger: String, story: StoryID, item: ItemID, t2: Double, t1: Double, t3: Double,
-                timeToVisible: Double, firstFrame: Double, hit: Bool) {
+                timeToVisible: Double, firstFrame: Double, hit: Bool, complete: Bool = true) {
+        self.complete = complete
         self.trigger = trigger
         self.story = story
         self.item = item
@@ -39,7 +43,7 @@ public struct NavigationRecord: Equatable, Sendable {
         func ms(_ value: Double) -> String { String(format: "%.2f", value) }
         return "{\"trigger\":\(Self.quoted(trigger)),\"story\":\(Self.quoted(story)),\"item\":\(Self.quoted(item)),"
             + "\"t1_ms\":\(ms(t1)),\"t2_ms\":\(ms(t2)),\"t3_ms\":\(ms(t3)),\"ttv_ms\":\(ms(timeToVisible)),"
-            + "\"first_frame_ms\":\(ms(firstFrame)),\"hit\":\(hit)}"
+            + "\"first_frame_ms\":\(ms(firstFrame)),\"hit\":\(hit),\"complete\":\(complete)}"
     }
 
     static func quoted(_ text: String) -> String {

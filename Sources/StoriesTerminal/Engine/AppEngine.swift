@@ -47,6 +47,7 @@ public final class AppEngine {
     private var frameWork: ScheduledWork?
     private var holdWork: ScheduledWork?
     private var redrawScheduled = false
+    private var stopped = false
     private var recorder: FileHandle?
     /// The clock's uptime when the engine started: recordings count from here.
     public private(set) var startUptime: Double
@@ -144,14 +145,28 @@ public final class AppEngine {
 
     // MARK: - Actions and effects
 
+    /// Stops the engine for good (a benchmark run that is over): timers are cancelled,
+    /// answers still on their way are ignored, nothing more is drawn.
+    public func stop() {
+        stopped = true
+        frameWork?.cancel()
+        holdWork?.cancel()
+        for request in storyRequests.values { request.cancel() }
+        storyRequests = [:]
+        services.pictures.prefetch([])
+    }
+
     public func send(_ action: AppAction) {
+        guard !stopped else { return }
         let before = state
         let effects = AppReducer.reduce(&state, action, at: scheduler.now())
         for effect in effects { perform(effect) }
         if state != before {
             setNeedsDisplay()
-            tracker.update(state, trigger: Self.trigger(of: action, in: state), inputTime: inputTime ?? state.now.uptime,
-                           mediaReady: isReady)
+            if let overtaken = tracker.update(state, trigger: Self.trigger(of: action, in: state),
+                                              inputTime: inputTime ?? state.now.uptime, mediaReady: isReady) {
+                emit(overtaken)
+            }
             updatePreload()
         }
         updateFrameTimer()
@@ -268,6 +283,7 @@ public final class AppEngine {
     @discardableResult
     public func redraw() -> Canvas {
         redrawScheduled = false
+        guard !stopped else { return frame }
         let visible = visibleMedia()
         var visibleState: PictureState?
         let metrics = state.showsMetrics ? metricsSnapshot() : nil
@@ -304,6 +320,10 @@ public final class AppEngine {
             }
         }
         guard let record = tracker.frame(state, at: scheduler.now().uptime, showsItem: true, complete: complete) else { return }
+        emit(record)
+    }
+
+    private func emit(_ record: NavigationRecord) {
         metricsFile?.write(Data((record.jsonLine + "\n").utf8))
         onNavigation?(record)
         if state.showsMetrics { setNeedsDisplay() }

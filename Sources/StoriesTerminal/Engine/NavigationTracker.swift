@@ -40,10 +40,12 @@ struct NavigationTracker {
     }
 
     /// After each action: a new target starts a measurement (or continues the one for the
-    /// same story: an opening that became the viewer), and milestones are noted.
-    mutating func update(_ state: AppState, trigger: String, inputTime: Double, mediaReady: (Media) -> Bool) {
+    /// same story: an opening that became the viewer), and milestones are noted. A
+    /// measurement overtaken before it completed is returned, marked incomplete.
+    mutating func update(_ state: AppState, trigger: String, inputTime: Double, mediaReady: (Media) -> Bool) -> NavigationRecord? {
         let now = state.now.uptime
         let target = Self.target(of: state)
+        var overtaken: NavigationRecord?
         if target != lastTarget {
             lastTarget = target
             if let target {
@@ -51,6 +53,7 @@ struct NavigationTracker {
                     current.item = target.item
                     measuring = current
                 } else {
+                    if let current = measuring { overtaken = record(current, at: inputTime, complete: false) }
                     measuring = Measuring(trigger: trigger, start: inputTime, story: target.story, item: target.item, hit: false)
                     // What is already there was there at the input.
                     note(state, at: inputTime, mediaReady: mediaReady)
@@ -64,6 +67,7 @@ struct NavigationTracker {
             }
         }
         note(state, at: now, mediaReady: mediaReady)
+        return overtaken
     }
 
     /// Milestones reached by `time`: the story's items (t2), its view models (t1), the
@@ -91,19 +95,25 @@ struct NavigationTracker {
     /// After each frame: the item shown at all (`placeholder`), or whole (`complete`).
     mutating func frame(_ state: AppState, at now: Double, showsItem: Bool, complete: Bool) -> NavigationRecord? {
         guard var current = measuring, showsItem, let target = Self.target(of: state),
-              target.story == current.story, target.item == current.item, let item = current.item else { return nil }
+              target.story == current.story, target.item == current.item, current.item != nil else { return nil }
         if current.firstFrameAt == nil { current.firstFrameAt = now }
         measuring = current
         guard complete else { return nil }
         measuring = nil
-        let itemsAt = current.itemsAt ?? current.start
+        return record(current, at: now, complete: true)
+    }
+
+    private mutating func record(_ current: Measuring, at now: Double, complete: Bool) -> NavigationRecord {
+        let item = current.item ?? ""
+        let itemsAt = min(now, current.itemsAt ?? now)
         let pagesAt = max(itemsAt, current.pagesAt ?? itemsAt)
-        let mediaAt = max(pagesAt, current.mediaAt ?? now)
+        let mediaAt = max(pagesAt, min(now, current.mediaAt ?? now))
         let ms = { (seconds: Double) in max(0, seconds) * 1000 }
         let record = NavigationRecord(trigger: current.trigger, story: current.story, item: item,
                                       t2: ms(itemsAt - current.start), t1: ms(pagesAt - itemsAt), t3: ms(mediaAt - pagesAt),
                                       timeToVisible: ms(now - current.start),
-                                      firstFrame: ms((current.firstFrameAt ?? now) - current.start), hit: current.hit)
+                                      firstFrame: ms((current.firstFrameAt ?? now) - current.start), hit: current.hit,
+                                      complete: complete)
         records.append(record)
         if records.count > 50 { records.removeFirst(records.count - 50) }
         count += 1

@@ -51,7 +51,8 @@ public enum MetricsOverlay {
         for record in metrics.latest.suffix(rows) {
             let line = "\(pad(record.trigger, 24)) visible \(pad(ms(record.timeToVisible), 8))"
                 + " t2 \(ms(record.t2)) · t1 \(ms(record.t1)) · t3 \(ms(record.t3)) · first frame \(ms(record.firstFrame))"
-            let mark = record.hit ? "hit " : "miss"
+            // "left": the next navigation came before this one was whole.
+            let mark = !record.complete ? "left" : record.hit ? "hit " : "miss"
             x = 1 + canvas.text(mark, x: 1, y: y, style: background.with(foreground: record.hit ? .palette(114) : Theme.warning).adding(.bold))
             canvas.text(" " + line, x: x, y: y, style: strong, maxWidth: width - x - 1)
             y += 1

@@ -1,0 +1,246 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import StoriesAssets
+import StoriesCore
+import StoriesMedia
+import StoriesTerminal
+
+/// `stories bench navigation`: LinkedIn's smoothness measure. The app runs headless on the
+/// system clock with its real queues and real decoding, behind a pretend network (300 ms,
+/// 2 MB/s unless the network flags say otherwise), and a script walks through the stories —
+/// taps, swipes, a dismiss and a reopen — at a human pace and a fast one, once with
+/// preloading off and once on. Every navigation's time to visible is measured as in the
+/// app (`--metrics`).
+struct NavigationBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "navigation",
+        abstract: "Time to visible for scripted walks, preloading off and on (about 7 minutes with the defaults)."
+    )
+
+    @OptionGroup var network: NetworkOptions
+
+    @Option(help: "Navigations per walk (at least 4).")
+    var navigations = 60
+
+    @Option(help: ArgumentHelp("Milliseconds between navigations, comma-separated.", valueName: "ms,ms"))
+    var paces = "1500,150"
+
+    @Option(help: ArgumentHelp("Feeds to walk: demo, synthetic (1012 stories with the demo's photos).", valueName: "names"))
+    var feeds = "demo,synthetic"
+
+    @Flag(help: "One JSON object per line instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also append every navigation's record to FILE (JSON lines, as view --metrics, with the walk named).", valueName: "file"))
+    var metrics: String?
+
+    func validate() throws {
+        guard navigations >= 4 else { throw ValidationError("--navigations must be at least 4") }
+        _ = try paceList()
+        _ = try feedList()
+        _ = try network.profile()
+    }
+
+    func paceList() throws -> [Int] {
+        let values = paces.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 10 }) else {
+            throw ValidationError("--paces takes milliseconds of 10 or more, like 1500,150; got '\(paces)'")
+        }
+        return values.compactMap { $0 }
+    }
+
+    func feedList() throws -> [String] {
+        let names = feeds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard !names.isEmpty, names.allSatisfy({ ["demo", "synthetic"].contains($0) }) else {
+            throw ValidationError("--feeds takes demo and/or synthetic; got '\(feeds)'")
+        }
+        return names
+    }
+
+    /// The network: the flags', or 300 ms and 2 MB/s with no jitter and no failures.
+    func profile() throws -> NetworkProfile {
+        let given = network.network != nil || network.latency != nil || network.bandwidth != nil
+            || network.fail != nil || network.timeout != nil
+        guard !given else { return try network.profile() }
+        var profile = NetworkProfile.local
+        profile.name = "bench"
+        profile.latency = 0.3
+        profile.bandwidth = 2_000_000
+        return profile
+    }
+
+    mutating func run() throws {
+        let profile = try profile()
+        var cases: [NavigationWalk.Case] = []
+        for feed in try feedList() {
+            for pace in try paceList() {
+                for policy in [PreloadPolicy.off, .on] {
+                    cases.append(.init(feed: feed, paceMilliseconds: pace, policy: policy))
+                }
+            }
+        }
+        let sources = try sources()
+        let json = self.json, navigations = self.navigations
+        var metricsFile: FileHandle?
+        if let metrics {
+            guard FileManager.default.fileExists(atPath: metrics) || FileManager.default.createFile(atPath: metrics, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: metrics) else {
+                throw fail("--metrics \(metrics): cannot be written")
+            }
+            handle.seekToEndOfFile()
+            metricsFile = handle
+        }
+        if !json {
+            let rate = profile.bandwidth.map { String(format: "%.1f MB/s", $0 / 1_000_000) } ?? "unlimited"
+            Self.say("navigation: \(Int(profile.latency * 1000)) ms latency, \(rate), \(NavigationWalk.width)×\(NavigationWalk.height), \(navigations) navigations a walk")
+            Self.say("time to visible = input read → first frame with the item's full media; p50/p95/max over navigations that became visible")
+            Self.say("feed       pace     preload  navs  visible  p50 ms  p95 ms  max ms  hit %  placeholder p95  wasted %  peak MB")
+        }
+        MainActor.assumeIsolated {
+            NavigationWalk.runAll(cases, sources: sources, profile: profile, navigations: navigations) { result in
+                for record in result.records {
+                    let walk = "{\"feed\":\"\(result.case.feed)\",\"policy\":\"\(result.case.policy.rawValue)\",\"pace_ms\":\(result.case.paceMilliseconds),"
+                    metricsFile?.write(Data((walk + record.jsonLine.dropFirst() + "\n").utf8))
+                }
+                Self.say(json ? result.jsonLine : result.tableLine)
+            } done: {
+                Foundation.exit(0)
+            }
+        }
+        dispatchMain()
+    }
+
+    /// A line on stdout at once (the walks take minutes; each result shows as it comes).
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private func sources() throws -> [String: any FeedSource] {
+        var sources: [String: any FeedSource] = [:]
+        let pool = demoPhotoPool()
+        guard let directory = DemoFeed.directory, let demo = try? DirectoryFeed(directory: directory), !pool.isEmpty else {
+            throw fail("the embedded demo feed is missing next to the binary")
+        }
+        sources["demo"] = demo
+        sources["synthetic"] = SyntheticFeed(count: 1012, photos: pool)
+        return sources
+    }
+}
+
+/// One scripted walk per case, one after another on the main queue.
+@MainActor
+enum NavigationWalk {
+    nonisolated static let width = 100, height = 30
+
+    struct Case {
+        var feed: String
+        var paceMilliseconds: Int
+        var policy: PreloadPolicy
+    }
+
+    struct Result {
+        var `case`: Case
+        var records: [NavigationRecord]
+        var bytesFetched: Int
+        var bytesNeverShown: Int
+        var peakBytes: Int
+        var residentBytes: Int
+
+        var visible: [NavigationRecord] { records.filter(\.complete) }
+        var times: [Double] { visible.map(\.timeToVisible).sorted() }
+
+        func percentile(_ sorted: [Double], _ p: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+        }
+
+        var hitRate: Double { records.isEmpty ? 0 : Double(records.filter(\.hit).count) / Double(records.count) }
+        var wastedRatio: Double { bytesFetched == 0 ? 0 : Double(bytesNeverShown) / Double(bytesFetched) }
+        var placeholderP95: Double { percentile(records.map(\.firstFrame).sorted(), 0.95) }
+
+        var jsonLine: String {
+            func number(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "null" }
+            return "{\"bench\":\"navigation\",\"feed\":\"\(self.case.feed)\",\"policy\":\"\(self.case.policy.rawValue)\","
+                + "\"pace_ms\":\(self.case.paceMilliseconds),\"navigations\":\(records.count),\"visible\":\(visible.count),"
+                + "\"p50_ms\":\(number(percentile(times, 0.5))),\"p95_ms\":\(number(percentile(times, 0.95))),"
+                + "\"max_ms\":\(number(times.last ?? .nan)),\"hit_rate\":\(String(format: "%.3f", hitRate)),"
+                + "\"placeholder_p95_ms\":\(number(placeholderP95)),\"wasted_ratio\":\(String(format: "%.3f", wastedRatio)),"
+                + "\"bytes_fetched\":\(bytesFetched),\"peak_mb\":\(String(format: "%.1f", Double(peakBytes) / 1_048_576)),"
+                + "\"rss_mb\":\(String(format: "%.1f", Double(residentBytes) / 1_048_576))}"
+        }
+
+        var tableLine: String {
+            func cell(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
+            func ms(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "-" }
+            return cell(self.case.feed, 11) + cell("\(self.case.paceMilliseconds) ms", 9) + cell(self.case.policy.rawValue, 9)
+                + cell("\(records.count)", 6) + cell("\(visible.count)", 9) + cell(ms(percentile(times, 0.5)), 8)
+                + cell(ms(percentile(times, 0.95)), 8) + cell(ms(times.last ?? .nan), 8)
+                + cell(String(format: "%.0f", hitRate * 100), 7) + cell(ms(placeholderP95), 17)
+                + cell(String(format: "%.0f", wastedRatio * 100), 10) + String(format: "%.1f", Double(peakBytes) / 1_048_576)
+        }
+    }
+
+    static func runAll(_ cases: [Case], sources: [String: any FeedSource], profile: NetworkProfile, navigations: Int,
+                       each: @escaping @MainActor (Result) -> Void, done: @escaping @MainActor () -> Void) {
+        guard let first = cases.first, let source = sources[first.feed] else {
+            done()
+            return
+        }
+        run(first, source: source, profile: profile, navigations: navigations) { result in
+            each(result)
+            runAll(Array(cases.dropFirst()), sources: sources, profile: profile, navigations: navigations, each: each, done: done)
+        }
+    }
+
+    /// The script: open the first story, tap on (every 7th a swipe on the demo feed, every
+    /// 3rd on the big one, to travel), half way dismiss and reopen.
+    static func inputs(count: Int, feed: String) -> [InputEvent] {
+        var inputs: [InputEvent] = [.key(.enter)]
+        let swipeEvery = feed == "synthetic" ? 3 : 7
+        while inputs.count < count + 1 {
+            let n = inputs.count
+            if n == count / 2 {
+                inputs += [.key(.escape), .key(.enter)]
+            } else {
+                inputs.append(n % swipeEvery == 0 ? .key(.character("]")) : .key(.right))
+            }
+        }
+        return inputs
+    }
+
+    static func run(_ walk: Case, source: any FeedSource, profile: NetworkProfile, navigations: Int,
+                    finished: @escaping @MainActor (Result) -> Void) {
+        let client = FeedClient(source: source, profile: profile)
+        let services = LiveServices(client: client)
+        let scheduler = MainQueueScheduler()
+        let engine = AppEngine(services: services, scheduler: scheduler, width: width, height: height, preload: walk.policy)
+        var records: [NavigationRecord] = []
+        engine.onNavigation = { records.append($0) }
+        engine.start()
+        // Like a person, look at the row for two seconds before the first tap.
+        let pace = Double(walk.paceMilliseconds) / 1000
+        let script = inputs(count: navigations, feed: walk.feed)
+        for (index, input) in script.enumerated() {
+            // The dismiss and the reopen come together: a person closes, then opens again.
+            let offset = index > navigations / 2 ? Double(index - 1) : Double(index)
+            scheduler.after(2 + offset * pace + (index == navigations / 2 + 1 ? 0.3 : 0)) { engine.input(input) }
+        }
+        let end = 2 + Double(script.count) * pace + 1
+        scheduler.after(end) {
+            engine.stop()
+            let pictures = services.pictures
+            finished(Result(case: walk, records: records, bytesFetched: pictures.bytesFetched,
+                            bytesNeverShown: pictures.bytesNeverShown, peakBytes: engine.peakCacheBytes,
+                            residentBytes: residentBytes()))
+        }
+    }
+
+    /// The process's resident memory now (VmRSS), in bytes.
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
+}
