@@ -62,4 +62,24 @@ import Testing
         #expect(throws: FeedError.self) { try feed.page(after: "5000", limit: 10) }
         #expect(throws: FeedError.self) { try feed.story(id: "s99999") }
     }
+
+    @Test func givenAPoolEveryPhotoItemHasItsOwnLocationAndThePoolsBytes() throws {
+        let pool = [SyntheticFeed.Photo(data: Data([1, 2, 3]), width: 10, height: 20, blurhash: "h0"),
+                    SyntheticFeed.Photo(data: Data([4, 5]), width: 30, height: 40, blurhash: "h1")]
+        let feed = SyntheticFeed(count: 40, photos: pool)
+        var locations = Set<String>()
+        for index in 0..<40 {
+            for item in feed.story(index).items {
+                guard case .image(let media) = item.content else { continue }
+                #expect(locations.insert(media.location).inserted, "one location per item")
+                let data = try #require(try feed.media(at: media.location, maxBytes: 100))
+                let photo = try #require(pool.first { $0.data == data })
+                #expect(media.blurhash == photo.blurhash && media.width == photo.width)
+            }
+        }
+        #expect(locations.count > 40)
+        #expect(throws: FeedError.self) { try feed.media(at: "synthetic:7/x", maxBytes: 100) }
+        #expect(throws: FeedError.self) { try feed.media(at: "synthetic:0/x", maxBytes: 2) }
+        #expect(try SyntheticFeed(count: 3).media(at: "synthetic:s00000-1", maxBytes: 100) == nil, "no pool: BlurHash only")
+    }
 }

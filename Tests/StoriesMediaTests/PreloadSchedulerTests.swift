@@ -108,12 +108,16 @@ final class FakeNetwork: @unchecked Sendable {
         #expect(pipeline.bytesNeverShown == Self.photo.count, "only 1's bytes were for nothing")
     }
 
-    @Test func theVisibleItemIsNeverCancelled() {
+    @Test func whatIsOnScreenIsNotCancelledButAPhotoTappedPastIs() {
         let (pipeline, network, _) = make()
         _ = pipeline.picture(key("v"), blurhash: nil) {}
         pipeline.prefetch([])
-        #expect(network.cancelled.isEmpty)
+        #expect(network.cancelled.isEmpty, "drawn since the last preload set: on screen")
         #expect(pipeline.stage(of: key("v")) == .fetching)
+        // The next navigation: v is neither drawn again nor wanted.
+        pipeline.prefetch([(key("w"), .visible)])
+        #expect(network.cancelled == ["v"])
+        #expect(network.started == ["v", "w"])
     }
 
     @Test func theBudgetEvictsLeastRecentlyUsedButNeverTheWindow() throws {

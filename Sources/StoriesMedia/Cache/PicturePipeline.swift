@@ -90,6 +90,13 @@ public final class PicturePipeline {
     private var fetchedBytes: [String: Int] = [:]
     private var shown: Set<String> = []
     private var fetchesInFlight: Set<String> = []
+    /// Files a frame asked for (`picture`) since the last `prefetch`: on screen now, so the
+    /// next preload set cannot cancel them.
+    private var onScreen: Set<String> = []
+
+    /// Called on the main actor whenever a job moves on (fetched, decoded, ended): the
+    /// metrics overlay redraws its window strip, a headless run checks whether all is done.
+    public var onProgress: (@MainActor () -> Void)?
 
     /// How many files were decoded.
     public private(set) var decodeCount = 0
@@ -120,6 +127,7 @@ public final class PicturePipeline {
                         ready: @escaping @MainActor () -> Void) -> PictureState {
         let state = cache.state(for: key)
         guard case .loading = state else { return state }
+        onScreen.insert(key.location)
         request(key, priority: .visible, cellAspect: cellAspect, ready: ready)
         guard let blurhash else { return .loading }
         var blurKey = key
@@ -155,13 +163,16 @@ public final class PicturePipeline {
     }
 
     /// The preload set: these renditions, at these priorities, replace the ones asked for
-    /// before. Work for a file in neither set (nor visible) is cancelled; the visible item and
+    /// before. Work for a file in neither set nor drawn since the last call is cancelled
+    /// (a photo tapped past stops competing with the one now shown); the visible item and
     /// the window are pinned in the cache.
     public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority)], cellAspect: Double = 0.5) {
         var next: [String: PreloadPriority] = [:]
         for target in targets where next[target.key.location].map({ target.priority < $0 }) ?? true {
             next[target.key.location] = target.priority
         }
+        for location in onScreen where next[location] == nil { next[location] = .visible }
+        onScreen = []
         wanted = next
         cache.pinned = Set(next.filter { $0.value <= .window }.keys)
         for (location, job) in jobs where next[location] == nil {
@@ -170,9 +181,9 @@ public final class PicturePipeline {
         for target in targets.sorted(by: { $0.priority < $1.priority }) {
             request(target.key, priority: target.priority, cellAspect: cellAspect)
         }
-        // A file still wanted keeps the most urgent of its reasons.
+        // A job still wanted is ranked by why it is wanted now.
         for (location, priority) in next {
-            if var job = jobs[location], job.priority != priority, job.priority != .visible || priority == .visible {
+            if var job = jobs[location], job.priority != priority {
                 job.priority = priority
                 jobs[location] = job
             }
@@ -216,7 +227,6 @@ public final class PicturePipeline {
     // MARK: - Running
 
     private func cancel(_ location: String, _ job: Job) {
-        guard job.priority != .visible else { return } // the visible item is never cancelled
         switch job.phase {
         case .fetching(let cancelFetch):
             cancelFetch()
@@ -270,6 +280,7 @@ public final class PicturePipeline {
             fetchedBytes[location, default: 0] += data.count
         }
         guard var job = jobs[location], job.id == id, case .fetching = job.phase else { return } // cancelled
+        defer { onProgress?() }
         fetchesRunning -= 1
         fetchesInFlight.remove(location)
         switch result {
@@ -320,6 +331,7 @@ public final class PicturePipeline {
 
     private func decoded(_ location: String, id: Int, key: RenditionKey,
                          _ result: Result<(RGBImage, CellImage, decoded: Bool), MediaError>) {
+        defer { onProgress?() }
         decodesRunning -= 1
         switch result {
         case .success(let (image, cells, wasDecoded)):

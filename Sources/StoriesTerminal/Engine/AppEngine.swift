@@ -72,6 +72,11 @@ public final class AppEngine {
         state.preload = preload
         if services.network != .local { state.network = services.network.name }
         frame = Canvas(width: width, height: height)
+        services.pictures.onProgress = { [weak self] in
+            guard let self, !self.stopped else { return }
+            if self.state.showsMetrics { self.setNeedsDisplay() } // the window strip is live
+            self.afterTurn?()
+        }
     }
 
     /// Starts recording every input to `file` (JSON lines, docs/gestures.md).

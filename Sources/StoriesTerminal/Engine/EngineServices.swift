@@ -108,9 +108,13 @@ public final class VirtualServices: EngineServices {
         self.client = client
         self.scheduler = scheduler
         pictures = PicturePipeline(cache: RenditionCache(), execution: .inline) { location, maxBytes, done in
-            // The bytes come at once: a replay shows the photo in the frame that asks for it.
-            done(client.mediaNow(at: location, maxBytes: maxBytes).0.mapError { MediaError.unreadable($0.reason) })
-            return {}
+            // The bytes are read at once and handed over after the network's delay in
+            // virtual time; decoding then runs inline, in that moment.
+            MainActor.assumeIsolated {
+                let (result, delay) = client.mediaNow(at: location, maxBytes: maxBytes)
+                let token = scheduler.after(delay) { done(result.mapError { MediaError.unreadable($0.reason) }) }
+                return { MainActor.assumeIsolated { token.cancel() } }
+            }
         }
     }
 

@@ -63,7 +63,9 @@ struct NavigationTracker {
                     }
                 }
             } else {
-                measuring = nil // back on the row: nothing is being waited for
+                // Back on the row before it showed: given up, recorded as incomplete.
+                if let current = measuring { overtaken = record(current, at: inputTime, complete: false) }
+                measuring = nil
             }
         }
         note(state, at: now, mediaReady: mediaReady)

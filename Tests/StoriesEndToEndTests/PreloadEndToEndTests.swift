@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Preloading and its numbers, as a person (and a script) sees them.
+@Suite(.serialized) struct PreloadEndToEndTests {
+    @Test func overA3GNetworkTheMetricsOverlayShowsPreloadHitsAsYouTapThrough() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--network 3g")
+        try tmux.press("i")
+        try tmux.waitFor(text: "Metrics · preload on")
+        try tmux.waitFor(text: "[feed 1 ready]", timeout: 20)     // the feed layer prepared the first story's photo
+        try tmux.press("Enter")
+        try tmux.waitFor("Ayla's story") { $0.count > 1 && $0[1].contains("Ayla Demir") }
+        for _ in 0..<3 {
+            usleep(1_200_000)                                     // a person's pace: the window fills meanwhile
+            try tmux.press("l")
+        }
+        try tmux.waitFor(text: "hits 4/4 (100%)", timeout: 10)
+        let screen = tmux.text
+        #expect(screen.contains("hit  open"))
+        #expect(screen.contains("hit  tap right"))
+        // On Mika's first item: shown; her third (the second is text) prepared while she shows.
+        try tmux.waitFor(text: "window [1/3 shown] [3/3 ready]", timeout: 10)
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func benchNavigationPrintsOneJSONObjectPerPolicyAndPace() throws {
+        let result = try Binary.run(["bench", "navigation", "--navigations", "6", "--paces", "400", "--feeds", "demo", "--json"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        var policies: [String] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for key in ["policy", "pace_ms", "navigations", "p50_ms", "p95_ms", "max_ms", "hit_rate", "wasted_ratio", "peak_mb"] {
+                #expect(object[key] != nil, "\(key) in \(line)")
+            }
+            #expect(object["pace_ms"] as? Int == 400)
+            #expect((object["navigations"] as? Int ?? 0) >= 5, "\(line)")
+            policies.append(object["policy"] as? String ?? "")
+        }
+        #expect(policies == ["off", "on"])
+
+        let bad = try Binary.run(["bench", "navigation", "--paces", "fast"])
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("--paces takes milliseconds of 10 or more, like 1500,150; got 'fast'"))
+    }
+
+    @Test func aMetricsFileGetsOneLinePerNavigation() throws {
+        let path = NSTemporaryDirectory() + "stories-e2e-metrics-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = NSTemporaryDirectory() + "stories-e2e-walk-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        try """
+        {"stories-recording":1,"width":100,"height":30,"started":1795240800}
+        {"t":1.0,"key":"Enter"}
+        {"t":2.5,"key":"Right"}
+        {"t":4.0,"key":"]"}
+        {"t":5.5,"end":true}
+        """.write(toFile: recording, atomically: true, encoding: .utf8)
+        let run = try Binary.run(["--headless", "--virtual-clock", "--network", "3g", "--preload", "off", "--metrics", path, "--replay", recording])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("{\"trigger\":\"open\",\"story\":\"ayla\",\"item\":\"astronaut\",") == true)
+        #expect(lines.last?.contains("\"trigger\":\"swipe to the next story\"") == true)
+        let again = try Binary.run(["--headless", "--preload", "sometimes"])
+        #expect(again.err.contains("--preload takes on or off; got 'sometimes'"))
+    }
+}
