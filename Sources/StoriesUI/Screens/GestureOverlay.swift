@@ -6,16 +6,11 @@ import StoriesCore
 /// sees now in its title.
 public enum GestureOverlay {
     public static func render(_ state: AppState, into canvas: inout Canvas) {
-        let width = canvas.width, height = canvas.height
-        let boxHeight = min(max(6, height / 2), height - 2)
-        let box = Rect(x: 0, y: height - 1 - boxHeight, width: width, height: boxHeight)
-        let background = Style(foreground: .palette(252), background: .palette(234))
-        canvas.fill(box, style: background)
-        let border = background.with(foreground: Theme.accent)
-        canvas.text(String(repeating: "─", count: width), x: 0, y: box.y, style: border)
+        let width = canvas.width
         let motion = state.reduceMotion ? " · motion off" : ""
-        let title = " Gestures · now: \(GesturePhase(state).rawValue)\(motion) · g hides "
-        canvas.text(title, x: 2, y: box.y, style: border.adding(.bold), maxWidth: width - 4)
+        let panel = BottomPanel.draw(title: " Gestures · now: \(GesturePhase(state).rawValue)\(motion) · g hides ",
+                                     minimumHeight: 6, into: &canvas)
+        let box = panel.box, background = panel.background
 
         // Each decision takes one line, and a second when something declined it.
         var lines: [(String, Style)] = []

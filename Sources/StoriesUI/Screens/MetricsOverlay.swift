@@ -6,18 +6,13 @@ import StoriesMedia
 /// preload window item by item, and memory and bytes.
 public enum MetricsOverlay {
     public static func render(_ metrics: MetricsSnapshot, into canvas: inout Canvas) {
-        let width = canvas.width, height = canvas.height
-        let boxHeight = min(max(8, height / 2), height - 2)
-        let box = Rect(x: 0, y: height - 1 - boxHeight, width: width, height: boxHeight)
-        let background = Style(foreground: .palette(252), background: .palette(234))
-        canvas.fill(box, style: background)
-        let border = background.with(foreground: Theme.accent)
-        canvas.text(String(repeating: "─", count: width), x: 0, y: box.y, style: border)
+        let width = canvas.width
         var title = " Metrics · preload \(metrics.policy.rawValue)"
         if metrics.navigations > 0 {
             title += " · hits \(metrics.hits)/\(metrics.navigations) (\(metrics.hits * 100 / metrics.navigations)%)"
         }
-        canvas.text(title + " · i hides ", x: 2, y: box.y, style: border.adding(.bold), maxWidth: width - 4)
+        let panel = BottomPanel.draw(title: title + " · i hides ", minimumHeight: 8, into: &canvas)
+        let box = panel.box, background = panel.background
 
         var y = box.y + 1
         let strong = background.with(foreground: .palette(255))
