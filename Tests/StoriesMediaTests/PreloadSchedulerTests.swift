@@ -120,7 +120,7 @@ final class FakeNetwork: @unchecked Sendable {
         #expect(network.started == ["v", "w"])
     }
 
-    @Test func theBudgetEvictsLeastRecentlyUsedButNeverTheWindow() throws {
+    @Test func theBudgetEvictsLeastRecentlyUsedButNeverTheWindow() {
         let one = CellImage(pixels: RGBImage(width: 8, height: 12), symbols: .half, depth: .palette256).byteCount
         let (pipeline, network, executor) = make(fetches: 4, decodes: 4, budget: one * 3 + 1)
         func prepare(_ names: [String], _ priority: PreloadPriority) {
@@ -140,7 +140,11 @@ final class FakeNetwork: @unchecked Sendable {
         #expect(cache.state(peek: key("w2")) != .loading, "the window stays")
         let feedKept = ["f1", "f2", "f3"].filter { cache.state(peek: key($0)) != .loading }
         #expect(feedKept.count < 3, "the feed layer made room: \(feedKept)")
-        _ = try #require(Optional(cache.bytesInUse))
+    }
+
+    @Test func moreUrgentWorkRunsAtAHigherQualityOfService() {
+        let order: [DispatchQoS.QoSClass] = PreloadPriority.allCases.map(PicturePipeline.qos)
+        #expect(order == [.userInitiated, .default, .utility, .background])
     }
 
     @Test func aFailedOrEmptyFetchEndsTheJob() {

@@ -105,7 +105,7 @@ import Testing
         scheduler.run(until: 0.3)
         #expect(ran == ["a@0.1", "a2", "b@0.2"])
         #expect(scheduler.now().uptime == 0.3)
-        #expect(scheduler.nextTime == nil)
+        #expect(!scheduler.runNext(), "nothing left, the cancelled work included")
     }
 
     @Test func progressWaitsUntilThePhotoIsOnScreen() throws {

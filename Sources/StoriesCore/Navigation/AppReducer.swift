@@ -228,20 +228,20 @@ private struct Reduction {
             let moved = min(1, abs(offset))
             if commit {
                 apply(forward ? .nextStory : .previousStory)
-                // The turn goes on from where the drag left it.
-                if case .cube(let leaving, let arriving, let direction)? = state.transition?.kind {
-                    state.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
-                    deferPlayback()
+                if state.viewer?.storyIndex != viewer.storyIndex { // moved on (or, past the end, dismissed)
+                    // The turn goes on from where the drag left it.
+                    if case .cube(let leaving, let arriving, let direction)? = state.transition?.kind {
+                        state.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
+                        deferPlayback()
+                    }
+                    return
                 }
                 // Nowhere to go (before the first story): it snaps back like a short drag.
-                if state.viewer?.storyIndex != viewer.storyIndex || state.viewer == nil { return }
             }
-            do {
-                syncPlayback()
-                guard !state.reduceMotion, moved > 0 else { return }
-                let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
-                state.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
-            }
+            syncPlayback()
+            guard !state.reduceMotion, moved > 0 else { return }
+            let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
+            state.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
         case .dismiss(let offset):
             let scale = max(0, 1 - min(1, offset))
             if commit {

@@ -324,7 +324,7 @@ public final class AppEngine {
                 complete = false
             }
         }
-        guard let record = tracker.frame(state, at: scheduler.now().uptime, showsItem: true, complete: complete) else { return }
+        guard let record = tracker.frame(state, at: scheduler.now().uptime, complete: complete) else { return }
         emit(record)
     }
 

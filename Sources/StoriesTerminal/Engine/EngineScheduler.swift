@@ -72,12 +72,6 @@ public final class VirtualScheduler: EngineScheduler {
         return token
     }
 
-    /// When the next live piece of work is due, if there is one.
-    public var nextTime: Double? {
-        queue.removeAll { $0.token.isCancelled }
-        return queue.map(\.time).min()
-    }
-
     /// Runs everything due up to `uptime` in order, moving the clock to each, and leaves
     /// the clock at `uptime`.
     public func run(until uptime: Double) {

@@ -33,7 +33,8 @@ public enum HeadlessRun {
     }
 
     /// The virtual clock: the clock moves only from one scheduled piece of work to the
-    /// next, network delays pass in virtual time and pictures decode inline, so the same
+    /// next, network delays (photos' too) pass in virtual time and pictures decode inline
+    /// when their bytes arrive, so the same
     /// recording gives the same frames, and the same last screen, every time.
     public static func runOnVirtualClock(client: FeedClient, options: Options) -> [String] {
         let started = options.recording?.started ?? 1_795_240_800 // 2026-11-21T06:00:00Z

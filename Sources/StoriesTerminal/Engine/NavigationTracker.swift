@@ -94,9 +94,10 @@ struct NavigationTracker {
         note(state, at: time, mediaReady: mediaReady)
     }
 
-    /// After each frame: the item shown at all (`placeholder`), or whole (`complete`).
-    mutating func frame(_ state: AppState, at now: Double, showsItem: Bool, complete: Bool) -> NavigationRecord? {
-        guard var current = measuring, showsItem, let target = Self.target(of: state),
+    /// After each frame that showed the viewer's item: at all (its first frame), or whole
+    /// (`complete`: the measurement ends).
+    mutating func frame(_ state: AppState, at now: Double, complete: Bool) -> NavigationRecord? {
+        guard var current = measuring, let target = Self.target(of: state),
               target.story == current.story, target.item == current.item, current.item != nil else { return nil }
         if current.firstFrameAt == nil { current.firstFrameAt = now }
         measuring = current

@@ -33,8 +33,8 @@ public enum TransitionView {
             let forward = offset < 0
             let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
             // With no story on that side the cube gives a little and no more.
-            let exists = neighbour.storyIndex >= 0 && (neighbour.storyIndex < state.store.count || state.store.hasMore)
-            return .cube(leaving: viewer, arriving: neighbour, forward: forward, turn: exists ? abs(offset) : abs(offset) * 0.25)
+            let turn = hasStory(at: neighbour.storyIndex, state) ? abs(offset) : abs(offset) * 0.25
+            return .cube(leaving: viewer, arriving: neighbour, forward: forward, turn: turn)
         case .dismiss(let offset):
             let scale = 1 - min(1, offset)
             return .zoom(viewer: viewer, scale: scale, backdrop: scale)
@@ -90,11 +90,15 @@ public enum TransitionView {
 
     private static func face(_ state: AppState, _ viewer: ViewerState, width: Int, height: Int,
                              pictures: AppView.PictureLookup) -> Canvas? {
-        let exists = viewer.storyIndex >= 0 && (viewer.storyIndex < state.store.count || state.store.hasMore)
-        guard exists else { return nil } // no story on that side: the cube shows its dark inside
+        guard hasStory(at: viewer.storyIndex, state) else { return nil } // no story on that side: the cube shows its dark inside
         var canvas = Canvas(width: width, height: height)
         ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         return canvas
+    }
+
+    /// A story is (or may come, with more pages) at this index of the row.
+    private static func hasStory(at index: Int, _ state: AppState) -> Bool {
+        index >= 0 && (index < state.store.count || state.store.hasMore)
     }
 
     /// One face squeezed into `columns`; `turnedAway` (0…1) is how far it has turned from
