@@ -24,9 +24,12 @@ let package = Package(
         .target(name: "StoriesCore", path: "Sources/StoriesCore"),
         .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage"], path: "Sources/StoriesMedia"),
         .target(name: "StoriesUI", dependencies: ["StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
+        // The runtime without a terminal: the engine (effect runner, frame scheduler,
+        // recorder, metrics), schedulers and services, headless runs. No ncurses.
+        .target(name: "StoriesApp", dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),
         .target(
             name: "StoriesTerminal",
-            dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI", "CNcursesw", "CStoriesSupport"],
+            dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "CNcursesw", "CStoriesSupport"],
             path: "Sources/StoriesTerminal"
         ),
         // The embedded demo feed: Assets/ copied next to the binary as a resource bundle.
@@ -40,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesTerminal", "StoriesAssets",
+                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
@@ -52,10 +55,16 @@ let package = Package(
             dependencies: ["StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
             exclude: ["__Snapshots__"]
         ),
+        // The real engine on the virtual scheduler through the test screen: scenarios,
+        // gestures, snapshots, replays, preloading, generated input sequences.
+        .testTarget(
+            name: "StoriesAppTests",
+            dependencies: ["StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "StoriesTerminalTests",
-            dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"],
-            exclude: ["__Snapshots__"]
+            dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),

@@ -2,6 +2,7 @@ import CNcursesw
 import CStoriesSupport
 import Dispatch
 import Foundation
+import StoriesApp
 import StoriesCore
 import StoriesMedia
 import StoriesUI

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import StoriesAssets
+import StoriesApp
 import StoriesCore
 import StoriesMedia
 import StoriesTerminal
@@ -251,7 +252,7 @@ enum NavigationWalk {
             engine.stop()
             let pictures = services.pictures
             finished(Result(case: walk, records: records, bytesFetched: pictures.bytesFetched,
-                            bytesNeverShown: pictures.bytesNeverShown, peakBytes: engine.peakCacheBytes,
+                            bytesNeverShown: pictures.bytesNeverShown(shown: engine.state.shownMedia), peakBytes: engine.peakCacheBytes,
                             residentBytes: residentBytes()))
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoriesAssets
+import StoriesApp
 import StoriesCore
 import StoriesTerminal
 

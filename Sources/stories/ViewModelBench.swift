@@ -89,7 +89,7 @@ struct ViewModelBench: ParsableCommand {
     /// Every story on one page, items loaded, view models built: a ring row that is all there.
     private func loadedState(_ stories: [Story]) -> AppState {
         var state = AppState(title: "bench", now: Moment(uptime: 0, date: Self.now))
-        var actions: [AppAction] = [.resized(width: Self.width), .start,
+        var actions: [AppAction] = [.resized(width: Self.width, height: 30), .start,
                                     .pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil))]
         actions += stories.map { .storyLoaded(StoryLoad(story: $0)) }
         for action in actions { _ = AppReducer.reduceBuildingViewModels(&state, action, at: state.now) }

@@ -1,40 +1,51 @@
-/// What can happen to the app.
+/// What can happen to the app: inputs, results of work and timers.
 public enum AppAction: Equatable, Sendable {
     /// The run loop started: ask for the first page.
     case start
-    /// The screen is this wide now: width-dependent view models are rebuilt.
-    case resized(width: Int)
+    /// The screen has this size now: width-dependent view models are rebuilt, and any
+    /// gesture or animation in progress ends.
+    case resized(width: Int, height: Int)
+    /// A key or a mouse report from the terminal (or a recording), with the uptime it was
+    /// read at. The reducer recognises the gesture (`GestureRecognizer`), applies it and
+    /// logs the decision for the `g` overlay, all in this one run.
+    case input(InputEvent, readAt: Double)
+    /// A wake-up asked for with `.wake` has come.
+    case wake(WakeID)
     /// A page of the feed arrived.
     case pageLoaded(FeedPage)
     /// The page asked for did not arrive; it is retried with backoff.
     case pageFailed(String)
-    /// The backoff after a failed page is over: ask again.
-    case retryPage
     /// A story's items arrived.
     case storyLoaded(StoryLoad)
     /// A story's items did not arrive.
     case storyFailed(StoryID, String)
     /// View models built in the background, handed over in one step.
     case viewModelsBuilt(ViewModelUpdate)
-    /// A key (or, later, a gesture) asked for something.
+    /// The picture pipeline's progress on a photo (by location): fetched, decoded, ready
+    /// at the current size, or failed with the reason.
+    case media(String, MediaStatus)
+    /// A command, as a key bound to it would give (the run loop pauses on Ctrl-Z with it).
     case command(Command)
-    /// Highlight the story at an index of the ring row (a click on its bubble).
+    /// Highlight the story at an index of the ring row.
     case select(Int)
     /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
-    /// The mouse button is held down in the viewer (true) or let go after a hold (false).
-    case hold(Bool)
-    /// A viewer drag moved: the screen follows it.
-    case drag(Drag)
-    /// The drag ended: past its threshold it completes (next story, dismiss), short of it
-    /// the screen snaps back.
-    case endDrag(commit: Bool)
-    /// Input arrived during an animation: it jumps to its end before the input applies.
+    /// The running animation jumps to its end.
     case completeTransition
-    /// The gesture router decided what an input was (kept for the gesture overlay).
-    case gestureDecided(GestureDecision)
-    /// The photo of the viewer's item is still loading (true) or on screen (false).
-    case mediaLoading(Bool)
+}
+
+/// What a wake-up is for. One of each kind is pending at most: a new one replaces it.
+public enum WakeID: Hashable, Sendable {
+    /// Is the pressed pointer still down, unmoved? Then it is a hold.
+    case hold
+    /// The backoff after a failed page is over: ask again.
+    case retryPage
+}
+
+/// Work in flight that can be called off by name.
+public enum EffectID: Hashable, Sendable {
+    case story(StoryID)
+    case wake(WakeID)
 }
 
 /// Work the reducer asks the runtime to do; results come back as actions.
@@ -42,14 +53,19 @@ public enum AppEffect: Equatable, Sendable {
     /// Ask the feed for the page at a cursor (nil: the first), then send `.pageLoaded` or
     /// `.pageFailed`.
     case loadPage(FeedCursor?)
-    /// Load a story's items, then send `.storyLoaded` or `.storyFailed`.
+    /// Load a story's items (as `EffectID.story`), then send `.storyLoaded` or
+    /// `.storyFailed`.
     case loadStory(StoryID)
-    /// Nobody waits for that story's items any more: cancel the request (no answer comes).
-    case cancelStory(StoryID)
-    /// Send `.retryPage` after this many seconds.
-    case retryPage(after: Double)
+    /// Send `.wake(id)` after this many seconds (as `EffectID.wake(id)`, replacing one
+    /// already waiting).
+    case wake(WakeID, after: Double)
+    /// Call off the work with this id: no answer comes from it.
+    case cancel(EffectID)
     /// Build view models off the main queue, then send `.viewModelsBuilt`.
     case buildViewModels(ViewModelJob)
+    /// Prepare these photos, most urgent first, cancelling work for any other: the picture
+    /// pipeline reports its progress as `.media`.
+    case preload(PreloadRequest)
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).
@@ -59,20 +75,26 @@ public enum AppEffect: Equatable, Sendable {
 /// The one place app state changes: `(inout AppState, AppAction, Moment) -> [AppEffect]`.
 /// Pure and synchronous: time comes in as a `Moment`, work goes out as effects.
 ///
-/// After every action the reducer settles the same three things, whatever the action was:
+/// After every action the reducer settles the same things, whatever the action was: no
+/// gesture outlives what it was on; the progress bar runs exactly when nothing stops it
+/// (paused, held, dragged, help, a screen too small, items or the photo still on their way);
 /// a page is asked for when the selection or the viewer is within
 /// `StoryStore.prefetchDistance` of the end; the items `PreloadPlanner.storiesToLoad` names
 /// are asked for (the story in the viewer and one being opened; preloading, also its
-/// neighbours and five stories from the selection); and view models are rebuilt for exactly
-/// the stories that changed.
+/// neighbours and five stories from the selection); the preload set is handed to the
+/// runtime when it changed; and view models are rebuilt for exactly the stories that
+/// changed.
 public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
         var reduction = Reduction(state: state)
         state = AppState(title: "", now: now) // release the copy so `reduction` mutates in place
         reduction.state.now = now
         let seenBefore = reduction.state.seen
+        let pointerBefore = reduction.state.pointer
+        let viewerBefore = reduction.state.viewer.map(ViewerPlace.init)
         reduction.apply(action)
-        reduction.settle()
+        reduction.settle(after: action, viewerBefore: viewerBefore)
+        reduction.askForHoldCheck(before: pointerBefore)
         if reduction.state.seen != seenBefore {
             reduction.effects.append(.persistSeen(reduction.state.seen))
             if let viewer = reduction.state.viewer, let story = reduction.state.store.story(at: viewer.storyIndex) {
@@ -125,12 +147,28 @@ private struct Reduction {
                 store.paging = .loading(cursor: nil, attempt: 1)
                 effects.append(.loadPage(nil))
             }
-        case .resized(let width):
-            guard width != state.layoutWidth, width > 0 else { return }
-            state.layoutWidth = width
-            // Every loaded story's pages depend on the width; until the new ones arrive
-            // the old ones draw.
-            pagesChanged += state.pages.keys.sorted()
+        case .resized(let width, let height):
+            guard width > 0, height > 0 else { return }
+            // A resize interrupts: the animation ends and a gesture in progress is called off
+            // (its cells no longer mean what they did).
+            completeTransition()
+            state.pointer = .idle
+            if width != state.screenWidth {
+                // Every loaded story's pages depend on the width; until the new ones arrive
+                // the old ones draw.
+                pagesChanged += state.pages.keys.sorted()
+            }
+            state.screenWidth = width
+            state.screenHeight = height
+        case .input(let event, let time):
+            input(event, at: time)
+        case .wake(.hold):
+            if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
+        case .wake(.retryPage):
+            if case .failed(let cursor, let attempt, _, _) = store.paging {
+                store.paging = .loading(cursor: cursor, attempt: attempt + 1)
+                effects.append(.loadPage(cursor))
+            }
         case .pageLoaded(let page):
             let added = store.append(page)
             state.warnings += page.warnings
@@ -139,12 +177,7 @@ private struct Reduction {
         case .pageFailed(let reason):
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
-                effects.append(.retryPage(after: retryAt - state.now.uptime))
-            }
-        case .retryPage:
-            if case .failed(let cursor, let attempt, _, _) = store.paging {
-                store.paging = .loading(cursor: cursor, attempt: attempt + 1)
-                effects.append(.loadPage(cursor))
+                effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
             }
         case .storyLoaded(let load):
             let story = load.story
@@ -161,45 +194,85 @@ private struct Reduction {
         case .storyFailed(let id, let reason):
             store.itemsFailed(id, reason: reason)
             if state.opening == id { state.opening = nil }
+            if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
+                state.pointer = .idle // the story under the pointer failed: its gesture ends
+            }
         case .viewModelsBuilt(let update):
             install(update)
+        case .media(let location, let status):
+            state.media[location] = status
         case .tick:
             if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
                 state.transition = nil
             }
             advanceIfItemEnded()
         case .select(let index):
+            apply(.select(index) as GestureStep)
+        case .command(let command):
+            apply(.command(command) as GestureStep)
+        case .completeTransition:
             completeTransition()
-            if state.viewer == nil, store.summaries.indices.contains(index) { state.selection = index }
+        }
+    }
+
+    /// One input: a key that no binding takes with Alt is read as Esc and then the key,
+    /// each recognised in the state the one before left.
+    mutating func input(_ event: InputEvent, at time: Double) {
+        if case .key = event {
+            let keys = state.bindings.resolving(event, in: state.inputContext)
+            if keys != [event] {
+                var decision = GestureDecision(time: time, input: GestureRecognizer.describe(event),
+                                               gesture: "Esc then \(keys.last.map { GestureRecognizer.describe($0) } ?? "")",
+                                               handler: "keys")
+                decision.notes.append("read as two keys (no binding for \(event))")
+                log(decision)
+                for key in keys { apply(GestureRecognizer.recognize(key, at: time, in: state)) }
+                return
+            }
+        }
+        apply(GestureRecognizer.recognize(event, at: time, in: state))
+    }
+
+    /// What the recognizer decided: the pointer's new gesture, then its steps in order,
+    /// then the decision joins the log.
+    mutating func apply(_ recognition: Recognition) {
+        state.pointer = recognition.pointer
+        for step in recognition.steps { apply(step) }
+        log(recognition.decision)
+    }
+
+    mutating func apply(_ step: GestureStep) {
+        switch step {
+        case .completeTransition:
+            completeTransition()
         case .command(let command):
             // Every input finishes a running animation at once, then applies (docs/gestures.md).
             completeTransition()
             apply(command)
-        case .completeTransition:
+        case .select(let index):
             completeTransition()
-        case .hold(let held):
-            completeTransition()
-            guard var viewer = state.viewer, viewer.isHeld != held else { return }
-            viewer.isHeld = held
-            state.screen = .viewer(viewer)
-            syncPlayback()
-        case .drag(let drag):
-            completeTransition()
-            guard state.viewer != nil else { return }
-            state.drag = drag
-            syncPlayback()
-        case .endDrag(let commit):
-            endDrag(commit: commit)
-        case .gestureDecided(let decision):
-            state.gestureLog.append(decision)
-            if state.gestureLog.count > AppState.gestureLogLimit {
-                state.gestureLog.removeFirst(state.gestureLog.count - AppState.gestureLogLimit)
-            }
-        case .mediaLoading(let loading):
-            guard var viewer = state.viewer, viewer.awaitingMedia != loading else { return }
-            viewer.awaitingMedia = loading
-            state.screen = .viewer(viewer)
-            syncPlayback()
+            if state.viewer == nil, store.summaries.indices.contains(index) { state.selection = index }
+        case .endDrag(let drag, let commit):
+            endDrag(drag, commit: commit)
+        }
+    }
+
+    mutating func log(_ decision: GestureDecision) {
+        state.gestureLog.append(decision)
+        if state.gestureLog.count > AppState.gestureLogLimit {
+            state.gestureLog.removeFirst(state.gestureLog.count - AppState.gestureLogLimit)
+        }
+    }
+
+    /// Asks for the hold check when the pointer was just pressed in the viewer, and calls
+    /// it off when the press became something else.
+    mutating func askForHoldCheck(before: Pointer) {
+        let was = GestureRecognizer.holdCheckTime(before), now = GestureRecognizer.holdCheckTime(state.pointer)
+        guard was != now else { return }
+        if let now {
+            effects.append(.wake(.hold, after: max(0, now - state.now.uptime)))
+        } else {
+            effects.append(.cancel(.wake(.hold)))
         }
     }
 
@@ -217,9 +290,7 @@ private struct Reduction {
     /// The end of a viewer drag: a swipe past its threshold turns the cube on from where the
     /// finger left it, a pull-down past its threshold shrinks the viewer on into its bubble;
     /// short of them the screen snaps back.
-    mutating func endDrag(commit: Bool) {
-        guard let drag = state.drag else { return }
-        state.drag = nil
+    mutating func endDrag(_ drag: Drag, commit: Bool) {
         guard let viewer = state.viewer else { return }
         let now = state.now.uptime
         switch drag {
@@ -326,7 +397,7 @@ private struct Reduction {
         case .dismiss:
             if state.viewer == nil {
                 // Esc on the row stops a story being opened, and its request.
-                if let id = state.opening, store.cancelLoadingItems(of: id) { effects.append(.cancelStory(id)) }
+                if let id = state.opening, store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
                 state.opening = nil
             } else {
                 dismiss()
@@ -382,7 +453,7 @@ private struct Reduction {
         guard let viewer = state.viewer else { return }
         state.selection = max(0, min(viewer.storyIndex, store.count - 1))
         state.screen = .home
-        state.drag = nil
+        state.pointer = .idle
         if !state.reduceMotion {
             state.transition = .zoom(viewer, from: 1, to: 0, fullDuration: Transition.dismissDuration, at: state.now.uptime)
         }
@@ -403,13 +474,15 @@ private struct Reduction {
     }
 
     /// Progress runs only while the viewer shows an item whose media is there, not paused,
-    /// held or dragged, not under the help.
+    /// held or dragged, not under the help, on a screen big enough to see it.
     mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || viewer.isHeld || viewer.awaitingMedia || state.drag != nil || state.showsHelp || viewer.isWaiting {
+        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.showsHelp || viewer.isWaiting
+            || !state.isUsable {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
-            viewer.playback.run(at: state.now.uptime)
+            // During an animation the item's clock starts when it ends.
+            viewer.playback.run(at: max(state.now.uptime, state.transition?.timeline.end ?? state.now.uptime))
         }
         state.screen = .viewer(viewer)
     }
@@ -452,8 +525,9 @@ private struct Reduction {
         return low
     }
 
-    /// What every action ends with: the viewer past the end, paging, item loading.
-    mutating func settle() {
+    /// What every action ends with: the viewer past the end, gestures and playback,
+    /// paging, item loading, the preload set.
+    mutating func settle(after action: AppAction, viewerBefore: ViewerPlace?) {
         // A story is shown once its items are loaded (t2) and its viewer pages are built
         // (t1, "prepare the screen"): the first frame of the viewer is complete.
         func isReady(_ index: Int) -> Bool {
@@ -478,6 +552,48 @@ private struct Reduction {
 
         // Items: the shown and opening stories, and (preloading) the adjacent and feed layers.
         for id in PreloadPlanner.storiesToLoad(state) where store.items[id] == nil { loadItems(id) }
+
+        endStaleGesture(after: action, viewerBefore: viewerBefore)
+        syncPlayback()
+        if let media = state.visibleMedia, state.media[media.location] == .ready, state.isUsable {
+            state.shownMedia.insert(media.location)
+        }
+        updatePreload()
+    }
+
+    /// No gesture outlives what it was on: a press, hold or drag in the viewer ends when the
+    /// viewer closes, moves to another item by anything but the gesture itself (an item
+    /// ending, a page arriving), or goes under the help or a screen too small; a press on a
+    /// bubble ends when the row is left.
+    mutating func endStaleGesture(after action: AppAction, viewerBefore: ViewerPlace?) {
+        guard !state.pointer.isIdle else { return }
+        let stale: Bool
+        if case .pressedBubble = state.pointer {
+            stale = state.viewer != nil || state.showsHelp || !state.isUsable
+        } else {
+            let byGesture: Bool
+            switch action {
+            case .input, .wake(.hold): byGesture = true
+            default: byGesture = false
+            }
+            stale = state.viewer == nil || state.showsHelp || !state.isUsable
+                || (!byGesture && state.viewer.map(ViewerPlace.init) != viewerBefore)
+        }
+        if stale { state.pointer = .idle }
+    }
+
+    /// Hands the planner's targets to the runtime when they, or the screen they are
+    /// rendered for, change. A new size or fit makes every rendition made so far stale: the
+    /// pipeline reports each target's stage afresh.
+    mutating func updatePreload() {
+        let request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
+                                     height: state.screenHeight, fit: state.photosFit)
+        guard request != state.preloading else { return }
+        if !request.hasSameRenditions(as: state.preloading) {
+            state.media = state.media.filter { if case .failed = $0.value { true } else { false } }
+        }
+        state.preloading = request
+        effects.append(.preload(request))
     }
 
     /// One job for every view model this action made stale.
@@ -501,5 +617,18 @@ private struct Reduction {
 extension Array {
     public subscript(safe index: Int) -> Element? {
         indices.contains(index) ? self[index] : nil
+    }
+}
+
+/// Where the viewer is: a gesture in progress belongs to this place.
+struct ViewerPlace: Equatable {
+    var story: Int
+    var item: Int
+    var isWaiting: Bool
+
+    init(_ viewer: ViewerState) {
+        story = viewer.storyIndex
+        item = viewer.itemIndex
+        isWaiting = viewer.isWaiting
     }
 }

@@ -12,10 +12,29 @@ public struct AppState: Equatable, Sendable {
     public var store = StoryStore()
     /// What the ring row draws, built off the main queue from `store` and `seen`.
     public var ring = ViewModelList<RingBubbleViewModel>()
-    /// What the viewer draws for each loaded story, built for `layoutWidth`.
+    /// What the viewer draws for each loaded story, built for `screenWidth`.
     public var pages: [StoryID: [ViewerPageViewModel]] = [:]
-    /// The screen width view models are built for (the runtime reports resizes).
-    public var layoutWidth = 80
+    /// The screen's size in cells (the runtime reports resizes as `.resized`). View models
+    /// are built for its width; gestures are recognised against both.
+    public var screenWidth = 80
+    public var screenHeight = 24
+    /// The width view models are built for: the screen's.
+    public var layoutWidth: Int { screenWidth }
+    /// The screen is big enough to draw the app (`ScreenLayout.minimumWidth` × `…Height`).
+    public var isUsable: Bool { ScreenLayout.isUsable(width: screenWidth, height: screenHeight) }
+    /// The keys in force (`keys.conf` over the defaults): the reducer resolves keys itself.
+    public var bindings = KeyBindings.standard
+    /// The mouse pointer's gesture so far: the only record of a press, a hold or a drag.
+    public var pointer = Pointer.idle
+    /// How far the preparation of each photo (by location) has got, as the picture
+    /// pipeline reports it (`.media`). The progress bar waits on the visible one.
+    public var media: [String: MediaStatus] = [:]
+    /// The photos being prepared, as last handed to the runtime (`.preload`): the preload
+    /// set, held here and nowhere else.
+    public var preloading: PreloadRequest?
+    /// Photos that were on the viewer whole: the bytes fetched for any other were fetched
+    /// for nothing (the metrics overlay counts them).
+    public var shownMedia: Set<String> = []
     /// A story whose bubble was opened and whose items are still on their way: the viewer
     /// opens when they arrive; meanwhile the row can be browsed, and Esc cancels.
     public var opening: StoryID?
@@ -36,8 +55,6 @@ public struct AppState: Equatable, Sendable {
     public var startedAt: Double = 0
     /// The movement being drawn between two screens, if any (see `Transition`).
     public var transition: Transition?
-    /// A viewer drag following the pointer.
-    public var drag: Drag?
     /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
     public var reduceMotion = false
     /// Preloading in three layers (`PreloadPlanner`), or everything on demand.
@@ -77,6 +94,30 @@ public struct AppState: Equatable, Sendable {
         return viewer == nil ? .home : .viewer
     }
 
+    /// A viewer drag following the pointer (derived from `pointer`).
+    public var drag: Drag? { pointer.drag }
+
+    /// The mouse button is held down in the viewer: paused until it is let go.
+    public var isHeld: Bool {
+        if case .holding = pointer { return true }
+        return false
+    }
+
+    /// The photo of the viewer's item, when the item is a photo and is on screen.
+    public var visibleMedia: Media? {
+        guard let viewer, !viewer.isWaiting,
+              let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
+              case .image(let media) = item.content else { return nil }
+        return media
+    }
+
+    /// The viewer's photo is still on its way: the progress bar waits for it. A photo that
+    /// failed is as shown as it will get (the reason is on screen).
+    public var awaitsMedia: Bool {
+        guard let media = visibleMedia else { return false }
+        return !(self.media[media.location]?.isSettled ?? false)
+    }
+
     /// True while something on screen changes with time alone (a progress bar filling):
     /// the run loop keeps a frame timer only then, so an idle app uses no CPU.
     public var wantsFrames: Bool {
@@ -92,10 +133,6 @@ public struct ViewerState: Equatable, Sendable {
     public var itemIndex: Int
     /// Paused by the user (Space). The help overlay stops playback too, without this.
     public var isPaused = false
-    /// Paused while the mouse button is held down (released: playing again).
-    public var isHeld = false
-    /// The item's photo is still on its way (the runtime reports it): progress waits.
-    public var awaitingMedia = false
     public var playback: Playback
     /// The story's items (or, past the last story, the next page) are still on their way;
     /// nothing plays until they arrive.
@@ -133,5 +170,80 @@ public struct Playback: Equatable, Sendable {
 
     public mutating func run(at uptime: Double) {
         if runningSince == nil { runningSince = uptime }
+    }
+}
+
+/// The mouse pointer's gesture in progress. Kept in `AppState` and changed only by the
+/// reducer (through `GestureRecognizer`), so the screen, the progress bar and the gesture
+/// log can never disagree about whether something is pressed, held or dragged.
+public enum Pointer: Equatable, Sendable {
+    case idle
+    /// Pressed in the viewer; a tap, a hold or a drag is still possible.
+    case pressed(column: Int, row: Int, at: Double)
+    /// Held still past `GestureRecognizer.holdDelay`: paused until the release.
+    case holding(column: Int, row: Int)
+    /// Dragging, locked to an axis, from a start cell; `drag` is what the screen follows.
+    case dragging(DragAxis, column: Int, row: Int, drag: Drag)
+    /// Pressed on a bubble of the ring row: the release on the same bubble opens it.
+    case pressedBubble(Int)
+
+    public var drag: Drag? {
+        if case .dragging(_, _, _, let drag) = self { return drag }
+        return nil
+    }
+
+    public var isIdle: Bool { self == .idle }
+}
+
+/// The axis a drag locked to.
+public enum DragAxis: String, Equatable, Sendable {
+    case horizontal, vertical
+}
+
+/// How far the preparation of one photo has got (the metrics overlay's window strip shows
+/// these words).
+public enum MediaStatus: Equatable, Sendable {
+    case queued, fetching, decoding, ready
+    case failed(String)
+
+    /// Nothing more will come: the progress bar need not wait.
+    public var isSettled: Bool {
+        switch self {
+        case .ready, .failed: true
+        case .queued, .fetching, .decoding: false
+        }
+    }
+
+    public var word: String {
+        switch self {
+        case .queued: "queued"
+        case .fetching: "fetching"
+        case .decoding: "decoding"
+        case .ready: "ready"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// What the reducer asks the runtime to prepare: the planner's targets for a screen of
+/// this size and fit. The runtime turns each into a rendition key (in one place,
+/// `ViewerScreen.renditionKey`) and hands them to the picture pipeline.
+public struct PreloadRequest: Equatable, Sendable {
+    public var targets: [PreloadTarget]
+    public var width: Int
+    public var height: Int
+    public var fit: Bool
+
+    public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool) {
+        self.targets = targets
+        self.width = width
+        self.height = height
+        self.fit = fit
+    }
+
+    /// The same screen and fit: renditions already made still serve.
+    public func hasSameRenditions(as other: PreloadRequest?) -> Bool {
+        guard let other else { return false }
+        return width == other.width && height == other.height && fit == other.fit
     }
 }

@@ -20,7 +20,9 @@ public typealias MediaFetchCancel = @Sendable () -> Void
 /// decode on a Dispatch queue of its priority's QoS. `prefetch` replaces the wanted set:
 /// work that fell out of it is cancelled (a fetch in flight is called off; its job id makes
 /// any late answer a no-op). The cache never evicts the visible item or the window
-/// (`RenditionCache.pinned`). Bytes fetched, and bytes of files never shown, are counted.
+/// (`RenditionCache.pinned`). Every change of a file's stage is reported through
+/// `onStatus` (the app turns it into a `.media` action); nothing here is ever started by
+/// drawing. Bytes fetched are counted.
 @MainActor
 public final class PicturePipeline {
     public struct Limits: Sendable {
@@ -30,11 +32,6 @@ public final class PicturePipeline {
             self.fetches = max(1, fetches)
             self.decodes = max(1, decodes)
         }
-    }
-
-    /// Where a file's work stands (the metrics overlay draws it).
-    public enum Stage: String, Sendable {
-        case queued, fetching, decoding, ready, failed, shown
     }
 
     /// Where the work runs: Dispatch queues with results handed to the main queue (the
@@ -55,7 +52,6 @@ public final class PicturePipeline {
         var phase: Phase
         /// A newer size asked for while this one was in flight: rendered from memory next.
         var newerKey: RenditionKey?
-        var waiters: [@MainActor () -> Void] = []
 
         enum Phase {
             case queued
@@ -82,28 +78,20 @@ public final class PicturePipeline {
     private let execution: Execution
     private var jobs: [String: Job] = [:]
     private var nextID = 0
-    private var wanted: [String: PreloadPriority] = [:]
     private var fetchesRunning = 0
     private var decodesRunning = 0
     /// Locations with no bytes to fetch: their BlurHash is all there is.
     private var withoutBytes: Set<String> = []
     private var fetchedBytes: [String: Int] = [:]
-    private var shown: Set<String> = []
-    private var fetchesInFlight: Set<String> = []
-    /// Files a frame asked for (`picture`) since the last `prefetch`: on screen now, so the
-    /// next preload set cannot cancel them.
-    private var onScreen: Set<String> = []
 
-    /// Called on the main actor whenever a job moves on (fetched, decoded, ended): the
-    /// metrics overlay redraws its window strip, a headless run checks whether all is done.
-    public var onProgress: (@MainActor () -> Void)?
+    /// Called on the main actor with a file's stage whenever it changes, and for every
+    /// target of `prefetch` as it stands then.
+    public var onStatus: (@MainActor (_ location: String, _ status: MediaStatus) -> Void)?
 
     /// How many files were decoded.
     public private(set) var decodeCount = 0
     /// Bytes that came over the (pretend) network, all told.
     public private(set) var bytesFetched = 0
-    /// Fetches started for a file whose fetch was still in flight (should stay 0).
-    public private(set) var duplicateFetches = 0
     /// The most fetches and decodes seen running at once.
     public private(set) var peakFetches = 0
     public private(set) var peakDecodes = 0
@@ -119,31 +107,9 @@ public final class PicturePipeline {
 
     // MARK: - Asking
 
-    /// What to draw for a picture now: the rendition when it is ready; otherwise the work
-    /// starts (at the visible priority) and the picture's BlurHash stands in, decoded once
-    /// per size (about a millisecond) and kept in the cache. `ready` runs when the photo
-    /// arrives.
-    public func picture(_ key: RenditionKey, blurhash: String?, cellAspect: Double = 0.5,
-                        ready: @escaping @MainActor () -> Void) -> PictureState {
-        let state = cache.state(for: key)
-        guard case .loading = state else { return state }
-        onScreen.insert(key.location)
-        request(key, priority: .visible, cellAspect: cellAspect, ready: ready)
-        guard let blurhash else { return .loading }
-        var blurKey = key
-        blurKey.location = "blurhash:" + blurhash
-        if case .ready(let cells) = cache.state(for: blurKey) { return .placeholder(cells) }
-        let (px, py) = key.symbols.pixelsPerCell
-        guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return .loading }
-        let cells = CellImage(pixels: blur, symbols: key.symbols, depth: key.depth)
-        cache.insert(cells, for: blurKey)
-        return .placeholder(cells)
-    }
-
     /// Makes sure the rendition for `key` is (or will be) in the cache. `cellAspect` is a
     /// cell's width over its height.
-    public func request(_ key: RenditionKey, priority: PreloadPriority = .visible, cellAspect: Double = 0.5,
-                        ready: (@MainActor () -> Void)? = nil) {
+    public func request(_ key: RenditionKey, priority: PreloadPriority = .visible, cellAspect: Double = 0.5) {
         guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location) else { return }
         if case .ready = cache.state(for: key) { return }
         if var job = jobs[key.location] {
@@ -151,34 +117,37 @@ public final class PicturePipeline {
             if job.key != key {
                 if case .queued = job.phase { job.key = key } else { job.newerKey = key }
             }
-            if let ready { job.waiters.append(ready) }
             jobs[key.location] = job
         } else {
             nextID += 1
             let phase: Job.Phase = cache.decodedImage(for: key.location).map { .renderQueued($0) } ?? .queued
             jobs[key.location] = Job(id: nextID, key: key, cellAspect: cellAspect, priority: priority, order: nextID,
-                                     phase: phase, waiters: ready.map { [$0] } ?? [])
+                                     phase: phase)
+            report(key.location, phase.isQueued ? .queued : .decoding)
         }
         pump()
     }
 
     /// The preload set: these renditions, at these priorities, replace the ones asked for
-    /// before. Work for a file in neither set nor drawn since the last call is cancelled
-    /// (a photo tapped past stops competing with the one now shown); the visible item and
-    /// the window are pinned in the cache.
-    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority)], cellAspect: Double = 0.5) {
+    /// before. Work for a file not in the set is cancelled (a photo tapped past stops
+    /// competing with the one now shown); the visible item and the window are pinned in
+    /// the cache. A target with a BlurHash and a priority up to `.adjacent` gets its
+    /// stand-in made now (about a millisecond), so the first frame that shows it has it.
+    /// Each target's stage is reported as it stands.
+    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)], cellAspect: Double = 0.5) {
         var next: [String: PreloadPriority] = [:]
         for target in targets where next[target.key.location].map({ target.priority < $0 }) ?? true {
             next[target.key.location] = target.priority
         }
-        for location in onScreen where next[location] == nil { next[location] = .visible }
-        onScreen = []
-        wanted = next
         cache.pinned = Set(next.filter { $0.value <= .window }.keys)
         for (location, job) in jobs where next[location] == nil {
             cancel(location, job)
         }
-        for target in targets.sorted(by: { $0.priority < $1.priority }) {
+        let ordered = targets.sorted { $0.priority < $1.priority }
+        for target in ordered where target.priority <= .adjacent {
+            if let blurhash = target.blurhash { preparePlaceholder(for: target.key, blurhash: blurhash) }
+        }
+        for target in ordered {
             request(target.key, priority: target.priority, cellAspect: cellAspect)
         }
         // A job still wanted is ranked by why it is wanted now.
@@ -189,16 +158,26 @@ public final class PicturePipeline {
             }
         }
         pump()
+        for target in ordered { report(target.key.location, status(of: target.key)) }
     }
 
-    /// The visible photo was drawn whole: its bytes were not fetched for nothing.
-    public func markShown(_ location: String) { shown.insert(location) }
+    /// The BlurHash decoded at the rendition's size, kept in the cache under
+    /// `RenditionKey.placeholder`.
+    private func preparePlaceholder(for key: RenditionKey, blurhash: String) {
+        let blurKey = key.placeholder(blurhash)
+        if case .ready = cache.state(peek: key) { return }
+        if case .ready = cache.state(peek: blurKey) { return }
+        let (px, py) = key.symbols.pixelsPerCell
+        guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
+        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth), for: blurKey)
+    }
 
     // MARK: - Reading
 
-    /// Where the work for a file stands, for a rendition of it: nil when nothing was asked.
-    public func stage(of key: RenditionKey) -> Stage? {
-        if shown.contains(key.location), case .ready = cache.state(peek: key) { return .shown }
+    /// Where the work for a rendition stands.
+    public func status(of key: RenditionKey) -> MediaStatus {
+        if case .failed(let reason) = cache.state(peek: key) { return .failed(reason) }
+        if withoutBytes.contains(key.location) { return .ready } // its BlurHash is all there is
         if let job = jobs[key.location] {
             switch job.phase {
             case .queued: return .queued
@@ -206,18 +185,15 @@ public final class PicturePipeline {
             case .fetched, .renderQueued, .decoding: return .decoding
             }
         }
-        switch cache.state(peek: key) {
-        case .ready: return .ready
-        case .failed: return .failed
-        default: return cache.decodedImage(for: key.location) == nil ? nil : .ready
-        }
+        if case .ready = cache.state(peek: key) { return .ready }
+        return .queued
     }
 
     /// Nothing is being fetched, decoded or rendered.
     public var isIdle: Bool { jobs.isEmpty }
 
-    /// Bytes fetched for files that were never shown.
-    public var bytesNeverShown: Int {
+    /// Bytes fetched for files that are not among those `shown`.
+    public func bytesNeverShown(shown: Set<String>) -> Int {
         fetchedBytes.reduce(0) { $0 + (shown.contains($1.key) ? 0 : $1.value) }
     }
 
@@ -231,7 +207,6 @@ public final class PicturePipeline {
         case .fetching(let cancelFetch):
             cancelFetch()
             fetchesRunning -= 1
-            fetchesInFlight.remove(location)
         case .decoding:
             return // CPU work in flight finishes; its result is kept
         case .queued, .fetched, .renderQueued:
@@ -258,12 +233,11 @@ public final class PicturePipeline {
     private func startFetch(_ location: String) {
         guard var job = jobs[location] else { return }
         let id = job.id
-        if fetchesInFlight.contains(location) { duplicateFetches += 1 }
-        fetchesInFlight.insert(location)
         fetchesRunning += 1
         peakFetches = max(peakFetches, fetchesRunning)
         job.phase = .fetching({})
         jobs[location] = job
+        report(location, .fetching)
         let execution = self.execution
         let cancel = fetch(location, mediaLimits.maxBytes) { result in
             Self.onMain(execution) { self.fetched(location, id: id, result) }
@@ -280,19 +254,20 @@ public final class PicturePipeline {
             fetchedBytes[location, default: 0] += data.count
         }
         guard var job = jobs[location], job.id == id, case .fetching = job.phase else { return } // cancelled
-        defer { onProgress?() }
         fetchesRunning -= 1
-        fetchesInFlight.remove(location)
         switch result {
         case .success(let data?):
             job.phase = .fetched(data)
             jobs[location] = job
+            report(location, .decoding)
         case .success(nil):
             withoutBytes.insert(location)
-            finish(location)
+            jobs[location] = nil
+            report(location, .ready)
         case .failure(let error):
             cache.recordFailure(error.description, for: location)
-            finish(location)
+            jobs[location] = nil
+            report(location, .failed(error.description))
         }
         pump()
     }
@@ -331,7 +306,6 @@ public final class PicturePipeline {
 
     private func decoded(_ location: String, id: Int, key: RenditionKey,
                          _ result: Result<(RGBImage, CellImage, decoded: Bool), MediaError>) {
-        defer { onProgress?() }
         decodesRunning -= 1
         switch result {
         case .success(let (image, cells, wasDecoded)):
@@ -351,14 +325,19 @@ public final class PicturePipeline {
             again.phase = .renderQueued(image)
             jobs[location] = again
         } else if jobs[location]?.id == id {
-            finish(location)
+            jobs[location] = nil
+            switch result {
+            case .success: report(location, .ready)
+            case .failure(let error): report(location, .failed(error.description))
+            }
+        } else if case .failure(let error) = result {
+            report(location, .failed(error.description)) // a failure is the file's, whatever was wanted
         }
         pump()
     }
 
-    private func finish(_ location: String) {
-        let waiters = jobs.removeValue(forKey: location)?.waiters ?? []
-        for waiter in waiters { waiter() }
+    private func report(_ location: String, _ status: MediaStatus) {
+        onStatus?(location, status)
     }
 
     private func run(_ work: @escaping @Sendable () -> Void, qos: DispatchQoS.QoSClass) {

@@ -30,6 +30,16 @@ public struct RenditionKey: Hashable, Sendable {
     }
 }
 
+extension RenditionKey {
+    /// Where the BlurHash stand-in for this rendition is kept: the same size and depth,
+    /// under the hash instead of the file.
+    public func placeholder(_ blurhash: String) -> RenditionKey {
+        var key = self
+        key.location = "blurhash:" + blurhash
+        return key
+    }
+}
+
 /// Decoded pictures and their cell renditions, least recently used first out once the byte
 /// budget is exceeded. Decoded pixels are kept so a resize re-renders without the file.
 /// Main-actor only: screens read it while drawing; work done elsewhere is handed in.

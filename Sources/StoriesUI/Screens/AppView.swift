@@ -4,16 +4,17 @@ import StoriesMedia
 /// The whole screen as a function of app state: picks the screen, lays the help overlay on
 /// top, and shows one clear line instead of a broken layout when the terminal is too small.
 public enum AppView {
-    public static let minimumWidth = 40
-    public static let minimumHeight = 12
+    public static let minimumWidth = ScreenLayout.minimumWidth
+    public static let minimumHeight = ScreenLayout.minimumHeight
 
-    /// Asks for a picture at a cell size while drawing; the terminal answers from its
-    /// rendition cache (and starts the work when it is missing), tests answer as they like.
-    public typealias PictureLookup = (_ media: Media, _ width: Int, _ height: Int, _ fit: FitMode) -> PictureState
+    /// What to draw for a photo of the viewer: the runtime answers from its rendition
+    /// cache (`PictureLookups.cached`) and never starts work from here; tests may answer
+    /// as they like.
+    public typealias PictureLookup = (_ media: Media) -> PictureState
 
     public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
                               metrics: MetricsSnapshot? = nil,
-                              pictures: PictureLookup = { _, _, _, _ in .loading }) -> Canvas {
+                              pictures: PictureLookup = { _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         guard width >= minimumWidth, height >= minimumHeight else {
             let message = "Terminal too small: \(width)×\(height). stories needs at least \(minimumWidth)×\(minimumHeight)."

@@ -3,7 +3,7 @@ import StoriesCore
 /// Home: title line, the ring row, the selected story's details, feed problems, key hints.
 public enum HomeScreen {
     /// The first row of the ring row.
-    public static let ringRow = 2
+    public static let ringRow = RingLayout.row
 
     public static func render(_ state: AppState, into canvas: inout Canvas) {
         let width = canvas.width, height = canvas.height
@@ -42,25 +42,10 @@ public enum HomeScreen {
     /// Index of the first bubble shown: the selection stays in view, centred when the row
     /// scrolls. Derived from the selection alone, so it needs no state of its own.
     public static func firstVisible(selection: Int, count: Int, visible: Int) -> Int {
-        guard count > visible else { return 0 }
-        return min(max(0, selection - visible / 2), count - visible)
+        RingLayout.firstVisible(selection: selection, count: count, visible: visible)
     }
 
-    public static func visibleBubbles(width: Int) -> Int {
-        max(1, (width - 4) / Bubble.slotWidth)
-    }
-
-    /// The story whose bubble covers a cell of the home screen, if any (the gesture router
-    /// asks this for a click).
-    public static func bubbleIndex(atColumn column: Int, row: Int, state: AppState, width: Int) -> Int? {
-        guard !state.isLoading, (ringRow..<(ringRow + Bubble.height)).contains(row), column >= 2 else { return nil }
-        let visible = visibleBubbles(width: width)
-        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
-        let slot = (column - 2) / Bubble.slotWidth
-        let index = first + slot
-        guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
-        return index
-    }
+    public static func visibleBubbles(width: Int) -> Int { RingLayout.visibleBubbles(width: width) }
 
     /// Where the bubble of a story is drawn, when it is in view: present grows out of it
     /// and dismiss shrinks into it.
@@ -68,7 +53,7 @@ public enum HomeScreen {
         let visible = visibleBubbles(width: width)
         let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
         guard index >= first, index < first + visible else { return nil }
-        return Rect(x: 2 + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
+        return Rect(x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
     }
 
     /// Draws only the visible bubbles, each found through the relation map: the cost of a
@@ -88,7 +73,7 @@ public enum HomeScreen {
                 ring = .loading(step: Int(max(0, state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond))
             } else if case .failed? = store.items[id] { ring = .failed }
             Bubble(model, isSelected: index == state.selection, ring: ring)
-                .draw(into: &canvas, x: 2 + (index - first) * Bubble.slotWidth, y: y)
+                .draw(into: &canvas, x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: y)
         }
         let arrow = Style(foreground: Theme.accent, attributes: [.bold])
         if first > 0 { canvas.text("‹", x: 0, y: y + 1, style: arrow) }

@@ -4,7 +4,7 @@ import StoriesCore
 /// The full-screen viewer: progress bar, author line, the item, caption, key hints.
 public enum ViewerScreen {
     public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas,
-                              pictures: AppView.PictureLookup = { _, _, _, _ in .loading }) {
+                              pictures: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
         guard !viewer.isWaiting, let story = state.store.story(at: viewer.storyIndex),
               story.items.indices.contains(viewer.itemIndex) else {
@@ -25,13 +25,13 @@ public enum ViewerScreen {
         // A photo fills everything between the progress bar and the hint line; the header
         // and caption lie on darkened bands of it.
         let size = photoSize(width: width, height: height)
-        let photo = Rect(x: 0, y: 1, width: size.width, height: size.height)
+        let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
         var overPhoto = false
         switch item.content {
         case .text(let text, let background):
             drawText(text, background: background, in: media, into: &canvas)
         case .image(let file):
-            switch pictures(file, photo.width, photo.height, state.photosFit ? .fit : .fill) {
+            switch pictures(file) {
             case .ready(let cells), .placeholder(let cells):
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
@@ -44,7 +44,7 @@ public enum ViewerScreen {
             drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
-        drawHeader(story: story, page: page, viewer: viewer, into: &canvas, overPhoto: overPhoto)
+        drawHeader(story: story, page: page, viewer: viewer, isHeld: state.isHeld, into: &canvas, overPhoto: overPhoto)
 
         var lines: [(String, Style)] = []
         if let page {
@@ -124,7 +124,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState,
+    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState, isHeld: Bool,
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
@@ -137,12 +137,12 @@ public enum ViewerScreen {
         var right = page?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
         if viewer.isPaused {
             right = "❚❚ paused  " + right
-        } else if viewer.isHeld {
+        } else if isHeld {
             right = "❚❚ held  " + right
         }
         let rightWidth = right.displayWidth
         _ = draw(right, x: width - rightWidth - 1,
-                 style: viewer.isPaused || viewer.isHeld ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
+                 style: viewer.isPaused || isHeld ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
 
         let available = width - rightWidth - 4
         var x = 1

@@ -12,7 +12,7 @@ public struct TestBackend: Sendable {
     }
 
     public mutating func draw(_ state: AppState, bindings: KeyBindings = .standard,
-                              pictures: AppView.PictureLookup = { _, _, _, _ in .loading }) {
+                              pictures: AppView.PictureLookup = { _ in .loading }) {
         canvas = AppView.render(state, width: canvas.width, height: canvas.height, bindings: bindings, pictures: pictures)
     }
 

@@ -5,9 +5,9 @@ import StoriesMedia
 /// Unseen stories get the coloured ring, seen ones a grey ring; the selected one is drawn
 /// heavy with its name highlighted.
 public struct Bubble {
-    public static let slotWidth = ViewModelFactory.bubbleNameWidth + 1
-    public static let height = 4
-    static let ringWidth = 8
+    public static let slotWidth = RingLayout.slotWidth
+    public static let height = RingLayout.bubbleHeight
+    static let ringWidth = RingLayout.ringWidth
 
     /// How the ring is drawn.
     public enum Ring: Equatable, Sendable {

@@ -3,7 +3,7 @@ import StoriesCore
 
 /// Work waiting on the scheduler; `cancel` stops it from running.
 @MainActor
-public final class ScheduledWork {
+public final class ScheduledWork: Cancellable {
     public private(set) var isCancelled = false
     public func cancel() { isCancelled = true }
 }

@@ -38,130 +38,111 @@ public enum GesturePhase: String, Equatable, Sendable {
     }
 }
 
-/// What the router needs to know about the screen: its size and which bubble covers a cell
-/// (the layout lives in StoriesUI, which passes this in).
-public struct GestureSurface {
-    public var width: Int
-    public var height: Int
-    /// False when the terminal is too small to draw the app: the mouse does nothing then.
-    public var isUsable: Bool
-    public var bubbleAt: (_ column: Int, _ row: Int) -> Int?
-
-    public init(width: Int, height: Int, isUsable: Bool = true, bubbleAt: @escaping (_ column: Int, _ row: Int) -> Int? = { _, _ in nil }) {
-        self.width = width
-        self.height = height
-        self.isUsable = isUsable
-        self.bubbleAt = bubbleAt
-    }
+/// What one input did, decided by `GestureRecognizer`: the pointer's new gesture, the
+/// steps the reducer applies in order, and the decision for the gesture log.
+public struct Recognition: Equatable, Sendable {
+    public var pointer: Pointer
+    public var steps: [GestureStep]
+    public var decision: GestureDecision
 }
 
-/// The one dispatcher for every input (the LinkedIn design): keys through the key bindings,
-/// the mouse through recognizers for tap, hold, swipe, pull-down and open. It keeps the
-/// pointer's story (pressed, held, dragging on an axis) and, for each input, sends the
-/// actions it became and then a `GestureDecision` saying why. The rules are written down
-/// in docs/gestures.md:
+/// A step an input leads to. A hold and a drag being followed need none: they are the
+/// pointer's state, which the reducer sets before it applies the steps.
+public enum GestureStep: Equatable, Sendable {
+    /// Input during an animation: it jumps to its end before the input applies.
+    case completeTransition
+    case command(Command)
+    /// Highlight the story at an index of the ring row (a click on its bubble).
+    case select(Int)
+    /// A drag let go: past its threshold it completes (next story, dismiss), short of it
+    /// the screen snaps back from where the pointer left it.
+    case endDrag(Drag, commit: Bool)
+}
+
+/// The rules that turn an input into a gesture (the LinkedIn design: one dispatcher for
+/// every input): keys through the key bindings, the mouse through recognizers for tap,
+/// hold, swipe, pull-down and open. A pure function of the input and `AppState` — the
+/// pointer's gesture so far is `AppState.pointer` — called by the reducer, which applies
+/// what it decided in the same run. The rules are written down in docs/gestures.md:
 ///
 /// - a viewer click is a tap when released within `holdDelay` without moving: the left
 ///   third (columns `0 ..< width/3`) goes back, the rest forward;
-/// - held still for `holdDelay`, it is a hold: paused until release, and that release never
-///   also taps;
+/// - held still for `holdDelay` (the reducer asks the runtime for a wake-up), it is a
+///   hold: paused until release, and that release never also taps;
 /// - a drag locks to the first axis that dominates (cells are twice as tall as wide, so a
 ///   column counts half a row) and keeps it to the release; horizontal turns the cube,
 ///   down pulls the viewer towards its bubble; past a quarter of the width (a fifth of the
 ///   height, at least 2 rows) the release completes it, short of that it snaps back;
 /// - any input during an animation first completes the animation, then applies.
-public struct GestureRouter: Sendable {
+public enum GestureRecognizer {
     public static let holdDelay = 0.25
+    /// Mouse coordinates beyond any terminal are clamped here, so the arithmetic below can
+    /// never overflow whatever a terminal or a recording reports.
+    static let coordinateLimit = 1 << 20
 
-    private enum Axis: String, Sendable { case horizontal, vertical }
-
-    private enum Pointer: Equatable, Sendable {
-        case idle
-        /// Pressed in the viewer; a tap, a hold or a drag is still possible.
-        case pressed(column: Int, row: Int, at: Double)
-        /// Held past `holdDelay`: paused until the release.
-        case holding(column: Int, row: Int)
-        case dragging(Axis, column: Int, row: Int)
-        /// Pressed on a bubble of the ring row: the release on the same bubble opens it.
-        case pressedBubble(Int)
-    }
-
-    public var bindings: KeyBindings
-    private var pointer: Pointer = .idle
-
-    public init(bindings: KeyBindings = .standard) {
-        self.bindings = bindings
-    }
-
-    /// When the router wants `wake(at:)` called (the hold check), if it does.
-    public var wakeAt: Double? {
-        if case .pressed(_, _, let time) = pointer { return time + Self.holdDelay }
-        return nil
-    }
-
-    /// Routes one input. `state` is read afresh for each step, since `send` applies each
-    /// action at once (an unbound Alt+key is read as Esc then the key, the second in the
-    /// context the first left).
-    public mutating func route(_ event: InputEvent, at time: Double, surface: GestureSurface,
-                               state: () -> AppState, send: (AppAction) -> Void) {
-        var decision = GestureDecision(time: time, input: Self.describe(event), gesture: "none", handler: "-")
-        var actions: [AppAction] = []
-        let phase = GesturePhase(state())
-        if state().transition != nil, Self.isDeliberate(event) {
-            send(.completeTransition)
-            decision.result.append(Self.describe(.completeTransition))
+    /// What a key or mouse input means now. Keys arrive one at a time: an Alt+key that no
+    /// binding takes is split by the reducer (`KeyBindings.resolving`) before it comes here.
+    public static func recognize(_ event: InputEvent, at time: Double, in state: AppState) -> Recognition {
+        var decision = GestureDecision(time: time, input: describe(event), gesture: "none", handler: "-")
+        var steps: [GestureStep] = []
+        var pointer = state.pointer
+        let phase = GesturePhase(state)
+        if state.transition != nil, isDeliberate(event) {
+            steps.append(.completeTransition)
             decision.notes.append("the \(phase.rawValue) animation ended at once, then the input applied")
         }
         switch event {
         case .key:
-            let keys = bindings.resolving(event, in: state().inputContext)
-            guard keys == [event] else {
-                decision.gesture = "Esc then \(keys.last.map { Self.describe($0) } ?? "")"
-                decision.handler = "keys"
-                decision.notes.append("read as two keys (no binding for \(event))")
-                send(.gestureDecided(decision))
-                for key in keys { route(key, at: time, surface: surface, state: state, send: send) }
-                return
+            if !pointer.isIdle {
+                pointer = .idle
+                decision.notes.append("a key calls off the mouse gesture in progress")
             }
-            routeKey(event, state: state(), decision: &decision, actions: &actions)
-        case .mouse(let mouse):
-            if !surface.isUsable {
+            routeKey(event, state: state, decision: &decision, steps: &steps)
+        case .mouse(let raw):
+            let mouse = MouseEvent(kind: raw.kind, column: min(max(raw.column, 0), coordinateLimit),
+                                   row: min(max(raw.row, 0), coordinateLimit), modifiers: raw.modifiers)
+            if !state.isUsable {
+                pointer = .idle
                 decision.declined.append(.init("all", "the terminal is too small to use"))
             } else {
-                routeMouse(mouse, at: time, surface: surface, state: state(), decision: &decision, actions: &actions)
+                routeMouse(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
             }
         }
-        for action in actions { send(action) }
-        decision.result += actions.map(Self.describe)
-        send(.gestureDecided(decision))
+        decision.result = steps.map(describe) + decision.result
+        return Recognition(pointer: pointer, steps: steps, decision: decision)
     }
 
-    /// The hold check: called at `wakeAt`. A pointer still pressed there, unmoved, becomes a
-    /// hold and pauses the viewer.
-    public mutating func wake(at time: Double, send: (AppAction) -> Void) {
-        guard case .pressed(let column, let row, let pressedAt) = pointer, time + 1e-9 >= pressedAt + Self.holdDelay else { return }
-        pointer = .holding(column: column, row: row)
-        var decision = GestureDecision(time: time, input: "timer: pressed \(Self.milliseconds(time - pressedAt)) without moving",
+    /// When the pointer wants the hold check (`wake(.hold)`), if it does.
+    public static func holdCheckTime(_ pointer: Pointer) -> Double? {
+        if case .pressed(_, _, let time) = pointer { return time + holdDelay }
+        return nil
+    }
+
+    /// The hold check, at its time: a pointer still pressed there, unmoved, becomes a hold
+    /// and pauses the viewer. Nil when the press has already become something else.
+    public static func holdCheck(at time: Double, in state: AppState) -> Recognition? {
+        guard case .pressed(let column, let row, let pressedAt) = state.pointer, state.viewer != nil,
+              time + 1e-9 >= pressedAt + holdDelay else { return nil }
+        var decision = GestureDecision(time: time, input: "timer: pressed \(milliseconds(time - pressedAt)) without moving",
                                        gesture: "hold", handler: "viewer.playback")
-        decision.declined = [.init("tap", "still pressed after \(Self.milliseconds(Self.holdDelay))"),
+        decision.declined = [.init("tap", "still pressed after \(milliseconds(holdDelay))"),
                              .init("swipe", "no movement"), .init("pullDown", "no movement")]
-        send(.hold(true))
-        decision.result = [Self.describe(.hold(true))]
-        send(.gestureDecided(decision))
+        decision.result = ["hold (pause)"]
+        return Recognition(pointer: .holding(column: column, row: row), steps: [], decision: decision)
     }
 
     // MARK: - Keys
 
-    private func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, actions: inout [AppAction]) {
+    private static func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
         let context = state.inputContext
-        guard let command = bindings.command(for: event, in: context) else {
+        guard let command = state.bindings.command(for: event, in: context) else {
             decision.declined.append(.init("keys.\(context.rawValue)", "no binding for \(event)"))
             return
         }
         let (gesture, handler) = Self.meaning(of: command, in: state)
         decision.gesture = gesture
         decision.handler = handler
-        actions.append(.command(command))
+        steps.append(.command(command))
     }
 
     /// The gesture a command stands for and the handler that takes it.
@@ -185,13 +166,13 @@ public struct GestureRouter: Sendable {
 
     // MARK: - Mouse
 
-    private mutating func routeMouse(_ mouse: MouseEvent, at time: Double, surface: GestureSurface, state: AppState,
-                                     decision: inout GestureDecision, actions: inout [AppAction]) {
+    private static func routeMouse(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
+                                   decision: inout GestureDecision, steps: inout [GestureStep]) {
         if state.showsHelp {
             if case .press = mouse.kind {
                 decision.gesture = "click"
                 decision.handler = "overlay.help"
-                actions.append(.command(.closeHelp))
+                steps.append(.command(.closeHelp))
             } else {
                 decision.declined.append(.init("help", "only a click closes the help"))
             }
@@ -199,22 +180,23 @@ public struct GestureRouter: Sendable {
             return
         }
         if state.viewer != nil {
-            routeViewer(mouse, at: time, surface: surface, state: state, decision: &decision, actions: &actions)
+            routeViewer(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
         } else {
-            routeHome(mouse, surface: surface, decision: &decision, actions: &actions)
+            routeHome(mouse, state: state, pointer: &pointer, decision: &decision, steps: &steps)
         }
     }
 
-    private mutating func routeHome(_ mouse: MouseEvent, surface: GestureSurface,
-                                    decision: inout GestureDecision, actions: inout [AppAction]) {
+    private static func routeHome(_ mouse: MouseEvent, state: AppState, pointer: inout Pointer,
+                                  decision: inout GestureDecision, steps: inout [GestureStep]) {
+        let bubbleAt = { RingLayout.bubbleIndex(atColumn: $0, row: $1, state: state) }
         switch mouse.kind {
         case .wheelDown, .wheelRight, .wheelUp, .wheelLeft:
             let forward = mouse.kind == .wheelDown || mouse.kind == .wheelRight
             decision.gesture = forward ? "scroll on" : "scroll back"
             decision.handler = "home.ring"
-            actions.append(.command(forward ? .selectNext : .selectPrevious))
+            steps.append(.command(forward ? .selectNext : .selectPrevious))
         case .press(.left):
-            if let index = surface.bubbleAt(mouse.column, mouse.row) {
+            if let index = bubbleAt(mouse.column, mouse.row) {
                 pointer = .pressedBubble(index)
                 decision.gesture = "press on bubble \(index + 1)"
                 decision.handler = "home.ring"
@@ -229,37 +211,36 @@ public struct GestureRouter: Sendable {
                 decision.declined.append(.init("open", "no press on a bubble to end"))
                 return
             }
-            guard surface.bubbleAt(mouse.column, mouse.row) == index else {
+            guard bubbleAt(mouse.column, mouse.row) == index else {
                 decision.declined.append(.init("open", "released off bubble \(index + 1)"))
                 return
             }
             decision.gesture = "click on bubble \(index + 1)"
             decision.handler = "home.ring"
-            actions += [.select(index), .command(.open)]
+            steps += [.select(index), .command(.open)]
         case .drag(.left):
             decision.declined.append(.init("open", "the row does not drag"))
         default:
-            decision.declined.append(.init("all", "\(Self.describe(.mouse(mouse))) means nothing on the row"))
+            decision.declined.append(.init("all", "\(describe(.mouse(mouse))) means nothing on the row"))
         }
     }
 
-    private mutating func routeViewer(_ mouse: MouseEvent, at time: Double, surface: GestureSurface, state: AppState,
-                                      decision: inout GestureDecision, actions: inout [AppAction]) {
-        let width = max(1, surface.width), height = max(1, surface.height)
+    private static func routeViewer(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
+                                    decision: inout GestureDecision, steps: inout [GestureStep]) {
+        let width = max(1, state.screenWidth), height = max(1, state.screenHeight)
         switch mouse.kind {
         case .press(.left):
             pointer = .pressed(column: mouse.column, row: mouse.row, at: time)
             decision.gesture = "press"
             decision.handler = "router"
-            decision.notes.append("waiting: tap on release, hold at \(Self.milliseconds(Self.holdDelay)), or drag")
+            decision.notes.append("waiting: tap on release, hold at \(milliseconds(holdDelay)), or drag")
         case .drag(.left):
             let start: (column: Int, row: Int, holding: Bool)
             switch pointer {
             case .pressed(let column, let row, _): start = (column, row, false)
             case .holding(let column, let row): start = (column, row, true)
-            case .dragging(let axis, let column, let row):
-                follow(axis, dx: mouse.column - column, dy: mouse.row - row, width: width, height: height,
-                       decision: &decision, actions: &actions)
+            case .dragging(let axis, let column, let row, _):
+                follow(axis, from: (column, row), to: mouse, width: width, height: height, pointer: &pointer, decision: &decision)
                 return
             default:
                 decision.declined.append(.init("swipe", "no press to drag from"))
@@ -267,7 +248,7 @@ public struct GestureRouter: Sendable {
             }
             let dx = mouse.column - start.column, dy = mouse.row - start.row
             // The first axis to dominate wins: a column is half as tall as a row.
-            let axis: Axis
+            let axis: DragAxis
             if abs(dx) >= 2, abs(dx) >= 2 * abs(dy) {
                 axis = .horizontal
             } else if abs(dy) >= 1, 2 * abs(dy) > abs(dx) {
@@ -278,12 +259,11 @@ public struct GestureRouter: Sendable {
                 decision.declined += [.init("swipe", "moved \(abs(dx)) columns, under 2"), .init("pullDown", "moved \(abs(dy)) rows, under 1")]
                 return
             }
-            pointer = .dragging(axis, column: start.column, row: start.row)
-            if start.holding { actions.append(.hold(false)) } // the drag pauses in its own right
+            if start.holding { decision.notes.append("the hold became a drag (which pauses in its own right)") }
             decision.declined.append(axis == .horizontal
                 ? .init("pullDown", "locked to horizontal: \(abs(dx)) columns against \(abs(dy)) rows")
                 : .init("swipe", "locked to vertical: \(abs(dy)) rows against \(abs(dx)) columns"))
-            follow(axis, dx: dx, dy: dy, width: width, height: height, decision: &decision, actions: &actions)
+            follow(axis, from: (start.column, start.row), to: mouse, width: width, height: height, pointer: &pointer, decision: &decision)
         case .release(.left):
             defer { pointer = .idle }
             switch pointer {
@@ -292,16 +272,16 @@ public struct GestureRouter: Sendable {
                 let back = column < zoneEdge
                 decision.gesture = back ? "tap left" : "tap right"
                 decision.handler = "viewer.tapZones"
-                decision.declined = [.init("hold", "released after \(Self.milliseconds(time - pressedAt)), under \(Self.milliseconds(Self.holdDelay))"),
+                decision.declined = [.init("hold", "released after \(milliseconds(time - pressedAt)), under \(milliseconds(holdDelay))"),
                                      .init("swipe", "moved \(abs(mouse.column - column)) columns, under 2")]
                 decision.notes.append("column \(column) is in the \(back ? "left third (0–\(zoneEdge - 1))" : "right two thirds (\(zoneEdge)–\(width - 1))")")
-                actions.append(.command(back ? .previousItem : .nextItem))
+                steps.append(.command(back ? .previousItem : .nextItem))
             case .holding:
                 decision.gesture = "hold ended"
                 decision.handler = "viewer.playback"
                 decision.declined = [.init("tap", "released after a hold")]
-                actions.append(.hold(false))
-            case .dragging(let axis, let column, let row):
+                decision.result.append("release hold (play)")
+            case .dragging(let axis, let column, let row, let drag):
                 let dx = mouse.column - column, dy = mouse.row - row
                 let commit: Bool
                 switch axis {
@@ -311,14 +291,15 @@ public struct GestureRouter: Sendable {
                     decision.handler = "viewer.cube"
                     decision.notes.append("\(abs(dx)) of \(width) columns, \(commit ? "at least" : "under") a quarter")
                 case .vertical:
-                    let threshold = Self.pullDownThreshold(height: height)
+                    let threshold = pullDownThreshold(height: height)
                     commit = dy >= threshold
                     decision.gesture = commit ? "pull down (dismiss)" : "pull down cancelled (snaps back)"
                     decision.handler = "viewer.pullDown"
                     decision.notes.append("\(max(0, dy)) rows down, \(commit ? "at least" : "under") \(threshold)")
                 }
                 decision.declined = [.init("tap", "the pointer moved")]
-                actions.append(.endDrag(commit: commit))
+                // The release point is where the screen snaps back or runs on from.
+                steps.append(.endDrag(dragOffset(axis, dx: dx, dy: dy, width: width, height: height) ?? drag, commit: commit))
             default:
                 decision.declined.append(.init("tap", "no press to end"))
             }
@@ -332,18 +313,27 @@ public struct GestureRouter: Sendable {
     }
 
     /// The screen follows a drag locked to an axis.
-    private func follow(_ axis: Axis, dx: Int, dy: Int, width: Int, height: Int,
-                        decision: inout GestureDecision, actions: inout [AppAction]) {
+    private static func follow(_ axis: DragAxis, from start: (column: Int, row: Int), to mouse: MouseEvent, width: Int, height: Int,
+                               pointer: inout Pointer, decision: inout GestureDecision) {
+        let dx = mouse.column - start.column, dy = mouse.row - start.row
+        let drag = dragOffset(axis, dx: dx, dy: dy, width: width, height: height) ?? .swipe(offset: 0)
+        pointer = .dragging(axis, column: start.column, row: start.row, drag: drag)
         switch axis {
         case .horizontal:
             decision.gesture = "swipe (following)"
             decision.handler = "viewer.cube"
-            actions.append(.drag(.swipe(offset: max(-1, min(1, Double(dx) / Double(width))))))
         case .vertical:
             decision.gesture = dy > 0 ? "pull down (following)" : "drag up"
             decision.handler = "viewer.pullDown"
             if dy <= 0 { decision.declined.append(.init("pullDown", "moving up")) }
-            actions.append(.drag(.dismiss(offset: max(0, min(1, Double(dy) / Double(height))))))
+        }
+        decision.result.append(describe(drag))
+    }
+
+    private static func dragOffset(_ axis: DragAxis, dx: Int, dy: Int, width: Int, height: Int) -> Drag? {
+        switch axis {
+        case .horizontal: .swipe(offset: max(-1, min(1, Double(dx) / Double(width))))
+        case .vertical: .dismiss(offset: max(0, min(1, Double(dy) / Double(height))))
         }
     }
 
@@ -379,16 +369,19 @@ public struct GestureRouter: Sendable {
         }
     }
 
-    public static func describe(_ action: AppAction) -> String {
-        switch action {
-        case .command(let command): return command.rawValue
-        case .select(let index): return "select \(index + 1)"
-        case .hold(let held): return held ? "hold (pause)" : "release hold (play)"
-        case .drag(.swipe(let offset)): return "drag swipe \(format(offset))"
-        case .drag(.dismiss(let offset)): return "drag down \(format(offset))"
-        case .endDrag(let commit): return commit ? "end drag: complete" : "end drag: snap back"
-        case .completeTransition: return "completeTransition"
-        default: return "\(action)"
+    public static func describe(_ step: GestureStep) -> String {
+        switch step {
+        case .command(let command): command.rawValue
+        case .select(let index): "select \(index + 1)"
+        case .endDrag(_, let commit): commit ? "end drag: complete" : "end drag: snap back"
+        case .completeTransition: "completeTransition"
+        }
+    }
+
+    public static func describe(_ drag: Drag) -> String {
+        switch drag {
+        case .swipe(let offset): "drag swipe \(format(offset))"
+        case .dismiss(let offset): "drag down \(format(offset))"
         }
     }
 

@@ -89,11 +89,6 @@ struct NavigationTracker {
         measuring = current
     }
 
-    /// The photo became ready outside an action (the picture pipeline's answer).
-    mutating func mediaArrived(_ state: AppState, at time: Double, mediaReady: (Media) -> Bool) {
-        note(state, at: time, mediaReady: mediaReady)
-    }
-
     /// After each frame that showed the viewer's item: at all (its first frame), or whole
     /// (`complete`: the measurement ends).
     mutating func frame(_ state: AppState, at now: Double, complete: Bool) -> NavigationRecord? {

@@ -1,0 +1,244 @@
+import Foundation
+import StoriesCore
+import StoriesMedia
+import StoriesUI
+
+/// The app without its terminal. It holds the one `AppState` and runs every action through
+/// `AppReducer` — inputs, results of work, wake-ups, ticks — one at a time, in the order
+/// they come (an action sent while another is being reduced waits its turn in the inbox).
+/// The rest is done by parts that each do one job and keep no copy of the state:
+/// `EffectRunner` (effects, cancellation by id), `FrameScheduler` (coalesced redraws and
+/// the tick), `SessionRecorder` (`--record`), `MetricsReporter` (navigation times) and the
+/// picture pipeline (photos, reporting back as `.media`).
+///
+/// The terminal run loop feeds it keys and resizes and puts its frames on screen;
+/// `--headless` feeds it a recording and prints its last frame; tests drive it on the
+/// virtual scheduler through a `TestScreen`. Time and deferred work come from an
+/// `EngineScheduler`, so the same engine runs on the system clock or a virtual one.
+@MainActor
+public final class AppEngine {
+    public private(set) var state: AppState
+    private let scheduler: any EngineScheduler
+    private let services: any EngineServices
+    private let effects: EffectRunner
+    private let frames: FrameScheduler
+    private let recorder = SessionRecorder()
+    private let metrics = MetricsReporter()
+
+    /// How the terminal shows colour, and a cell's width over its height (pictures).
+    public var colorDepth: ColorDepth = .palette256
+    public var cellAspect = 0.5
+    /// Puts a frame on screen (the terminal, a test screen); nil draws nowhere.
+    public var draw: (@MainActor (Canvas) -> Void)?
+    /// The app asked to quit, with this exit status.
+    public var quit: @MainActor (Int32) -> Void = { _ in } {
+        didSet { effects.quit = quit }
+    }
+    /// Seen state changed: keep it.
+    public var persistSeen: (@MainActor (SeenState) -> Void)? {
+        didSet { effects.persistSeen = persistSeen }
+    }
+    /// Called after every turn (all queued actions reduced) and every frame: a headless run
+    /// watches for the moment nothing is left to do.
+    public var afterTurn: (@MainActor () -> Void)?
+    /// Every navigation measured (t1, t2, t3, time to visible), as it completes.
+    public var onNavigation: (@MainActor (NavigationRecord) -> Void)? {
+        didSet { metrics.onNavigation = onNavigation }
+    }
+    /// The last frame drawn.
+    public private(set) var frame: Canvas
+    /// The most the rendition cache has held.
+    public private(set) var peakCacheBytes = 0
+    /// Reducer runs so far, all told and for `.input` actions alone (one per input).
+    public private(set) var reductions = 0
+    public private(set) var inputReductions = 0
+    /// Frames drawn so far.
+    public private(set) var framesDrawn = 0
+
+    private var inbox: [AppAction] = []
+    private var reducing = false
+    private var stopped = false
+    /// The clock's uptime when the engine started: recordings count from here.
+    public private(set) var startUptime: Double
+
+    public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
+                width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on) {
+        self.services = services
+        self.scheduler = scheduler
+        effects = EffectRunner(services: services, scheduler: scheduler)
+        frames = FrameScheduler(scheduler: scheduler)
+        let now = scheduler.now()
+        startUptime = now.uptime
+        state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
+        state.reduceMotion = reduceMotion
+        state.preload = preload
+        state.bindings = bindings
+        state.screenWidth = max(1, width)
+        state.screenHeight = max(1, height)
+        if services.network != .local { state.network = services.network.name }
+        frame = Canvas(width: width, height: height)
+        effects.send = { [weak self] in self?.send($0) }
+        effects.preload = { [weak self] in self?.preload($0) }
+        frames.redraw = { [weak self] in self?.redraw() }
+        frames.tick = { [weak self] in self?.send(.tick) }
+        services.pictures.onStatus = { [weak self] location, status in self?.send(.media(location, status)) }
+    }
+
+    public var bindings: KeyBindings { state.bindings }
+    public var width: Int { state.screenWidth }
+    public var height: Int { state.screenHeight }
+
+    /// Starts recording every input to `file` (JSON lines, docs/gestures.md).
+    public func record(to file: FileHandle) {
+        recorder.start(file, header: InputRecording(width: width, height: height,
+                                                    started: state.now.date.timeIntervalSince1970, seen: state.seen))
+    }
+
+    /// Appends one JSON line per navigation to `file` (`--metrics`).
+    public func writeMetrics(to file: FileHandle) { metrics.write(to: file) }
+
+    /// Asks for the first page and draws the first frame.
+    public func start() {
+        startUptime = scheduler.now().uptime
+        send(.resized(width: width, height: height))
+        send(.start)
+        redraw()
+    }
+
+    /// Seconds since the engine started.
+    public var elapsed: Double { scheduler.now().uptime - startUptime }
+
+    // MARK: - Input
+
+    /// One input from the terminal or a recording, read now.
+    public func input(_ event: InputEvent) {
+        recorder.record(.input(event), at: elapsed)
+        send(.input(event, readAt: scheduler.now().uptime))
+    }
+
+    public func resize(width: Int, height: Int) {
+        guard width != self.width || height != self.height else { return }
+        recorder.record(.resize(width: width, height: height), at: elapsed)
+        send(.resized(width: width, height: height))
+    }
+
+    /// Marks the end of a recording (the app is quitting).
+    public func endRecording() { recorder.end(at: elapsed) }
+
+    // MARK: - Actions
+
+    /// Stops the engine for good (a benchmark run that is over): timers are cancelled,
+    /// answers still on their way are ignored, nothing more is drawn.
+    public func stop() {
+        stopped = true
+        frames.stop()
+        effects.cancelAll()
+        services.pictures.prefetch([])
+    }
+
+    /// Reduces an action, and every action its effects send back meanwhile, in order.
+    public func send(_ action: AppAction) {
+        guard !stopped else { return }
+        inbox.append(action)
+        guard !reducing else { return }
+        reducing = true
+        while !inbox.isEmpty, !stopped {
+            reduce(inbox.removeFirst())
+        }
+        reducing = false
+        guard !stopped else { return }
+        frames.update(for: state)
+        afterTurn?()
+    }
+
+    private func reduce(_ action: AppAction) {
+        let before = state
+        reductions += 1
+        if case .input = action { inputReductions += 1 }
+        let work = AppReducer.reduce(&state, action, at: scheduler.now())
+        for effect in work { effects.perform(effect) }
+        guard state != before else { return }
+        frames.setNeedsDisplay()
+        metrics.stateChanged(state, by: action)
+    }
+
+    // MARK: - Preloading
+
+    /// The rendition key of a photo on this display, for the state's screen and fit.
+    private func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool) -> RenditionKey {
+        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, depth: colorDepth, fit: fit)
+    }
+
+    private func preload(_ request: PreloadRequest) {
+        let targets = request.targets.map { target in
+            (key: renditionKey(target.media, width: request.width, height: request.height, fit: request.fit),
+             priority: target.priority, blurhash: target.media.blurhash)
+        }
+        services.pictures.prefetch(targets, cellAspect: cellAspect)
+    }
+
+    /// What the metrics overlay shows now: read from the state and the pipeline's counters.
+    public func metricsSnapshot() -> MetricsSnapshot {
+        let pictures = services.pictures
+        var window: [MetricsSnapshot.WindowItem] = []
+        let viewer = state.viewer
+        for target in state.preloading?.targets ?? [] {
+            let position = state.store.positions[target.story]
+            let story = position.flatMap { state.store.story(at: $0) }
+            let itemNumber = (story?.items.firstIndex { $0.id == target.item } ?? 0) + 1
+            let count = story?.items.count ?? 0
+            let label: String
+            switch target.priority {
+            case .visible, .window: label = "\(itemNumber)/\(count)"
+            case .adjacent: label = ((position ?? 0) > (viewer?.storyIndex ?? 0) ? "next " : "prev ") + "\(itemNumber)/\(count)"
+            case .feed: label = "feed \((position ?? 0) + 1)"
+            }
+            let status = state.media[target.media.location]
+            let stage = status == .ready && state.shownMedia.contains(target.media.location) ? "shown" : (status?.word ?? "-")
+            window.append(.init(label: label, stage: stage, isVisible: target.priority == .visible))
+        }
+        return MetricsSnapshot(policy: state.preload, latest: metrics.records, window: window,
+                               memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
+                               bytesFetched: pictures.bytesFetched,
+                               bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),
+                               hits: metrics.hits, navigations: metrics.count)
+    }
+
+    /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a
+    /// headless run waits for none to be left.
+    public var isBusy: Bool {
+        services.pendingWork > 0 || !services.pictures.isIdle || state.transition != nil || frames.redrawScheduled
+            || !inbox.isEmpty
+    }
+
+    // MARK: - Drawing
+
+    public func setNeedsDisplay() { frames.setNeedsDisplay() }
+
+    /// Draws a frame now: a pure function of the state and the rendition cache. Drawing
+    /// starts no work and sends nothing back; the metrics reporter notes what the frame
+    /// showed.
+    @discardableResult
+    public func redraw() -> Canvas {
+        frames.drew()
+        guard !stopped else { return frame }
+        frame = render()
+        framesDrawn += 1
+        draw?(frame)
+        peakCacheBytes = max(peakCacheBytes, services.pictures.cache.bytesInUse)
+        if metrics.frameDrawn(state, at: scheduler.now().uptime), state.showsMetrics {
+            frames.setNeedsDisplay() // the overlay lists the record just made
+        }
+        afterTurn?()
+        return frame
+    }
+
+    /// The screen for the current state, as `redraw` would draw it (without drawing it).
+    public func render() -> Canvas {
+        let pictures = PictureLookups.cached(services.pictures.cache, screenWidth: width, screenHeight: height,
+                                             depth: colorDepth, fit: state.photosFit)
+        return AppView.render(state, width: width, height: height, bindings: state.bindings,
+                              metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures)
+    }
+}

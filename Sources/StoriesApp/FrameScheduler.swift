@@ -1,0 +1,50 @@
+import StoriesCore
+import StoriesUI
+
+/// When frames are drawn: a redraw is coalesced into one per scheduler turn, and a tick
+/// is scheduled for the moment the screen next changes by itself
+/// (`AppView.secondsUntilNextChange`), never sooner than `minimumInterval`. With nothing
+/// moving there is no timer at all, and an idle app uses no CPU.
+@MainActor
+final class FrameScheduler {
+    /// The shortest gap between frames (about 30 a second).
+    static let minimumInterval = 1.0 / 30
+
+    private let scheduler: any EngineScheduler
+    private var tickWork: ScheduledWork?
+    private(set) var redrawScheduled = false
+    var redraw: @MainActor () -> Void = {}
+    var tick: @MainActor () -> Void = {}
+
+    init(scheduler: any EngineScheduler) { self.scheduler = scheduler }
+
+    func setNeedsDisplay() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        scheduler.after(0) { [weak self] in
+            guard let self, self.redrawScheduled else { return }
+            self.redrawScheduled = false
+            self.redraw()
+        }
+    }
+
+    /// The frame was drawn now: no coalesced redraw is owed.
+    func drew() { redrawScheduled = false }
+
+    /// Re-arms the tick for the state just reached.
+    func update(for state: AppState) {
+        tickWork?.cancel()
+        tickWork = nil
+        guard let delay = AppView.secondsUntilNextChange(state, width: state.screenWidth, height: state.screenHeight) else { return }
+        tickWork = scheduler.after(max(delay, Self.minimumInterval)) { [weak self] in
+            self?.tickWork = nil
+            self?.tick()
+        }
+    }
+
+    func stop() {
+        tickWork?.cancel()
+        tickWork = nil
+        redrawScheduled = false
+    }
+}

@@ -1,0 +1,45 @@
+/// The few facts of the screen's layout that the app's logic needs: the smallest usable
+/// size and where the ring row's bubbles are. The reducer hit-tests a click with them (the
+/// gesture recognizer is part of it), and `HomeScreen` draws with the same numbers, so a
+/// click and a bubble can never disagree.
+public enum ScreenLayout {
+    public static let minimumWidth = 40
+    public static let minimumHeight = 12
+
+    /// Big enough to draw the app (below this one line says so and the mouse does nothing).
+    public static func isUsable(width: Int, height: Int) -> Bool {
+        width >= minimumWidth && height >= minimumHeight
+    }
+}
+
+/// The ring row's geometry: bubbles of `slotWidth` columns from column `leftMargin`, on
+/// rows `row ..< row + bubbleHeight`, scrolled so that the selection stays in view.
+public enum RingLayout {
+    public static let row = 2
+    public static let leftMargin = 2
+    public static let slotWidth = ViewModelFactory.bubbleNameWidth + 1
+    public static let bubbleHeight = 4
+    public static let ringWidth = 8
+
+    /// How many bubbles fit across a screen `width` wide.
+    public static func visibleBubbles(width: Int) -> Int {
+        max(1, (width - 2 * leftMargin) / slotWidth)
+    }
+
+    /// The first story in view: the row keeps the selection near its middle.
+    public static func firstVisible(selection: Int, count: Int, visible: Int) -> Int {
+        guard count > visible else { return 0 }
+        return min(max(0, selection - visible / 2), count - visible)
+    }
+
+    /// The story whose bubble covers a cell of the home screen, if any.
+    public static func bubbleIndex(atColumn column: Int, row cellRow: Int, state: AppState) -> Int? {
+        guard !state.isLoading, cellRow >= row, cellRow < row + bubbleHeight, column >= leftMargin else { return nil }
+        let visible = visibleBubbles(width: state.screenWidth)
+        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        let slot = (column - leftMargin) / slotWidth
+        let index = first + slot
+        guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
+        return index
+    }
+}

@@ -1,0 +1,35 @@
+import StoriesCore
+import StoriesMedia
+
+/// The one place a photo's rendition key is made: the viewer draws the photo at
+/// `ViewerScreen.photoSize` of the screen, so the preloader prepares exactly that.
+extension ViewerScreen {
+    public static func renditionKey(for media: Media, screenWidth: Int, screenHeight: Int, depth: ColorDepth,
+                                    fit: Bool) -> RenditionKey {
+        let size = photoSize(width: screenWidth, height: screenHeight)
+        return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
+                            depth: depth, fit: fit ? .fit : .fill)
+    }
+}
+
+/// Picture lookups for drawing.
+public enum PictureLookups {
+    /// Reads the rendition cache and nothing else: the photo when it is ready at this
+    /// screen's size, else its BlurHash stand-in when the pipeline has made one, else
+    /// `.loading`. It never asks for work and never changes the cache (not even its
+    /// recency), so drawing the same state twice does the same thing twice.
+    @MainActor
+    public static func cached(_ cache: RenditionCache, screenWidth: Int, screenHeight: Int, depth: ColorDepth,
+                              fit: Bool) -> AppView.PictureLookup {
+        { media in
+            MainActor.assumeIsolated {
+                let key = ViewerScreen.renditionKey(for: media, screenWidth: screenWidth, screenHeight: screenHeight,
+                                                    depth: depth, fit: fit)
+                let state = cache.state(peek: key)
+                guard case .loading = state, let blurhash = media.blurhash,
+                      case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }
+                return .placeholder(cells)
+            }
+        }
+    }
+}
