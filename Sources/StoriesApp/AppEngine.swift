@@ -74,8 +74,8 @@ public final class AppEngine {
         state.reduceMotion = reduceMotion
         state.preload = preload
         state.bindings = bindings
-        state.screenWidth = max(1, width)
-        state.screenHeight = max(1, height)
+        state.screenWidth = max(0, width)
+        state.screenHeight = max(0, height)
         if services.network != .local { state.network = services.network.name }
         frame = Canvas(width: width, height: height)
         effects.send = { [weak self] in self?.send($0) }

@@ -120,28 +120,23 @@ public final class CursesScreen {
     /// Colour pairs allocated since the table was last emptied.
     public var pairsInUse: Int { pairCache.count }
 
-    /// Returns false if the pair table is full (unless told to fall back to pair 0).
+    /// Writes the cells that changed since the last frame (`Canvas.diff`). Returns false
+    /// if the pair table is full (unless told to fall back to pair 0).
     private func drawCells(_ canvas: Canvas, fallBackWhenFull: Bool) -> Bool {
-        let old = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
-        if old == nil { werase(stories_stdscr()) }
-        for y in 0..<canvas.height {
-            for x in 0..<canvas.width {
-                let cell = canvas[x, y]
-                guard let grapheme = cell.grapheme else { continue }
-                if let old, old[x, y] == cell, x + 1 >= canvas.width || old[x + 1, y].isContinuation == canvas[x + 1, y].isContinuation {
-                    continue
-                }
-                let pair: Int32
-                if let allocated = self.pair(for: cell.style) {
-                    pair = allocated
-                } else if fallBackWhenFull {
-                    pair = 0
-                } else {
-                    return false
-                }
-                put(grapheme, x: x, y: y, attributes: attributes(cell.style.attributes), pair: pair)
-                lastDrawnCellCount += 1
+        let diff = canvas.diff(from: previous)
+        if diff.isFull { werase(stories_stdscr()) }
+        for change in diff.changes {
+            guard let grapheme = change.cell.grapheme else { continue }
+            let pair: Int32
+            if let allocated = self.pair(for: change.cell.style) {
+                pair = allocated
+            } else if fallBackWhenFull {
+                pair = 0
+            } else {
+                return false
             }
+            put(grapheme, x: change.x, y: change.y, attributes: attributes(change.cell.style.attributes), pair: pair)
+            lastDrawnCellCount += 1
         }
         return true
     }

@@ -4,7 +4,7 @@ import StoriesCore
 import StoriesMedia
 import StoriesUI
 import Testing
-@testable import StoriesTerminal
+@testable import StoriesApp
 
 /// The preloader and the metrics in the whole engine, on the virtual clock: the network's
 /// delays pass in virtual time, so the numbers are exact.

@@ -3,7 +3,7 @@ import StoriesAssets
 import StoriesCore
 import StoriesUI
 import Testing
-@testable import StoriesTerminal
+@testable import StoriesApp
 
 /// Recordings replayed headless: on the virtual clock the same recording gives the same
 /// last screen every time, and that screen is what the inputs lead to.
@@ -108,21 +108,22 @@ import Testing
         #expect(!scheduler.runNext(), "nothing left, the cancelled work included")
     }
 
-    @Test func progressWaitsUntilThePhotoIsOnScreen() throws {
-        // A photo that decodes inline is there in the first frame: progress runs; the
-        // engine reports a photo still loading, which stops it.
-        let scheduler = VirtualScheduler(start: Moment(uptime: 0, date: Date(timeIntervalSince1970: 1_795_240_800)))
-        let engine = AppEngine(services: VirtualServices(client: try demoClient(), scheduler: scheduler),
-                               scheduler: scheduler, width: 100, height: 30, reduceMotion: true)
-        engine.start()
-        scheduler.run(until: 0.5)
-        engine.input(.key(.enter))
-        scheduler.run(until: 1.5)
-        let viewer = try #require(engine.state.viewer)
-        #expect(!viewer.awaitingMedia)
-        #expect(abs(viewer.playback.elapsed(at: 1.5) - 1) < 0.05)
-        engine.send(.mediaLoading(true))
-        scheduler.run(until: 3)
-        #expect(engine.state.viewer?.awaitingMedia == false, "the next frame found the photo there and said so")
+    @Test func progressWaitsUntilThePipelineSaysThePhotoIsReady() throws {
+        // Over a network of 0.5 s the photo comes after the items: the viewer opens on its
+        // BlurHash with the bar standing still, and the bar starts when the photo is ready.
+        let pilot = AppDriver(width: 100, height: 30, network: AppDriver.network(latency: 0.5), preload: .off)
+        pilot.wait(0.5)                                   // the first page
+        pilot.press(.key(.enter))
+        pilot.wait(0.5)                                   // the items: the viewer opens
+        let location = try #require(pilot.state.visibleMedia?.location)
+        #expect(pilot.state.awaitsMedia)
+        #expect(pilot.state.media[location] == .fetching)
+        pilot.wait(0.4)
+        #expect(pilot.elapsed == 0, "no progress while the photo is on its way")
+        pilot.wait(0.2)                                   // the bytes arrive and decode in that moment
+        #expect(pilot.state.media[location] == .ready)
+        #expect(!pilot.state.awaitsMedia)
+        pilot.wait(1)
+        #expect(abs((pilot.elapsed ?? 0) - 1.1) < 0.05, "the bar runs from the moment the photo came")
     }
 }

@@ -38,9 +38,14 @@ struct ReducerHarness {
         effects = AppReducer.reduceBuildingViewModels(&state, action, at: now)
     }
 
-    /// The effects without view-model builds.
+    /// The effects without view-model builds and preload requests.
     var work: [AppEffect] {
-        effects.filter { if case .buildViewModels = $0 { false } else { true } }
+        effects.filter {
+            switch $0 {
+            case .buildViewModels, .preload: false
+            default: true
+            }
+        }
     }
 
     /// Lets time pass and delivers the frame tick the run loop would.
@@ -51,6 +56,17 @@ struct ReducerHarness {
 
     var position: (story: Int, item: Int)? {
         state.viewer.map { ($0.storyIndex, $0.itemIndex) }
+    }
+
+    /// A mouse report, read now, as the runtime hands it to the reducer.
+    mutating func mouse(_ kind: MouseEvent.Kind, _ column: Int, _ row: Int) {
+        send(.input(.mouse(MouseEvent(kind: kind, column: column, row: row)), readAt: now.uptime))
+    }
+
+    /// A left-button press at `from`, a drag to `to` (not released).
+    mutating func drag(from: (Int, Int), to: (Int, Int)) {
+        mouse(.press(.left), from.0, from.1)
+        mouse(.drag(.left), to.0, to.1)
     }
 
     var elapsed: Double? { state.viewer?.playback.elapsed(at: now.uptime) }
@@ -66,9 +82,10 @@ struct ReducerHarness {
 @Suite struct AppReducerTests {
     @Test func startAsksForTheFeedAndQuitAsksToExit() {
         var h = ReducerHarness()
-        #expect(h.effects == [.loadPage(nil)], "the harness started the app")
+        #expect(h.work == [.loadPage(nil)], "the harness started the app")
         var fresh = AppState(title: "T", now: h.now)
-        #expect(AppReducer.reduce(&fresh, .resized(width: 100), at: h.now).isEmpty, "only .start asks for the first page")
+        #expect(AppReducer.reduce(&fresh, .resized(width: 100, height: 30), at: h.now) == [.preload(PreloadRequest(targets: [], width: 100, height: 30, fit: false))],
+                "only .start asks for the first page; the (empty) preload set is handed over once")
         #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil)])
         #expect(AppReducer.reduce(&fresh, .start, at: h.now).isEmpty, "and only once")
         #expect(fresh.isLoading)

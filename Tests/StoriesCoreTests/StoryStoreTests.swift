@@ -120,24 +120,24 @@ private func story(_ id: String) -> Story {
         #expect(h.work == [.loadPage("10")])
         let before = h.state.store.summaries
         h.send(.pageFailed("timed out after 15 s"))
-        #expect(h.work == [.retryPage(after: 1)])
+        #expect(h.work == [.wake(.retryPage, after: 1)])
         #expect(h.state.pagingNotice == "More stories did not load: timed out after 15 s. Trying again…")
         #expect(h.state.store.summaries == before)
         #expect(h.state.ring.count == 10)
         h.send(.selectPrevious); h.send(.selectNext)
         #expect(h.work.isEmpty, "no second request while waiting to retry")
 
-        h.send(.retryPage)
+        h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage("10")], "the same page again")
         h.send(.pageFailed("the connection failed"))
-        #expect(h.work == [.retryPage(after: 2)], "backoff doubles")
+        #expect(h.work == [.wake(.retryPage, after: 2)], "backoff doubles")
         #expect(h.state.pagingNotice?.contains("attempt 3") == true)
         for expected in [4.0, 8, 16, 30, 30] {
-            h.send(.retryPage)
+            h.send(.wake(.retryPage))
             h.send(.pageFailed("x"))
-            #expect(h.work == [.retryPage(after: expected)])
+            #expect(h.work == [.wake(.retryPage, after: expected)])
         }
-        h.send(.retryPage)
+        h.send(.wake(.retryPage))
         h.send(.pageLoaded(page(1)))
         #expect(h.state.pagingNotice == nil)
         #expect(h.state.store.count == 20)
@@ -149,7 +149,7 @@ private func story(_ id: String) -> Story {
         h.send(.pageFailed("offline (--network offline)"))
         #expect(!h.state.isLoading)
         #expect(h.state.pagingNotice == "Stories did not load: offline (--network offline). Trying again…")
-        h.send(.retryPage)
+        h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage(nil)])
         #expect(h.state.isLoading)
     }
@@ -178,7 +178,7 @@ private func story(_ id: String) -> Story {
         #expect(h.state.opening == "p0s2", "the row can be browsed meanwhile")
         h.send(.dismiss)
         #expect(h.state.opening == nil, "Esc stops it")
-        #expect(h.work == [.cancelStory("p0s2")], "and its request")
+        #expect(h.work == [.cancel(.story("p0s2"))], "and its request")
         #expect(h.state.store.items["p0s2"] == nil)
         h.send(.storyLoaded(StoryLoad(story: story("p0s2"))))
         #expect(h.state.viewer == nil, "a late answer does not open the viewer")
@@ -242,12 +242,16 @@ private func story(_ id: String) -> Story {
         h.send(.open)
         h.send(.storyLoaded(StoryLoad(story: story("p0s0"))))
         #expect(h.state.pages["p0s0"]?.first?.width == 80)
-        let effects = AppReducer.reduce(&h.state, .resized(width: 120), at: h.now)
-        guard case .buildViewModels(let job)? = effects.first else { Issue.record("no rebuild: \(effects)"); return }
+        let effects = AppReducer.reduce(&h.state, .resized(width: 120, height: 30), at: h.now)
+        let job = effects.lazy.compactMap { effect -> ViewModelJob? in
+            if case .buildViewModels(let job) = effect { return job }
+            return nil
+        }.first
+        guard let job else { Issue.record("no rebuild: \(effects)"); return }
         #expect(job.width == 120 && job.ring.isEmpty && job.pages.map(\.id) == ["p0s0"])
         #expect(h.state.pages["p0s0"]?.first?.width == 80, "until the new ones arrive, the old ones draw")
         // A result built for a width that has since changed again is dropped.
-        _ = AppReducer.reduce(&h.state, .resized(width: 100), at: h.now)
+        _ = AppReducer.reduce(&h.state, .resized(width: 100, height: 30), at: h.now)
         _ = AppReducer.reduce(&h.state, .viewModelsBuilt(ViewModelFactory.build(job)), at: h.now)
         #expect(h.state.pages["p0s0"]?.first?.width == 80)
     }

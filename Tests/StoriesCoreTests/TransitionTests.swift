@@ -104,8 +104,8 @@ import Testing
         h.send(.dismiss)
         #expect(h.state.transition == nil)
         h.send(.open)
-        h.send(.drag(.swipe(offset: -0.4)))
-        h.send(.endDrag(commit: true))
+        h.drag(from: (60, 12), to: (28, 12))   // 32 of 80 columns to the left
+        h.mouse(.release(.left), 28, 12)
         #expect(h.position!.story == 2 && h.state.transition == nil)
     }
 
@@ -114,12 +114,12 @@ import Testing
         h.send(.open)
         h.send(.completeTransition)
         h.wait(1)
-        h.send(.drag(.swipe(offset: -0.4)))
+        h.drag(from: (60, 12), to: (28, 12))
         #expect(h.state.drag == .swipe(offset: -0.4))
         let paused = h.elapsed
         h.wait(1)
         #expect(h.elapsed == paused, "progress stands still while dragging")
-        h.send(.endDrag(commit: true))
+        h.mouse(.release(.left), 28, 12)
         #expect(h.position!.story == 1)
         #expect(turn(h)?.turn == 0.4)
         #expect(abs(h.state.transition!.timeline.end - h.now.uptime - 0.6 * Transition.cubeDuration) < 1e-9)
@@ -130,8 +130,8 @@ import Testing
         var h = motionHarness()
         h.send(.open)
         h.send(.completeTransition)
-        h.send(.drag(.swipe(offset: 0.15)))   // towards the previous story: there is none
-        h.send(.endDrag(commit: false))
+        h.drag(from: (20, 12), to: (32, 12))   // 12 columns towards the previous story: there is none
+        h.mouse(.release(.left), 32, 12)
         #expect(h.position! == (0, 0))
         let cube = turn(h)
         #expect(cube?.turn == 0.15 && cube?.to == -1 && cube?.forward == false)
@@ -139,8 +139,8 @@ import Testing
         #expect(h.state.transition == nil)
         #expect(h.state.viewer!.playback.isRunning, "plays again after the snap")
         // Past the threshold but with nowhere to go, it snaps back too.
-        h.send(.drag(.swipe(offset: 0.5)))
-        h.send(.endDrag(commit: true))
+        h.drag(from: (20, 12), to: (60, 12))
+        h.mouse(.release(.left), 60, 12)
         #expect(h.position! == (0, 0))
         #expect(turn(h)?.turn == 0.5)
     }
@@ -149,20 +149,20 @@ import Testing
         var h = motionHarness()
         h.send(.open)
         h.send(.completeTransition)
-        h.send(.drag(.dismiss(offset: 0.3)))
-        h.send(.endDrag(commit: true))
+        h.drag(from: (40, 6), to: (40, 12))     // 6 of 24 rows down: past 24 / 5
+        h.mouse(.release(.left), 40, 12)
         #expect(h.state.viewer == nil)
-        #expect(abs((zoom(h)?.scale ?? 0) - 0.7) < 1e-9)
+        #expect(abs((zoom(h)?.scale ?? 0) - 0.75) < 1e-9)
     }
 
     @Test func aPullDownShortOfItsThresholdGrowsBack() {
         var h = motionHarness()
         h.send(.open)
         h.send(.completeTransition)
-        h.send(.drag(.dismiss(offset: 0.1)))
-        h.send(.endDrag(commit: false))
+        h.drag(from: (40, 6), to: (40, 9))      // 3 rows: short of 4
+        h.mouse(.release(.left), 40, 9)
         #expect(h.position! == (0, 0))
-        #expect(abs((zoom(h)?.scale ?? 0) - 0.9) < 1e-9)
+        #expect(abs((zoom(h)?.scale ?? 0) - 0.875) < 1e-9)
         h.wait(0.25)
         #expect(h.state.transition == nil)
     }
@@ -171,31 +171,54 @@ import Testing
         var h = ReducerHarness()
         h.send(.open)
         h.wait(1)
-        h.send(.hold(true))
-        h.wait(3)
-        #expect(abs(h.elapsed! - 1) < 1e-9)
+        h.mouse(.press(.left), 40, 12)
+        #expect(h.effects.contains(.wake(.hold, after: GestureRecognizer.holdDelay)), "the hold check is asked for")
+        h.wait(GestureRecognizer.holdDelay)
+        h.send(.wake(.hold))
+        #expect(h.state.isHeld)
+        h.wait(3 - GestureRecognizer.holdDelay)
+        #expect(abs(h.elapsed! - 1 - GestureRecognizer.holdDelay) < 1e-9, "played until the hold began")
         #expect(h.state.viewer?.isPaused == false, "a hold is not Space's pause")
-        h.send(.hold(false))
+        h.mouse(.release(.left), 40, 12)
+        #expect(!h.state.isHeld)
+        #expect(h.position! == (0, 0), "the release after a hold does not tap")
         h.wait(1)
-        #expect(abs(h.elapsed! - 2) < 1e-9)
+        #expect(abs(h.elapsed! - 2 - GestureRecognizer.holdDelay) < 1e-9)
         h.send(.togglePause)
-        h.send(.hold(true))
-        h.send(.hold(false))
+        h.mouse(.press(.left), 40, 12)
+        h.wait(GestureRecognizer.holdDelay)
+        h.send(.wake(.hold))
+        h.mouse(.release(.left), 40, 12)
         h.wait(1)
-        #expect(abs(h.elapsed! - 2) < 1e-9, "released from a hold, still paused by Space")
+        #expect(abs(h.elapsed! - 2 - GestureRecognizer.holdDelay) < 1e-9, "released from a hold, still paused by Space")
     }
 
-    @Test func progressWaitsForTheItemsMedia() {
-        var h = ReducerHarness()
+    @Test func progressWaitsForTheItemsPhotoUntilThePipelineSaysItIsReady() {
+        let media = Media(location: "media/a.jpg")
+        let photos = Story(id: "p", author: Author(name: "P"), items: [
+            StoryItem(id: "p0", content: .image(media), duration: 5),
+            StoryItem(id: "p1", content: .text("t", background: RGB(0, 0, 0)), duration: 5),
+        ])
+        var h = ReducerHarness(stories: [photos])
         h.send(.open)
-        h.send(.mediaLoading(true))
+        #expect(h.state.awaitsMedia, "no word from the pipeline yet")
+        #expect(h.effects.contains { if case .preload(let request) = $0 { request.targets.first?.media == media } else { false } },
+                "the photo is asked for, visible first")
+        h.send(.media(media.location, .fetching))
         h.wait(10)
         #expect(h.elapsed == 0)
         #expect(h.position! == (0, 0), "no auto-advance past a photo nobody saw")
-        h.send(.mediaLoading(false))
+        h.send(.media(media.location, .ready))
+        #expect(!h.state.awaitsMedia)
         h.wait(2)
         #expect(abs(h.elapsed! - 2) < 1e-9)
+        #expect(h.state.shownMedia == [media.location], "counted as shown")
         h.send(.nextItem)
-        #expect(h.state.viewer?.awaitingMedia == false, "each item starts out playing; the runtime says when it waits")
+        #expect(!h.state.awaitsMedia, "a text card waits for nothing")
+        // A photo that fails is as shown as it will get: the reason is on screen, the bar runs.
+        h.send(.previousItem)
+        h.send(.media(media.location, .failed("broken")))
+        h.wait(1)
+        #expect(abs(h.elapsed! - 1) < 1e-9)
     }
 }

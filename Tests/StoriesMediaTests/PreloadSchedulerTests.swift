@@ -51,9 +51,9 @@ final class FakeNetwork: @unchecked Sendable {
         let (pipeline, network, executor) = make(fetches: 2, decodes: 1)
         pipeline.prefetch([(key("feed1"), .feed), (key("adjacent"), .adjacent), (key("window"), .window), (key("feed2"), .feed)])
         #expect(network.started == ["window", "adjacent"], "two fetches at once, most urgent first")
-        #expect(pipeline.stage(of: key("feed1")) == .queued)
+        #expect(pipeline.status(of: key("feed1")) == .queued)
         // The visible item comes first as soon as a slot frees.
-        _ = pipeline.picture(key("visible"), blurhash: nil) {}
+        pipeline.request(key("visible"), priority: .visible)
         network.answer("window")
         #expect(network.started.last == "visible")
         network.answer("adjacent")
@@ -64,27 +64,29 @@ final class FakeNetwork: @unchecked Sendable {
         #expect(executor.count == 1)
         #expect(pipeline.peakDecodes == 1)
         executor.runNext()
-        #expect(pipeline.stage(of: key("window")) == .ready)
+        #expect(pipeline.status(of: key("window")) == .ready)
         executor.runNext()
-        #expect(pipeline.stage(of: key("visible")) == .ready)
-        #expect(pipeline.stage(of: key("adjacent")) == .decoding, "still waiting for its turn")
+        #expect(pipeline.status(of: key("visible")) == .ready)
+        #expect(pipeline.status(of: key("adjacent")) == .decoding, "still waiting for its turn")
         executor.runAll()
-        #expect(pipeline.stage(of: key("window")) == .ready && pipeline.stage(of: key("adjacent")) == .ready)
+        #expect(pipeline.status(of: key("window")) == .ready && pipeline.status(of: key("adjacent")) == .ready)
         #expect(pipeline.peakFetches == 2)
     }
 
-    @Test func twoRequestsForOneFileShareOneFetch() {
+    @Test func twoRequestsForOneFileShareOneFetchAndEveryStageIsReported() {
         let (pipeline, network, executor) = make()
-        var told = 0
+        var told: [MediaStatus] = []
+        pipeline.onStatus = { location, status in if location == "a" { told.append(status) } }
         pipeline.prefetch([(key("a"), .window)])
-        _ = pipeline.picture(key("a"), blurhash: nil) { told += 1 }
-        _ = pipeline.picture(key("a"), blurhash: nil) { told += 1 }
-        #expect(network.started == ["a"])
+        pipeline.request(key("a"), priority: .visible)
+        pipeline.request(key("a"), priority: .visible)
+        #expect(network.started == ["a"], "one fetch")
+        #expect(pipeline.jobCount == 1)
         network.answer("a")
         executor.runAll()
-        #expect(told == 2, "everyone waiting is told")
+        #expect(told == [.queued, .fetching, .fetching, .decoding, .ready],
+                "each stage as it comes (the prefetch also reports where it stands): \(told)")
         #expect(pipeline.decodeCount == 1)
-        #expect(pipeline.duplicateFetches == 0)
     }
 
     @Test func workThatFallsOutOfTheWindowIsCancelledAndALateAnswerIsIgnored() {
@@ -94,30 +96,29 @@ final class FakeNetwork: @unchecked Sendable {
         // The window moves on: 1 and 2 are no longer wanted.
         pipeline.prefetch([(key("3"), .window), (key("4"), .window)])
         #expect(network.cancelled == ["1"], "the fetch in flight is called off")
-        #expect(pipeline.stage(of: key("2")) == nil, "a queued job is dropped")
+        #expect(pipeline.status(of: key("2")) == nil, "a queued job is dropped")
+        #expect(pipeline.jobCount == 2)
         #expect(network.started == ["1", "3"], "the freed slot goes to what is wanted now")
         network.answer("1")                     // too late: nobody waits
         #expect(executor.count == 0)
         #expect(pipeline.bytesFetched == Self.photo.count, "its bytes still came over the network")
-        #expect(pipeline.bytesNeverShown == Self.photo.count)
+        #expect(pipeline.bytesNeverShown(shown: []) == Self.photo.count)
         network.answer("3")
         executor.runAll()
-        #expect(pipeline.stage(of: key("3")) == .ready)
-        pipeline.markShown("3")
-        #expect(pipeline.stage(of: key("3")) == .shown)
-        #expect(pipeline.bytesNeverShown == Self.photo.count, "only 1's bytes were for nothing")
+        #expect(pipeline.status(of: key("3")) == .ready)
+        #expect(pipeline.bytesNeverShown(shown: ["3"]) == Self.photo.count, "only 1's bytes were for nothing")
+        #expect(pipeline.bytesNeverShown(shown: []) == 2 * Self.photo.count)
     }
 
-    @Test func whatIsOnScreenIsNotCancelledButAPhotoTappedPastIs() {
+    @Test func aPhotoTappedPastIsCancelledAndTheNewOneFetched() {
         let (pipeline, network, _) = make()
-        _ = pipeline.picture(key("v"), blurhash: nil) {}
-        pipeline.prefetch([])
-        #expect(network.cancelled.isEmpty, "drawn since the last preload set: on screen")
-        #expect(pipeline.stage(of: key("v")) == .fetching)
-        // The next navigation: v is neither drawn again nor wanted.
+        pipeline.prefetch([(key("v"), .visible)])
+        #expect(pipeline.status(of: key("v")) == .fetching)
+        // The next navigation: v is no longer wanted.
         pipeline.prefetch([(key("w"), .visible)])
         #expect(network.cancelled == ["v"])
         #expect(network.started == ["v", "w"])
+        #expect(pipeline.cache.pinned == ["w"])
     }
 
     @Test func theBudgetEvictsLeastRecentlyUsedButNeverTheWindow() {
@@ -151,12 +152,13 @@ final class FakeNetwork: @unchecked Sendable {
         let network = FakeNetwork(bytes: Data("not an image".utf8))
         let executor = ManualExecutor()
         let pipeline = PicturePipeline(cache: RenditionCache(), execution: .manual(executor), fetch: network.fetch)
-        var told = false
-        _ = pipeline.picture(key("bad"), blurhash: nil) { told = true }
+        var told: MediaStatus?
+        pipeline.onStatus = { _, status in told = status }
+        pipeline.request(key("bad"))
         network.answer("bad")
         executor.runAll()
-        #expect(told)
-        #expect(pipeline.stage(of: key("bad")) == .failed)
+        #expect(told == .failed("not a JPEG or PNG image"))
+        #expect(pipeline.status(of: key("bad")) == .failed("not a JPEG or PNG image"))
         #expect(pipeline.isIdle)
     }
 }
@@ -170,14 +172,23 @@ final class FakeNetwork: @unchecked Sendable {
         let photo = try #require(ImageEncoder.jpeg(SamplePhoto.make(width: 120, height: 200)))
         let broken = Data("broken".utf8)
         let cache = RenditionCache(budget: 2 << 20)
+        // Fetches under way, by location: a second one for a file whose fetch is neither
+        // answered nor called off is a duplicate.
+        let inFlight = Locked<Set<String>>([])
+        let duplicates = Locked(0)
         let pipeline = PicturePipeline(cache: cache, limits: .init(fetches: 4, decodes: 2)) { location, _, done in
             let cancelled = Locked(false)
+            inFlight.update { if !$0.insert(location).inserted { duplicates.update { $0 += 1 } } }
             let delay = Double(location.hashValue & 0xF) / 2000 // 0–7.5 ms
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
                 guard !cancelled.value else { return }
+                inFlight.update { $0.remove(location) }
                 done(.success(location.hasSuffix("7") ? broken : photo))
             }
-            return { cancelled.set(true) }
+            return {
+                cancelled.set(true)
+                inFlight.update { $0.remove(location) }
+            }
         }
         var random = SystemRandomNumberGenerator()
         var asked: [RenditionKey] = []
@@ -188,20 +199,19 @@ final class FakeNetwork: @unchecked Sendable {
                 RenditionKey(location: "s\(s)/\(i)", width: 20, height: 10, depth: .palette256)
             }
             let visible = k(story, item)
-            _ = pipeline.picture(visible, blurhash: nil) {}
             if step % 10 == 0 { asked.append(visible) }
             pipeline.prefetch([(visible, .visible), (k(story, item + 1), .window), (k(story, item + 2), .window),
                                (k(story, max(0, item - 1)), .window), (k(story + 1, 0), .adjacent), (k(story - 1, 0), .adjacent),
                                (k(story + 2, 0), .feed)])
             if step % 50 == 0 { try await Task.sleep(nanoseconds: 2_000_000) }
-            #expect(pipeline.duplicateFetches == 0)
+            #expect(duplicates.value == 0)
         }
         pipeline.prefetch([])
         // Everything in flight settles: no deadlock.
         let deadline = Date().addingTimeInterval(30)
         while !pipeline.isIdle, Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         #expect(pipeline.isIdle, "\(pipeline.jobCount) jobs never finished")
-        #expect(pipeline.duplicateFetches == 0)
+        #expect(duplicates.value == 0)
         #expect(pipeline.peakFetches <= 4 && pipeline.peakDecodes <= 2)
         #expect(cache.bytesInUse <= cache.budget, "the budget holds once nothing is pinned")
         // The last visible pictures: each is a photo or an error, never stuck loading.
@@ -225,4 +235,12 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
     var value: Value { lock.withLock { stored } }
     func set(_ value: Value) { lock.withLock { stored = value } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+extension PicturePipeline {
+    /// Targets without BlurHashes, as most of these tests need.
+    func prefetch(_ targets: [(RenditionKey, PreloadPriority)]) {
+        prefetch(targets.map { (key: $0.0, priority: $0.1, blurhash: nil) })
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoriesAssets
+import StoriesCore
 import Testing
 @testable import StoriesMedia
 
@@ -44,14 +45,14 @@ import Testing
             return files(location, maxBytes, done)
         }
         let small = RenditionKey(location: "media/chelsea.jpg", width: 20, height: 10, depth: .palette256)
-        await withCheckedContinuation { done in pipeline.request(small) { done.resume() } }
+        await pipeline.prepare(small)
         guard case .ready(let cells) = cache.state(for: small) else { Issue.record("not ready"); return }
         #expect(cells.width == 20 && cells.height == 10)
         #expect(cache.decodedImage(for: "media/chelsea.jpg") != nil)
 
         // A resize: the pixels in memory are enough; nothing is fetched again.
         let big = RenditionKey(location: "media/chelsea.jpg", width: 40, height: 20, depth: .palette256)
-        await withCheckedContinuation { done in pipeline.request(big) { done.resume() } }
+        await pipeline.prepare(big)
         guard case .ready(let larger) = cache.state(for: big) else { Issue.record("not re-rendered"); return }
         #expect(larger.width == 40)
         #expect(fetches.value == 1)
@@ -62,15 +63,9 @@ import Testing
         let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: try #require(DemoFeed.directory)))
         let sizes = [(20, 10), (30, 12), (40, 14), (50, 16)]
         let keys = sizes.map { RenditionKey(location: "media/hubble.jpg", width: $0.0, height: $0.1, depth: .palette256) }
-        await withCheckedContinuation { done in
-            var remaining = 2 // the first size, then the newest one that waited
-            for key in keys {
-                pipeline.request(key) {
-                    remaining -= 1
-                    if remaining == 0 { done.resume() }
-                }
-            }
-        }
+        var reports: [MediaStatus] = []
+        await pipeline.prepare(keys) { reports.append($0) }
+        #expect(reports.filter { $0 == .ready }.count == 1, "ready once: when the newest size is there, not the first")
         #expect(pipeline.decodeCount == 1)
         #expect(cache.state(for: keys[0]) != .loading)
         #expect(cache.state(for: keys[3]) != .loading, "the newest size is rendered")
@@ -89,24 +84,30 @@ import Testing
         }
         let key = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .direct)
         let hash = BlurHash.encode(SamplePhoto.make(width: 64, height: 64))
-        let arrived: Void = await withCheckedContinuation { done in
-            let first = pipeline.picture(key, blurhash: hash) { done.resume() }
-            guard case .placeholder(let blur) = first else { Issue.record("expected the blur first, got \(first)"); return }
-            #expect(blur.width == 12 && blur.height == 8)
+        var reports: [MediaStatus] = []
+        pipeline.onStatus = { location, status in if location == key.location { reports.append(status) } }
+        pipeline.prefetch([(key: key, priority: .visible, blurhash: hash)])
+        // The stand-in is made with the request, before any byte arrives.
+        guard case .ready(let blur) = cache.state(peek: key.placeholder(hash)) else {
+            Issue.record("no blur made with the request"); return
         }
-        _ = arrived
-        guard case .ready(let photo) = pipeline.picture(key, blurhash: hash, ready: {}) else {
-            Issue.record("the photo did not arrive"); return
-        }
+        #expect(blur.width == 12 && blur.height == 8)
+        #expect(cache.state(peek: key) == .loading)
+        #expect(reports.first == .queued || reports.first == .fetching, "\(reports)")
+        await pipeline.prepare(key)
+        guard case .ready(let photo) = cache.state(peek: key) else { Issue.record("the photo did not arrive"); return }
         #expect(photo.width == 12)
-        // No bytes (a synthetic feed): the blur stays, also after the fetch said so; with
-        // no hash either there is nothing to show.
+        // No bytes (a synthetic feed): the fetch says so, the file counts as ready (its blur
+        // is all there is), and the blur stays.
         let orphan = RenditionKey(location: "synthetic:x", width: 4, height: 4, depth: .direct)
-        await withCheckedContinuation { done in
-            if case .placeholder = pipeline.picture(orphan, blurhash: hash, ready: { done.resume() }) {} else { Issue.record("no blur") }
-        }
-        if case .placeholder = pipeline.picture(orphan, blurhash: hash, ready: {}) {} else { Issue.record("the blur went away") }
-        #expect(pipeline.picture(orphan, blurhash: nil, ready: {}) == .loading)
+        nonisolated(unsafe) var orphanReports: [MediaStatus] = [] // main actor only
+        pipeline.onStatus = { location, status in if location == orphan.location { orphanReports.append(status) } }
+        pipeline.prefetch([(key: orphan, priority: .visible, blurhash: hash)])
+        await pipeline.prepare(orphan)
+        #expect(orphanReports.contains(.ready))
+        if case .ready = cache.state(peek: orphan.placeholder(hash)) {} else { Issue.record("no blur for the orphan") }
+        #expect(pipeline.status(of: orphan) == .ready)
+        #expect(cache.state(peek: orphan) == .loading, "no photo: drawing shows the blur")
     }
 
     @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
@@ -115,7 +116,7 @@ import Testing
         let cache = RenditionCache()
         let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: url.deletingLastPathComponent()))
         let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
-        await withCheckedContinuation { done in pipeline.request(key) { done.resume() } }
+        await pipeline.prepare(key)
         #expect(cache.state(for: key) == .failed("not a JPEG or PNG image"))
     }
 }
@@ -135,4 +136,31 @@ func readingFiles(in directory: URL) -> MediaFetch {
         done(Result { () throws(MediaError) -> Data? in try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: maxBytes)) })
         return {}
     }
+}
+
+extension PicturePipeline {
+    /// Asks for renditions and waits until the pipeline reports their file settled (ready
+    /// or failed) — through `onStatus`, as the app hears it. `report` sees every status.
+    func prepare(_ keys: [RenditionKey], report: @escaping @MainActor (MediaStatus) -> Void = { _ in }) async {
+        guard let location = keys.first?.location else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            var resumed = false
+            onStatus = { reported, status in
+                guard reported == location else { return }
+                report(status)
+                if status.isSettled, !resumed {
+                    resumed = true
+                    done.resume()
+                }
+            }
+            for key in keys { request(key) }
+            if !resumed, let last = keys.last, status(of: last)?.isSettled == true, jobCount == 0 {
+                resumed = true
+                done.resume()
+            }
+        }
+        onStatus = nil
+    }
+
+    func prepare(_ key: RenditionKey) async { await prepare([key]) }
 }

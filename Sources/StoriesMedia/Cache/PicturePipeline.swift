@@ -158,7 +158,7 @@ public final class PicturePipeline {
             }
         }
         pump()
-        for target in ordered { report(target.key.location, status(of: target.key)) }
+        for target in ordered { report(target.key.location, status(of: target.key) ?? .queued) }
     }
 
     /// The BlurHash decoded at the rendition's size, kept in the cache under
@@ -174,8 +174,8 @@ public final class PicturePipeline {
 
     // MARK: - Reading
 
-    /// Where the work for a rendition stands.
-    public func status(of key: RenditionKey) -> MediaStatus {
+    /// Where the work for a rendition stands; nil when nothing was asked of it.
+    public func status(of key: RenditionKey) -> MediaStatus? {
         if case .failed(let reason) = cache.state(peek: key) { return .failed(reason) }
         if withoutBytes.contains(key.location) { return .ready } // its BlurHash is all there is
         if let job = jobs[key.location] {
@@ -186,7 +186,7 @@ public final class PicturePipeline {
             }
         }
         if case .ready = cache.state(peek: key) { return .ready }
-        return .queued
+        return nil
     }
 
     /// Nothing is being fetched, decoded or rendered.

@@ -32,6 +32,13 @@ public struct Canvas: Equatable, Sendable {
         cells = Array(repeating: fill, count: self.width * self.height)
     }
 
+    /// A canvas from cells in reading order (the test screen rebuilds what it shows).
+    init(width: Int, height: Int, cells: [Cell]) {
+        self.width = width
+        self.height = height
+        self.cells = cells
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }

@@ -1,30 +1,32 @@
+import StoriesApp
 import StoriesCore
 import Testing
 @testable import StoriesUI
 
 /// Animation frames at fixed fractions of their timelines, as text.
+@MainActor
 @Suite struct TransitionSnapshotTests {
-    func pilot() -> Pilot { Pilot(width: 80, height: 24, state: Fixture.loadedState(motion: true)) }
+    func pilot() -> AppDriver { AppDriver(width: 80, height: 24, motion: true) }
 
     @Test func presentGrowsOutOfTheBubble() {
-        var pilot = pilot()
+        let pilot = pilot()
         pilot.press(.key(.right), .key(.enter))
-        let start = pilot.screen
+        let start = pilot.text
         #expect(start.contains("Mika 🌸  @mika.blooms"), "at 0 the row is still all there (darkened)")
-        pilot.wait(0.125, step: 0.125)                 // half the time: ease-out 0.875 of the way
-        expectSnapshot(pilot.backend.snapshot(), named: "present-half-80x24")
-        pilot.wait(0.125, step: 0.125)
+        pilot.frame(after: 0.125)                 // half the time: ease-out 0.875 of the way
+        expectSnapshot(pilot.snapshot(), named: "present-half-80x24")
+        pilot.frame(after: 0.125)
         #expect(pilot.lines[1].contains("Mika 🌸") && pilot.lines[1].hasSuffix("1/3"), "the whole viewer at the end")
         #expect(pilot.state.transition == nil)
     }
 
     @Test func theCubeTurnsBetweenStories() {
-        var pilot = pilot()
+        let pilot = pilot()
         pilot.press(.key(.enter))
-        pilot.wait(0.25, step: 0.25)
+        pilot.frame(after: 0.25)
         pilot.press(.key(.character("]")))
-        pilot.wait(0.15, step: 0.15)                   // half the time: ease-in-out half way
-        expectSnapshot(pilot.backend.snapshot(), named: "cube-half-80x24")
+        pilot.frame(after: 0.15)                   // half the time: ease-in-out half way
+        expectSnapshot(pilot.snapshot(), named: "cube-half-80x24")
         // Half way, the seam is in the middle: each face has half the width.
         guard let motion = TransitionView.motion(of: pilot.state), case .cube(_, _, _, let turn) = motion else {
             Issue.record("no cube")
@@ -34,24 +36,24 @@ import Testing
     }
 
     @Test func aPullDownFollowsThePointerAndShrinksTowardsTheBubble() {
-        var pilot = pilot()
+        let pilot = pilot()
         pilot.press(.key(.enter))
-        pilot.wait(0.25, step: 0.25)
+        pilot.frame(after: 0.25)
         pilot.drag(from: (40, 4), to: (40, 10), steps: 3, release: false)
-        expectSnapshot(pilot.backend.snapshot(), named: "pull-down-6-rows-80x24")
+        expectSnapshot(pilot.snapshot(), named: "pull-down-6-rows-80x24")
         #expect(pilot.state.drag == .dismiss(offset: 0.25))
         let rect = TransitionView.zoomRect(pilot.state, storyIndex: 0, scale: 0.75, width: 80, height: 24)
         #expect(rect.width < 80 && rect.height < 24 && rect.x >= 0, "\(rect)")
         pilot.mouse(.release(.left), column: 40, row: 10)
         #expect(pilot.state.viewer == nil, "6 rows of 24 is past a fifth")
-        pilot.wait(0.1, step: 0.1)
-        expectSnapshot(pilot.backend.snapshot(), named: "dismiss-into-bubble-80x24")
+        pilot.frame(after: 0.1)
+        expectSnapshot(pilot.snapshot(), named: "dismiss-into-bubble-80x24")
     }
 
     @Test func aSidewaysDragTurnsTheCubeWithThePointer() {
-        var pilot = pilot()
+        let pilot = pilot()
         pilot.press(.key(.enter))
-        pilot.wait(0.25, step: 0.25)
+        pilot.frame(after: 0.25)
         pilot.drag(from: (70, 12), to: (50, 12), steps: 2, release: false)
         guard let motion = TransitionView.motion(of: pilot.state), case .cube(let leaving, let arriving, let forward, let turn) = motion else {
             Issue.record("no cube")
@@ -60,13 +62,13 @@ import Testing
         #expect(leaving.storyIndex == 0 && arriving.storyIndex == 1 && forward)
         #expect(abs(turn - 0.25) < 1e-9)
         // The arriving face (Mika, from the right) takes the right quarter of the screen.
-        expectSnapshot(pilot.backend.snapshot(), named: "cube-drag-quarter-80x24")
+        expectSnapshot(pilot.snapshot(), named: "cube-drag-quarter-80x24")
         pilot.mouse(.release(.left), column: 50, row: 12)
         #expect(pilot.state.viewer?.storyIndex == 1, "20 of 80 columns is a quarter: it completes")
     }
 
     @Test func everyFrameIsDrawnWhileAnAnimationRunsAndNoneAfter() {
-        var pilot = pilot()
+        let pilot = pilot()
         pilot.press(.key(.enter))
         #expect(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24) == 0)
         pilot.wait(0.3)
@@ -77,7 +79,7 @@ import Testing
     }
 
     @Test func reduceMotionDrawsNoMovement() {
-        var pilot = Pilot(width: 80, height: 24)
+        let pilot = AppDriver(width: 80, height: 24)
         pilot.press(.key(.enter))
         #expect(pilot.lines[1].contains("Ayla Demir"), "the viewer at once")
         pilot.drag(from: (40, 4), to: (40, 10), steps: 3, release: false)
@@ -85,20 +87,20 @@ import Testing
         #expect(pilot.lines[1].contains("Ayla Demir"), "a drag does not move the screen")
         pilot.mouse(.release(.left), column: 40, row: 10)
         #expect(pilot.state.viewer == nil, "but it still dismisses")
-        #expect(pilot.screen.contains("Ayla Demir  @ayla"))
+        #expect(pilot.text.contains("Ayla Demir  @ayla"))
     }
 
     @Test func theGestureOverlayExplainsEachDecision() {
-        var pilot = Pilot(width: 100, height: 30)
+        let pilot = AppDriver(width: 100, height: 30)
         pilot.press(.key(.enter))
         pilot.type("g")
         pilot.click(column: 80, row: 15)
         pilot.mouse(.press(.left), column: 80, row: 15)
         pilot.wait(0.3)
         pilot.mouse(.release(.left), column: 80, row: 15)
-        expectSnapshot(pilot.backend.snapshot(), named: "gesture-overlay-100x30")
-        #expect(pilot.screen.contains("Gestures · now: viewing · motion off"), "the pilot runs with reduce motion")
-        #expect(pilot.screen.contains("→ hold → viewer.playback → hold (pause)"))
-        #expect(pilot.screen.contains("declined: tap (released after a hold)"))
+        expectSnapshot(pilot.snapshot(), named: "gesture-overlay-100x30")
+        #expect(pilot.text.contains("Gestures · now: viewing · motion off"), "the pilot runs with reduce motion")
+        #expect(pilot.text.contains("→ hold → viewer.playback → hold (pause)"))
+        #expect(pilot.text.contains("declined: tap (released after a hold)"))
     }
 }

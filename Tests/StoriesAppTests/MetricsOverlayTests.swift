@@ -1,10 +1,12 @@
+import StoriesApp
 import StoriesCore
 import Testing
 @testable import StoriesUI
 
+@MainActor
 @Suite struct MetricsOverlayTests {
     @Test func theOverlayReadsAsANumberedReport() {
-        var state = Fixture.loadedState()
+        var state = AppDriver().state
         state.showsMetrics = true
         let metrics = MetricsSnapshot(
             policy: .on,
@@ -28,14 +30,14 @@ import Testing
     }
 
     @Test func iTogglesItAndOnlyOneOverlayShowsAtATime() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
         pilot.type("g")
         pilot.type("i")
         #expect(pilot.state.showsMetrics && !pilot.state.showsGestures)
-        #expect(pilot.screen.contains("Metrics · preload on"))
+        #expect(pilot.text.contains("Metrics · preload on"))
         pilot.type("g")
         #expect(!pilot.state.showsMetrics && pilot.state.showsGestures)
         pilot.type("g")
-        #expect(!pilot.screen.contains("Metrics ·") && !pilot.screen.contains("Gestures ·"))
+        #expect(!pilot.text.contains("Metrics ·") && !pilot.text.contains("Gestures ·"))
     }
 }

@@ -1,20 +1,22 @@
+import StoriesApp
 import StoriesCore
 import Testing
 @testable import StoriesUI
 
 /// Whole sessions, as a person would use the app: keys in, screen text out.
+@MainActor
 @Suite struct ScenarioTests {
     @Test func browseOpenWatchPauseAndDismiss() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
         #expect(pilot.lines[0].hasPrefix(" ◉ stories · Demo stories"))
-        #expect(pilot.screen.contains("Ayla Demir  @ayla"))
+        #expect(pilot.text.contains("Ayla Demir  @ayla"))
 
         pilot.press(.key(.right))
-        #expect(pilot.screen.contains("Mika 🌸  @mika.blooms"))
+        #expect(pilot.text.contains("Mika 🌸  @mika.blooms"))
         pilot.press(.key(.enter))
         #expect(pilot.lines[1].contains("Mika 🌸"))
         #expect(pilot.lines[1].hasSuffix("1/3"))
-        #expect(pilot.screen.contains("Chelsea supervising the morning."))
+        #expect(pilot.text.contains("Chelsea supervising the morning."))
 
         // The bar fills with time: after 2.5 of 5 seconds the first segment is half done.
         pilot.wait(2.5)
@@ -24,7 +26,7 @@ import Testing
         #expect(abs(done - firstSegment.count / 2) <= 1, "\(firstSegment)")
         pilot.wait(2.6)
         #expect(pilot.lines[1].hasSuffix("2/3"), "advanced after the item's duration")
-        #expect(pilot.screen.contains("Productivity: 0"))
+        #expect(pilot.text.contains("Productivity: 0"))
 
         pilot.press(.key(.character(" ")))
         #expect(pilot.lines[1].hasSuffix("❚❚ paused  2/3"))
@@ -36,21 +38,18 @@ import Testing
         #expect(pilot.lines[1].contains("山田 花子"))
         pilot.press(.key(.escape))
         #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
-        #expect(pilot.screen.contains("山田 花子  @hanako"), "the selection is on the story last shown")
-        #expect(!pilot.effects.contains(.quit))
-        let saved = pilot.effects.compactMap { effect -> SeenState? in
-            if case .persistSeen(let seen) = effect { return seen }
-            return nil
-        }
+        #expect(pilot.text.contains("山田 花子  @hanako"), "the selection is on the story last shown")
+        #expect(pilot.quitStatus == nil)
+        let saved = pilot.persisted
         #expect(saved.last == pilot.state.seen, "every change of seen state is handed over for saving")
         #expect(saved.last?.isSeen(story: "mika", item: "mika-t1") == true)
 
         pilot.type("q")
-        #expect(pilot.effects.last == .quit)
+        #expect(pilot.quitStatus == 0)
     }
 
     @Test func progressBarFollowsElapsedTime() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
         pilot.press(.key(.enter))
         func filled() -> Int { pilot.lines[0].filter { $0 == "━" || $0 == "╸" }.count }
         let atStart = filled()
@@ -62,49 +61,50 @@ import Testing
         #expect(afterOne > atStart)
         #expect(afterThree > afterOne)
         // Same elapsed time, coarser ticks: the same bar.
-        var coarse = Pilot()
+        let coarse = AppDriver()
         coarse.press(.key(.enter))
-        coarse.wait(3, step: 0.5)
+        for _ in 0..<6 { coarse.wait(0.5) }
         #expect(coarse.lines[0] == pilot.lines[0])
     }
 
     @Test func watchingEveryItemTurnsTheBubbleGrey() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
         pilot.press(.key(.enter))
         pilot.wait(15.2)  // three items of 5 s, then on to the next story
         #expect(pilot.lines[1].contains("Mika 🌸"))
         pilot.press(.key(.escape))
-        #expect(pilot.screen.contains("Mika 🌸  @mika.blooms"))
+        #expect(pilot.text.contains("Mika 🌸  @mika.blooms"))
         pilot.press(.key(.left))
-        #expect(pilot.screen.contains("3 items, all seen"))
-        let ringColour = pilot.backend.canvas[3, HomeScreen.ringRow].style.foreground
+        #expect(pilot.text.contains("3 items, all seen"))
+        let ringColour = pilot.canvas[3, HomeScreen.ringRow].style.foreground
         #expect(ringColour == Theme.ringSeen)
-        let unseenRing = pilot.backend.canvas[13, HomeScreen.ringRow].style.foreground
+        let unseenRing = pilot.canvas[13, HomeScreen.ringRow].style.foreground
         #expect(unseenRing == Theme.ringTop)
     }
 
     @Test func escThenAKeyInOneReadIsTwoKeys() {
         // Esc followed at once by q arrives as Alt-q: no binding takes it, so it is Esc
         // (dismiss the viewer) and then q (quit, on the home screen).
-        var pilot = Pilot()
+        let pilot = AppDriver()
         pilot.press(.key(.enter))
         #expect(pilot.state.viewer != nil)
         pilot.press(.key(.character("q"), .alt))
         #expect(pilot.state.viewer == nil)
-        #expect(pilot.effects.last == .quit)
+        #expect(pilot.quitStatus == 0)
     }
 
     @Test func theLastItemOfTheLastStoryDismisses() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
+        pilot.press(.key(.end))                 // the last loaded story; the next page comes
         pilot.press(.key(.end), .key(.enter))
         #expect(pilot.lines[1].contains("陈伟 Chen Wei"))
         pilot.press(.key(.right), .key(.right), .key(.right))
         #expect(pilot.lines[0].hasPrefix(" ◉ stories"))
-        #expect(pilot.screen.contains("陈伟 Chen Wei  @chenwei"))
+        #expect(pilot.text.contains("陈伟 Chen Wei  @chenwei"))
     }
 
     @Test func mouseClicksOpenBubblesAndTapInTheViewer() {
-        var pilot = Pilot()
+        let pilot = AppDriver()
         pilot.click(column: 2 + 2 * Bubble.slotWidth + 4, row: HomeScreen.ringRow + 1) // third bubble
         #expect(pilot.lines[1].contains("山田 花子"))
         #expect(pilot.lines[1].hasSuffix("1/2"))
@@ -120,12 +120,12 @@ import Testing
     @Test func hostileFeedTextIsShownNotInterpreted() throws {
         let hostile = Story(id: "eve", author: Author(name: SafeText.line("Eve\u{1B}[2J\u{1B}]0;owned\u{07}")),
                             items: [StoryItem(id: "1", content: .text(SafeText.paragraphs("\u{1B}[31mred\u{9B}"), background: RGB(0, 0, 0)))])
-        var pilot = Pilot(state: Fixture.loadedState(FeedLoad(stories: [hostile], warnings: [])))
+        let pilot = AppDriver(source: MemoryFeed(load: FeedLoad(stories: [hostile], warnings: [])))
         pilot.press(.key(.enter))
-        let cells = pilot.backend.canvas.cells.compactMap(\.grapheme)
+        let cells = pilot.canvas.cells.compactMap(\.grapheme)
         #expect(!cells.contains { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
-        #expect(pilot.screen.contains("red"))
-        #expect(!pilot.screen.contains("[31m") && !pilot.screen.contains("owned"), "no sequence leftovers")
+        #expect(pilot.text.contains("red"))
+        #expect(!pilot.text.contains("[31m") && !pilot.text.contains("owned"), "no sequence leftovers")
         #expect(pilot.lines[1].contains("Eve"))
     }
 }

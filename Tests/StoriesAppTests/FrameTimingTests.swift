@@ -1,21 +1,23 @@
+import StoriesApp
 import StoriesCore
 import Testing
 @testable import StoriesUI
 
 /// The run loop sleeps until `AppView.secondsUntilNextChange`; these check that the screen
 /// really stays the same until then and changes right after.
+@MainActor
 @Suite struct FrameTimingTests {
-    func playing(width: Int = 80, height: Int = 24, after seconds: Double = 0) -> Pilot {
-        var pilot = Pilot(width: width, height: height)
+    func playing(width: Int = 80, height: Int = 24, after seconds: Double = 0) -> AppDriver {
+        let pilot = AppDriver(width: width, height: height)
         pilot.press(.key(.enter))
-        if seconds > 0 { pilot.wait(seconds, step: seconds) }
+        if seconds > 0 { pilot.frame(after: seconds) }
         return pilot
     }
 
-    func screen(_ pilot: Pilot, at uptime: Double) -> Canvas {
+    func screen(_ pilot: AppDriver, at uptime: Double) -> Canvas {
         var state = pilot.state
         state.now = Moment(uptime: uptime, date: state.now.date)
-        return AppView.render(state, width: pilot.backend.canvas.width, height: pilot.backend.canvas.height)
+        return pilot.render(state) // the photo as the cache has it
     }
 
     @Test(arguments: [0.0, 0.5, 1.234, 2.0, 3.9])
@@ -36,12 +38,12 @@ import Testing
     }
 
     @Test func nothingMovesOnHomeWhilePausedOrUnderTheHelp() {
-        let home = Pilot()
+        let home = AppDriver()
         #expect(AppView.secondsUntilNextChange(home.state, width: 80, height: 24) == nil)
-        var paused = playing()
+        let paused = playing()
         paused.press(.key(.character(" ")))
         #expect(AppView.secondsUntilNextChange(paused.state, width: 80, height: 24) == nil)
-        var help = playing()
+        let help = playing()
         help.type("?")
         #expect(AppView.secondsUntilNextChange(help.state, width: 80, height: 24) == nil)
     }
@@ -63,10 +65,10 @@ import Testing
     /// opening is stopped) nothing moves on the row again.
     @Test(arguments: [0.0, 0.04, 0.5, 1.7])
     func theLoadingRingTurnsExactlyWhenItSays(elapsed: Double) throws {
-        var pilot = Pilot(width: 80, height: 24, state: SnapshotTests.firstPageOnly())
+        let pilot = AppDriver.firstPageOnly()
         pilot.press(.key(.enter))
         #expect(pilot.state.opening != nil)
-        if elapsed > 0 { pilot.wait(elapsed, step: elapsed) }
+        if elapsed > 0 { pilot.frame(after: elapsed) }
         let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))
         let now = pilot.state.now.uptime
         #expect(delay > 0 && delay <= 1 / Bubble.spinnerStepsPerSecond + 1e-9)
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func theRingGoesRoundInEighteenSteps() {
-        var pilot = Pilot(width: 80, height: 24, state: SnapshotTests.firstPageOnly())
+        let pilot = AppDriver.firstPageOnly()
         pilot.press(.key(.enter))
         let start = pilot.state.now.uptime
         // Mid-step moments, so rounding never lands on a boundary.
