@@ -79,9 +79,11 @@ final class Tmux {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: width, height: height, stateDirectory: stateDirectory)
         try tmux.type(arguments.isEmpty ? binary : "\(binary) \(arguments)")
-        // The title line ends in "N stories" once the feed has loaded.
+        // The title line ends in "N stories" once the feed has loaded, and the bubbles are
+        // drawn once their view models are built a moment later (off the main queue).
         try tmux.waitFor("the loaded ring row") { lines in
-            lines.first?.range(of: #"[0-9]+\+? stor(y|ies)$"#, options: .regularExpression) != nil
+            guard let title = lines.first, title.range(of: #"[0-9]+\+? stor(y|ies)$"#, options: .regularExpression) != nil else { return false }
+            return title.hasSuffix(" 0 stories") || lines.contains { $0.contains("┏") || $0.contains("╭") }
         }
         return tmux
     }
