@@ -52,8 +52,6 @@ public final class AppEngine {
     /// Reducer runs so far, all told and for `.input` actions alone (one per input).
     public private(set) var reductions = 0
     public private(set) var inputReductions = 0
-    /// Frames drawn so far.
-    public private(set) var framesDrawn = 0
 
     private var inbox: [AppAction] = []
     private var reducing = false
@@ -224,7 +222,6 @@ public final class AppEngine {
         frames.drew()
         guard !stopped else { return frame }
         frame = render()
-        framesDrawn += 1
         draw?(frame)
         peakCacheBytes = max(peakCacheBytes, services.pictures.cache.bytesInUse)
         if metrics.frameDrawn(state, at: scheduler.now().uptime), state.showsMetrics {

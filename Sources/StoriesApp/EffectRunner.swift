@@ -23,9 +23,6 @@ final class EffectRunner {
         self.scheduler = scheduler
     }
 
-    /// Work with an id still on its way.
-    var inFlightIDs: Set<EffectID> { Set(inFlight.keys) }
-
     func perform(_ effect: AppEffect) {
         switch effect {
         case .loadPage(let cursor):

@@ -81,12 +81,7 @@ final class AppDriver {
         settle()
     }
 
-    func press(_ keys: InputEvent...) {
-        for key in keys {
-            engine.input(key)
-            settle()
-        }
-    }
+    func press(_ keys: InputEvent...) { press(keys) }
 
     func press(_ keys: [InputEvent]) {
         for key in keys {
@@ -184,21 +179,14 @@ struct MemoryFeed: FeedSource {
 
     func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         if let media { return try media(location, maxBytes) }
-        return try Fixture.demoSource.media(at: location, maxBytes: maxBytes)
+        return try Fixture.demoFeed?.media(at: location, maxBytes: maxBytes) // the demo's photos
     }
 }
 
 /// Compares a screen with `__Snapshots__/<name>.txt`; `STORIES_UPDATE_SNAPSHOTS=1` rewrites it.
-func expectSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("__Snapshots__").appendingPathComponent("\(name).txt")
-    switch SnapshotFile.verify(text, at: url) {
-    case .matched:
-        break
-    case .recorded(let path):
-        Issue.record("Recorded a new snapshot at \(path); review it, then run the tests again.", sourceLocation: sourceLocation)
-    case .mismatched(let diff):
-        Issue.record("Snapshot '\(name)' differs (rerun with \(SnapshotFile.updateVariable)=1 to accept):\n\(diff)", sourceLocation: sourceLocation)
+func expectSnapshot(_ text: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+    if let problem = SnapshotFile.problem(with: text, named: name, besideTestFile: filePath) {
+        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
     }
 }
 
@@ -208,15 +196,9 @@ enum Fixture {
 
     static let demoDirectory = DemoFeed.directory
 
-    static let demoSource: any FeedSource = {
-        if let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) { return feed }
-        return MemoryFeed(load: FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")]))
-    }()
+    static let demoFeed = DemoFeed.directory.flatMap { try? DirectoryFeed(directory: $0) }
 
-    static let demo: FeedLoad = {
-        guard let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) else {
-            return FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])
-        }
-        return feed.loadAll()
-    }()
+    static let demo = demoFeed?.loadAll() ?? FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])
+
+    static let demoSource: any FeedSource = demoFeed ?? MemoryFeed(load: demo)
 }

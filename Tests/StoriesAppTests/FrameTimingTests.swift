@@ -48,10 +48,16 @@ import Testing
         #expect(AppView.secondsUntilNextChange(help.state, width: 80, height: 24) == nil)
     }
 
-    @Test func onATooSmallTerminalTheItemStillEndsOnTime() throws {
+    @Test func aTerminalTooSmallStopsTheItemAndItsFramesUntilItGrowsBack() throws {
         let pilot = playing(after: 1.5)
-        let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 30, height: 8))
-        #expect(abs(delay - 3.5) < 1e-9)
+        pilot.resize(width: 30, height: 8)
+        #expect(AppView.secondsUntilNextChange(pilot.state, width: 30, height: 8) == nil, "no frames while too small")
+        pilot.wait(10)
+        #expect(abs((pilot.elapsed ?? 0) - 1.5) < 1e-9, "nobody saw it: it did not play")
+        #expect(pilot.position! == (0, 0), "and did not move on")
+        pilot.resize(width: 80, height: 24)
+        pilot.wait(1)
+        #expect(abs((pilot.elapsed ?? 0) - 2.5) < 1e-9, "back where it was, playing")
     }
 
     @Test func theLastStepIsTheEndOfTheItem() throws {

@@ -106,6 +106,41 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
+    /// Interruptions that are not inputs: the story under a drag failing, the item ending
+    /// under a press, the viewer closing under a hold.
+    @Test func aGestureEndsWithWhatItWasOn() {
+        let failing = Fixture.demo.stories[1].id
+        let slow = AppDriver(width: 90, height: 30, source: MemoryFeed(load: Fixture.demo, failing: [failing: "gone"]),
+                             network: AppDriver.network(latency: 1))
+        slow.wait(1)
+        slow.press(.key(.enter))
+        slow.wait(1)                             // Ayla is open; Mika's items are on their way
+        slow.press(.key(.character("]")))        // the viewer waits on Mika
+        slow.mouse(.press(.left), column: 60, row: 12)
+        slow.mouse(.drag(.left), column: 64, row: 12)
+        #expect(slow.state.drag != nil)
+        slow.wait(1)                             // Mika's items fail under the drag
+        #expect(slow.state.pointer == .idle && slow.state.drag == nil)
+        slow.mouse(.release(.left), column: 64, row: 12)
+        #expect(slow.lastDecision?.declined.first?.reason == "no press to end", "the release finds nothing to end")
+
+        let rig = GestureRig()
+        rig.key(.enter)
+        rig.wait(4.9)
+        rig.mouse(.press(.left), 60, 12)         // pressed just before the item ends
+        rig.wait(0.2)                            // it ends (5 s) before the hold check (250 ms)
+        #expect(rig.position! == (0, 1))
+        #expect(rig.state.pointer == .idle, "the press belonged to the item that ended")
+        rig.mouse(.release(.left), 60, 12)
+        #expect(rig.position! == (0, 1), "so its release does not tap")
+
+        rig.mouse(.press(.left), 60, 12)
+        rig.wait(0.3)
+        #expect(rig.state.isHeld)
+        rig.key(.escape)                         // dismissed under the hold
+        #expect(!rig.state.isHeld && rig.state.pointer == .idle)
+    }
+
     @Test func drawingTheSameStateTwiceStartsNoWorkAndChangesNothing() {
         let d = AppDriver(width: 100, height: 30, network: AppDriver.network(latency: 0.5))
         d.wait(0.5)

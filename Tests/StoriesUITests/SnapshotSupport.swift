@@ -3,16 +3,8 @@ import Testing
 @testable import StoriesUI
 
 /// Compares a screen with `__Snapshots__/<name>.txt`; `STORIES_UPDATE_SNAPSHOTS=1` rewrites it.
-func expectSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("__Snapshots__").appendingPathComponent("\(name).txt")
-    switch SnapshotFile.verify(text, at: url) {
-    case .matched:
-        break
-    case .recorded(let path):
-        Issue.record("Recorded a new snapshot at \(path); review it, then run the tests again.", sourceLocation: sourceLocation)
-    case .mismatched(let diff):
-        Issue.record("Snapshot '\(name)' differs (rerun with \(SnapshotFile.updateVariable)=1 to accept):\n\(diff)", sourceLocation: sourceLocation)
+func expectSnapshot(_ text: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+    if let problem = SnapshotFile.problem(with: text, named: name, besideTestFile: filePath) {
+        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
     }
 }
-

@@ -26,7 +26,8 @@ public enum RingLayout {
         max(1, (width - 2 * leftMargin) / slotWidth)
     }
 
-    /// The first story in view: the row keeps the selection near its middle.
+    /// The first story in view: the selection stays in view, centred when the row scrolls.
+    /// Derived from the selection alone, so the row needs no scroll state of its own.
     public static func firstVisible(selection: Int, count: Int, visible: Int) -> Int {
         guard count > visible else { return 0 }
         return min(max(0, selection - visible / 2), count - visible)

@@ -86,6 +86,9 @@ public enum AppEffect: Equatable, Sendable {
 /// changed.
 public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction, at now: Moment) -> [AppEffect] {
+        // The pipeline reports every target's stage whenever the preload set changes; a stage
+        // already known changes nothing, so it costs nothing either.
+        if case .media(let location, let status) = action, state.media[location] == status { return [] }
         var reduction = Reduction(state: state)
         state = AppState(title: "", now: now) // release the copy so `reduction` mutates in place
         reduction.state.now = now
@@ -509,7 +512,7 @@ private struct Reduction {
             }
         }
         // Pages built for a width that is no longer current are dropped: newer ones follow.
-        if update.width == state.layoutWidth {
+        if update.width == state.screenWidth {
             for (id, pages) in update.pages { state.pages[id] = pages }
         }
     }
@@ -608,7 +611,7 @@ private struct Reduction {
             let pages = pagesChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
                 store.positions[id].flatMap { store.story(at: $0) }
             }
-            let job = ViewModelJob(ring: ring, pages: pages, seen: state.seen, now: state.now.date, width: state.layoutWidth)
+            let job = ViewModelJob(ring: ring, pages: pages, seen: state.seen, now: state.now.date, width: state.screenWidth)
             if !job.isEmpty { effects.append(.buildViewModels(job)) }
         }
     }

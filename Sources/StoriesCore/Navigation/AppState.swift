@@ -18,8 +18,6 @@ public struct AppState: Equatable, Sendable {
     /// are built for its width; gestures are recognised against both.
     public var screenWidth = 80
     public var screenHeight = 24
-    /// The width view models are built for: the screen's.
-    public var layoutWidth: Int { screenWidth }
     /// The screen is big enough to draw the app (`ScreenLayout.minimumWidth` × `…Height`).
     public var isUsable: Bool { ScreenLayout.isUsable(width: screenWidth, height: screenHeight) }
     /// The keys in force (`keys.conf` over the defaults): the reducer resolves keys itself.

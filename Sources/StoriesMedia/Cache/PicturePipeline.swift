@@ -324,14 +324,12 @@ public final class PicturePipeline {
             again.newerKey = nil
             again.phase = .renderQueued(image)
             jobs[location] = again
-        } else if jobs[location]?.id == id {
+        } else if jobs[location]?.id == id { // a job being decoded is never cancelled: it is still here
             jobs[location] = nil
             switch result {
             case .success: report(location, .ready)
             case .failure(let error): report(location, .failed(error.description))
             }
-        } else if case .failure(let error) = result {
-            report(location, .failed(error.description)) // a failure is the file's, whatever was wanted
         }
         pump()
     }

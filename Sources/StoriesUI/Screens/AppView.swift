@@ -4,9 +4,6 @@ import StoriesMedia
 /// The whole screen as a function of app state: picks the screen, lays the help overlay on
 /// top, and shows one clear line instead of a broken layout when the terminal is too small.
 public enum AppView {
-    public static let minimumWidth = ScreenLayout.minimumWidth
-    public static let minimumHeight = ScreenLayout.minimumHeight
-
     /// What to draw for a photo of the viewer: the runtime answers from its rendition
     /// cache (`PictureLookups.cached`) and never starts work from here; tests may answer
     /// as they like.
@@ -16,8 +13,8 @@ public enum AppView {
                               metrics: MetricsSnapshot? = nil,
                               pictures: PictureLookup = { _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        guard width >= minimumWidth, height >= minimumHeight else {
-            let message = "Terminal too small: \(width)×\(height). stories needs at least \(minimumWidth)×\(minimumHeight)."
+        guard ScreenLayout.isUsable(width: width, height: height) else {
+            let message = "Terminal too small: \(width)×\(height). stories needs at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight)."
             let lines = TextWrap.lines(message, width: max(1, width))
             for (offset, line) in lines.prefix(max(1, height)).enumerated() {
                 canvas.text(line, x: 0, y: offset + max(0, (height - lines.count) / 2), style: Style(foreground: Theme.warning, attributes: [.bold]))
@@ -49,14 +46,9 @@ public enum AppView {
         guard state.wantsFrames else { return nil }
         // An animation draws every frame until its timeline ends.
         if state.transition != nil { return 0 }
-        guard width >= minimumWidth, height >= minimumHeight, !state.showsHelp else {
-            // Nothing visible moves, but the item still ends on time.
-            return state.viewer.flatMap { viewer in
-                state.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex].map {
-                    $0.duration - viewer.playback.elapsed(at: state.now.uptime)
-                }
-            }.map { max(0, $0) }
-        }
+        // Under the help or on a screen too small nothing visible moves (the reducer stops
+        // the item's clock there too).
+        guard ScreenLayout.isUsable(width: width, height: height), !state.showsHelp else { return nil }
         if state.viewer == nil, state.opening != nil {
             // The loading ring's next step.
             let steps = (state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond

@@ -39,19 +39,11 @@ public enum HomeScreen {
         Hints.draw([("←→", "choose"), ("Enter", "open"), ("?", "help"), ("q", "quit")], into: &canvas, y: height - 1)
     }
 
-    /// Index of the first bubble shown: the selection stays in view, centred when the row
-    /// scrolls. Derived from the selection alone, so it needs no state of its own.
-    public static func firstVisible(selection: Int, count: Int, visible: Int) -> Int {
-        RingLayout.firstVisible(selection: selection, count: count, visible: visible)
-    }
-
-    public static func visibleBubbles(width: Int) -> Int { RingLayout.visibleBubbles(width: width) }
-
     /// Where the bubble of a story is drawn, when it is in view: present grows out of it
     /// and dismiss shrinks into it.
     public static func bubbleRect(of index: Int, state: AppState, width: Int) -> Rect? {
-        let visible = visibleBubbles(width: width)
-        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        let visible = RingLayout.visibleBubbles(width: width)
+        let first = RingLayout.firstVisible(selection: state.selection, count: state.store.count, visible: visible)
         guard index >= first, index < first + visible else { return nil }
         return Rect(x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
     }
@@ -61,8 +53,8 @@ public enum HomeScreen {
     static func drawRing(_ state: AppState, into canvas: inout Canvas, y: Int) {
         let store = state.store
         let count = store.count
-        let visible = visibleBubbles(width: canvas.width)
-        let first = firstVisible(selection: state.selection, count: count, visible: visible)
+        let visible = RingLayout.visibleBubbles(width: canvas.width)
+        let first = RingLayout.firstVisible(selection: state.selection, count: count, visible: visible)
         let last = min(count, first + visible)
         for index in first..<last {
             let id = store.summaries[index].id

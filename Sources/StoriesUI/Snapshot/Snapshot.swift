@@ -92,6 +92,21 @@ public enum SnapshotFile {
         return .recorded(path: url.path)
     }
 
+    /// What a test reports about `actual` against `__Snapshots__/<name>.txt` beside the test
+    /// file at `testFile` (`#filePath`): nil when it matched, else the message.
+    public static func problem(with actual: String, named name: String, besideTestFile testFile: String) -> String? {
+        let url = URL(fileURLWithPath: testFile).deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__").appendingPathComponent("\(name).txt")
+        switch verify(actual, at: url) {
+        case .matched:
+            return nil
+        case .recorded(let path):
+            return "Recorded a new snapshot at \(path); review it, then run the tests again."
+        case .mismatched(let diff):
+            return "Snapshot '\(name)' differs (rerun with \(updateVariable)=1 to accept):\n\(diff)"
+        }
+    }
+
     /// The differing lines, numbered, expected (-) above actual (+).
     public static func diff(expected: String, actual: String) -> String {
         let e = expected.components(separatedBy: "\n"), a = actual.components(separatedBy: "\n")

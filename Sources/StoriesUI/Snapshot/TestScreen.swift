@@ -2,12 +2,9 @@ import StoriesCore
 
 /// A terminal for tests: it takes the same `CanvasDiff`s the ncurses backend takes and
 /// keeps what a terminal would then show, wide characters included (writing over half of
-/// one blanks the other half). Its `canvas` is what a person would see; `framesDrawn` and
-/// `cellsWritten` count the work.
+/// one blanks the other half). Its `canvas` is what a person would see.
 public final class TestScreen {
     public private(set) var canvas: Canvas
-    public private(set) var framesDrawn = 0
-    public private(set) var cellsWritten = 0
     private var last: Canvas?
 
     public init(width: Int, height: Int) {
@@ -21,7 +18,6 @@ public final class TestScreen {
     }
 
     public func apply(_ diff: CanvasDiff) {
-        framesDrawn += 1
         var cells = diff.isFull || canvas.width != diff.width || canvas.height != diff.height
             ? Array(repeating: Cell.blank, count: diff.width * diff.height) : canvas.cells
         let width = diff.width
@@ -36,7 +32,6 @@ public final class TestScreen {
                 if change.x + 2 < width, cells[index + 2].isContinuation { cells[index + 2] = Cell(" ", style: cells[index + 2].style) }
                 cells[index + 1] = .continuation(change.cell.style)
             }
-            cellsWritten += 1
         }
         canvas = Canvas(width: diff.width, height: diff.height, cells: cells)
     }
