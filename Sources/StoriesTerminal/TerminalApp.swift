@@ -9,7 +9,7 @@ import StoriesUI
 
 /// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
 /// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP, SIGTSTP.
-/// The app itself — state, reducer, effects, gesture router, frame timer — is an
+/// The app itself — state, reducer (gestures included), effects, frame timer — is an
 /// `AppEngine` on the main-queue scheduler; this class gives it a terminal.
 @MainActor
 public final class TerminalApp {

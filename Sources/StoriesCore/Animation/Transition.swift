@@ -62,7 +62,7 @@ public struct Transition: Equatable, Sendable {
     }
 }
 
-/// A viewer drag in progress, following the pointer (the gesture router reports it).
+/// A viewer drag in progress, following the pointer (`AppState.pointer` holds it).
 public enum Drag: Equatable, Sendable {
     /// Horizontal: the share of the screen width moved, negative to the left (towards the
     /// next story), positive to the right (the previous one).

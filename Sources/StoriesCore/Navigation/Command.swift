@@ -1,5 +1,5 @@
 /// What a key asks the app to do. Key bindings turn keys into commands inside the
-/// `GestureRouter`, which also turns mouse gestures into them; the reducer acts on commands.
+/// `GestureRecognizer` (part of the reducer), which also turns mouse gestures into them.
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit

@@ -2,7 +2,7 @@ import StoriesCore
 
 /// The `g` overlay: the latest routing decisions as readable lines, newest at the bottom —
 /// the input, the gesture it became, the handler that took it, what that did, and who
-/// declined it and why — over the lower part of the screen, with the phase the router
+/// declined it and why — over the lower part of the screen, with the phase the recognizer
 /// sees now in its title.
 public enum GestureOverlay {
     public static func render(_ state: AppState, into canvas: inout Canvas) {
