@@ -13,8 +13,8 @@ public typealias MediaFetchCancel = @Sendable () -> Void
 /// feed's network profile in the app), decodes them once at a size good for the screen,
 /// renders cells for the current size and depth, and puts both in the `RenditionCache`.
 ///
-/// It is also the preload scheduler's executor. Work is one job per file (two requests for
-/// the same file share one fetch), ranked by `PreloadPriority` — the visible item, then the
+/// It is the preload executor: `PreloadPlanner` decides what to prepare, this prepares it.
+/// Work is one job per file (two requests for the same file share one fetch), ranked by `PreloadPriority` — the visible item, then the
 /// story's window, then adjacent stories, then the feed layer — and started in that order
 /// within limits: at most `limits.fetches` fetches and `limits.decodes` decodes at once, each
 /// decode on a Dispatch queue of its priority's QoS. `prefetch` replaces the wanted set:

@@ -34,7 +34,7 @@ final class FakeNetwork: @unchecked Sendable {
 }
 
 @MainActor
-@Suite struct PreloadSchedulerTests {
+@Suite struct PicturePipelineTests {
     static let photo = ImageEncoder.png(SamplePhoto.make(width: 32, height: 48)) ?? Data()
 
     func key(_ name: String) -> RenditionKey { RenditionKey(location: name, width: 8, height: 6, depth: .palette256) }
@@ -167,7 +167,7 @@ final class FakeNetwork: @unchecked Sendable {
 /// random navigations: it never deadlocks, never fetches a file twice at once, holds its
 /// budget, and every picture asked for ends as a photo or an error.
 @MainActor
-@Suite struct PreloadStressTests {
+@Suite struct PicturePipelineStressTests {
     @Test func thousandsOfRandomNavigationsOnRealQueues() async throws {
         let photo = try #require(ImageEncoder.jpeg(SamplePhoto.make(width: 120, height: 200)))
         let broken = Data("broken".utf8)
