@@ -126,10 +126,13 @@ public struct SyntheticFeed: FeedSource {
     }
 }
 
-/// A small, fast, seedable random source (SplitMix64), so generated feeds are reproducible.
-struct SplitMix {
+/// A small, fast, seedable random source (SplitMix64), so generated feeds (and the
+/// generated input sequences of the tests) are reproducible.
+public struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 { nextUInt64() }
 
     mutating func nextUInt64() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
