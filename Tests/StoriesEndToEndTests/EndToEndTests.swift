@@ -230,9 +230,17 @@ import Testing
         let pid = try #require(try tmux?.serverPID())
         #expect(kill(pid, 0) == 0)
         tmux = nil
+        // Gone means no process, or a zombie: the daemonised server is reparented to
+        // PID 1, and in a container PID 1 may never reap it.
+        func isGone() -> Bool {
+            if kill(pid, 0) != 0 { return true }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        }
         var gone = false
-        for _ in 0..<100 where !gone {
-            gone = kill(pid, 0) != 0
+        for _ in 0..<250 where !gone {
+            gone = isGone()
             usleep(20_000)
         }
         #expect(gone, "tmux server \(pid) still running: test servers would pile up")
