@@ -21,8 +21,16 @@ let package = Package(
             path: "Sources/CStoriesImage",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
+        // Video: FFmpeg's libavformat, libavcodec, libswscale and libavutil (Debian's -dev
+        // packages), behind a small surface. Only StoriesMedia imports it.
+        .target(
+            name: "CStoriesVideo",
+            path: "Sources/CStoriesVideo",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+                             .linkedLibrary("avutil")]
+        ),
         .target(name: "StoriesCore", path: "Sources/StoriesCore"),
-        .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage"], path: "Sources/StoriesMedia"),
+        .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
         .target(name: "StoriesUI", dependencies: ["StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
         // The runtime without a terminal: the engine (effect runner, frame scheduler,
         // recorder, metrics), schedulers and services, headless runs. No ncurses.

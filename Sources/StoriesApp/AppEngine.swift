@@ -78,6 +78,8 @@ public final class AppEngine {
         frame = Canvas(width: width, height: height)
         effects.send = { [weak self] in self?.send($0) }
         effects.preload = { [weak self] in self?.preload($0) }
+        effects.players = { [weak self] _ in self?.syncPlayers() }
+        services.players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
         services.pictures.onStatus = { [weak self] location, status in self?.send(.media(location, status)) }
@@ -133,6 +135,7 @@ public final class AppEngine {
         frames.stop()
         effects.cancelAll()
         services.pictures.prefetch([])
+        services.players.releaseAll()
     }
 
     /// Reduces an action, and every action its effects send back meanwhile, in order.
@@ -143,6 +146,7 @@ public final class AppEngine {
         reducing = true
         while !inbox.isEmpty, !stopped {
             reduce(inbox.removeFirst())
+            syncPlayers()
         }
         reducing = false
         guard !stopped else { return }
@@ -176,6 +180,37 @@ public final class AppEngine {
         services.pictures.prefetch(targets, cellAspect: cellAspect)
     }
 
+    // MARK: - Video
+
+    /// Brings the player pool in line with the state after every action: players for exactly
+    /// the live set (`state.players`), rendering at the screen's size; the one on screen
+    /// plays while its item's clock runs and is told the clock's time, the others hold their
+    /// frame. Players report back as `.video` actions, queued like any other.
+    private func syncPlayers() {
+        let pool = services.players
+        let cache = services.pictures.cache
+        let wanted = state.players.map { location in
+            (key: renditionKey(Media(location: location), width: width, height: height, fit: state.photosFit),
+             data: cache.videoData(for: location))
+        }
+        pool.keep(wanted, cellAspect: cellAspect)
+        let visible = state.visibleVideo?.location
+        for (location, player) in pool.players {
+            guard location == visible, let viewer = state.viewer else {
+                player.pause()
+                continue
+            }
+            if viewer.playback.isRunning { player.play() } else { player.pause() }
+            player.advance(to: viewer.playback.elapsed(at: state.now.uptime))
+        }
+        // Poster ready but no bytes for a player (evicted, or a location with none): the
+        // item says so rather than wait for frames that cannot come.
+        if let visible, pool.player(for: visible) == nil, state.media[visible] == .ready, state.videos[visible] == nil,
+           cache.videoData(for: visible) == nil {
+            send(.video(visible, .failed("the video's bytes are not here to play")))
+        }
+    }
+
     /// What the metrics overlay shows now: read from the state and the pipeline's counters.
     public func metricsSnapshot() -> MetricsSnapshot {
         let pictures = services.pictures
@@ -200,7 +235,8 @@ public final class AppEngine {
                                memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
                                bytesFetched: pictures.bytesFetched,
                                bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),
-                               hits: metrics.hits, navigations: metrics.count)
+                               hits: metrics.hits, navigations: metrics.count,
+                               framesShown: services.players.framesShown, framesDropped: services.players.framesDropped)
     }
 
     /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a
@@ -233,8 +269,8 @@ public final class AppEngine {
 
     /// The screen for the current state, as `redraw` would draw it (without drawing it).
     public func render() -> Canvas {
-        let pictures = PictureLookups.cached(services.pictures.cache, screenWidth: width, screenHeight: height,
-                                             depth: colorDepth, fit: state.photosFit)
+        let pictures = PictureLookups.cached(services.pictures.cache, players: services.players, screenWidth: width,
+                                             screenHeight: height, depth: colorDepth, fit: state.photosFit)
         return AppView.render(state, width: width, height: height, bindings: state.bindings,
                               metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures)
     }

@@ -21,6 +21,8 @@ public protocol EngineServices: AnyObject {
     /// Work scheduled but not answered yet (headless runs wait for it before printing).
     var pendingWork: Int { get }
     var pictures: PicturePipeline { get }
+    /// The live video players (at most two).
+    var players: PlayerPool { get }
 }
 
 /// The app's services: FeedClient on its Dispatch queues, the view-model builder's serial
@@ -30,6 +32,7 @@ public final class LiveServices: EngineServices {
     private let client: FeedClient
     private let builder = ViewModelBuilder()
     public let pictures: PicturePipeline
+    public let players = PlayerPool()
     public private(set) var pendingWork = 0
 
     public init(client: FeedClient) {
@@ -102,6 +105,8 @@ public final class VirtualServices: EngineServices {
     private let client: FeedClient
     private let scheduler: VirtualScheduler
     public let pictures: PicturePipeline
+    /// Players decode inline: a replay shows the same frames every time.
+    public let players = PlayerPool(execution: .inline)
     public private(set) var pendingWork = 0
 
     public init(client: FeedClient, scheduler: VirtualScheduler) {

@@ -7,7 +7,7 @@ import StoriesUI
 /// moving there is no timer at all, and an idle app uses no CPU.
 @MainActor
 final class FrameScheduler {
-    /// The shortest gap between frames (about 30 a second).
+    /// The shortest gap between frames (about 30 a second; a faster video drops frames).
     static let minimumInterval = 1.0 / 30
 
     private let scheduler: any EngineScheduler

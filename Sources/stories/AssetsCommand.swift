@@ -12,12 +12,12 @@ struct AssetsCommand: ParsableCommand {
     )
 }
 
-/// `stories assets blurhash DIR`: computes a BlurHash for every image item with a local
-/// file and writes it into the item's `media.blurhash`.
+/// `stories assets blurhash DIR`: computes a BlurHash for every image and video item with
+/// a local file (a video's first frame) and writes it into the item's `media.blurhash`.
 struct BlurHashAssets: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blurhash",
-        abstract: "Fill media.blurhash into a feed's image items."
+        abstract: "Fill media.blurhash into a feed's image and video items."
     )
 
     @Argument(help: "The feed folder (holding feed.json and stories/).")
@@ -42,13 +42,15 @@ struct BlurHashAssets: ParsableCommand {
             }
             var changed = false
             for (n, item) in items.enumerated() {
-                guard item["type"] as? String == "image", var media = item["media"] as? [String: Any],
+                guard ["image", "video"].contains(item["type"] as? String), var media = item["media"] as? [String: Any],
                       let path = media["path"] as? String else { continue }
                 if media["blurhash"] != nil && !force { kept += 1; continue }
                 do {
                     // 96 pixels across: the reference sampling leaks ~2/width of the colour
                     // into the first components, so much smaller inputs tint the blur.
-                    let image = try ImageDecoder.decodeFile(at: directory.appendingPathComponent(path), minimumSize: (96, 96))
+                    // A video's hash is of its first frame (the poster it shows first).
+                    let bytes = try ImageDecoder.readFile(at: directory.appendingPathComponent(path))
+                    let image = try StillDecoder.decode(bytes, minimumSize: (96, 96))
                     let small = ImageScaler.scale(image, width: 96, height: max(1, 96 * image.height / max(1, image.width)), fit: .fill)
                     let portrait = image.height >= image.width
                     media["blurhash"] = BlurHash.encode(small, componentsX: portrait ? 3 : 4, componentsY: portrait ? 4 : 3)

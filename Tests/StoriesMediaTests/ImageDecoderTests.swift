@@ -118,10 +118,11 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         return image.oriented(undo)
     }
 
-    @Test func theDemoFeedPhotosAllDecode() throws {
+    /// Photos and videos (their first frames) alike: every one a portrait.
+    @Test func theDemoFeedMediaAllDecode() throws {
         let media = try #require(DemoFeed.directory).appendingPathComponent("media")
         for file in try FileManager.default.contentsOfDirectory(atPath: media.path) {
-            let image = try ImageDecoder.decodeFile(at: media.appendingPathComponent(file))
+            let image = try StillDecoder.decode(ImageDecoder.readFile(at: media.appendingPathComponent(file)))
             #expect(image.height > image.width, "\(file)")
         }
     }

@@ -117,7 +117,7 @@ import Testing
         let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: url.deletingLastPathComponent()))
         let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
         await pipeline.prepare(key)
-        #expect(cache.state(for: key) == .failed("not a JPEG or PNG image"))
+        #expect(cache.state(for: key) == .failed("neither a photo (JPEG, PNG) nor a video FFmpeg can read"))
     }
 }
 

@@ -80,6 +80,14 @@ public struct StoryItem: Equatable, Sendable, Identifiable {
         case image(Media)
         case video(Media)
         case text(String, background: RGB)
+
+        /// The photo or video file, if the item shows one.
+        public var media: Media? {
+            switch self {
+            case .image(let media), .video(let media): media
+            case .text: nil
+            }
+        }
     }
 
     public var id: ItemID

@@ -24,6 +24,9 @@ public enum AppAction: Equatable, Sendable {
     /// The picture pipeline's progress on a photo (by location): fetched, decoded, ready
     /// at the current size, or failed with the reason.
     case media(String, MediaStatus)
+    /// A video player's news about a video (by location): opened, stalled, resumed,
+    /// ended, failed.
+    case video(String, VideoEvent)
     /// A command, as a key bound to it would give (the run loop pauses on Ctrl-Z with it).
     case command(Command)
     /// Highlight the story at an index of the ring row.
@@ -66,6 +69,10 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
+    /// Keep live players for exactly these videos (at most two: the one shown and, during
+    /// a swipe or cube turn, the other story's), releasing any other at once. Players
+    /// report back as `.video`.
+    case players([String])
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).
@@ -204,6 +211,8 @@ private struct Reduction {
             install(update)
         case .media(let location, let status):
             state.media[location] = status
+        case .video(let location, let event):
+            video(event, at: location)
         case .tick:
             if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
                 state.transition = nil
@@ -493,7 +502,7 @@ private struct Reduction {
     mutating func advanceIfItemEnded() {
         guard let viewer = state.viewer, viewer.playback.isRunning, !viewer.isWaiting,
               let story = store.story(at: viewer.storyIndex) else { return }
-        if viewer.playback.elapsed(at: state.now.uptime) >= story.items[viewer.itemIndex].duration {
+        if viewer.playback.elapsed(at: state.now.uptime) >= state.duration(of: story.items[viewer.itemIndex]) {
             apply(.nextItem)
         }
     }
@@ -562,6 +571,38 @@ private struct Reduction {
             state.shownMedia.insert(media.location)
         }
         updatePreload()
+        updatePlayers()
+    }
+
+    /// A player's news: the facts the reducer paces a video item by.
+    mutating func video(_ event: VideoEvent, at location: String) {
+        var status = state.videos[location] ?? VideoStatus()
+        switch event {
+        case .opened(let duration, let interval, let hasAudio):
+            status.duration = duration
+            status.frameInterval = interval
+            status.hasAudio = hasAudio
+            status.failure = nil
+            status.isStalled = false
+        case .stalled: status.isStalled = true
+        case .resumed: status.isStalled = false
+        case .ended(let time):
+            status.endedAt = time
+            status.isStalled = false
+        case .failed(let reason):
+            status.failure = reason
+            status.isStalled = false
+        }
+        state.videos[location] = status
+    }
+
+    /// The videos that need a live player: the one on screen and, while a sideways drag or
+    /// a cube turn shows two stories, the other one. Handed to the runtime when it changes.
+    mutating func updatePlayers() {
+        let live = state.livePlayers
+        guard live != state.players else { return }
+        state.players = live
+        effects.append(.players(live))
     }
 
     /// No gesture outlives what it was on: a press, hold or drag in the viewer ends when the

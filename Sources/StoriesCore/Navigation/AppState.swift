@@ -30,6 +30,10 @@ public struct AppState: Equatable, Sendable {
     /// The photos being prepared, as last handed to the runtime (`.preload`): the preload
     /// set, held here and nowhere else.
     public var preloading: PreloadRequest?
+    /// What each video's player has reported (by location).
+    public var videos: [String: VideoStatus] = [:]
+    /// The videos with a live player, as last handed to the runtime (`.players`).
+    public var players: [String] = []
     /// Photos that were on the viewer whole: the bytes fetched for any other were fetched
     /// for nothing (the metrics overlay counts them).
     public var shownMedia: Set<String> = []
@@ -101,19 +105,66 @@ public struct AppState: Equatable, Sendable {
         return false
     }
 
-    /// The photo of the viewer's item, when the item is a photo and is on screen.
+    /// The photo or video of the viewer's item, when it is on screen.
     public var visibleMedia: Media? {
         guard let viewer, !viewer.isWaiting,
+              let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] else { return nil }
+        return item.content.media
+    }
+
+    /// The viewer's video, when its item is one.
+    public var visibleVideo: Media? {
+        guard let viewer, !viewer.isWaiting,
               let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
-              case .image(let media) = item.content else { return nil }
+              case .video(let media) = item.content else { return nil }
         return media
     }
 
-    /// The viewer's photo is still on its way: the progress bar waits for it. A photo that
-    /// failed is as shown as it will get (the reason is on screen).
+    /// The viewer's photo (or a video's first frame) is still on its way, or its video has
+    /// no frame for the time shown: the progress bar waits. A file that failed is as shown
+    /// as it will get (the reason is on screen).
     public var awaitsMedia: Bool {
         guard let media = visibleMedia else { return false }
-        return !(self.media[media.location]?.isSettled ?? false)
+        guard let stage = self.media[media.location], stage.isSettled else { return true }
+        guard stage == .ready, let video = visibleVideo else { return false }
+        // A video waits for its player to open the first time, and for frames when it stalls.
+        guard let status = videos[video.location] else { return true }
+        return status.failure == nil && status.isStalled
+    }
+
+    /// How long an item plays: a video as long as its stream (where it really ended, else
+    /// what its container says), the feed's `duration` when the container says nothing or
+    /// the video cannot play; anything else its `duration`.
+    public func duration(of item: StoryItem) -> Double {
+        guard case .video(let media) = item.content, let status = videos[media.location], status.failure == nil else {
+            return item.duration
+        }
+        return status.endedAt ?? status.duration ?? item.duration
+    }
+
+    /// The videos that need a live player now, at most two: the viewer's item when it is a
+    /// video and, while a sideways drag or a cube turn shows another story, that story's
+    /// item. Everything else shows its poster from the rendition cache.
+    public var livePlayers: [String] {
+        var live: [String] = []
+        func add(_ viewer: ViewerState?) {
+            guard let viewer, !viewer.isWaiting,
+                  let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
+                  case .video(let media) = item.content, !live.contains(media.location), live.count < 2 else { return }
+            live.append(media.location)
+        }
+        guard isUsable else { return [] }
+        add(viewer)
+        if case .cube(let leaving, let arriving, _)? = transition?.kind {
+            add(arriving)
+            add(leaving)
+        } else if case .swipe(let offset)? = drag, let viewer, offset != 0 {
+            let index = viewer.storyIndex + (offset < 0 ? 1 : -1)
+            if let story = store.story(at: index) {
+                add(ViewerState(storyIndex: index, itemIndex: seen.firstUnseenIndex(in: story), startedAt: 0))
+            }
+        }
+        return live
     }
 
     /// True while something on screen changes with time alone (a progress bar filling):

@@ -78,9 +78,15 @@ public struct MetricsSnapshot: Equatable, Sendable {
     public var bytesNeverShown: Int
     public var hits: Int
     public var navigations: Int
+    /// Video frames shown and dropped (late, or overtaken), all told.
+    public var framesShown: Int
+    public var framesDropped: Int
 
     public init(policy: PreloadPolicy, latest: [NavigationRecord] = [], window: [WindowItem] = [], memoryBytes: Int = 0,
-                memoryBudget: Int = 0, bytesFetched: Int = 0, bytesNeverShown: Int = 0, hits: Int = 0, navigations: Int = 0) {
+                memoryBudget: Int = 0, bytesFetched: Int = 0, bytesNeverShown: Int = 0, hits: Int = 0, navigations: Int = 0,
+                framesShown: Int = 0, framesDropped: Int = 0) {
+        self.framesShown = framesShown
+        self.framesDropped = framesDropped
         self.policy = policy
         self.latest = latest
         self.window = window

@@ -69,15 +69,17 @@ public enum PreloadPlanner {
         return ids.filter { seen.insert($0).inserted }
     }
 
-    /// Photos to prepare, most urgent first; each item once, for its most urgent reason.
-    /// Items not loaded yet, and text items, have nothing to prepare.
+    /// Photos and videos to prepare, most urgent first; each item once, for its most urgent
+    /// reason. A video is prepared like a photo — its bytes fetched, its first frame decoded
+    /// and rendered for the screen — never with a live decoder. Items not loaded yet, and
+    /// text items, have nothing to prepare.
     public static func targets(_ state: AppState) -> [PreloadTarget] {
         var targets: [PreloadTarget] = []
         var seen = Set<ItemID>()
         func add(_ storyIndex: Int, item itemIndex: Int?, _ priority: PreloadPriority) {
             guard let story = state.store.story(at: storyIndex) else { return }
             let index = itemIndex ?? state.seen.firstUnseenIndex(in: story)
-            guard let item = story.items[safe: index], case .image(let media) = item.content,
+            guard let item = story.items[safe: index], let media = item.content.media,
                   seen.insert(item.id).inserted else { return }
             targets.append(PreloadTarget(story: story.id, item: item.id, media: media, priority: priority))
         }

@@ -10,7 +10,8 @@ public typealias MediaFetch = @Sendable (_ location: String, _ maxBytes: Int,
 public typealias MediaFetchCancel = @Sendable () -> Void
 
 /// Prepares pictures for the screen, and ahead of it: fetches a file's bytes (through the
-/// feed's network profile in the app), decodes them once at a size good for the screen,
+/// feed's network profile in the app), decodes them once at a size good for the screen (a
+/// video: its first frame, the poster, and its bytes are kept for its player),
 /// renders cells for the current size and depth, and puts both in the `RenditionCache`.
 ///
 /// It is the preload executor: `PreloadPlanner` decides what to prepare, this prepares it.
@@ -282,17 +283,19 @@ public final class PicturePipeline {
         peakDecodes = max(peakDecodes, decodesRunning)
         let execution = self.execution
         let work: @Sendable () -> Void = {
-            let result: Result<(RGBImage, CellImage, decoded: Bool), MediaError>
+            let result: Result<(RGBImage, CellImage, decoded: Bool, video: Data?), MediaError>
             do throws(MediaError) {
                 switch phase {
                 case .fetched(let data):
                     let (px, py) = key.symbols.pixelsPerCell
                     // Decode large enough for a screen twice this size, so a resize up
                     // re-renders from memory.
-                    let image = try ImageDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
-                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), true))
+                    // A video's poster is its first frame; its bytes are kept for its player.
+                    let image = try StillDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
+                    let video = ImageFormat.sniff(data) == nil ? data : nil
+                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), true, video))
                 case .renderQueued(let image):
-                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), false))
+                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), false, nil))
                 default:
                     return
                 }
@@ -305,19 +308,20 @@ public final class PicturePipeline {
     }
 
     private func decoded(_ location: String, id: Int, key: RenditionKey,
-                         _ result: Result<(RGBImage, CellImage, decoded: Bool), MediaError>) {
+                         _ result: Result<(RGBImage, CellImage, decoded: Bool, video: Data?), MediaError>) {
         decodesRunning -= 1
         switch result {
-        case .success(let (image, cells, wasDecoded)):
+        case .success(let (image, cells, wasDecoded, video)):
             if wasDecoded {
                 decodeCount += 1
                 cache.insert(decoded: image, for: location)
             }
+            if let video { cache.insert(video: video, for: location) }
             cache.insert(cells, for: key)
         case .failure(let error):
             cache.recordFailure(error.description, for: location)
         }
-        if let job = jobs[location], job.id == id, let newer = job.newerKey, case .success(let (image, _, _)) = result {
+        if let job = jobs[location], job.id == id, let newer = job.newerKey, case .success(let (image, _, _, _)) = result {
             // A newer size was asked for meanwhile: render it from the pixels just made.
             var again = job
             again.key = newer

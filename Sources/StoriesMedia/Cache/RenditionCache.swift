@@ -1,3 +1,4 @@
+import Foundation
 /// What the viewer can draw for a picture right now.
 public enum PictureState: Equatable, Sendable {
     /// Not asked for yet, or being decoded, with nothing to show meanwhile.
@@ -48,6 +49,7 @@ public final class RenditionCache {
     public let budget: Int
     private var decoded: [String: (image: RGBImage, used: UInt64)] = [:]
     private var renditions: [RenditionKey: (cells: CellImage, used: UInt64)] = [:]
+    private var videos: [String: (data: Data, used: UInt64)] = [:]
     private var failures: [String: String] = [:]
     private var clock: UInt64 = 0
     public private(set) var bytesInUse = 0
@@ -72,6 +74,7 @@ public final class RenditionCache {
         clock += 1
         renditions[key] = (entry.cells, clock)
         decoded[key.location]?.used = clock
+        videos[key.location]?.used = clock
         return .ready(entry.cells)
     }
 
@@ -80,6 +83,19 @@ public final class RenditionCache {
     }
 
     public func hasFailed(_ location: String) -> Bool { failures[location] != nil }
+
+    /// A video's bytes, kept so its player starts without fetching them again.
+    public func videoData(for location: String) -> Data? {
+        videos[location]?.data
+    }
+
+    public func insert(video data: Data, for location: String) {
+        clock += 1
+        if let old = videos[location] { bytesInUse -= old.data.count }
+        videos[location] = (data, clock)
+        bytesInUse += data.count
+        evict()
+    }
 
     public func insert(decoded image: RGBImage, for location: String) {
         clock += 1
@@ -106,7 +122,11 @@ public final class RenditionCache {
         while bytesInUse > budget {
             let oldestRendition = renditions.filter { !pinned.contains($0.key.location) }.min { $0.value.used < $1.value.used }
             let oldestDecoded = decoded.filter { !pinned.contains($0.key) }.min { $0.value.used < $1.value.used }
-            if let r = oldestRendition, r.value.used <= (oldestDecoded?.value.used ?? .max) {
+            let oldestVideo = videos.filter { !pinned.contains($0.key) }.min { $0.value.used < $1.value.used }
+            if let v = oldestVideo, v.value.used <= min(oldestRendition?.value.used ?? .max, oldestDecoded?.value.used ?? .max) {
+                videos[v.key] = nil
+                bytesInUse -= v.value.data.count
+            } else if let r = oldestRendition, r.value.used <= (oldestDecoded?.value.used ?? .max) {
                 renditions[r.key] = nil
                 bytesInUse -= r.value.cells.byteCount
             } else if let d = oldestDecoded {

@@ -5,9 +5,13 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileTooLarge(bytes: Int, limit: Int)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case unknownFormat
+    /// Neither a photo nor a video: what the viewer says of a file it cannot read at all.
+    case unknownMedia
     case corrupt(format: ImageFormat, reason: String)
     case outOfMemory(String)
     case unreadable(String)
+    /// A video that cannot play: the reason as FFmpeg's headers and decoder gave it.
+    case video(String)
 
     public var description: String {
         switch self {
@@ -19,12 +23,16 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
             "the image is \(width)×\(height), more than the \(limit / 1_000_000) megapixels a photo may be"
         case .unknownFormat:
             "not a JPEG or PNG image"
+        case .unknownMedia:
+            "neither a photo (JPEG, PNG) nor a video FFmpeg can read"
         case .corrupt(let format, let reason):
             "corrupt \(format.rawValue.uppercased()): \(reason)"
         case .outOfMemory(let detail):
             "not enough memory: \(detail)"
         case .unreadable(let reason):
             "cannot read the file: \(reason)"
+        case .video(let reason):
+            reason
         }
     }
 

@@ -18,13 +18,21 @@ public enum PictureLookups {
     /// screen's size, else its BlurHash stand-in when the pipeline has made one, else
     /// `.loading`. It never asks for work and never changes the cache (not even its
     /// recency), so drawing the same state twice does the same thing twice.
+    ///
+    /// A video with a live player shows the player's frame on screen (its first frame until
+    /// it plays, its last when it ends); any other video its poster, the first frame the
+    /// pipeline prepared.
     @MainActor
-    public static func cached(_ cache: RenditionCache, screenWidth: Int, screenHeight: Int, depth: ColorDepth,
-                              fit: Bool) -> AppView.PictureLookup {
+    public static func cached(_ cache: RenditionCache, players: PlayerPool? = nil, screenWidth: Int, screenHeight: Int,
+                              depth: ColorDepth, fit: Bool) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
                 let key = ViewerScreen.renditionKey(for: media, screenWidth: screenWidth, screenHeight: screenHeight,
                                                     depth: depth, fit: fit)
+                if let frame = players?.player(for: media.location)?.current,
+                   frame.cells.width == key.width, frame.cells.height == key.height {
+                    return .ready(frame.cells)
+                }
                 let state = cache.state(peek: key)
                 guard case .loading = state, let blurhash = media.blurhash,
                       case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }

@@ -16,7 +16,7 @@ public enum ViewerScreen {
         // the name alone and no caption.
         let page = state.pages[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
 
-        let fraction = viewer.playback.elapsed(at: state.now.uptime) / item.duration
+        let fraction = viewer.playback.elapsed(at: state.now.uptime) / state.duration(of: item)
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
             .draw(into: &canvas, in: progressRect(width: width))
 
@@ -41,10 +41,29 @@ public enum ViewerScreen {
                 drawPlaceholder(symbol: "⚠", kind: "cannot show this photo", media: file, in: media, into: &canvas, detail: reason)
             }
         case .video(let file):
-            drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
+            let status = state.videos[file.location]
+            if let reason = status?.failure {
+                drawPlaceholder(symbol: "⚠", kind: "cannot play this video", media: file, in: media, into: &canvas, detail: reason)
+                break
+            }
+            switch pictures(file) {
+            case .ready(let cells), .placeholder(let cells):
+                blit(cells, at: photo, into: &canvas)
+                overPhoto = true
+            case .loading:
+                drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
+            case .failed(let reason):
+                drawPlaceholder(symbol: "⚠", kind: "cannot play this video", media: file, in: media, into: &canvas, detail: reason)
+            }
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
-        drawHeader(story: story, page: page, viewer: viewer, isHeld: state.isHeld, into: &canvas, overPhoto: overPhoto)
+        var marks: [String] = []
+        if case .video(let file) = item.content, let status = state.videos[file.location], status.failure == nil {
+            if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
+            if status.hasAudio { marks.append("🔇") }
+        }
+        drawHeader(story: story, page: page, viewer: viewer, isHeld: state.isHeld, marks: marks, into: &canvas,
+                   overPhoto: overPhoto)
 
         var lines: [(String, Style)] = []
         if let page {
@@ -114,9 +133,14 @@ public enum ViewerScreen {
     /// its next half cell, or the item ends. Nil while nothing plays.
     public static func secondsUntilNextChange(_ state: AppState, width: Int) -> Double? {
         guard let viewer = state.viewer, viewer.playback.isRunning, let story = state.store.story(at: viewer.storyIndex) else { return nil }
-        let duration = story.items[viewer.itemIndex].duration
+        let item = story.items[viewer.itemIndex]
+        let duration = state.duration(of: item)
         let elapsed = viewer.playback.elapsed(at: state.now.uptime)
-        let untilEnd = max(0, duration - elapsed)
+        var untilEnd = max(0, duration - elapsed)
+        // A video plays on at its own frame rate.
+        if let video = state.visibleVideo, let status = state.videos[video.location], status.failure == nil {
+            untilEnd = min(untilEnd, status.frameInterval)
+        }
         let widths = ProgressBar.layout(width: progressRect(width: width).width, segments: story.items.count).widths
         guard widths.indices.contains(viewer.itemIndex), widths[viewer.itemIndex] > 0 else { return untilEnd }
         let step = duration / Double(widths[viewer.itemIndex] * 2)
@@ -124,7 +148,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState, isHeld: Bool,
+    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
@@ -140,6 +164,7 @@ public enum ViewerScreen {
         } else if isHeld {
             right = "❚❚ held  " + right
         }
+        if !marks.isEmpty { right = marks.joined(separator: " ") + "  " + right }
         let rightWidth = right.displayWidth
         _ = draw(right, x: width - rightWidth - 1,
                  style: viewer.isPaused || isHeld ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)

@@ -1,0 +1,37 @@
+/// What a video player has told the app about one video (by location), as `.video`
+/// actions bring it: enough for the reducer to pace the item — its length, whether it
+/// waits for frames, how often a frame is due.
+public struct VideoStatus: Equatable, Sendable {
+    /// Seconds, from the container; nil when it does not say (the feed's `duration` then).
+    public var duration: Double?
+    /// Where the stream really ended, once it has: the item ends there.
+    public var endedAt: Double?
+    /// Seconds between frames (the frame timer's pace while it plays).
+    public var frameInterval: Double
+    /// The file has sound; it plays muted for now.
+    public var hasAudio: Bool
+    /// The player has no frame for the time shown: the clock waits (buffering mark).
+    public var isStalled = false
+    /// Why it cannot play, said on the item; the story goes on.
+    public var failure: String?
+
+    public init(duration: Double? = nil, frameInterval: Double = 1.0 / 30, hasAudio: Bool = false) {
+        self.duration = duration
+        self.frameInterval = frameInterval
+        self.hasAudio = hasAudio
+    }
+}
+
+/// What a video player reports (the engine turns each into a `.video` action).
+public enum VideoEvent: Equatable, Sendable {
+    /// Opened: the headers' facts, bounded.
+    case opened(duration: Double?, frameInterval: Double, hasAudio: Bool)
+    /// No frame for the time shown yet (bytes or decoding behind): the clock must wait.
+    case stalled
+    /// Frames are there again.
+    case resumed
+    /// The stream ended at this time (seconds): the item is that long.
+    case ended(at: Double)
+    /// It cannot play, and why.
+    case failed(String)
+}

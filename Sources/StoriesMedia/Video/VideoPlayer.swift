@@ -1,0 +1,368 @@
+import Dispatch
+import Foundation
+import StoriesCore
+
+/// One frame ready to draw: when it is due and its cells.
+public struct VideoFrame: Equatable, Sendable {
+    public var time: Double
+    public var cells: CellImage
+}
+
+/// Plays one video as cells, paced by presentation timestamps against a clock the app
+/// owns: the app says what time it is in the video (`advance(to:)`) and the player shows
+/// the newest frame due by then. Decoding runs ahead on the pool's serial queue into a
+/// small bounded queue; a frame that is already late when decoded is dropped before it is
+/// scaled. When no frame is there for the time shown, the player reports a stall, and the
+/// app stops its clock until frames come.
+///
+/// `prepare`, `play`, `pause` and `stop` are idempotent: a second call changes nothing.
+@MainActor
+public final class VideoPlayer {
+    public enum Phase: Equatable, Sendable {
+        case idle, preparing, ready, failed(String), stopped
+    }
+
+    public let location: String
+    public private(set) var key: RenditionKey
+    public private(set) var phase = Phase.idle
+    public private(set) var isPlaying = false
+    public private(set) var info: VideoInfo?
+    /// The frame on screen (the first frame once prepared; the last one at the end).
+    public private(set) var current: VideoFrame?
+    public private(set) var framesShown = 0
+    /// Frames decoded but never shown: late when decoded (not even scaled) or overtaken
+    /// in the queue.
+    public private(set) var framesDropped = 0
+    public private(set) var isStalled = false
+    /// Where the stream ended (the last frame's time plus one frame), once it has.
+    public private(set) var endedAt: Double?
+    /// Frames decoded ahead, at most `queueLimit`.
+    public private(set) var queue: [VideoFrame] = []
+    public static let queueLimit = 4
+
+    /// News for the app: opened, stalled, resumed, ended, failed.
+    public var onEvent: (@MainActor (VideoEvent) -> Void)?
+
+    private let worker: VideoWorker
+    private let execution: PicturePipeline.Execution
+    private let decodeQueue: DispatchQueue
+    private let cellAspect: Double
+    private var inFlight = false
+    private var generation = 0
+    private var time = 0.0
+
+    init(location: String, data: Data, key: RenditionKey, cellAspect: Double, limits: VideoLimits,
+         execution: PicturePipeline.Execution, queue: DispatchQueue, count: DecoderCount) {
+        self.location = location
+        self.key = key
+        self.cellAspect = cellAspect
+        self.execution = execution
+        decodeQueue = queue
+        worker = VideoWorker(data: data, limits: limits, count: count)
+    }
+
+    /// Opens the decoder and decodes the first frame (the poster, from the live stream).
+    public func prepare() {
+        guard phase == .idle else { return }
+        phase = .preparing
+        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
+        run { [weak self] in
+            let result = worker.open().flatMap { info in
+                worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
+            }
+            return { self?.opened(result, generation: generation) }
+        }
+    }
+
+    /// Runs the video on: frames are decoded ahead and shown as `advance` moves time on.
+    public func play() {
+        guard !isPlaying, phase != .stopped else { return }
+        prepare()
+        isPlaying = true
+        pump()
+    }
+
+    /// Holds the frame on screen; nothing more is decoded until `play`.
+    public func pause() {
+        guard isPlaying else { return }
+        isPlaying = false
+    }
+
+    /// Releases the decoder (at once on the decode queue: the next player opened there
+    /// finds it gone). The last frame stays for drawing.
+    public func stop() {
+        guard phase != .stopped else { return }
+        phase = .stopped
+        isPlaying = false
+        generation += 1
+        queue = []
+        let worker = self.worker
+        run { worker.close(); return {} }
+    }
+
+    /// The video's time is now `time` (seconds): the newest frame due is shown, older ones
+    /// are dropped; a stall is reported when none is due and decoding is behind, and its
+    /// end when it is over.
+    public func advance(to time: Double) {
+        let interval = info?.frameInterval ?? 1.0 / 30
+        if phase == .ready, let current, time < current.time - interval - 1e-6 {
+            restart() // the item started over (a tap back on the first item)
+        }
+        self.time = time
+        worker.lateBefore = time
+        guard phase == .ready else { return }
+        var next: VideoFrame?
+        while let first = queue.first, first.time <= time + 1e-6 {
+            if next != nil { framesDropped += 1 }
+            next = queue.removeFirst()
+        }
+        if let next {
+            if current != next { framesShown += 1 }
+            current = next
+        }
+        pump()
+        let behind = queue.isEmpty && endedAt == nil && isPlaying && time >= (current?.time ?? 0) + 2 * interval
+        if behind != isStalled {
+            isStalled = behind
+            onEvent?(behind ? .stalled : .resumed)
+        }
+    }
+
+    /// A new size (a resize, `f`): frames from now on are rendered for `key`.
+    public func resize(_ key: RenditionKey) {
+        guard key != self.key else { return }
+        self.key = key
+        generation += 1
+        queue = []
+        inFlight = false
+        if phase == .ready, let current {
+            // Re-render the frame on screen from the decoder's last picture.
+            let (worker, aspect, generation) = (self.worker, cellAspect, self.generation)
+            _ = current
+            run { [weak self] in
+                let cells = worker.redraw(key: key, cellAspect: aspect)
+                return { self?.redrawn(cells, generation: generation) }
+            }
+        }
+        pump()
+    }
+
+    /// Back to the first frame, for an item that starts over or a clip that loops.
+    public func restart() {
+        guard phase == .ready else { return }
+        generation += 1
+        queue = []
+        inFlight = false
+        endedAt = nil
+        phase = .preparing
+        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
+        run { [weak self] in
+            let result = worker.rewind().flatMap { info in
+                worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
+            }
+            return { self?.opened(result, generation: generation) }
+        }
+    }
+
+    // MARK: - Work
+
+    private func pump() {
+        guard phase == .ready, isPlaying, !inFlight, endedAt == nil, queue.count < Self.queueLimit else { return }
+        inFlight = true
+        let (worker, key, aspect, generation, late) = (self.worker, self.key, cellAspect, self.generation, time)
+        run { [weak self] in
+            let result = worker.next(key: key, cellAspect: aspect, lateBefore: late)
+            return { self?.decoded(result, generation: generation) }
+        }
+    }
+
+    private func opened(_ result: Result<(VideoInfo, VideoWorker.Step), MediaError>, generation: Int) {
+        guard generation == self.generation, phase == .preparing else { return }
+        switch result {
+        case .failure(let error):
+            phase = .failed(error.description)
+            onEvent?(.failed(error.description))
+        case .success(let (info, step)):
+            self.info = info
+            phase = .ready
+            framesDropped += step.dropped
+            onEvent?(.opened(duration: info.duration, frameInterval: info.frameInterval, hasAudio: info.hasAudio))
+            if let frame = step.frame {
+                current = frame
+                framesShown += 1
+            } else {
+                finish(at: 0)
+            }
+            pump()
+        }
+    }
+
+    private func decoded(_ result: Result<VideoWorker.Step, MediaError>, generation: Int) {
+        guard generation == self.generation else { return }
+        inFlight = false
+        switch result {
+        case .failure(let error):
+            // Frames already shown stay; the stream ends where decoding could not go on.
+            finish(at: (queue.last ?? current)?.time ?? 0, reason: error.description)
+        case .success(let step):
+            framesDropped += step.dropped
+            if let frame = step.frame {
+                queue.append(frame)
+                if isStalled, frame.time <= time + (info?.frameInterval ?? 0) {
+                    advance(to: time)
+                }
+            } else {
+                finish(at: ((queue.last ?? current)?.time ?? 0) + (info?.frameInterval ?? 0))
+            }
+        }
+        pump()
+    }
+
+    private func redrawn(_ cells: CellImage?, generation: Int) {
+        guard generation == self.generation, let cells, let current else { return }
+        self.current = VideoFrame(time: current.time, cells: cells)
+    }
+
+    private func finish(at time: Double, reason: String? = nil) {
+        guard endedAt == nil else { return }
+        endedAt = max(time, info?.frameInterval ?? 0)
+        if isStalled {
+            isStalled = false
+            onEvent?(.resumed)
+        }
+        onEvent?(.ended(at: endedAt ?? time))
+    }
+
+    /// Runs decode work on the pool's queue (or at once, inline) and its result on the main
+    /// actor.
+    private func run(_ work: @escaping @Sendable () -> (@MainActor () -> Void)) {
+        switch execution {
+        case .inline:
+            work()()
+        case .background:
+            decodeQueue.async {
+                let done = work()
+                DispatchQueue.main.async { MainActor.assumeIsolated(done) }
+            }
+        case .manual(let executor):
+            executor.enqueue { let done = work(); MainActor.assumeIsolated(done) }
+        }
+    }
+}
+
+/// The decoder side of a player, used on the decode queue only (one piece of work at a
+/// time), but `lateBefore`, which the main actor moves on.
+final class VideoWorker: @unchecked Sendable {
+    // `decoder` is touched only by work on the pool's serial queue (or inline on the main
+    // actor, never both); `late` is guarded by `lock`.
+    private var decoder: VideoDecoder?
+    private var data: Data?
+    private let limits: VideoLimits
+    private let count: DecoderCount
+    private let lock = NSLock()
+    private var late = -1.0
+    private(set) var closed = false
+
+    struct Step: Sendable {
+        var frame: VideoFrame?
+        var dropped: Int
+    }
+
+    init(data: Data, limits: VideoLimits, count: DecoderCount) {
+        self.data = data
+        self.limits = limits
+        self.count = count
+    }
+
+    /// The time shown now: a frame whose successor is already due is late.
+    var lateBefore: Double {
+        get { lock.lock(); defer { lock.unlock() }; return late }
+        set { lock.lock(); late = newValue; lock.unlock() }
+    }
+
+    func open() -> Result<VideoInfo, MediaError> {
+        guard !closed, let data else { return .failure(.video("the player was released")) }
+        do {
+            let decoder = try VideoDecoder(data: data, limits: limits)
+            self.decoder = decoder
+            self.data = nil // the decoder keeps its own copy
+            count.opened()
+            return .success(decoder.info)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Decodes on to the next frame worth showing and renders it for `key`. Frames whose
+    /// successor is already due (`lateBefore`, read afresh for each) are dropped unscaled.
+    func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double) -> Result<Step, MediaError> {
+        guard let decoder else { return .success(Step(frame: nil, dropped: 0)) }
+        let interval = decoder.info.frameInterval
+        var dropped = 0
+        do {
+            while let time = try decoder.decodeNext() {
+                let late = max(initial, lateBefore)
+                if time + interval <= late, dropped < 600 {
+                    dropped += 1
+                    continue
+                }
+                guard let cells = decoder.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
+                                                fit: key.fit, cellAspect: cellAspect) else {
+                    return .failure(.video("a frame could not be scaled"))
+                }
+                return .success(Step(frame: VideoFrame(time: time, cells: cells), dropped: dropped))
+            }
+            return .success(Step(frame: nil, dropped: dropped))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func rewind() -> Result<VideoInfo, MediaError> {
+        guard let decoder else { return .failure(.video("the player was released")) }
+        guard decoder.rewind() else { return .failure(.video("the video cannot be played again from the start")) }
+        return .success(decoder.info)
+    }
+
+    func redraw(key: RenditionKey, cellAspect: Double) -> CellImage? {
+        decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
+                       cellAspect: cellAspect)
+    }
+
+    func close() {
+        if decoder != nil { count.closed() }
+        decoder = nil
+        data = nil
+        closed = true
+    }
+
+    deinit {
+        if decoder != nil { count.closed() }
+    }
+}
+
+/// Live decoders of one pool's players, counted where they are opened and closed: the
+/// pool's limit is checked against this.
+public final class DecoderCount: @unchecked Sendable {
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var live = 0
+    private var highest = 0
+
+    public init() {}
+
+    func opened() {
+        lock.lock(); defer { lock.unlock() }
+        live += 1
+        highest = max(highest, live)
+    }
+
+    func closed() {
+        lock.lock(); defer { lock.unlock() }
+        live -= 1
+    }
+
+    public var current: Int { lock.lock(); defer { lock.unlock() }; return live }
+    /// The most live at once.
+    public var peak: Int { lock.lock(); defer { lock.unlock() }; return highest }
+}
