@@ -57,7 +57,8 @@ let package = Package(
             path: "Sources/stories"
         ),
         .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCore", "StoriesAssets"]),
-        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesMedia", "StoriesCore", "StoriesAssets"]),
+        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesMedia", "StoriesCore", "StoriesAssets"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StoriesUITests",
             dependencies: ["StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],

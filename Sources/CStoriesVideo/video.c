@@ -146,7 +146,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     if (status < 0) {
         // avformat_open_input frees the context on failure.
         video->format = NULL;
-        say(message, message_size, "not a video FFmpeg can read");
+        say(message, message_size, "neither a photo (JPEG, PNG) nor a video FFmpeg can read");
         stories_video_close(video);
         return STORIES_VIDEO_NOT_VIDEO;
     }
@@ -213,16 +213,14 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
         stories_video_close(video);
         return STORIES_VIDEO_TOO_LARGE;
     }
-    if (!(info->fps >= 0) || info->fps > limits->max_fps) {
-        say(message, message_size, "the video claims %.0f frames a second, more than the %.0f allowed", info->fps, limits->max_fps);
-        stories_video_close(video);
-        return STORIES_VIDEO_LIMIT;
+    // A declared frame rate or length beyond belief is a header that lies, not a reason to
+    // refuse the file: the timestamps pace the frames and the stream's end ends the item.
+    if (!(info->fps > 0) || info->fps > limits->max_fps) {
+        AVRational raw = stream->r_frame_rate;
+        double fallback = raw.num > 0 && raw.den > 0 ? av_q2d(raw) : 0;
+        info->fps = fallback > 0 && fallback <= limits->max_fps ? fallback : 0;
     }
-    if (!isfinite(info->duration) || info->duration > limits->max_duration) {
-        say(message, message_size, "the video claims to last %.0f s, more than the %.0f s allowed", info->duration, limits->max_duration);
-        stories_video_close(video);
-        return STORIES_VIDEO_LIMIT;
-    }
+    if (!isfinite(info->duration) || info->duration > limits->max_duration) info->duration = -1;
 
     video->codec = avcodec_alloc_context3(decoder);
     if (!video->codec) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }

@@ -27,12 +27,12 @@ struct PrintCommand: ParsableCommand {
 
     func validate() throws {
         _ = try cellSize()
-        _ = try colorDepth()
+        _ = try Self.colorDepth(colors)
     }
 
     mutating func run() throws {
         let (width, height) = try cellSize()
-        let depth = try colorDepth()
+        let depth = try Self.colorDepth(colors)
         let (px, py) = symbols.pixelsPerCell
         let cellAspect = Self.terminalCellAspect() ?? 0.5
         let pixelAspect = cellAspect * Double(py) / Double(px)
@@ -43,7 +43,7 @@ struct PrintCommand: ParsableCommand {
         do {
             image = try ImageDecoder.decodeFile(at: URL(fileURLWithPath: file), minimumSize: minimum)
         } catch {
-            throw fail("\(file): \(error)")
+            throw fail("\(SafeName.of(file)): \(error)")
         }
         let cells = CellImage(image, width: width, height: height, symbols: symbols, depth: depth, fit: fit, cellAspect: cellAspect)
         FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
@@ -51,6 +51,11 @@ struct PrintCommand: ParsableCommand {
 
     private func cellSize() throws -> (Int, Int) {
         if let size { return try parseSize(size) }
+        return Self.terminalSize()
+    }
+
+    /// The terminal's size less a line, or 80×40 when standard output is not a terminal.
+    static func terminalSize() -> (Int, Int) {
         var ws = winsize()
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 1 {
             return (Int(ws.ws_col), Int(ws.ws_row) - 1)
@@ -58,7 +63,7 @@ struct PrintCommand: ParsableCommand {
         return (80, 40)
     }
 
-    private func colorDepth() throws -> ColorDepth {
+    static func colorDepth(_ colors: String?) throws -> ColorDepth {
         let environment = ProcessInfo.processInfo.environment
         switch colors?.lowercased() {
         case "truecolor", "24bit", "direct": return .direct

@@ -9,7 +9,8 @@
 /// frames scaled by swscale straight to the size asked for. Opaque.
 typedef struct stories_video stories_video;
 
-/// Limits checked from the headers before any frame buffer is allocated.
+/// Limits checked from the headers before any frame buffer is allocated: too many pixels or
+/// streams refuse the file; a frame rate or duration beyond belief is treated as unknown.
 typedef struct {
     long long max_pixels;     /* coded width × height */
     int max_streams;          /* streams in the container */
@@ -17,8 +18,8 @@ typedef struct {
     double max_duration;      /* seconds */
 } stories_video_limits;
 
-/// What the headers say. `duration` is < 0 when the container has none; `fps` is 0 when
-/// unknown. `rotation` is 0, 90, 180 or 270: degrees clockwise to turn the coded picture
+/// What the headers say. `duration` is < 0 when the container has none or claims more than
+/// `max_duration`; `fps` is 0 when unknown or beyond `max_fps` (timestamps still pace). `rotation` is 0, 90, 180 or 270: degrees clockwise to turn the coded picture
 /// to show it upright.
 typedef struct {
     int width;
@@ -38,7 +39,7 @@ enum {
     STORIES_VIDEO_NO_STREAM = 2,     /* no video stream (audio only, say) */
     STORIES_VIDEO_UNSUPPORTED = 3,   /* no decoder for the codec */
     STORIES_VIDEO_TOO_LARGE = 4,     /* more pixels than max_pixels */
-    STORIES_VIDEO_LIMIT = 5,         /* streams, frame rate or duration beyond the limits */
+    STORIES_VIDEO_LIMIT = 5,         /* more streams than the limit */
     STORIES_VIDEO_CORRUPT = 6,
     STORIES_VIDEO_NO_MEMORY = 7
 };

@@ -48,3 +48,61 @@ public enum ANSIWriter {
         }
     }
 }
+
+extension ANSIWriter {
+    /// The bytes that turn `previous` on screen into `next` (the same size), writing only
+    /// the cells that changed: the cursor starts and ends at the picture's top-left corner,
+    /// which is in the terminal's first column. A short gap of unchanged cells inside a
+    /// run is rewritten (cheaper than a cursor move); a longer one is jumped over. Colours
+    /// are reset at the end, so nothing bleeds if the program stops between frames.
+    public static func update(from previous: CellImage, to next: CellImage, depth: ColorDepth) -> [UInt8] {
+        guard previous.width == next.width, previous.height == next.height else {
+            var out = bytes(of: next, depth: depth)
+            out += Array("\u{1B}[\(next.height)A".utf8)
+            return out
+        }
+        var out: [UInt8] = []
+        var cursorY = 0
+        var foreground: Color? = nil, background: Color? = nil
+        let width = next.width
+        for y in 0..<next.height {
+            var x = 0
+            var cursorX = -1 // not on this row yet
+            while x < width {
+                guard previous[x, y] != next[x, y] else { x += 1; continue }
+                if cursorX != x {
+                    if y > cursorY { out += Array("\u{1B}[\(y - cursorY)B".utf8) }
+                    cursorY = y
+                    out += Array("\u{1B}[\(x + 1)G".utf8)
+                }
+                // Write from x through the last change that is at most `gap` cells ahead.
+                var end = x
+                var probe = x
+                while probe < width, probe - end <= 4 {
+                    if previous[probe, y] != next[probe, y] { end = probe }
+                    probe += 1
+                }
+                for column in x...end {
+                    let cell = next[column, y]
+                    if depth != .none {
+                        if cell.foreground != foreground {
+                            out += sgr(cell.foreground, background: false, depth: depth).utf8
+                            foreground = cell.foreground
+                        }
+                        if cell.background != background {
+                            out += sgr(cell.background, background: true, depth: depth).utf8
+                            background = cell.background
+                        }
+                    }
+                    out += cell.glyph.utf8
+                }
+                x = end + 1
+                cursorX = x
+            }
+        }
+        if depth != .none, !out.isEmpty { out += [0x1B, 0x5B, 0x30, 0x6D] }
+        if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
+        if !out.isEmpty { out.append(0x0D) }
+        return out
+    }
+}

@@ -69,7 +69,7 @@ public final class VideoDecoder: @unchecked Sendable {
     public init(data: Data, limits: VideoLimits = .standard) throws(MediaError) {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= limits.maxBytes else { throw .fileTooLarge(bytes: data.count, limit: limits.maxBytes) }
-        guard VideoContainer.sniff(data) != nil else { throw .video("not a video FFmpeg can read") }
+        guard VideoContainer.sniff(data) != nil else { throw .unknownMedia }
         VideoLog.install()
         var cLimits = stories_video_limits(max_pixels: Int64(limits.maxPixels), max_streams: Int32(limits.maxStreams),
                                            max_fps: limits.maxFPS, max_duration: limits.maxDuration)
@@ -257,11 +257,7 @@ public enum StillDecoder {
                               limits: MediaLimits = .standard) throws(MediaError) -> RGBImage {
         guard !data.isEmpty else { throw .empty }
         if ImageFormat.sniff(data) != nil { return try ImageDecoder.decode(data, minimumSize: minimumSize, limits: limits) }
-        do {
-            return try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image
-        } catch .video(let reason) where reason.hasPrefix("not a video") {
-            throw .unknownMedia
-        }
+        return try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image
     }
 }
 

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import StoriesMedia
+
+/// `stories play FILE`: a video (or a photo) on standard output without ncurses, paced by
+/// its timestamps, writing only the cells that change between frames. A quick preview,
+/// and the honest way to compare with `timg` and `mpv --vo=tct` on the same file.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a video (or show a photo) as coloured terminal cells on standard output."
+    )
+
+    @Argument(help: "The video (MP4, WebM, MKV, … as FFmpeg reads them) or photo (JPEG, PNG), recognised by content.")
+    var file: String
+
+    @Option(help: ArgumentHelp("Size in cells, WxH (default: the terminal's size, or 80x40).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Colours: truecolor, 256, 16, 8 or none (default: what the terminal says it has).")
+    var colors: String?
+
+    @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
+    var symbols: CellSymbols = .half
+
+    @Option(help: "fill crops to the size, fit letterboxes.")
+    var fit: FitMode = .fit
+
+    @Flag(help: "Start again at the end (Ctrl-C stops).")
+    var loop = false
+
+    func validate() throws {
+        if let size { _ = try parseSize(size) }
+        _ = try PrintCommand.colorDepth(colors)
+    }
+
+    mutating func run() throws {
+        let (width, height) = try size.map(parseSize) ?? PrintCommand.terminalSize()
+        let depth = try PrintCommand.colorDepth(colors)
+        let cellAspect = PrintCommand.terminalCellAspect() ?? 0.5
+        let data: Data
+        do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file), limits: MediaLimits(maxBytes: VideoLimits.standard.maxBytes)) } catch {
+            throw fail("\(SafeName.of(file)): \(error)")
+        }
+        if ImageFormat.sniff(data) != nil {
+            var print = PrintCommand()
+            print.file = file
+            print.size = "\(width)x\(height)"
+            print.colors = colors
+            print.symbols = symbols
+            print.fit = fit
+            try print.run()
+            return
+        }
+        let decoder: VideoDecoder
+        do { decoder = try VideoDecoder(data: data) } catch {
+            throw fail("\(SafeName.of(file)): \(error)")
+        }
+        var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: symbols, depth: depth,
+                                        fit: fit, cellAspect: cellAspect, loop: loop)
+        let result: TerminalPlayback.Summary
+        do { result = try playback.run { bytes in Self.write(bytes) } } catch {
+            throw fail("\(SafeName.of(file)): \(error)")
+        }
+        if result.shown == 0 { throw fail("\(SafeName.of(file)): the video has no frames") }
+    }
+
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Plays a decoder's frames in real time through a byte sink: the first frame whole, then
+/// only what changed; frames already late are dropped before they are scaled.
+struct TerminalPlayback {
+    struct Summary {
+        var shown = 0
+        var dropped = 0
+        var bytes = 0
+        var seconds = 0.0
+    }
+
+    let decoder: VideoDecoder
+    let width: Int, height: Int
+    let symbols: CellSymbols
+    let depth: ColorDepth
+    let fit: FitMode
+    let cellAspect: Double
+    let loop: Bool
+    /// Stop after this many seconds of video (nil: the whole clip, or forever with `loop`).
+    var limit: Double?
+
+    init(decoder: VideoDecoder, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth, fit: FitMode,
+         cellAspect: Double, loop: Bool, limit: Double? = nil) {
+        self.decoder = decoder
+        self.width = width
+        self.height = height
+        self.symbols = symbols
+        self.depth = depth
+        self.fit = fit
+        self.cellAspect = cellAspect
+        self.loop = loop
+        self.limit = limit
+    }
+
+    mutating func run(_ sink: ([UInt8]) -> Void) throws(MediaError) -> Summary {
+        var summary = Summary()
+        let interval = decoder.info.frameInterval
+        let start = Self.now()
+        var offset = 0.0 // time of earlier loops
+        var lastTime = 0.0
+        var previous: CellImage?
+        PlaybackTerminal.begin()
+        defer {
+            // Below the picture, colours reset, cursor shown.
+            var tail = previous.map { _ in Array("\u{1B}[\(height)B\r".utf8) } ?? []
+            tail += Array("\u{1B}[0m\u{1B}[?25h".utf8)
+            sink(tail)
+            summary.bytes += tail.count
+            PlaybackTerminal.end()
+        }
+        while true {
+            guard let pts = try decoder.decodeNext() else {
+                guard loop, summary.shown > 0, decoder.rewind() else { break }
+                offset += lastTime + interval
+                continue
+            }
+            lastTime = pts
+            let due = offset + pts
+            if let limit, due >= limit { break }
+            let now = Self.now() - start
+            if due + interval <= now, previous != nil {
+                summary.dropped += 1 // late: dropped before it is scaled
+                continue
+            }
+            guard let cells = decoder.cells(width: width, height: height, symbols: symbols, depth: depth, fit: fit,
+                                            cellAspect: cellAspect) else { throw .video("a frame could not be scaled") }
+            let wait = due - (Self.now() - start)
+            if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
+            var bytes: [UInt8]
+            if let previous {
+                bytes = ANSIWriter.update(from: previous, to: cells, depth: depth)
+            } else {
+                bytes = Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(height)A".utf8)
+            }
+            sink(bytes)
+            summary.bytes += bytes.count
+            summary.shown += 1
+            previous = cells
+        }
+        summary.seconds = Self.now() - start
+        return summary
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Ctrl-C during playback still leaves the cursor shown and the colours reset.
+enum PlaybackTerminal {
+    static func begin() {
+        signal(SIGINT) { _ in
+            let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\n"
+            _ = reset.withUTF8Buffer { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _exit(130)
+        }
+    }
+
+    static func end() { signal(SIGINT, SIG_DFL) }
+}
+
+/// A file name as it may be printed: control characters (escape sequences) made visible.
+enum SafeName {
+    static func of(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+    }
+}
