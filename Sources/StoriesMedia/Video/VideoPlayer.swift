@@ -105,11 +105,11 @@ public final class VideoPlayer {
     /// end when it is over.
     public func advance(to time: Double) {
         let interval = info?.frameInterval ?? 1.0 / 30
+        self.time = time
+        worker.lateBefore = time
         if phase == .ready, let current, time < current.time - interval - 1e-6 {
             restart() // the item started over (a tap back on the first item)
         }
-        self.time = time
-        worker.lateBefore = time
         guard phase == .ready else { return }
         var next: VideoFrame?
         while let first = queue.first, first.time <= time + 1e-6 {
