@@ -7,7 +7,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release).",
-        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self]
+        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self]
     )
 }
 

@@ -20,3 +20,8 @@ for target in jpeg png blurhash; do
         "$out/jpeg.o" "$out/png.o" "$out/encode.o" -ljpeg -lpng16 -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
+# The video target is C only: our FFmpeg wrapper (instrumented) over the system's libav*.
+clang -O1 -g -fsanitize=fuzzer,address -I "$root/Sources/CStoriesVideo/include" \
+    "$root/Sources/CStoriesVideo/video.c" "$root/Tests/Fuzz/video_fuzz.c" \
+    -lavformat -lavcodec -lswscale -lavutil -lm -o "$out/fuzz-video"
+echo "built $out/fuzz-video"

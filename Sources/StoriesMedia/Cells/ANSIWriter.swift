@@ -85,16 +85,19 @@ extension ANSIWriter {
                 for column in x...end {
                     let cell = next[column, y]
                     if depth != .none {
-                        if cell.foreground != foreground {
-                            out += sgr(cell.foreground, background: false, depth: depth).utf8
+                        let newForeground = cell.foreground != foreground, newBackground = cell.background != background
+                        if newForeground || newBackground {
+                            // One sequence for both colours: ESC [ 38;2;r;g;b ; 48;2;r;g;b m
+                            out += [0x1B, 0x5B]
+                            if newForeground { appendColor(cell.foreground, background: false, depth: depth, to: &out) }
+                            if newForeground && newBackground { out.append(0x3B) }
+                            if newBackground { appendColor(cell.background, background: true, depth: depth, to: &out) }
+                            out.append(0x6D)
                             foreground = cell.foreground
-                        }
-                        if cell.background != background {
-                            out += sgr(cell.background, background: true, depth: depth).utf8
                             background = cell.background
                         }
                     }
-                    out += cell.glyph.utf8
+                    if cell.glyph == "▀" { out += [0xE2, 0x96, 0x80] } else { out += cell.glyph.utf8 }
                 }
                 x = end + 1
                 cursorX = x
@@ -104,5 +107,40 @@ extension ANSIWriter {
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         if !out.isEmpty { out.append(0x0D) }
         return out
+    }
+}
+
+extension ANSIWriter {
+    /// The parameters of one SGR colour (no ESC [ and no m), as bytes.
+    static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {
+        switch color {
+        case .default:
+            out += background ? [0x34, 0x39] : [0x33, 0x39] // 49 / 39
+        case .rgb(let r, let g, let b) where depth == .direct:
+            out += background ? [0x34, 0x38, 0x3B, 0x32, 0x3B] : [0x33, 0x38, 0x3B, 0x32, 0x3B] // 48;2; / 38;2;
+            appendNumber(r, to: &out); out.append(0x3B)
+            appendNumber(g, to: &out); out.append(0x3B)
+            appendNumber(b, to: &out)
+        case .rgb:
+            appendPalette(UInt8(ColorMapping.terminalColor(color, depth: depth)), background: background, to: &out)
+        case .palette(let index):
+            appendPalette(index, background: background, to: &out)
+        }
+    }
+
+    static func appendPalette(_ index: UInt8, background: Bool, to out: inout [UInt8]) {
+        switch index {
+        case 0..<8: appendNumber(UInt8((background ? 40 : 30) + Int(index)), to: &out)
+        case 8..<16: appendNumber(UInt8((background ? 100 : 90) + Int(index) - 8), to: &out)
+        default:
+            out += background ? [0x34, 0x38, 0x3B, 0x35, 0x3B] : [0x33, 0x38, 0x3B, 0x35, 0x3B] // 48;5; / 38;5;
+            appendNumber(index, to: &out)
+        }
+    }
+
+    static func appendNumber(_ value: UInt8, to out: inout [UInt8]) {
+        if value >= 100 { out.append(0x30 + value / 100) }
+        if value >= 10 { out.append(0x30 + (value / 10) % 10) }
+        out.append(0x30 + value % 10)
     }
 }

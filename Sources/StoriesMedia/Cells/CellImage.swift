@@ -42,6 +42,21 @@ public struct CellImage: Equatable, Sendable {
         height = image.height / py
         var cells: [ImageCell] = []
         cells.reserveCapacity(width * height)
+        if symbols == .half, depth != .none {
+            // The common case (every video frame): two pixels a cell, read straight from the
+            // buffer with no per-cell arrays.
+            let w = image.width, pixels = image.pixels
+            for y in 0..<height {
+                for x in 0..<width {
+                    let top = ((2 * y) * w + x) * 3, bottom = ((2 * y + 1) * w + x) * 3
+                    cells.append(ImageCell(glyph: "▀",
+                                           foreground: Self.color(RGBPixel(pixels[top], pixels[top + 1], pixels[top + 2]), depth),
+                                           background: Self.color(RGBPixel(pixels[bottom], pixels[bottom + 1], pixels[bottom + 2]), depth)))
+                }
+            }
+            self.cells = cells
+            return
+        }
         for y in 0..<height {
             for x in 0..<width {
                 let block = (0..<py).flatMap { dy in (0..<px).map { dx in image[x * px + dx, y * py + dy] } }
