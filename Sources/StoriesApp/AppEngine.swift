@@ -236,7 +236,8 @@ public final class AppEngine {
                                bytesFetched: pictures.bytesFetched,
                                bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),
                                hits: metrics.hits, navigations: metrics.count,
-                               framesShown: services.players.framesShown, framesDropped: services.players.framesDropped)
+                               framesShown: services.players.framesShown, framesDropped: services.players.framesDropped,
+                               livePlayers: services.players.decoders.current)
     }
 
     /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a

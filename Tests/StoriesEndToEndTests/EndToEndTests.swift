@@ -560,3 +560,52 @@ import Testing
         #expect(result.err.contains("Unknown option '--nope'"))
     }
 }
+
+/// Video in a real terminal: the demo's rocket story ends with two videos.
+@Suite(.serialized) struct VideoEndToEndTests {
+    /// The picture rows (between the header and the caption), with their colours.
+    func picture(_ tmux: Tmux) throws -> String {
+        let lines = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.session]).components(separatedBy: "\n")
+        return lines.dropFirst(3).prefix(15).joined(separator: "\n")
+    }
+
+    @Test func aVideoPlaysStandsStillWhenPausedAndItsPlayerGoesWhenSwipedAway() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
+        try tmux.press("End") // the last loaded story is the rocket club, the tenth
+        try tmux.waitFor(text: "Launch Club")
+        try tmux.press("Enter")
+        try tmux.waitFor("the rocket story") { $0.count > 1 && $0[1].contains("Launch Club") }
+        try tmux.press("l", "l", "l")
+        try tmux.waitFor("the liftoff video") { $0.count > 1 && $0[1].hasSuffix("4/5") }
+        usleep(600_000)
+        let a = try picture(tmux)
+        usleep(700_000)
+        let b = try picture(tmux)
+        #expect(a != b, "the video moves while it plays")
+        try tmux.press("Space")
+        try tmux.waitFor(text: "paused")
+        usleep(300_000)
+        let c = try picture(tmux)
+        usleep(800_000)
+        #expect(try picture(tmux) == c, "paused: the picture stands still")
+        try tmux.press("i")
+        try tmux.waitFor(text: "video 1 live")
+        try tmux.press("Space", "l") // on to the deep-field video: still one player
+        try tmux.waitFor("the deep-field video") { $0.count > 1 && $0[1].hasSuffix("5/5") }
+        try tmux.waitFor(text: "video 1 live")
+        try tmux.press("[") // back a story, a photo: no video, no player
+        try tmux.waitFor(text: "video 0 live")
+        try tmux.press("q") // closes the viewer
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func playExplainsBadFiles() throws {
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-video-\(UUID()).mp4")
+        try Data("hello\n".utf8).write(to: bad)
+        let result = try Binary.run(["play", bad.path, "--size", "20x10"])
+        #expect(result.status == 1)
+        #expect(result.err == "stories: \(bad.path): neither a photo (JPEG, PNG) nor a video FFmpeg can read\n")
+    }
+}

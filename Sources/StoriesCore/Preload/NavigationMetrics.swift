@@ -81,10 +81,13 @@ public struct MetricsSnapshot: Equatable, Sendable {
     /// Video frames shown and dropped (late, or overtaken), all told.
     public var framesShown: Int
     public var framesDropped: Int
+    /// Video players alive now (at most two).
+    public var livePlayers: Int
 
     public init(policy: PreloadPolicy, latest: [NavigationRecord] = [], window: [WindowItem] = [], memoryBytes: Int = 0,
                 memoryBudget: Int = 0, bytesFetched: Int = 0, bytesNeverShown: Int = 0, hits: Int = 0, navigations: Int = 0,
-                framesShown: Int = 0, framesDropped: Int = 0) {
+                framesShown: Int = 0, framesDropped: Int = 0, livePlayers: Int = 0) {
+        self.livePlayers = livePlayers
         self.framesShown = framesShown
         self.framesDropped = framesDropped
         self.policy = policy

@@ -22,6 +22,12 @@ public enum MetricsOverlay {
         canvas.text("memory \(megabytes(metrics.memoryBytes)) of \(megabytes(metrics.memoryBudget)) · fetched \(megabytes(metrics.bytesFetched)) · never shown \(megabytes(metrics.bytesNeverShown))\(wasted)",
                     x: 1, y: y, style: muted, maxWidth: width - 2)
         y += 1
+        // Video, once any has played: the live players, frames shown and dropped.
+        if metrics.framesShown > 0 || metrics.livePlayers > 0 {
+            canvas.text("video \(metrics.livePlayers) live · \(metrics.framesShown) frames shown · \(metrics.framesDropped) dropped",
+                        x: 1, y: y, style: muted, maxWidth: width - 2)
+            y += 1
+        }
         // The preload window, most urgent first.
         var x = 1
         x += canvas.text("window ", x: x, y: y, style: muted)
