@@ -14,50 +14,28 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The video (MP4, WebM, MKV, … as FFmpeg reads them) or photo (JPEG, PNG), recognised by content.")
     var file: String
 
-    @Option(help: ArgumentHelp("Size in cells, WxH (default: the terminal's size, or 80x40).", valueName: "WxH"))
-    var size: String?
-
-    @Option(help: "Colours: truecolor, 256, 16, 8 or none (default: what the terminal says it has).")
-    var colors: String?
-
-    @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
-    var symbols: CellSymbols = .half
-
-    @Option(help: "fill crops to the size, fit letterboxes.")
-    var fit: FitMode = .fit
+    @OptionGroup var cells: CellOptions
 
     @Flag(help: "Start again at the end (Ctrl-C stops).")
     var loop = false
 
-    func validate() throws {
-        if let size { _ = try parseSize(size) }
-        _ = try PrintCommand.colorDepth(colors)
-    }
-
     mutating func run() throws {
-        let (width, height) = try size.map(parseSize) ?? PrintCommand.terminalSize()
-        let depth = try PrintCommand.colorDepth(colors)
-        let cellAspect = PrintCommand.terminalCellAspect() ?? 0.5
+        let (width, height) = try cells.cellSize()
+        let depth = try cells.colorDepth()
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file), limits: MediaLimits(maxBytes: VideoLimits.standard.maxBytes)) } catch {
             throw fail("\(SafeName.of(file)): \(error)")
         }
         if ImageFormat.sniff(data) != nil {
-            var print = PrintCommand()
-            print.file = file
-            print.size = "\(width)x\(height)"
-            print.colors = colors
-            print.symbols = symbols
-            print.fit = fit
-            try print.run()
+            try PrintCommand.printPhoto(data, name: file, options: cells)
             return
         }
         let decoder: VideoDecoder
         do { decoder = try VideoDecoder(data: data) } catch {
             throw fail("\(SafeName.of(file)): \(error)")
         }
-        var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: symbols, depth: depth,
-                                        fit: fit, cellAspect: cellAspect, loop: loop)
+        var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
+                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop)
         let result: TerminalPlayback.Summary
         do { result = try playback.run { bytes in Self.write(bytes) } } catch {
             throw fail("\(SafeName.of(file)): \(error)")
@@ -67,9 +45,10 @@ struct PlayCommand: ParsableCommand {
 
     static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                let n = Foundation.write(STDOUT_FILENO, base + offset, raw.count - offset)
                 if n <= 0 { if errno == EINTR { continue }; return }
                 offset += n
             }

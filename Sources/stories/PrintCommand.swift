@@ -13,6 +13,40 @@ struct PrintCommand: ParsableCommand {
     @Argument(help: "The image file (JPEG or PNG, recognised by content).")
     var file: String
 
+    @OptionGroup var cells: CellOptions
+
+    mutating func run() throws {
+        let data: Data
+        do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
+            throw fail("\(SafeName.of(file)): \(error)")
+        }
+        try Self.printPhoto(data, name: file, options: cells)
+    }
+
+    /// Decodes a photo at the size it will be shown and writes it as cells to stdout.
+    static func printPhoto(_ data: Data, name: String, options: CellOptions) throws {
+        let (width, height) = try options.cellSize()
+        let depth = try options.colorDepth()
+        let (px, py) = options.symbols.pixelsPerCell
+        let cellAspect = terminalCellAspect() ?? 0.5
+        let pixelAspect = cellAspect * Double(py) / Double(px)
+        // Decode at least as large as the pixels shown, in both directions.
+        let minimum = (width: Int((Double(width * px) * max(1, pixelAspect)).rounded(.up)),
+                       height: Int((Double(height * py) / min(1, pixelAspect)).rounded(.up)))
+        let image: RGBImage
+        do {
+            image = try ImageDecoder.decode(data, minimumSize: minimum)
+        } catch {
+            throw fail("\(SafeName.of(name)): \(error)")
+        }
+        let cells = CellImage(image, width: width, height: height, symbols: options.symbols, depth: depth, fit: options.fit,
+                              cellAspect: cellAspect)
+        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
+    }
+}
+
+/// The options `print` and `play` share: the size in cells, the colours, the symbols, fill or fit.
+struct CellOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Size in cells, WxH (default: the terminal's size, or 80x40).", valueName: "WxH"))
     var size: String?
 
@@ -22,38 +56,23 @@ struct PrintCommand: ParsableCommand {
     @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
     var symbols: CellSymbols = .half
 
-    @Option(help: "fill crops to the size, fit letterboxes on the dominant colour.")
+    @Option(help: "fill crops to the size; fit letterboxes (a photo on its dominant colour, a video on black).")
     var fit: FitMode = .fit
 
     func validate() throws {
         _ = try cellSize()
-        _ = try Self.colorDepth(colors)
+        _ = try colorDepth()
     }
 
-    mutating func run() throws {
-        let (width, height) = try cellSize()
-        let depth = try Self.colorDepth(colors)
-        let (px, py) = symbols.pixelsPerCell
-        let cellAspect = Self.terminalCellAspect() ?? 0.5
-        let pixelAspect = cellAspect * Double(py) / Double(px)
-        // Decode at least as large as the pixels shown, in both directions.
-        let minimum = (width: Int((Double(width * px) * max(1, pixelAspect)).rounded(.up)),
-                       height: Int((Double(height * py) / min(1, pixelAspect)).rounded(.up)))
-        let image: RGBImage
-        do {
-            image = try ImageDecoder.decodeFile(at: URL(fileURLWithPath: file), minimumSize: minimum)
-        } catch {
-            throw fail("\(SafeName.of(file)): \(error)")
-        }
-        let cells = CellImage(image, width: width, height: height, symbols: symbols, depth: depth, fit: fit, cellAspect: cellAspect)
-        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
-    }
-
-    private func cellSize() throws -> (Int, Int) {
+    func cellSize() throws -> (Int, Int) {
         if let size { return try parseSize(size) }
-        return Self.terminalSize()
+        return PrintCommand.terminalSize()
     }
 
+    func colorDepth() throws -> ColorDepth { try PrintCommand.colorDepth(colors) }
+}
+
+extension PrintCommand {
     /// The terminal's size less a line, or 80×40 when standard output is not a terminal.
     static func terminalSize() -> (Int, Int) {
         var ws = winsize()

@@ -609,3 +609,20 @@ import Testing
         #expect(result.err == "stories: \(bad.path): neither a photo (JPEG, PNG) nor a video FFmpeg can read\n")
     }
 }
+
+extension VideoEndToEndTests {
+    /// A damaged video plays what it can; libav's complaints never reach the terminal.
+    @Test func libavNeverWritesToTheTerminal() throws {
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/liftoff.mp4")
+        var data = try Data(contentsOf: clip)
+        for index in stride(from: data.count / 3, to: data.count - 4, by: 97) { data[index] ^= 0x5A }
+        let damaged = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID()).mp4")
+        try data.write(to: damaged)
+        let result = try Binary.run(["play", damaged.path, "--size", "20x10", "--colors", "256"])
+        #expect(result.status == 0)
+        #expect(result.err.isEmpty, "stderr: \(result.err.prefix(300))")
+        #expect(result.out.contains("\u{1B}[?25h"), "the cursor is shown again at the end")
+        #expect(!result.out.contains("h264"), "no libav message on stdout")
+    }
+}

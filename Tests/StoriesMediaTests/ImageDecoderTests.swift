@@ -203,7 +203,7 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         #expect(MediaError.tooManyPixels(width: 30000, height: 30000, limit: 40_000_000).description
                 == "the image is 30000×30000, more than the 40 megapixels a photo may be")
         #expect(MediaError.fileTooLarge(bytes: 31 << 20, limit: 20 << 20).description
-                == "the file is 31 MB, more than the 20 MB a photo may be")
+                == "the file is 31 MB, more than the 20 MB a photo or video may be")
     }
 
     /// A JPEG whose SOF0 declares 30000×30000: a valid header and no image data.

@@ -79,11 +79,51 @@ import Testing
 
     @Test func theFirstFrameIsTheRightColourAndAResizeRendersAnew() throws {
         let (_, player) = try player()
-        #expect(colour(player) == .rgb(254, 0, 0) || colour(player).map { if case .rgb(let r, _, _) = $0 { r > 230 } else { false } } == true)
+        guard case .rgb(let r, let g, let b)? = colour(player) else { Issue.record("no truecolour cell"); return }
+        #expect(r > 230 && g < 30 && b < 30, "red: \(r),\(g),\(b)")
         var bigger = Self.key
         bigger.width = 16
         player.resize(bigger)
         #expect(player.current?.cells.width == 16, "the frame on screen is redrawn at the new size")
+    }
+
+    /// A resize while the stream opens on the decode queue: the first frame still arrives,
+    /// at the new size.
+    @Test func aResizeWhileOpeningKeepsTheFirstFrame() throws {
+        let executor = ManualExecutor()
+        let (_, player) = try player(pool: PlayerPool(execution: .manual(executor)))
+        #expect(player.phase == .preparing)
+        var bigger = Self.key
+        bigger.width = 16
+        player.resize(bigger)
+        executor.runAll()
+        #expect(player.phase == .ready)
+        #expect(player.current?.time == 0 && player.current?.cells.width == 16)
+    }
+
+    /// Decoding behind the clock: the stall is reported once; the app then stops its clock
+    /// and pauses the player, which must not end the stall (that once made the app and
+    /// the player hand `.resumed` and `.stalled` back and forth forever on the main
+    /// queue); the next frame ends it.
+    @Test func aStallEndsWhenAFrameComesNotWhenTheAppPauses() throws {
+        let executor = ManualExecutor()
+        let (_, player) = try player(pool: PlayerPool(execution: .manual(executor)))
+        executor.runAll() // opened, first frame
+        var events: [VideoEvent] = []
+        player.onEvent = { events.append($0) }
+        player.play()            // asks for the next frame; the executor holds it
+        player.advance(to: 0.6)  // the clock ran on: nothing due is there
+        #expect(events == [.stalled])
+        player.pause()           // what the engine does once the reducer stops the clock
+        player.advance(to: 0.6)
+        player.advance(to: 0.6)
+        #expect(events == [.stalled], "pausing does not end a stall")
+        #expect(executor.count == 1, "still decoding while stalled")
+        executor.runNext()
+        #expect(events == [.stalled, .resumed])
+        player.play()
+        player.advance(to: 0.6)
+        #expect(player.current?.time == 0.5, "the frame due is shown once it is there")
     }
 
     @Test func goingBackInTimeStartsOver() throws {

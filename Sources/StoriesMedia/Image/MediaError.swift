@@ -18,7 +18,7 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty:
             "the file is empty"
         case .fileTooLarge(let bytes, let limit):
-            "the file is \(Self.megabytes(bytes)), more than the \(Self.megabytes(limit)) a photo may be"
+            "the file is \(Self.megabytes(bytes)), more than the \(Self.megabytes(limit)) a photo or video may be"
         case .tooManyPixels(let width, let height, let limit):
             "the image is \(width)×\(height), more than the \(limit / 1_000_000) megapixels a photo may be"
         case .unknownFormat:

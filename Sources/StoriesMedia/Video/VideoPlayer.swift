@@ -48,7 +48,10 @@ public final class VideoPlayer {
     private let decodeQueue: DispatchQueue
     private let cellAspect: Double
     private var inFlight = false
+    /// Changes with every size and start: decode results for another one are dropped.
     private var generation = 0
+    /// Changes when the stream is opened or rewound, or the player stops.
+    private var lifecycle = 0
     private var time = 0.0
 
     init(location: String, data: Data, key: RenditionKey, cellAspect: Double, limits: VideoLimits,
@@ -64,14 +67,7 @@ public final class VideoPlayer {
     /// Opens the decoder and decodes the first frame (the poster, from the live stream).
     public func prepare() {
         guard phase == .idle else { return }
-        phase = .preparing
-        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
-        run { [weak self] in
-            let result = worker.open().flatMap { info in
-                worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
-            }
-            return { self?.opened(result, generation: generation) }
-        }
+        begin { $0.open() }
     }
 
     /// Runs the video on: frames are decoded ahead and shown as `advance` moves time on.
@@ -95,6 +91,7 @@ public final class VideoPlayer {
         phase = .stopped
         isPlaying = false
         generation += 1
+        lifecycle += 1
         queue = []
         let worker = self.worker
         run { worker.close(); return {} }
@@ -120,12 +117,14 @@ public final class VideoPlayer {
             if current != next { framesShown += 1 }
             current = next
         }
-        pump()
-        let behind = queue.isEmpty && endedAt == nil && isPlaying && time >= (current?.time ?? 0) + 2 * interval
-        if behind != isStalled {
-            isStalled = behind
-            onEvent?(behind ? .stalled : .resumed)
+        // A stall begins only while playing, and ends only when a frame comes (or the
+        // stream ends) — never because the app paused: the app pauses a stalled video
+        // itself, and a stall that ended on that pause would start the clock again at once.
+        if !isStalled, isPlaying, queue.isEmpty, endedAt == nil, time >= (current?.time ?? 0) + 2 * interval {
+            isStalled = true
+            onEvent?(.stalled)
         }
+        pump()
     }
 
     /// A new size (a resize, `f`): frames from now on are rendered for `key`.
@@ -135,39 +134,52 @@ public final class VideoPlayer {
         generation += 1
         queue = []
         inFlight = false
-        if phase == .ready, let current {
-            // Re-render the frame on screen from the decoder's last picture.
-            let (worker, aspect, generation) = (self.worker, cellAspect, self.generation)
-            _ = current
-            run { [weak self] in
-                let cells = worker.redraw(key: key, cellAspect: aspect)
-                return { self?.redrawn(cells, generation: generation) }
-            }
-        }
+        if phase == .ready { redraw() }
         pump()
+    }
+
+    /// Renders the frame on screen again, from the decoder's last picture, at `key`.
+    private func redraw() {
+        guard current != nil else { return }
+        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
+        run { [weak self] in
+            let cells = worker.redraw(key: key, cellAspect: aspect)
+            return { self?.redrawn(cells, generation: generation) }
+        }
     }
 
     /// Back to the first frame, for an item that starts over or a clip that loops.
     public func restart() {
         guard phase == .ready else { return }
-        generation += 1
-        queue = []
-        inFlight = false
         endedAt = nil
-        phase = .preparing
-        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
-        run { [weak self] in
-            let result = worker.rewind().flatMap { info in
-                worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
-            }
-            return { self?.opened(result, generation: generation) }
-        }
+        begin { $0.rewind() }
     }
 
     // MARK: - Work
 
+    /// Opens (or rewinds) the stream and decodes its first frame. A resize meanwhile does
+    /// not lose it: `lifecycle` changes only when the player starts over or stops; a first
+    /// frame rendered for an older size is rendered again for the new one.
+    private func begin(_ open: @escaping @Sendable (VideoWorker) -> Result<VideoInfo, MediaError>) {
+        phase = .preparing
+        isStalled = false // `.opened` tells the app the same
+        lifecycle += 1
+        generation += 1
+        queue = []
+        inFlight = false
+        let (worker, key, aspect, lifecycle) = (self.worker, self.key, cellAspect, self.lifecycle)
+        run { [weak self] in
+            let result = open(worker).flatMap { info in
+                worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
+            }
+            return { self?.opened(result, key: key, lifecycle: lifecycle) }
+        }
+    }
+
+    /// Decodes ahead while playing, and while stalled (the app has stopped its clock and
+    /// paused the player, but waits for this very frame).
     private func pump() {
-        guard phase == .ready, isPlaying, !inFlight, endedAt == nil, queue.count < Self.queueLimit else { return }
+        guard phase == .ready, isPlaying || isStalled, !inFlight, endedAt == nil, queue.count < Self.queueLimit else { return }
         inFlight = true
         let (worker, key, aspect, generation, late) = (self.worker, self.key, cellAspect, self.generation, time)
         run { [weak self] in
@@ -176,8 +188,8 @@ public final class VideoPlayer {
         }
     }
 
-    private func opened(_ result: Result<(VideoInfo, VideoWorker.Step), MediaError>, generation: Int) {
-        guard generation == self.generation, phase == .preparing else { return }
+    private func opened(_ result: Result<(VideoInfo, VideoWorker.Step), MediaError>, key: RenditionKey, lifecycle: Int) {
+        guard lifecycle == self.lifecycle, phase == .preparing else { return }
         switch result {
         case .failure(let error):
             phase = .failed(error.description)
@@ -190,6 +202,7 @@ public final class VideoPlayer {
             if let frame = step.frame {
                 current = frame
                 framesShown += 1
+                if key != self.key { redraw() } // resized while it opened
             } else {
                 finish(at: 0)
             }
@@ -208,8 +221,9 @@ public final class VideoPlayer {
             framesDropped += step.dropped
             if let frame = step.frame {
                 queue.append(frame)
-                if isStalled, frame.time <= time + (info?.frameInterval ?? 0) {
-                    advance(to: time)
+                if isStalled {
+                    isStalled = false
+                    onEvent?(.resumed)
                 }
             } else {
                 finish(at: ((queue.last ?? current)?.time ?? 0) + (info?.frameInterval ?? 0))
@@ -261,7 +275,7 @@ final class VideoWorker: @unchecked Sendable {
     private let count: DecoderCount
     private let lock = NSLock()
     private var late = -1.0
-    private(set) var closed = false
+    private var closed = false
 
     struct Step: Sendable {
         var frame: VideoFrame?

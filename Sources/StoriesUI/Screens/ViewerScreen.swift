@@ -137,9 +137,11 @@ public enum ViewerScreen {
         let duration = state.duration(of: item)
         let elapsed = viewer.playback.elapsed(at: state.now.uptime)
         var untilEnd = max(0, duration - elapsed)
-        // A video plays on at its own frame rate.
+        // A video plays on at its own frame rate: wake when its next frame is due (on the
+        // frame grid, so timer lateness does not pile up into skipped frames).
         if let video = state.visibleVideo, let status = state.videos[video.location], status.failure == nil {
-            untilEnd = min(untilEnd, status.frameInterval)
+            let interval = status.frameInterval
+            untilEnd = min(untilEnd, ((elapsed / interval).rounded(.down) + 1) * interval - elapsed)
         }
         let widths = ProgressBar.layout(width: progressRect(width: width).width, segments: story.items.count).widths
         guard widths.indices.contains(viewer.itemIndex), widths[viewer.itemIndex] > 0 else { return untilEnd }
