@@ -19,6 +19,13 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Start again at the end (Ctrl-C stops).")
     var loop = false
 
+    @Option(help: ArgumentHelp("Leave a cell alone while both its colours are within N levels (0-255, every channel) of what the terminal shows; 0 rewrites every change.", valueName: "N"))
+    var tolerance = TerminalPlayback.defaultTolerance
+
+    mutating func validate() throws {
+        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0 to 255 (got \(tolerance))") }
+    }
+
     mutating func run() throws {
         let (width, height) = try cells.cellSize()
         let depth = try cells.colorDepth()
@@ -35,7 +42,8 @@ struct PlayCommand: ParsableCommand {
             throw fail("\(SafeName.of(file)): \(error)")
         }
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
-                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop)
+                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop,
+                                        tolerance: tolerance)
         let result: TerminalPlayback.Summary
         do { result = try playback.run { bytes in Self.write(bytes) } } catch {
             throw fail("\(SafeName.of(file)): \(error)")
@@ -73,11 +81,16 @@ struct TerminalPlayback {
     let fit: FitMode
     let cellAspect: Double
     let loop: Bool
+    /// How far a cell may be from what the terminal shows before it is rewritten.
+    let tolerance: Int
+    /// Unseen on a moving picture (a smooth sky stays smooth; 6 already mottles it), and it
+    /// more than halves the bytes of a pan.
+    static let defaultTolerance = 3
     /// Stop after this many seconds of video (nil: the whole clip, or forever with `loop`).
     var limit: Double?
 
     init(decoder: VideoDecoder, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth, fit: FitMode,
-         cellAspect: Double, loop: Bool, limit: Double? = nil) {
+         cellAspect: Double, loop: Bool, tolerance: Int = defaultTolerance, limit: Double? = nil) {
         self.decoder = decoder
         self.width = width
         self.height = height
@@ -86,6 +99,7 @@ struct TerminalPlayback {
         self.fit = fit
         self.cellAspect = cellAspect
         self.loop = loop
+        self.tolerance = tolerance
         self.limit = limit
     }
 
@@ -95,7 +109,7 @@ struct TerminalPlayback {
         let start = Self.now()
         var offset = 0.0 // time of earlier loops
         var lastTime = 0.0
-        var previous: CellImage?
+        var previous: CellImage? // what the terminal shows
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
@@ -124,15 +138,15 @@ struct TerminalPlayback {
             let wait = due - (Self.now() - start)
             if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
             var bytes: [UInt8]
-            if let previous {
-                bytes = ANSIWriter.update(from: previous, to: cells, depth: depth)
+            if let shown = previous {
+                (bytes, previous) = ANSIWriter.update(from: shown, to: cells, depth: depth, tolerance: tolerance)
             } else {
                 bytes = Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(height)A".utf8)
+                previous = cells
             }
             sink(bytes)
             summary.bytes += bytes.count
             summary.shown += 1
-            previous = cells
         }
         summary.seconds = Self.now() - start
         return summary

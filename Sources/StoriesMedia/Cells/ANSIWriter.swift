@@ -50,63 +50,115 @@ public enum ANSIWriter {
 }
 
 extension ANSIWriter {
-    /// The bytes that turn `previous` on screen into `next` (the same size), writing only
-    /// the cells that changed: the cursor starts and ends at the picture's top-left corner,
-    /// which is in the terminal's first column. A short gap of unchanged cells inside a
-    /// run is rewritten (cheaper than a cursor move); a longer one is jumped over. Colours
-    /// are reset at the end, so nothing bleeds if the program stops between frames.
-    public static func update(from previous: CellImage, to next: CellImage, depth: ColorDepth) -> [UInt8] {
-        guard previous.width == next.width, previous.height == next.height else {
+    /// The bytes that turn `shown` (what the terminal shows) into `next` (the same size),
+    /// writing only the cells that changed, and what the terminal shows afterwards.
+    ///
+    /// A cell whose glyph is the same and whose two colours are each within `tolerance`
+    /// levels of what is on screen (every channel, 0–255; 0 means exact) is left alone.
+    /// The comparison is always with what the terminal shows, never with the last frame,
+    /// so a slow drift is written once it adds up to more than `tolerance`: the error
+    /// never accumulates. Palette colours compare exactly.
+    ///
+    /// The cursor starts and ends at the picture's top-left corner, which is in the
+    /// terminal's first column. A short gap of unchanged cells inside a run is rewritten
+    /// (cheaper than a cursor move); a longer one is jumped over. Colours are reset at the
+    /// end, so nothing bleeds if the program stops between frames.
+    public static func update(from shown: CellImage, to next: CellImage, depth: ColorDepth,
+                              tolerance: Int = 0) -> (bytes: [UInt8], shown: CellImage) {
+        guard shown.width == next.width, shown.height == next.height else {
             var out = bytes(of: next, depth: depth)
             out += Array("\u{1B}[\(next.height)A".utf8)
-            return out
+            return (out, next)
         }
+        let tolerance = max(0, min(255, tolerance))
+        var screen = shown.cells
         var out: [UInt8] = []
         var cursorY = 0
         var foreground: Color? = nil, background: Color? = nil
         let width = next.width
-        for y in 0..<next.height {
-            var x = 0
-            var cursorX = -1 // not on this row yet
-            while x < width {
-                guard previous[x, y] != next[x, y] else { x += 1; continue }
-                if cursorX != x {
-                    if y > cursorY { out += Array("\u{1B}[\(y - cursorY)B".utf8) }
-                    cursorY = y
-                    out += Array("\u{1B}[\(x + 1)G".utf8)
-                }
-                // Write from x through the last change that is at most `gap` cells ahead.
-                var end = x
-                var probe = x
-                while probe < width, probe - end <= 4 {
-                    if previous[probe, y] != next[probe, y] { end = probe }
-                    probe += 1
-                }
-                for column in x...end {
-                    let cell = next[column, y]
-                    if depth != .none {
-                        let newForeground = cell.foreground != foreground, newBackground = cell.background != background
-                        if newForeground || newBackground {
-                            // One sequence for both colours: ESC [ 38;2;r;g;b ; 48;2;r;g;b m
-                            out += [0x1B, 0x5B]
-                            if newForeground { appendColor(cell.foreground, background: false, depth: depth, to: &out) }
-                            if newForeground && newBackground { out.append(0x3B) }
-                            if newBackground { appendColor(cell.background, background: true, depth: depth, to: &out) }
-                            out.append(0x6D)
-                            foreground = cell.foreground
-                            background = cell.background
-                        }
+        next.cells.withUnsafeBufferPointer { wanted in
+            func differs(_ index: Int) -> Bool { !close(screen[index], wanted[index], within: tolerance) }
+            for y in 0..<next.height {
+                let row = y * width
+                var x = 0
+                var cursorX = -1 // not on this row yet
+                while x < width {
+                    guard differs(row + x) else { x += 1; continue }
+                    if cursorX != x {
+                        if y > cursorY { out += Array("\u{1B}[\(y - cursorY)B".utf8) }
+                        cursorY = y
+                        out += Array("\u{1B}[\(x + 1)G".utf8)
                     }
-                    if cell.glyph == "▀" { out += [0xE2, 0x96, 0x80] } else { out += cell.glyph.utf8 }
+                    // Write from x through the last change that is at most `gap` cells ahead.
+                    var end = x
+                    var probe = x
+                    while probe < width, probe - end <= 4 {
+                        if differs(row + probe) { end = probe }
+                        probe += 1
+                    }
+                    for column in x...end {
+                        var cell = wanted[row + column]
+                        if depth != .none, cell.glyph == "▀", close(cell.foreground, cell.background, within: tolerance) {
+                            // Both halves alike: a space in the background colour looks the
+                            // same and needs no foreground.
+                            let colour: Color
+                            if let background, close(background, cell.foreground, within: tolerance),
+                               close(background, cell.background, within: tolerance) {
+                                colour = background
+                            } else {
+                                colour = cell.background
+                                out += [0x1B, 0x5B]
+                                appendColor(colour, background: true, depth: depth, to: &out)
+                                out.append(0x6D)
+                                background = colour
+                            }
+                            out.append(0x20)
+                            screen[row + column] = ImageCell(glyph: "▀", foreground: colour, background: colour)
+                            continue
+                        }
+                        if depth != .none {
+                            // A colour within the tolerance of the one already set is kept:
+                            // the cell is recorded as written in that colour.
+                            let newForeground = foreground.map { !close(cell.foreground, $0, within: tolerance) } ?? true
+                            let newBackground = background.map { !close(cell.background, $0, within: tolerance) } ?? true
+                            if !newForeground, let foreground { cell.foreground = foreground }
+                            if !newBackground, let background { cell.background = background }
+                            if newForeground || newBackground {
+                                // One sequence for both colours: ESC [ 38;2;r;g;b ; 48;2;r;g;b m
+                                out += [0x1B, 0x5B]
+                                if newForeground { appendColor(cell.foreground, background: false, depth: depth, to: &out) }
+                                if newForeground && newBackground { out.append(0x3B) }
+                                if newBackground { appendColor(cell.background, background: true, depth: depth, to: &out) }
+                                out.append(0x6D)
+                                foreground = cell.foreground
+                                background = cell.background
+                            }
+                        }
+                        if cell.glyph == "▀" { out += [0xE2, 0x96, 0x80] } else { out += cell.glyph.utf8 }
+                        screen[row + column] = cell
+                    }
+                    x = end + 1
+                    cursorX = x
                 }
-                x = end + 1
-                cursorX = x
             }
         }
         if depth != .none, !out.isEmpty { out += [0x1B, 0x5B, 0x30, 0x6D] }
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         if !out.isEmpty { out.append(0x0D) }
-        return out
+        return (out, CellImage(width: width, height: next.height, cells: screen))
+    }
+
+    /// The same glyph, and each colour within `tolerance` on every channel.
+    static func close(_ a: ImageCell, _ b: ImageCell, within tolerance: Int) -> Bool {
+        guard tolerance > 0 else { return a == b }
+        return close(a.foreground, b.foreground, within: tolerance)
+            && close(a.background, b.background, within: tolerance) && a.glyph == b.glyph
+    }
+
+    static func close(_ a: Color, _ b: Color, within tolerance: Int) -> Bool {
+        guard tolerance > 0 else { return a == b }
+        guard case .rgb(let r1, let g1, let b1) = a, case .rgb(let r2, let g2, let b2) = b else { return a == b }
+        return abs(Int(r1) - Int(r2)) <= tolerance && abs(Int(g1) - Int(g2)) <= tolerance && abs(Int(b1) - Int(b2)) <= tolerance
     }
 }
 

@@ -31,6 +31,14 @@ public struct CellImage: Equatable, Sendable {
 
     public subscript(x: Int, y: Int) -> ImageCell { cells[y * width + x] }
 
+    /// Cells already laid out in rows (`cells.count == width * height`).
+    public init(width: Int, height: Int, cells: [ImageCell]) {
+        precondition(width >= 0 && height >= 0 && cells.count == width * height, "cells do not fill the picture")
+        self.width = width
+        self.height = height
+        self.cells = cells
+    }
+
     /// Bytes this rendition holds, roughly (for cache budgets).
     public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride }
 
