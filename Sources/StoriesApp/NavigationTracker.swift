@@ -73,14 +73,15 @@ struct NavigationTracker {
     }
 
     /// Milestones reached by `time`: the story's items (t2), its view models (t1), the
-    /// item's photo in the cache (t3; a text item has none to wait for).
+    /// item's photo or video poster in the cache (t3; a text item has none to wait for).
     private mutating func note(_ state: AppState, at time: Double, mediaReady: (Media) -> Bool) {
         guard var current = measuring else { return }
         let story = state.store.positions[current.story].flatMap { state.store.story(at: $0) }
         if current.itemsAt == nil, story != nil { current.itemsAt = time }
         if current.pagesAt == nil, state.pages[current.story] != nil { current.pagesAt = time }
         if current.mediaAt == nil, let item = story?.items.first(where: { $0.id == current.item }) {
-            if case .image(let media) = item.content {
+            if let media = item.content.media {
+                // A photo, or a video's first frame (its poster), decoded at this size.
                 if mediaReady(media) { current.mediaAt = time }
             } else {
                 current.mediaAt = time

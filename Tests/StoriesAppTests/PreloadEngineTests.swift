@@ -61,6 +61,24 @@ import Testing
         #expect(all.filter { !$0.hit }.count >= 3, "every new story and every photo misses")
     }
 
+    /// Video items are measured like photos: t3 waits for the first frame (the poster).
+    @Test func aVideoItemWaitsForItsFirstFrameUnlessItWasPreloaded() throws {
+        let videos: Set<ItemID> = ["olu-life", "club-liftoff", "club-deep-field"]
+        for policy in [PreloadPolicy.off, .on] {
+            let (engine, scheduler, records) = try engine(policy)
+            walk(engine, scheduler, taps: 30)
+            let shown = records().filter { videos.contains($0.item) }
+            #expect(!shown.isEmpty, "the walk reaches a video of the demo (\(records().map(\.item)))")
+            for record in shown {
+                if policy == .on {
+                    #expect(record.hit && record.t3 == 0 && record.timeToVisible == 0, "\(record)")
+                } else {
+                    #expect(!record.hit && record.t3 > 299, "its bytes are one round trip away: \(record)")
+                }
+            }
+        }
+    }
+
     @Test func theMetricsOverlayShowsTheWindowAndTheLatestNavigations() throws {
         let (engine, scheduler, _) = try engine(.on)
         walk(engine, scheduler, taps: 2)
