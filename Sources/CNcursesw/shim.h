@@ -34,7 +34,12 @@ static inline int stories_put_cell(int y, int x, const wchar_t *chars, attr_t at
 }
 
 /// The pair number ncurses uses for a foreground/background, allocating when needed.
-static inline int stories_alloc_pair(int fg, int bg) { return alloc_pair(fg, bg); }
+/// Defines pair `pair` (numbered by the caller, never reused before a reset, so ncurses
+/// never scans the screen for cells of a changed pair).
+static inline int stories_init_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
+
+/// Forgets every pair at once (cheap: the screen is repainted in full at the next update).
+static inline void stories_reset_pairs(void) { reset_color_pairs(); }
 
 /// Reads one input unit: returns KEY_CODE_YES for a function key, OK for a character,
 /// ERR when nothing is waiting.

@@ -31,13 +31,24 @@ final class FrameScheduler {
     /// The frame was drawn now: no coalesced redraw is owed.
     func drew() { redrawScheduled = false }
 
-    /// Re-arms the tick for the state just reached.
+    /// When the last tick that fired was due (uptime seconds).
+    private var lastDue: Double?
+
+    /// Re-arms the tick for the state just reached. The gap is counted from when the last
+    /// tick was due, not from now: a tick that fires a little late does not push the next
+    /// one later, so a video's ticks stay on its frame grid instead of drifting off it
+    /// (which showed each frame a frame late and then skipped one to catch up).
     func update(for state: AppState) {
         tickWork?.cancel()
         tickWork = nil
         guard let delay = AppView.secondsUntilNextChange(state, width: state.screenWidth, height: state.screenHeight) else { return }
-        tickWork = scheduler.after(max(delay, Self.minimumInterval)) { [weak self] in
+        let now = scheduler.now().uptime
+        let earliest = lastDue.map { $0 + Self.minimumInterval - now } ?? Self.minimumInterval
+        let wait = max(delay, earliest, 0.001)
+        let due = now + wait
+        tickWork = scheduler.after(wait) { [weak self] in
             self?.tickWork = nil
+            self?.lastDue = due
             self?.tick()
         }
     }

@@ -13,9 +13,10 @@ public final class CursesScreen {
     private let outputFD: Int32
     private var previous: Canvas?
     private var pairCache: [Int64: Int32] = [:]
-    /// Pairs ncurses can hold. `alloc_pair` silently recycles the oldest pair when the
-    /// table is full, which would recolour cells already on screen, so the cache resets
-    /// the table itself before that can happen.
+    /// The next pair number to define (1…pairCapacity; 0 is the terminal's default).
+    private var nextPair = 1
+    /// Pairs ncurses can hold. Redefining a pair recolours cells already on screen (and
+    /// costs a scan of the whole screen), so the table is reset when it is full instead.
     private let pairCapacity: Int
     /// Cells handed to ncurses by the last `draw` (the changed ones).
     public private(set) var lastDrawnCellCount = 0
@@ -104,10 +105,13 @@ public final class CursesScreen {
         if !drawCells(canvas, fallBackWhenFull: false) {
             // The pair table filled up mid-frame: empty it and draw everything again. A
             // single frame with more pairs than the terminal has shows the rest in pair 0.
-            // free_pair, not reset_color_pairs: after a reset, ncurses 6.4's alloc_pair
-            // hands out recycled and then 0 pairs (CursesScreenTests shows it).
-            for pair in pairCache.values { _ = free_pair(pair) }
+            // Pairs are numbered here and never redefined before this reset: ncurses scans
+            // the whole screen for every pair that is freed or redefined (free_pair, or
+            // alloc_pair recycling its oldest), which at 200×60 with a video's 65 535 pairs
+            // froze the app for more than a second; reset_color_pairs forgets them at once.
+            stories_reset_pairs()
             pairCache.removeAll()
+            nextPair = 1
             previous = nil
             lastDrawnCellCount = 0
             _ = drawCells(canvas, fallBackWhenFull: true)
@@ -172,9 +176,10 @@ public final class CursesScreen {
         if fg == -1 && bg == -1 { return 0 }
         let key = (Int64(fg) << 32) ^ Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: bg)))
         if let cached = pairCache[key] { return cached }
-        guard pairCache.count < pairCapacity else { return nil }
-        let pair = stories_alloc_pair(Int32(fg), Int32(bg))
-        guard pair >= 0 else { return nil }
+        guard nextPair <= pairCapacity, nextPair <= Int(Int32.max) else { return nil }
+        let pair = Int32(nextPair)
+        guard stories_init_pair(pair, Int32(fg), Int32(bg)) == STORIES_OK else { return nil }
+        nextPair += 1
         pairCache[key] = pair
         return pair
     }

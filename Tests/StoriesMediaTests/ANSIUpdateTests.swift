@@ -191,6 +191,27 @@ struct TinyTerminal {
         }
     }
 
+    /// What a player hands the viewer: each frame settled toward the one before.
+    @Test func aSettledFrameKeepsCloseCellsAndStaysWithinTheToleranceOfTheTruth() {
+        var seed: UInt64 = 11
+        var truth = Self.sky(30, 8, seed: &seed)
+        var shown = truth
+        var kept = 0
+        for _ in 0..<100 {
+            truth = Self.drift(truth, by: 2, seed: &seed)
+            let settled = shown.settled(toward: truth, tolerance: 3)
+            for index in truth.cells.indices {
+                #expect(settled.cells[index].isClose(to: truth.cells[index], within: 3))
+                if settled.cells[index] == shown.cells[index] { kept += 1 }
+            }
+            shown = settled
+        }
+        #expect(kept > 30 * 8 * 100 / 2, "most cells drift less than the tolerance and stay (\(kept))")
+        #expect(shown.settled(toward: truth, tolerance: 0) == truth, "tolerance 0 is the frame itself")
+        let other = Self.frame(4, 4, seed: &seed)
+        #expect(shown.settled(toward: other, tolerance: 3) == other, "a new size is the frame itself")
+    }
+
     @Test func aCellWhoseHalvesMatchIsASpaceInTheBackgroundColour() {
         let red = Color.rgb(200, 10, 10)
         let blank = CellImage(width: 3, height: 1, cells: Array(repeating: ImageCell(glyph: "▀", foreground: .rgb(0, 0, 0), background: .rgb(0, 0, 0)), count: 3))

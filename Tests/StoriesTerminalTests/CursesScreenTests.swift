@@ -103,6 +103,40 @@ import Testing
         }
     }
 
+    /// A video changes most cells' colours every frame: the pair table fills again and
+    /// again. Every frame still shows every cell in its own colours, and pair numbers stay
+    /// inside the table.
+    @Test func aTableThatFillsOverAndOverKeepsEveryFramesColours() throws {
+        try withScreen { screen in
+            let (width, height) = screen.size
+            var seed: UInt64 = 9
+            func next() -> UInt8 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: seed >> 40) }
+            let frames = 65_536 / (width * height) + 3 // past the table's 65 535 pairs
+            for frame in 0..<frames {
+                var canvas = Canvas(width: width, height: height)
+                var expected: [(Int32, Int32)] = []
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let fg = next(), bg = next()
+                        canvas.text("▀", x: x, y: y, style: Style(foreground: .palette(fg), background: .palette(bg)))
+                        expected.append((Int32(fg), Int32(bg)))
+                    }
+                }
+                screen.draw(canvas)
+                #expect(screen.pairsInUse <= 65_535)
+                var wrong = 0
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let cell = try #require(screen.cell(x: x, y: y))
+                        let (fg, bg) = expected[y * width + x]
+                        if cell.foreground != fg || cell.background != bg { wrong += 1 }
+                    }
+                }
+                #expect(wrong == 0, "frame \(frame): \(wrong) cells in the wrong colours")
+            }
+        }
+    }
+
     @Test func noColorTurnsColoursOff() throws {
         try withScreen(environment: ["NO_COLOR": "1"]) { screen in
             #expect(screen.colorDepth == .none)

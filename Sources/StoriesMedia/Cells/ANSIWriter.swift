@@ -148,18 +148,9 @@ extension ANSIWriter {
         return (out, CellImage(width: width, height: next.height, cells: screen))
     }
 
-    /// The same glyph, and each colour within `tolerance` on every channel.
-    static func close(_ a: ImageCell, _ b: ImageCell, within tolerance: Int) -> Bool {
-        guard tolerance > 0 else { return a == b }
-        return close(a.foreground, b.foreground, within: tolerance)
-            && close(a.background, b.background, within: tolerance) && a.glyph == b.glyph
-    }
+    static func close(_ a: ImageCell, _ b: ImageCell, within tolerance: Int) -> Bool { a.isClose(to: b, within: tolerance) }
 
-    static func close(_ a: Color, _ b: Color, within tolerance: Int) -> Bool {
-        guard tolerance > 0 else { return a == b }
-        guard case .rgb(let r1, let g1, let b1) = a, case .rgb(let r2, let g2, let b2) = b else { return a == b }
-        return abs(Int(r1) - Int(r2)) <= tolerance && abs(Int(g1) - Int(g2)) <= tolerance && abs(Int(b1) - Int(b2)) <= tolerance
-    }
+    static func close(_ a: Color, _ b: Color, within tolerance: Int) -> Bool { a.isClose(to: b, within: tolerance) }
 }
 
 extension ANSIWriter {

@@ -20,6 +20,23 @@ public struct ImageCell: Equatable, Sendable {
         self.foreground = foreground
         self.background = background
     }
+
+    /// The same glyph, and each colour within `tolerance` levels on every channel (0: equal).
+    public func isClose(to other: ImageCell, within tolerance: Int) -> Bool {
+        guard tolerance > 0 else { return self == other }
+        return foreground.isClose(to: other.foreground, within: tolerance)
+            && background.isClose(to: other.background, within: tolerance) && glyph == other.glyph
+    }
+}
+
+extension Color {
+    /// Within `tolerance` levels on every channel; palette and default colours only when equal.
+    public func isClose(to other: Color, within tolerance: Int) -> Bool {
+        guard tolerance > 0, case .rgb(let r1, let g1, let b1) = self, case .rgb(let r2, let g2, let b2) = other else {
+            return self == other
+        }
+        return abs(Int(r1) - Int(r2)) <= tolerance && abs(Int(g1) - Int(g2)) <= tolerance && abs(Int(b1) - Int(b2)) <= tolerance
+    }
 }
 
 /// A picture as terminal cells for one cell size, colour depth and symbol set: what the
@@ -37,6 +54,19 @@ public struct CellImage: Equatable, Sendable {
         self.width = width
         self.height = height
         self.cells = cells
+    }
+
+    /// The next frame of a moving picture as it should be shown after this one: `next`,
+    /// except that a cell within `tolerance` of this one's stays as it is, so the terminal
+    /// has nothing to rewrite there. Every cell of the result is within `tolerance` of
+    /// `next` (the error never adds up from frame to frame). A different size is `next`.
+    public func settled(toward next: CellImage, tolerance: Int) -> CellImage {
+        guard tolerance > 0, next.width == width, next.height == height else { return next }
+        var cells = next.cells
+        for index in cells.indices where self.cells[index].isClose(to: cells[index], within: tolerance) {
+            cells[index] = self.cells[index]
+        }
+        return CellImage(width: width, height: height, cells: cells)
     }
 
     /// Bytes this rendition holds, roughly (for cache budgets).

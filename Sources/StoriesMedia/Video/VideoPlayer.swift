@@ -267,9 +267,14 @@ public final class VideoPlayer {
 /// The decoder side of a player, used on the decode queue only (one piece of work at a
 /// time), but `lateBefore`, which the main actor moves on.
 final class VideoWorker: @unchecked Sendable {
-    // `decoder` is touched only by work on the pool's serial queue (or inline on the main
-    // actor, never both); `late` is guarded by `lock`.
+    // `decoder` and `shown` are touched only by work on the pool's serial queue (or inline
+    // on the main actor, never both); `late` is guarded by `lock`.
     private var decoder: VideoDecoder?
+    /// The last frame handed out, as it is to be shown: the next one settles toward it.
+    private var shown: CellImage?
+    /// A cell within this many levels of the frame before keeps that frame's colours, so
+    /// the terminal rewrites only what visibly changed (as `stories play` does).
+    static let tolerance = 3
     private var data: Data?
     private let limits: VideoLimits
     private let count: DecoderCount
@@ -324,7 +329,9 @@ final class VideoWorker: @unchecked Sendable {
                                                 fit: key.fit, cellAspect: cellAspect) else {
                     return .failure(.video("a frame could not be scaled"))
                 }
-                return .success(Step(frame: VideoFrame(time: time, cells: cells), dropped: dropped))
+                let settled = shown?.settled(toward: cells, tolerance: Self.tolerance) ?? cells
+                shown = settled
+                return .success(Step(frame: VideoFrame(time: time, cells: settled), dropped: dropped))
             }
             return .success(Step(frame: nil, dropped: dropped))
         } catch {
@@ -339,8 +346,9 @@ final class VideoWorker: @unchecked Sendable {
     }
 
     func redraw(key: RenditionKey, cellAspect: Double) -> CellImage? {
-        decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
-                       cellAspect: cellAspect)
+        shown = decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
+                               cellAspect: cellAspect)
+        return shown
     }
 
     func close() {
