@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The feed server (StoriesServer only). Its default traits pull in swift-configuration,
+        // which nothing here uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The only doorway to ncursesw. Only StoriesTerminal imports it.
@@ -48,10 +53,21 @@ let package = Package(
             sources: ["DemoFeed.swift"],
             resources: [.copy("demo")]
         ),
+        // `stories serve`: the feed API over HTTP on Hummingbird 2. Only the executable imports it.
+        .target(
+            name: "StoriesServer",
+            dependencies: [
+                "StoriesCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/StoriesServer"
+        ),
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
+                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
@@ -74,6 +90,14 @@ let package = Package(
         .testTarget(
             name: "StoriesTerminalTests",
             dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"]
+        ),
+        // The server on loopback: routes, ETags and 304s, ranges, paths that try to get out.
+        .testTarget(
+            name: "StoriesServerTests",
+            dependencies: [
+                "StoriesServer", "StoriesCore", "StoriesAssets",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),

@@ -74,11 +74,7 @@ public enum FeedDecoder {
 
     private static func storyID(_ field: JSONField) throws(FeedError) -> StoryID {
         let id = try field.nonEmptyString()
-        // Ids name files (`stories/<id>.json`) and URLs: keep them to a safe alphabet.
-        let allowed = id.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
-        }
-        guard allowed, !id.hasPrefix("."), id.count <= 128 else {
+        guard StoryIDRule.isValid(id) else {
             throw field.fail("'\(SafeText.line(id))' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")
         }
         return id
@@ -164,6 +160,17 @@ public enum FeedDecoder {
     private static func checkSize(_ data: Data, file: String) throws(FeedError) {
         guard data.count <= maxDocumentBytes else {
             throw FeedError(file: file, reason: "\(data.count) bytes is larger than the \(maxDocumentBytes >> 20) MB a feed document may be")
+        }
+    }
+}
+
+/// Story ids name files (`stories/<id>.json`) and URLs (`/v1/stories/<id>`): 1–128 ASCII
+/// letters, digits, `-`, `_` and `.`, not starting with `.`.
+public enum StoryIDRule {
+    public static func isValid(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 128 && !id.hasPrefix(".") && id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x2D || byte == 0x5F || byte == 0x2E
         }
     }
 }

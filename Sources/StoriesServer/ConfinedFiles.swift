@@ -1,0 +1,124 @@
+import Foundation
+import StoriesCore
+
+/// Reads files inside one folder and nowhere else: the one way the server opens a file.
+///
+/// A relative path is checked segment by segment (no empty, `.` or `..` segment, no
+/// hidden names, no NUL or control characters, no backslash), the real path of the result
+/// (symlinks resolved) must still be inside the folder's real path, and the file is opened
+/// with `O_NOFOLLOW | O_NONBLOCK` and must be a regular file (never a FIFO or a device)
+/// within the size limit. Whole files are kept in a small cache keyed by path and checked
+/// against `stat` (inode, size, modification time) on every read, so a changed file is
+/// read again and gets a new ETag.
+public final class ConfinedFiles: @unchecked Sendable {
+    // `cache` and `cachedBytes` are guarded by `lock`; everything else is immutable.
+    public let root: String
+    private let lock = NSLock()
+    private var cache: [String: Entry] = [:]
+    private var cachedBytes = 0
+    /// Files up to this size are kept in memory (the demo's media all fit).
+    static let cacheableFileBytes = 4 << 20
+    static let cacheBudget = 64 << 20
+
+    public struct File: Sendable {
+        public var bytes: Data
+        public var etag: String
+    }
+
+    private struct Entry {
+        var identity: Identity
+        var file: File
+    }
+
+    private struct Identity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanos: Int64
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notFound
+        case forbidden(String)
+        case tooLarge(Int)
+        case unreadable(String)
+
+        public var description: String {
+            switch self {
+            case .notFound: "no such file"
+            case .forbidden(let why): why
+            case .tooLarge(let bytes): "\(bytes) bytes is more than this server sends"
+            case .unreadable(let why): "cannot read: \(why)"
+            }
+        }
+    }
+
+    public init(root: URL) throws(FeedError) {
+        guard let real = Self.realPath(root.path) else { throw FeedError(file: root.path, reason: "no such folder") }
+        self.root = real
+    }
+
+    /// Checks a path relative to the root (already percent-decoded): nil when it may be served.
+    public static func problem(with relative: String) -> String? {
+        guard !relative.isEmpty, relative.utf8.count <= 1024 else { return "no file named" }
+        for segment in relative.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.isEmpty || segment == "." || segment == ".." { return "a path may not have empty, '.' or '..' parts" }
+            if segment.hasPrefix(".") { return "hidden files are not served" }
+            if segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) {
+                return "a path may not hold control characters or backslashes"
+            }
+        }
+        return nil
+    }
+
+    /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
+    public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {
+        if let why = Self.problem(with: relative) { throw .forbidden(why) }
+        let joined = root + "/" + relative
+        guard let real = Self.realPath(joined) else { throw .notFound }
+        guard real.hasPrefix(root + "/") else { throw .forbidden("the path leads outside the feed folder") }
+        let fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .notFound }
+            throw .unreadable(String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .forbidden("not a regular file") }
+        let size = Int(info.st_size)
+        guard size >= 0, size <= maxBytes else { throw .tooLarge(size) }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                modified: Int64(info.st_mtim.tv_sec), modifiedNanos: Int64(info.st_mtim.tv_nsec))
+        lock.lock()
+        let cached = cache[real]
+        lock.unlock()
+        if let cached, cached.identity == identity { return cached.file }
+        var bytes = Data(count: size)
+        var offset = 0
+        let ok = bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            guard let base = buffer.baseAddress else { return size == 0 }
+            while offset < size {
+                let n = Glibc.read(fd, base + offset, size - offset)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+        guard ok else { throw .unreadable("the file changed while it was read") }
+        let file = File(bytes: bytes, etag: ETag.strong(for: bytes))
+        if size <= Self.cacheableFileBytes {
+            lock.lock()
+            if let old = cache[real] { cachedBytes -= old.file.bytes.count }
+            if cachedBytes + size > Self.cacheBudget { cache.removeAll(); cachedBytes = 0 }
+            cache[real] = Entry(identity: identity, file: file)
+            cachedBytes += size
+            lock.unlock()
+        }
+        return file
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import StoriesCore
+
+/// One request as the API sees it: the method, the path still percent-encoded, the query
+/// and the few headers it reads.
+public struct APIRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [String: String]
+    public var ifNoneMatch: String?
+    public var range: String?
+    public var ifRange: String?
+
+    public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil,
+                range: String? = nil, ifRange: String? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.ifNoneMatch = ifNoneMatch
+        self.range = range
+        self.ifRange = ifRange
+    }
+}
+
+/// What goes back: a status, headers and a body (empty for HEAD and 304, with the length
+/// the body would have in `Content-Length`).
+public struct APIResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Data
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
+}
+
+/// The feed API over a feed folder (docs/feed-format.md, "Over HTTP"):
+///
+/// - `GET /v1/feed?cursor=&limit=` — a page of story summaries and the next cursor
+/// - `GET /v1/stories/{id}` — one story document, as it is in the folder (checked first)
+/// - `GET /v1/media/{path}` — a file's bytes, with `Range`
+/// - `GET /v1/home` — the home sections (`home.json`, or none)
+///
+/// Every answer has a strong ETag from its bytes; `If-None-Match` that names it gets 304
+/// and no body. Documents are `no-cache` (always revalidated), media is immutable for a
+/// year. HEAD answers like GET without the body. Errors are JSON: `{"error", "status"}`.
+/// No state is kept per client.
+public struct FeedAPI: Sendable {
+    public let feed: DirectoryFeed
+    public let files: ConfinedFiles
+    /// The most a media answer carries (a video may be large; the app refuses more anyway).
+    public static let maxMediaBytes = 256 << 20
+    public static let maxPageLimit = 100
+
+    public init(directory: URL) throws(FeedError) {
+        feed = try DirectoryFeed(directory: directory)
+        files = try ConfinedFiles(root: directory)
+    }
+
+    public func respond(_ request: APIRequest) -> APIResponse {
+        let head = request.method == "HEAD"
+        guard request.method == "GET" || head else {
+            return error(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")], head: head)
+        }
+        guard let path = request.path.removingPercentEncoding, !path.contains("\0") else {
+            return error(400, "the path is not valid percent-encoding", head: head)
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard segments.first == "v1" else { return error(404, "no such route: \(path)", head: head) }
+        let rest = Array(segments.dropFirst())
+        switch rest.first {
+        case "feed" where rest.count == 1:
+            return page(request, head: head)
+        case "stories" where rest.count == 2:
+            return story(String(rest[1]), request, head: head)
+        case "media" where rest.count >= 2:
+            return media(rest.dropFirst().joined(separator: "/"), request, head: head)
+        case "home" where rest.count == 1:
+            return home(request, head: head)
+        default:
+            return error(404, "no such route: \(path)", head: head)
+        }
+    }
+
+    // MARK: - Routes
+
+    private func page(_ request: APIRequest, head: Bool) -> APIResponse {
+        var limit = 10
+        if let text = request.query["limit"] {
+            guard let value = Int(text), (1...Self.maxPageLimit).contains(value) else {
+                return error(400, "limit must be a whole number from 1 to \(Self.maxPageLimit)", head: head)
+            }
+            limit = value
+        }
+        let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
+        let page: FeedPage
+        do { page = try feed.page(after: cursor, limit: limit) } catch {
+            return self.error(400, "cursor '\(SafeText.line(cursor ?? ""))' is not a page of this feed", head: head)
+        }
+        return document(FeedWire.page(page, title: feed.title), request, head: head)
+    }
+
+    private func story(_ id: String, _ request: APIRequest, head: Bool) -> APIResponse {
+        guard StoryIDRule.isValid(id) else { return error(404, "no story '\(SafeText.line(id))'", head: head) }
+        let file: ConfinedFiles.File
+        do { file = try files.read("stories/\(id).json", maxBytes: FeedDecoder.maxDocumentBytes) } catch {
+            return failure(error, what: "story '\(id)'", head: head)
+        }
+        // Only a story the app could read goes out: a broken file is the server's problem.
+        do { _ = try FeedDecoder.story(from: file.bytes, file: "stories/\(id).json", expectedID: id) } catch {
+            return self.error(500, "\(error)", head: head)
+        }
+        return document(file.bytes, request, head: head, etag: file.etag)
+    }
+
+    private func home(_ request: APIRequest, head: Bool) -> APIResponse {
+        do {
+            let file = try files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes)
+            return document(file.bytes, request, head: head, etag: file.etag)
+        } catch .notFound {
+            return document(Data(#"{"sections":[],"version":1}"#.utf8), request, head: head)
+        } catch {
+            return failure(error, what: "home.json", head: head)
+        }
+    }
+
+    private func media(_ relative: String, _ request: APIRequest, head: Bool) -> APIResponse {
+        let file: ConfinedFiles.File
+        do { file = try files.read(relative, maxBytes: Self.maxMediaBytes) } catch {
+            return failure(error, what: "'\(relative)'", head: head)
+        }
+        var headers: [(String, String)] = [
+            ("Content-Type", Self.mediaType(of: relative, bytes: file.bytes)),
+            ("ETag", file.etag),
+            ("Cache-Control", "public, max-age=31536000, immutable"),
+            ("Accept-Ranges", "bytes"),
+        ]
+        if ETag.matches(request.ifNoneMatch, file.etag) { return APIResponse(status: 304, headers: headers, body: Data()) }
+        let total = file.bytes.count
+        // If-Range with another tag: the whole file, as RFC 9110 asks.
+        let rangeApplies = request.range != nil && (request.ifRange.map { $0 == file.etag } ?? true)
+        if rangeApplies, let header = request.range {
+            switch ByteRange.parse(header, length: total) {
+            case .whole:
+                break
+            case .unsatisfiable:
+                headers.append(("Content-Range", "bytes */\(total)"))
+                return APIResponse(status: 416, headers: headers + [("Content-Type", "application/json")],
+                                   body: head ? Data() : FeedWire.error("range not satisfiable: \(SafeText.line(header))", status: 416))
+            case .part(let range):
+                headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)"))
+                headers.append(("Content-Length", String(range.count)))
+                return APIResponse(status: 206, headers: headers, body: head ? Data() : file.bytes.subdata(in: range))
+            }
+        }
+        headers.append(("Content-Length", String(total)))
+        return APIResponse(status: 200, headers: headers, body: head ? Data() : file.bytes)
+    }
+
+    // MARK: - Answers
+
+    /// A JSON document, revalidated on every use (`no-cache`), 304 when the client has it.
+    private func document(_ bytes: Data, _ request: APIRequest, head: Bool, etag: String? = nil) -> APIResponse {
+        let tag = etag ?? ETag.strong(for: bytes)
+        let headers = [("Content-Type", "application/json; charset=utf-8"), ("ETag", tag), ("Cache-Control", "no-cache")]
+        if ETag.matches(request.ifNoneMatch, tag) { return APIResponse(status: 304, headers: headers, body: Data()) }
+        return APIResponse(status: 200, headers: headers + [("Content-Length", String(bytes.count))], body: head ? Data() : bytes)
+    }
+
+    private func failure(_ failure: ConfinedFiles.Failure, what: String, head: Bool) -> APIResponse {
+        switch failure {
+        case .notFound: error(404, "no \(what)", head: head)
+        case .forbidden(let why): error(404, "no \(what): \(why)", head: head)
+        case .tooLarge: error(413, "\(what): \(failure)", head: head)
+        case .unreadable: error(500, "\(what): \(failure)", head: head)
+        }
+    }
+
+    private func error(_ status: Int, _ message: String, extra: [(String, String)] = [], head: Bool) -> APIResponse {
+        let body = FeedWire.error(message, status: status)
+        return APIResponse(status: status,
+                           headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                     ("Content-Length", String(body.count))] + extra,
+                           body: head ? Data() : body)
+    }
+
+    /// By content first (a wrong extension does not change what the bytes are).
+    static func mediaType(of path: String, bytes: Data) -> String {
+        let start = Array(bytes.prefix(12))
+        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if start.count >= 8, Array(start[4..<8]) == Array("ftyp".utf8) { return "video/mp4" }
+        if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
+        return "application/octet-stream"
+    }
+}
+
+/// `Range: bytes=…` for one range (RFC 9110 §14.1.2). Several ranges, or a unit other than
+/// bytes, are answered with the whole file, which the RFC allows.
+public enum ByteRange: Equatable {
+    case whole
+    case part(Range<Int>)
+    case unsatisfiable
+
+    public static func parse(_ header: String, length: Int) -> ByteRange {
+        guard header.utf8.count <= 200, header.hasPrefix("bytes=") else { return .whole }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(",") else { return .whole }
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .whole }
+        let first = parts[0].trimmingCharacters(in: .whitespaces), last = parts[1].trimmingCharacters(in: .whitespaces)
+        func number(_ text: String) -> Int? {
+            guard !text.isEmpty, text.utf8.count <= 18, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else { return nil }
+            return Int(text)
+        }
+        if first.isEmpty {
+            // The last N bytes.
+            guard let suffix = number(last) else { return .whole }
+            guard suffix > 0, length > 0 else { return .unsatisfiable }
+            return .part(max(0, length - suffix)..<length)
+        }
+        guard let start = number(first) else { return .whole }
+        guard start < length else { return .unsatisfiable }
+        if last.isEmpty { return .part(start..<length) }
+        guard let end = number(last), end >= start else { return .whole }
+        return .part(start..<(min(end, length - 1) + 1))
+    }
+}

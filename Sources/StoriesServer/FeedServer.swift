@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import StoriesCore
+
+/// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
+/// Every request is answered by `FeedAPI` from the folder; the server adds the network
+/// shaping for demos (`latency`, `bandwidth`, `fail`) and an access log line per request.
+/// SIGTERM and SIGINT let requests in flight finish, then `run` returns.
+public struct FeedServer: Sendable {
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// Waited before every answer.
+        public var latency: Double = 0
+        /// Bytes a second for bodies (nil: as fast as the socket goes).
+        public var bandwidth: Double?
+        /// Share of requests answered 503 (0…1).
+        public var failureRate: Double = 0
+
+        public init() {}
+    }
+
+    public let api: FeedAPI
+    public let options: Options
+    let log: Logger
+
+    /// `logFile` nil: the access log goes to standard error.
+    public init(directory: URL, options: Options, logFile: String? = nil) throws(FeedError) {
+        api = try FeedAPI(directory: directory)
+        self.options = options
+        log = try LineLogHandler.logger(path: logFile)
+    }
+
+    /// Serves until SIGTERM or SIGINT. `onListening` gets the port bound (useful with 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// The Hummingbird application (tests run it on loopback with HummingbirdTesting).
+    public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in await self.respond(to: request) },
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: log
+        )
+    }
+
+    func respond(to request: Request) async -> Response {
+        let started = ContinuousClock.now
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where query.count < 32 {
+            query[String(key)] = String(value)
+        }
+        let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: query,
+                                    ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
+                                    ifRange: request.headers[.ifRange])
+        var answer = api.respond(apiRequest)
+        if options.failureRate > 0, Double.random(in: 0..<1) < options.failureRate {
+            let body = FeedWire.error("failed on purpose (--fail)", status: 503)
+            answer = APIResponse(status: 503, headers: [("Content-Type", "application/json; charset=utf-8"),
+                                                        ("Content-Length", String(body.count))], body: body)
+        }
+        var wait = options.latency
+        if let rate = options.bandwidth, rate > 0 { wait += Double(answer.body.count) / rate }
+        if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        let elapsed = ContinuousClock.now - started
+        log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.body.count) \(Self.milliseconds(elapsed))ms")
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: fields,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import StoriesAssets
+import StoriesCore
+import StoriesServer
+
+/// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a feed folder (the demo feed by default) over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home."
+    )
+
+    @Argument(help: ArgumentHelp("The feed folder (holding feed.json).", valueName: "dir"))
+    var directory: String?
+
+    @Option(help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Wait this long before every answer, like 300ms.", valueName: "time"))
+    var latency: String?
+
+    @Option(help: ArgumentHelp("Send bodies at this rate, like 2MB/s.", valueName: "rate"))
+    var bandwidth: String?
+
+    @Option(help: ArgumentHelp("Answer this share of requests with 503, 0 to 1.", valueName: "share"))
+    var fail: Double?
+
+    @Option(help: ArgumentHelp("Append the access log to FILE instead of standard error.", valueName: "file"))
+    var log: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port))") }
+        if let fail, !(0...1).contains(fail) { throw ValidationError("--fail takes a share from 0 to 1; got \(fail)") }
+        if let latency, NetworkProfile.parseDuration(latency) == nil {
+            throw ValidationError("--latency: '\(latency)' is not a time like 300ms or 1.5s")
+        }
+        if let bandwidth, NetworkProfile.parseBandwidth(bandwidth) == nil {
+            throw ValidationError("--bandwidth: '\(bandwidth)' is not a rate like 2MB/s or 500KB/s")
+        }
+    }
+
+    func run() throws {
+        guard let folder = directory.map({ URL(fileURLWithPath: $0) }) ?? DemoFeed.directory else {
+            throw stories.fail("the demo feed is missing from this build; give a feed folder")
+        }
+        var options = FeedServer.Options()
+        options.host = host
+        options.port = port
+        options.latency = latency.flatMap(NetworkProfile.parseDuration) ?? 0
+        options.bandwidth = bandwidth.flatMap(NetworkProfile.parseBandwidth)
+        options.failureRate = fail ?? 0
+        let server: FeedServer
+        do { server = try FeedServer(directory: folder, options: options, logFile: log) } catch {
+            throw stories.fail("\(error)")
+        }
+        let host = self.host
+        Task {
+            do {
+                try await server.run { port in
+                    let line = "stories serve: \(SafeText.line(server.api.feed.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                }
+                Foundation.exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("stories: serve: \(SafeText.line(String(describing: error)))\n".utf8))
+                Foundation.exit(1)
+            }
+        }
+        dispatchMain()
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import StoriesAssets
+import StoriesCore
+import Testing
+@testable import StoriesServer
+
+/// The API without sockets: every route, every answer, every way out of the folder.
+@Suite struct FeedAPITests {
+    let api: FeedAPI
+
+    init() throws {
+        api = try FeedAPI(directory: try #require(DemoFeed.directory))
+    }
+
+    func json(_ response: APIResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test func pagesOfSummariesFollowTheirCursorsToTheEnd() throws {
+        var cursor: String? = nil
+        var ids: [String] = []
+        repeat {
+            let response = api.respond(APIRequest(path: "/v1/feed", query: ["limit": "4"].merging(cursor.map { ["cursor": $0] } ?? [:]) { a, _ in a }))
+            #expect(response.status == 200)
+            #expect(response.header("Cache-Control") == "no-cache")
+            let page = try json(response)
+            let stories = try #require(page["stories"] as? [[String: Any]])
+            #expect(stories.count <= 4)
+            ids += stories.compactMap { $0["id"] as? String }
+            #expect(stories.allSatisfy { ($0["itemIDs"] as? [String])?.isEmpty == false && ($0["author"] as? [String: Any])?["name"] is String })
+            cursor = page["nextCursor"] as? String
+        } while cursor != nil
+        #expect(ids == api.feed.index.storyIDs, "every story once, in the feed's order")
+    }
+
+    @Test func theSameDocumentHasTheSameTagAndA304CarriesNoBody() throws {
+        let first = api.respond(APIRequest(path: "/v1/feed"))
+        let again = api.respond(APIRequest(path: "/v1/feed"))
+        let tag = try #require(first.header("ETag"))
+        #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count == 34, "a strong tag: \(tag)")
+        #expect(again.header("ETag") == tag && again.body == first.body)
+        for header in [tag, "W/\(tag)", "\"nope\", \(tag)", "*"] {
+            let revalidated = api.respond(APIRequest(path: "/v1/feed", ifNoneMatch: header))
+            #expect(revalidated.status == 304 && revalidated.body.isEmpty, "If-None-Match: \(header)")
+            #expect(revalidated.header("ETag") == tag)
+        }
+        #expect(api.respond(APIRequest(path: "/v1/feed", ifNoneMatch: "\"other\"")).status == 200)
+        let otherPage = api.respond(APIRequest(path: "/v1/feed", query: ["limit": "3"]))
+        #expect(otherPage.header("ETag") != tag)
+    }
+
+    @Test func aStoryGoesOutAsItIsInTheFolder() throws {
+        let response = api.respond(APIRequest(path: "/v1/stories/mika"))
+        #expect(response.status == 200)
+        let onDisk = try Data(contentsOf: try #require(DemoFeed.directory).appendingPathComponent("stories/mika.json"))
+        #expect(response.body == onDisk)
+        #expect(api.respond(APIRequest(path: "/v1/stories/mika", ifNoneMatch: response.header("ETag"))).status == 304)
+        #expect(api.respond(APIRequest(path: "/v1/stories/nobody")).status == 404)
+        #expect(api.respond(APIRequest(path: "/v1/stories/.hidden")).status == 404)
+    }
+
+    @Test func mediaHasItsTypeALongLifeAndRanges() throws {
+        let whole = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4"))
+        #expect(whole.status == 200)
+        #expect(whole.header("Content-Type") == "video/mp4")
+        #expect(whole.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(whole.header("Accept-Ranges") == "bytes")
+        #expect(whole.header("Content-Length") == String(whole.body.count))
+        let total = whole.body.count
+        let cases: [(String, Range<Int>)] = [("bytes=0-99", 0..<100), ("bytes=100-", 100..<total), ("bytes=-50", (total - 50)..<total),
+                                             ("bytes=10-99999999", 10..<total)]
+        for (header, range) in cases {
+            let part = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: header))
+            #expect(part.status == 206, "\(header)")
+            #expect(part.body == whole.body.subdata(in: range), "\(header)")
+            #expect(part.header("Content-Range") == "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)")
+        }
+        let beyond = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: "bytes=\(total)-"))
+        #expect(beyond.status == 416 && beyond.header("Content-Range") == "bytes */\(total)")
+        for ignored in ["bytes=0-1,5-6", "items=0-5", "bytes=abc", "bytes=9-2"] {
+            #expect(api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: ignored)).status == 200, "\(ignored)")
+        }
+        let stale = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: "bytes=0-9", ifRange: "\"old\""))
+        #expect(stale.status == 200, "If-Range with another tag: the whole file")
+        #expect(api.respond(APIRequest(path: "/v1/media/media/chelsea.jpg")).header("Content-Type") == "image/jpeg")
+    }
+
+    @Test func headAnswersLikeGetWithoutTheBody() {
+        for path in ["/v1/feed", "/v1/stories/ayla", "/v1/media/media/chelsea.jpg", "/v1/home", "/v1/nope"] {
+            let get = api.respond(APIRequest(method: "GET", path: path))
+            let head = api.respond(APIRequest(method: "HEAD", path: path))
+            #expect(head.status == get.status && head.body.isEmpty, "\(path)")
+            #expect(head.header("Content-Length") == String(get.body.count) && head.header("ETag") == get.header("ETag"), "\(path)")
+        }
+        #expect(api.respond(APIRequest(method: "POST", path: "/v1/feed")).status == 405)
+    }
+
+    @Test func errorsAreJSONWithAClearMessage() throws {
+        let cases: [(String, [String: String], Int, String)] = [
+            ("/v1/nope", [:], 404, "no such route: /v1/nope"),
+            ("/", [:], 404, "no such route: /"),
+            ("/v2/feed", [:], 404, "no such route: /v2/feed"),
+            ("/v1/feed", ["limit": "0"], 400, "limit must be a whole number from 1 to 100"),
+            ("/v1/feed", ["limit": "1e3"], 400, "limit must be a whole number from 1 to 100"),
+            ("/v1/feed", ["cursor": "zzz"], 400, "cursor 'zzz' is not a page of this feed"),
+            ("/v1/feed", ["cursor": "999"], 400, "cursor '999' is not a page of this feed"),
+            ("/v1/feed", ["cursor": "\u{1B}[31mx"], 400, "cursor 'x' is not a page of this feed"),
+        ]
+        for (path, query, status, message) in cases {
+            let response = api.respond(APIRequest(path: path, query: query))
+            #expect(response.status == status, "\(path) \(query)")
+            #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
+            #expect(try json(response)["error"] as? String == message)
+        }
+    }
+
+    @Test func homeIsTheFoldersHomeDocumentOrNoSections() throws {
+        let response = api.respond(APIRequest(path: "/v1/home"))
+        #expect(response.status == 200)
+        #expect(try json(response)["sections"] is [Any])
+    }
+}
+
+/// A feed folder of our own, with ways out of it planted inside.
+@Suite struct ConfinementTests {
+    let folder: URL
+    let api: FeedAPI
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try #"{"version":1,"stories":["a","broken"]}"#.write(to: folder.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        try #"{"id":"a","author":{"name":"A"},"items":[{"id":"t","type":"text","text":"hi"}]}"#
+            .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
+        try #"{"id":"broken","author":{"name":"B"},"items":[{"id":"t","type":"text","text":"x","duration":"x"}]}"#
+            .write(to: folder.appendingPathComponent("stories/broken.json"), atomically: true, encoding: .utf8)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: folder.appendingPathComponent("media/ok.jpg"))
+        try "secret".write(to: folder.appendingPathComponent(".secret"), atomically: true, encoding: .utf8)
+        // Symlinks out of the folder: a file and a folder.
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/passwd").path, withDestinationPath: "/etc/passwd")
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/etc").path, withDestinationPath: "/etc")
+        // A symlink that stays inside is fine.
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/same.jpg").path, withDestinationPath: "ok.jpg")
+        // A FIFO would block a reader for ever.
+        #expect(mkfifo(folder.appendingPathComponent("media/pipe").path, 0o644) == 0)
+        api = try FeedAPI(directory: folder)
+    }
+
+    @Test func nothingOutsideTheFolderIsEverSent() {
+        let attempts = [
+            "/v1/media/../feed.json", "/v1/media/media/../../../etc/passwd", "/v1/media/%2e%2e/%2e%2e/etc/passwd",
+            "/v1/media/media%2f..%2f..%2f..%2fetc%2fpasswd", "/v1/media//etc/passwd", "/v1/media/%2Fetc%2Fpasswd",
+            "/v1/media/media/passwd", "/v1/media/media/etc/passwd", "/v1/media/.secret", "/v1/media/media/./ok.jpg",
+            "/v1/media/media\\..\\..\\etc\\passwd", "/v1/media/media/ok.jpg%00.png", "/v1/media/%ZZ", "/v1/media/media/pipe",
+            "/v1/media/media", "/v1/stories/..%2Ffeed", "/v1/stories/%2e%2e",
+        ]
+        for path in attempts {
+            let response = api.respond(APIRequest(path: path))
+            #expect([400, 404].contains(response.status), "\(path) → \(response.status)")
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(!text.contains("root:") && !text.contains("secret\""), "\(path)")
+        }
+        #expect(api.respond(APIRequest(path: "/v1/media/media/ok.jpg")).status == 200)
+        #expect(api.respond(APIRequest(path: "/v1/media/media/same.jpg")).status == 200, "a link that stays inside")
+    }
+
+    @Test func aBrokenStoryIsTheServersErrorAndItsPageSaysSo() throws {
+        let broken = api.respond(APIRequest(path: "/v1/stories/broken"))
+        #expect(broken.status == 500)
+        let message = try #require((try JSONSerialization.jsonObject(with: broken.body) as? [String: Any])?["error"] as? String)
+        #expect(message.contains("stories/broken.json") && message.contains("duration"), "\(message)")
+        let page = try #require(try JSONSerialization.jsonObject(with: api.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
+        #expect((page["stories"] as? [[String: Any]])?.count == 1)
+        #expect((page["warnings"] as? [String])?.first?.contains("skipped story 'broken'") == true)
+    }
+
+    @Test func aChangedFileGetsANewTag() throws {
+        let before = api.respond(APIRequest(path: "/v1/stories/a"))
+        try #"{"id":"a","author":{"name":"A2"},"items":[{"id":"t","type":"text","text":"hello"}]}"#
+            .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
+        let after = api.respond(APIRequest(path: "/v1/stories/a", ifNoneMatch: before.header("ETag")))
+        #expect(after.status == 200 && after.header("ETag") != before.header("ETag"))
+        #expect(String(decoding: after.body, as: UTF8.self).contains("A2"))
+    }
+}
