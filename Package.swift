@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The feed client (StoriesHTTP only).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The only doorway to ncursesw. Only StoriesTerminal imports it.
@@ -64,10 +67,22 @@ let package = Package(
             ],
             path: "Sources/StoriesServer"
         ),
+        // `stories --server URL`: a FeedSource over HTTP with AsyncHTTPClient and a revalidating
+        // cache on disk. Only the executable imports it.
+        .target(
+            name: "StoriesHTTP",
+            dependencies: [
+                "StoriesCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/StoriesHTTP"
+        ),
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer",
+                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
@@ -95,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "StoriesServerTests",
             dependencies: [
-                "StoriesServer", "StoriesCore", "StoriesAssets",
+                "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -3,6 +3,7 @@ import Foundation
 import StoriesAssets
 import StoriesApp
 import StoriesCore
+import StoriesHTTP
 import StoriesTerminal
 
 /// `stories [view] [--feed PATH]`: checks the feed before the screen is touched, then hands
@@ -26,8 +27,11 @@ struct ViewCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json, or a server's address (as --server).", valueName: "path"))
     var feed: String?
+
+    @Option(name: .long, help: ArgumentHelp("A feed server (`stories serve`), like http://127.0.0.1:8080; answers are cached in $XDG_CACHE_HOME/stories/http and revalidated.", valueName: "url"))
+    var server: String?
 
     @Option(name: .long, help: ArgumentHelp("Make up a feed of N stories instead (for scale; deterministic).", valueName: "N"))
     var synthetic: Int?
@@ -59,7 +63,9 @@ struct ViewCommand: ParsableCommand {
     var virtualClock = false
 
     func validate() throws {
-        if feed != nil && synthetic != nil { throw ValidationError("--feed and --synthetic cannot be used together") }
+        if [feed != nil, synthetic != nil, server != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--feed, --server and --synthetic cannot be used together")
+        }
         if let synthetic, !(1...100_000).contains(synthetic) {
             throw ValidationError("--synthetic takes a number of stories from 1 to 100000; got \(synthetic)")
         }
@@ -81,6 +87,16 @@ struct ViewCommand: ParsableCommand {
         if let synthetic {
             let source = SyntheticFeed(count: synthetic, photos: demoPhotoPool())
             try start(source, seenKey: "synthetic:\(synthetic):\(source.seed)")
+            return
+        }
+        if let address = server ?? feed.flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
+            let source: HTTPFeed
+            do {
+                source = try HTTPFeed(server: address, cache: HTTPCache.standardDirectory().map { HTTPCache(directory: $0) })
+            } catch {
+                throw fail(error.description)
+            }
+            try start(source, seenKey: source.server.absoluteString)
             return
         }
         let directory: URL

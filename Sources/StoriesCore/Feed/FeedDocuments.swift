@@ -174,3 +174,64 @@ public enum StoryIDRule {
         }
     }
 }
+
+extension FeedDecoder {
+    /// Decodes a page of `GET /v1/feed` (`FeedWire.page`), as hostile as any document: a
+    /// summary that does not parse is left out with a warning; the page itself must have
+    /// the version, the stories array and a string or null `nextCursor`.
+    public static func page(from data: Data, file: String) throws(FeedError) -> (title: String, page: FeedPage) {
+        try checkSize(data, file: file)
+        let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
+        _ = try root.object()
+        let version = try root.required("version").number()
+        guard version == Double(supportedVersion) else {
+            throw FeedError(file: file, field: "version", reason: "unsupported version; this build reads version \(supportedVersion)")
+        }
+        let title = try root.member("title").map { f throws(FeedError) in SafeText.line(try f.string()) } ?? "Stories"
+        var summaries: [StorySummary] = []
+        var seen: Set<StoryID> = []
+        var warnings: [FeedWarning] = []
+        for element in try root.required("stories").array() {
+            do throws(FeedError) {
+                let id = try storyID(try element.required("id"))
+                let authorField = try element.required("author")
+                let name = SafeText.line(try authorField.required("name").nonEmptyString())
+                guard !name.isEmpty else { throw FeedError(file: file, field: "\(element.path).author.name", reason: "has no printable characters") }
+                let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string()) }
+                let avatar = try authorField.member("avatar").map { f throws(FeedError) in try f.string() }
+                var itemIDs: [ItemID] = []
+                for itemID in try element.required("itemIDs").array() where itemIDs.count < 1000 {
+                    itemIDs.append(try itemID.nonEmptyString())
+                }
+                guard !itemIDs.isEmpty else { throw FeedError(file: file, field: "\(element.path).itemIDs", reason: "the story has no items") }
+                var latest: Date?
+                if let field = try element.member("latest") {
+                    let text = try field.string()
+                    guard let date = try? Date(text, strategy: .iso8601) else { throw field.fail("expected an ISO 8601 time") }
+                    latest = date
+                }
+                guard seen.insert(id).inserted else { continue }
+                summaries.append(StorySummary(id: id, author: Author(name: name, handle: handle?.isEmpty == true ? nil : handle, avatar: avatar),
+                                              itemIDs: itemIDs, latest: latest))
+            } catch {
+                warnings.append(FeedWarning("skipped a story: \(error)"))
+            }
+        }
+        for warning in try root.member("warnings")?.array() ?? [] where warnings.count < 100 {
+            warnings.append(FeedWarning(SafeText.line(try warning.string())))
+        }
+        var next: FeedCursor?
+        if let field = try root.member("nextCursor") {
+            switch field.value {
+            case .null:
+                break
+            case .string(let cursor):
+                guard !cursor.isEmpty, cursor.utf8.count <= 256 else { throw field.fail("expected a cursor of 1 to 256 bytes") }
+                next = cursor
+            default:
+                throw field.fail("expected a string or null")
+            }
+        }
+        return (title.isEmpty ? "Stories" : title, FeedPage(stories: summaries, nextCursor: next, warnings: warnings, bytes: data.count))
+    }
+}

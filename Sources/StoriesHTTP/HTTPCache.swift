@@ -1,0 +1,129 @@
+import Foundation
+import StoriesCore
+
+/// An HTTP cache on disk (`$XDG_CACHE_HOME/stories/http/`, else `~/.cache/stories/http/`):
+/// one file per URL holding a small header (the URL, the ETag, when it was fetched) and the
+/// body. Written atomically (a temporary file renamed into place), bounded in size (the
+/// oldest entries go first), and a file that does not parse is set aside as `*.corrupt`
+/// and treated as missing, never trusted.
+public final class HTTPCache: @unchecked Sendable {
+    // Writes and evictions are serialised by `lock`; the folder is this process's own.
+    public let directory: URL
+    public let budget: Int
+    private let lock = NSLock()
+
+    public struct Entry: Equatable, Sendable {
+        public var etag: String?
+        public var fetched: Date
+        public var body: Data
+    }
+
+    static let magic = "stories-http-cache 1"
+
+    public init(directory: URL, budget: Int = 256 << 20) {
+        self.directory = directory
+        self.budget = budget
+    }
+
+    /// The default folder, from the environment.
+    public static func standardDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("stories/http")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/stories/http")
+    }
+
+    func file(for url: String) -> URL {
+        directory.appendingPathComponent(Self.key(url))
+    }
+
+    /// A file name from the URL: two FNV-1a hashes in hex (the URL itself is in the header).
+    static func key(_ url: String) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x84222325cbf29ce4
+        for byte in url.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01B3
+            b = (b ^ UInt64(byte)) &* 0x100_0000_01B3 &+ 0x9E37_79B9
+        }
+        return String(a, radix: 16) + String(b, radix: 16)
+    }
+
+    public func entry(for url: String) -> Entry? {
+        let path = file(for: url)
+        guard let data = try? Self.readBounded(path, maxBytes: budget) else { return nil }
+        guard let entry = Self.decode(data, url: url) else {
+            // Not ours, or damaged: set aside, never read again.
+            lock.withLock { _ = try? FileManager.default.moveItem(at: path, to: path.appendingPathExtension("corrupt")) }
+            return nil
+        }
+        return entry
+    }
+
+    public func store(_ entry: Entry, for url: String) {
+        guard entry.body.count <= budget / 4 else { return }
+        var data = Data("\(Self.magic)\n\(SafeText.line(url))\n\(entry.etag.map(SafeText.line) ?? "")\n\(entry.fetched.timeIntervalSince1970)\n\(entry.body.count)\n".utf8)
+        data.append(entry.body)
+        lock.withLock {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let target = file(for: url)
+                let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+                try data.write(to: temporary)
+                if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+                evictIfNeeded()
+            } catch {
+                // A cache that cannot be written is only slower.
+            }
+        }
+    }
+
+    /// Refreshes an entry's fetch time (a 304 said it is still current).
+    public func touch(_ url: String, entry: Entry, at date: Date) {
+        var fresh = entry
+        fresh.fetched = date
+        store(fresh, for: url)
+    }
+
+    private func evictIfNeeded() {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
+        var entries = files.compactMap { url -> (URL, Int, Date)? in
+            guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        var total = entries.reduce(0) { $0 + $1.1 }
+        guard total > budget else { return }
+        entries.sort { $0.2 < $1.2 }
+        for (url, size, _) in entries where total > budget {
+            try? FileManager.default.removeItem(at: url)
+            total -= size
+        }
+    }
+
+    static func decode(_ data: Data, url: String) -> Entry? {
+        // Five header lines, then exactly the body's length.
+        var lines: [Substring] = []
+        var index = data.startIndex
+        while lines.count < 5 {
+            guard let newline = data[index...].firstIndex(of: 0x0A), newline - index <= 4096 else { return nil }
+            lines.append(Substring(String(decoding: data[index..<newline], as: UTF8.self)))
+            index = newline + 1
+        }
+        guard lines[0] == magic, lines[1] == SafeText.line(url),
+              let seconds = Double(lines[3]), seconds.isFinite, let length = Int(lines[4]), length == data.count - (index - data.startIndex)
+        else { return nil }
+        return Entry(etag: lines[2].isEmpty ? nil : String(lines[2]), fetched: Date(timeIntervalSince1970: seconds),
+                     body: data.subdata(in: index..<data.endIndex))
+    }
+
+    static func readBounded(_ url: URL, maxBytes: Int) throws -> Data {
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CocoaError(.fileNoSuchFile) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxBytes else {
+            throw CocoaError(.fileReadTooLarge)
+        }
+        return try handle.readToEnd() ?? Data()
+    }
+}

@@ -1,0 +1,246 @@
+import AsyncHTTPClient
+import Dispatch
+import Foundation
+import NIOCore
+import NIOHTTP1
+import StoriesCore
+
+/// A feed served over HTTP by `stories serve` (docs/feed-format.md, "Over HTTP"), read
+/// through AsyncHTTPClient: one shared client (keep-alive, connect and read timeouts, at
+/// most 3 redirects and no cycles), bodies collected up to a bound, and an `HTTPCache` on
+/// disk that revalidates with `If-None-Match` and keeps the app working when the server
+/// cannot be reached.
+///
+/// `FeedSource` calls are synchronous: `FeedClient` makes them on its Dispatch queue, and
+/// each waits for its request here (never on an event loop or the cooperative pool).
+public final class HTTPFeed: FeedSource, @unchecked Sendable {
+    // Immutable after `init`; `HTTPCache` and `HTTPClient` are thread-safe.
+    public let server: URL
+    public let title: String
+    let cache: HTTPCache?
+    static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 3, allowCycles: false),
+            // AsyncHTTPClient retries a refused connection until the connect timeout
+            // (swift-server/async-http-client#743), so a server that is down costs this long.
+            timeout: .init(connect: .seconds(2), read: .seconds(15))
+        )
+    )
+    /// The longest any one request may take, body included.
+    static let deadline: TimeAmount = .seconds(30)
+
+    /// Checks the address and asks for the first page (or finds it in the cache when the
+    /// server cannot be reached).
+    public init(server text: String, cache: HTTPCache?) throws(FeedError) {
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+            throw FeedError(file: SafeText.line(text), reason: "not a server address like http://127.0.0.1:8080")
+        }
+        server = url
+        self.cache = cache
+        // A warm start takes the title from the cached first page and asks the network
+        // only when the app asks for the page (on its network queue, not here).
+        let firstURL = Self.url(url, Self.pagePath(cursor: nil, limit: 10))
+        if let cached = cache?.entry(for: firstURL), let (title, _) = try? FeedDecoder.page(from: cached.body, file: firstURL) {
+            self.title = title
+        } else {
+            title = try Self.page(server: url, cache: cache, cursor: nil, limit: 10).0
+        }
+    }
+
+    public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
+        try Self.page(server: server, cache: cache, cursor: cursor, limit: limit).1
+    }
+
+    public func story(id: StoryID) throws(FeedError) -> StoryLoad {
+        guard StoryIDRule.isValid(id) else { throw FeedError(file: id, reason: "not a valid story id") }
+        let url = Self.url(server, "/v1/stories/\(id)")
+        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true)
+        // Offline, a cached story says nothing more: the page already said so once.
+        let (story, warnings) = try FeedDecoder.story(from: answer.body, file: url, expectedID: id)
+        return StoryLoad(story: story, warnings: warnings, bytes: answer.body.count)
+    }
+
+    public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
+        guard !location.contains("://"), ConfinedPath.isRelative(location) else {
+            throw FeedError(file: SafeText.line(location), reason: "media must be a path on the feed's server")
+        }
+        let encoded = location.split(separator: "/").map { segment in
+            segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ""
+        }.joined(separator: "/")
+        return try Self.fetch(Self.url(server, "/v1/media/" + encoded), cache: cache, maxBytes: maxBytes, json: false, immutable: true).body
+    }
+
+    // MARK: - Requests
+
+    static func page(server: URL, cache: HTTPCache?, cursor: FeedCursor?, limit: Int) throws(FeedError) -> (String, FeedPage) {
+        let url = Self.url(server, pagePath(cursor: cursor, limit: limit))
+        let answer = try fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true)
+        var (title, page) = try FeedDecoder.page(from: answer.body, file: url)
+        if let note = answer.offlineNote { page.warnings.insert(FeedWarning(note), at: 0) }
+        return (title, page)
+    }
+
+    static func pagePath(cursor: FeedCursor?, limit: Int) -> String {
+        var query = "limit=\(max(1, min(limit, 100)))"
+        if let cursor {
+            query += "&cursor=" + (cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        }
+        return "/v1/feed?" + query
+    }
+
+    static func url(_ server: URL, _ path: String) -> String {
+        var base = server.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
+
+    struct Answer {
+        var body: Data
+        /// Set when the server could not be reached and the cache answered instead.
+        var offlineNote: String?
+    }
+
+    /// GET with the cache: revalidated with `If-None-Match` (an immutable entry is used as
+    /// it is), the cached body on 304, and on a network failure the cached body with a note.
+    static func fetch(_ url: String, cache: HTTPCache?, maxBytes: Int, json: Bool, immutable: Bool = false) throws(FeedError) -> Answer {
+        let cached = cache?.entry(for: url)
+        if immutable, let cached { return Answer(body: cached.body) }
+        // Just found unreachable: what the cache has is used without waiting for another
+        // failed connection; the network is tried again once the pause is over.
+        if let cached, let reason = unreachable.reason() {
+            return Answer(body: cached.body, offlineNote: note(reason, cached))
+        }
+        let result = wait { () async throws -> Response in
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: json ? "application/json" : "*/*")
+            if let etag = cached?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            let response = try await client.execute(request, deadline: .now() + deadline)
+            let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+            if let declared, declared > maxBytes, response.status == .ok { throw Refusal.tooLarge(declared, maxBytes) }
+            let body = try await response.body.collect(upTo: maxBytes)
+            return Response(status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
+                            contentType: response.headers.first(name: "Content-Type"), body: Data(body.readableBytesView))
+        }
+        switch result {
+        case .success(let response):
+            unreachable.clear()
+            switch response.status {
+            case 200:
+                if json, let type = response.contentType, !type.lowercased().contains("json") {
+                    throw FeedError(file: url, reason: "expected JSON, the server sent \(SafeText.line(type))")
+                }
+                if let cache { cache.store(.init(etag: response.etag, fetched: Date(), body: response.body), for: url) }
+                return Answer(body: response.body)
+            case 304:
+                guard let cached else { throw FeedError(file: url, reason: "the server said 304 for something never fetched") }
+                cache?.touch(url, entry: cached, at: Date())
+                return Answer(body: cached.body)
+            default:
+                throw FeedError(file: url, reason: "the server answered \(response.status)\(serverMessage(response.body).map { ": \($0)" } ?? "")")
+            }
+        case .failure(let error):
+            let reason = describe(error, maxBytes: maxBytes)
+            let refused = error is Refusal || error is NIOTooManyBytesError
+            if !refused { unreachable.mark(reason) }
+            if let cached, !refused { return Answer(body: cached.body, offlineNote: note(reason, cached)) }
+            throw FeedError(file: url, reason: error is Refusal || error is NIOTooManyBytesError ? reason : "cannot reach the server: \(reason)")
+        }
+    }
+
+    static func note(_ reason: String, _ cached: HTTPCache.Entry) -> String {
+        "offline (\(reason)): showing what was fetched \(cached.fetched.formatted(date: .abbreviated, time: .shortened))"
+    }
+
+    /// After a failed connection, requests that the cache can answer skip the network for
+    /// `pause` seconds.
+    static let unreachable = Unreachable()
+
+    final class Unreachable: @unchecked Sendable {
+        // `since` and `why` are guarded by `lock`.
+        private let lock = NSLock()
+        private var since: Date?
+        private var why = ""
+        let pause: TimeInterval = 10
+
+        func mark(_ reason: String) { lock.withLock { since = Date(); why = reason } }
+        func clear() { lock.withLock { since = nil } }
+        func reason() -> String? {
+            lock.withLock {
+                guard let since, Date().timeIntervalSince(since) < pause else { return nil }
+                return why
+            }
+        }
+    }
+
+    struct Response: Sendable {
+        var status: Int
+        var etag: String?
+        var contentType: String?
+        var body: Data
+    }
+
+    enum Refusal: Error {
+        case tooLarge(Int, Int)
+    }
+
+    /// The `error` field of a JSON error body, made printable.
+    static func serverMessage(_ body: Data) -> String? {
+        guard body.count <= 64 << 10, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let message = object["error"] as? String else { return nil }
+        let line = SafeText.line(message)
+        return line.isEmpty ? nil : String(line.prefix(200))
+    }
+
+    static func describe(_ error: any Error, maxBytes: Int) -> String {
+        switch error {
+        case Refusal.tooLarge(let declared, let limit): return "\(declared) bytes is more than the \(limit >> 20) MB allowed here"
+        case is NIOTooManyBytesError: return "the answer is more than the \(maxBytes >> 20) MB allowed here"
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return "no connection (refused or timed out)"
+            case .readTimeout, .deadlineExceeded: return "the server stopped answering"
+            case .redirectLimitReached, .redirectCycleDetected: return "too many redirects"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return String(SafeText.line(String(describing: error)).prefix(200))
+            }
+        default:
+            let text = SafeText.line(String(describing: error))
+            if text.lowercased().contains("connection refused") { return "connection refused" }
+            return String(text.prefix(200))
+        }
+    }
+
+    /// Runs async work to completion from a Dispatch thread.
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+        return box.get() ?? .failure(CancellationError())
+    }
+}
+
+/// A result handed from a task to the thread waiting for it.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    // `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: Result<T, any Error>?
+    func set(_ result: Result<T, any Error>) { lock.withLock { value = result } }
+    func get() -> Result<T, any Error>? { lock.withLock { value } }
+}
+
+/// A media path in a story document: relative, no `.`/`..`/empty segments, printable.
+enum ConfinedPath {
+    static func isRelative(_ path: String) -> Bool {
+        guard !path.isEmpty, path.utf8.count <= 1024, !path.hasPrefix("/") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && segment != "." && segment != ".."
+                && !segment.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
+        }
+    }
+}

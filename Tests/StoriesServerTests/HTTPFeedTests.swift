@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import StoriesAssets
+import StoriesCore
+import Testing
+@testable import StoriesHTTP
+@testable import StoriesServer
+
+/// Runs blocking `FeedSource` calls on a Dispatch thread, as `FeedClient` does.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// The client against a real `stories serve` on loopback, and against servers that lie.
+@Suite(.serialized) struct HTTPFeedTests {
+    let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("http-cache-\(UUID().uuidString)")
+    let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("http-log-\(UUID().uuidString)").path
+
+    func server() throws -> FeedServer {
+        var options = FeedServer.Options()
+        options.port = 0
+        return try FeedServer(directory: try #require(DemoFeed.directory), options: options, logFile: logFile)
+    }
+
+    @Test func readsTheDemoFeedOverHTTPAndRevalidatesWithItsCache() async throws {
+        let demo = try #require(DemoFeed.directory)
+        let cache = HTTPCache(directory: cacheFolder)
+        try await server().application().test(.live) { client in
+            let address = "http://127.0.0.1:\(try #require(client.port))"
+            let (page, story, photo) = try await offThePool {
+                let feed = try HTTPFeed(server: address, cache: cache)
+                #expect(feed.title == "Demo stories")
+                return (try feed.page(after: nil, limit: 10), try feed.story(id: "mika"), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
+            }
+            let local = try DirectoryFeed(directory: demo)
+            #expect(page.stories == (try local.page(after: nil, limit: 10)).stories, "the same summaries as the folder")
+            #expect(page.nextCursor == "10")
+            #expect(story.story == (try local.story(id: "mika")).story)
+            #expect(photo == (try Data(contentsOf: demo.appendingPathComponent("media/chelsea.jpg"))))
+
+            // A second start with the same cache: the page is revalidated and answered 304.
+            let again = try await offThePool { try HTTPFeed(server: address, cache: cache).page(after: nil, limit: 10) }
+            #expect(again.stories == page.stories)
+            let log = try String(contentsOfFile: logFile, encoding: .utf8)
+            #expect(log.contains("GET /v1/feed?limit=10 304"), "\(log)")
+            #expect(!log.contains("/v1/media/media/chelsea.jpg 304"), "immutable media is not even asked for again")
+        }
+        // Another address has nothing cached: it fails with the reason.
+        await #expect(throws: FeedError.self) {
+            try await offThePool { try HTTPFeed(server: "http://127.0.0.1:9", cache: cache) }
+        }
+        HTTPFeed.unreachable.clear()
+    }
+
+    @Test func whenTheServerIsGoneTheCacheAnswersWithOneLine() async throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let captured = try await server().application().test(.live) { client in
+            let address = "http://127.0.0.1:\(try #require(client.port))"
+            _ = try await offThePool { try HTTPFeed(server: address, cache: cache).story(id: "ayla") }
+            _ = try await offThePool { try HTTPFeed(server: address, cache: cache).page(after: nil, limit: 10) }
+            return address
+        }
+        let (page, story) = try await offThePool { () -> (FeedPage, StoryLoad) in
+            let feed = try HTTPFeed(server: captured, cache: cache)
+            return (try feed.page(after: nil, limit: 10), try feed.story(id: "ayla"))
+        }
+        #expect(page.stories.count == 10)
+        #expect(page.warnings.first?.message.hasPrefix("offline (") == true, "\(page.warnings)")
+        #expect(story.story.id == "ayla" && story.warnings.isEmpty, "the page says it once")
+        await #expect(throws: FeedError.self) {
+            try await offThePool { try HTTPFeed(server: captured, cache: cache).story(id: "never-fetched") }
+        }
+        HTTPFeed.unreachable.clear()
+    }
+
+    @Test func aCorruptCacheFileIsSetAsideNotTrusted() throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let url = "http://example.invalid/v1/feed?limit=10"
+        cache.store(.init(etag: "\"a\"", fetched: Date(), body: Data("{}".utf8)), for: url)
+        #expect(cache.entry(for: url)?.etag == "\"a\"")
+        let file = cache.file(for: url)
+        var bytes = try Data(contentsOf: file)
+        bytes.append(0x41) // the body is now longer than its header says
+        try bytes.write(to: file)
+        #expect(cache.entry(for: url) == nil)
+        #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"))
+        try Data("not a cache file at all".utf8).write(to: file)
+        #expect(cache.entry(for: url) == nil)
+    }
+
+    @Test func aServerThatLiesGetsAClearErrorNotACrash() async throws {
+        let router = Router()
+        router.get("/a/v1/feed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>")))
+        }
+        router.get("/b/v1/feed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"version":1,"stories":[{"id":"../x"}],"nextCursor":5}"#)))
+        }
+        router.get("/c/v1/feed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 5 << 20)))
+        }
+        router.get("/d/v1/feed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"version":1,"title":"T\u001b[2J","stories":[{"id":"ok","author":{"name":"N"},"itemIDs":["i"]},{"id":"bad"}],"nextCursor":null}"#)))
+        }
+        router.get("/g/v1/feed") { _, _ in
+            // No length declared, and more than any document may be.
+            Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
+                for _ in 0..<80 { try await writer.write(ByteBuffer(repeating: UInt8(ascii: " "), count: 64 << 10)) }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("/e/v1/feed") { _, _ in Response(status: .seeOther, headers: [.location: "/e/v1/feed"]) }
+        router.get("/f/v1/feed") { _, _ in
+            Response(status: .internalServerError, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: #"{"error":"disk on fire \u001b[31m","status":500}"#)))
+        }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let base = "http://127.0.0.1:\(try #require(client.port))"
+            func failure(_ path: String) async -> String {
+                do {
+                    _ = try await offThePool { try HTTPFeed(server: base + path, cache: nil) }
+                    return "no error"
+                } catch { return "\(error)" }
+            }
+            #expect(await failure("/a").contains("expected JSON, the server sent text/html"))
+            #expect(await failure("/b").contains("nextCursor: expected a string or null"))
+            #expect(await failure("/c").contains("more than the 4 MB allowed here"))
+            #expect(await failure("/e").contains("too many redirects"))
+            #expect(await failure("/g").contains("the answer is more than the 4 MB allowed here"))
+            let onFire = await failure("/f")
+            #expect(onFire.contains("the server answered 500: disk on fire") && !onFire.contains("\u{1B}"), "\(onFire)")
+            let (title, page) = try await offThePool { () -> (String, FeedPage) in
+                let feed = try HTTPFeed(server: base + "/d", cache: nil)
+                return (feed.title, try feed.page(after: nil, limit: 10))
+            }
+            #expect(title == "T", "escape sequences never reach the screen")
+            #expect(page.stories.map(\.id) == ["ok"])
+            #expect(page.warnings.contains { $0.message.contains("skipped a story") })
+        }
+    }
+
+    @Test func anAddressThatIsNotAServerIsRefusedAtOnce() {
+        for address in ["ftp://x", "not a url", "http://", "file:///etc/passwd", String(repeating: "h", count: 5000)] {
+            #expect(throws: FeedError.self, "\(address.prefix(40))") { try HTTPFeed(server: address, cache: nil) }
+        }
+    }
+}
