@@ -49,6 +49,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         }
     }
 
+    public var waitsOnNetwork: Bool { true }
+
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
         try Self.page(server: server, cache: cache, cursor: cursor, limit: limit).1
     }

@@ -548,7 +548,7 @@ import Testing
     @Test func syntheticFlagsAreChecked() throws {
         let both = try Binary.run(["--feed", "/tmp", "--synthetic", "5"])
         #expect(both.status == 64)
-        #expect(both.err.contains("--feed and --synthetic cannot be used together"))
+        #expect(both.err.contains("--feed, --server and --synthetic cannot be used together"))
         let zero = try Binary.run(["--synthetic", "0"])
         #expect(zero.status == 64)
         #expect(zero.err.contains("--synthetic takes a number of stories from 1 to 100000; got 0"))

@@ -31,27 +31,47 @@ import Testing
         return String(decoding: answer, as: UTF8.self)
     }
 
-    @Test func servesTheDemoFeedAndStopsCleanlyOnSIGTERM() throws {
+    /// `stories serve` started as a person would; stopped with SIGTERM.
+    final class Server {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-e2e-\(UUID().uuidString).log")
-        process.arguments = ["serve", "--port", "0", "--log", log.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let port: Int
+        let firstLine: String
+
+        init(port wanted: Int = 0, log: URL) throws {
+            process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
+            process.arguments = ["serve", "--port", String(wanted), "--log", log.path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            firstLine = String(decoding: line, as: UTF8.self)
+            let address = try #require(firstLine.range(of: "127.0.0.1:"), "\(firstLine)")
+            port = try #require(Int(firstLine[address.upperBound...].prefix { $0.isNumber }))
         }
-        let text = String(decoding: line, as: UTF8.self)
+
+        func stop() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationReason == .exit ? process.terminationStatus : -1
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+    }
+
+    @Test func servesTheDemoFeedAndStopsCleanlyOnSIGTERM() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-e2e-\(UUID().uuidString).log")
+        let server = try Server(log: log)
+        let process = server.process
+        let text = server.firstLine
         #expect(text.hasPrefix("stories serve: Demo stories on http://127.0.0.1:"), "\(text)")
-        let address = try #require(text.range(of: "127.0.0.1:"))
-        let port = try #require(Int(text[address.upperBound...].prefix { $0.isNumber }))
+        let port = server.port
 
         let page = try Self.get(port: port, "GET /v1/feed?limit=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(page.hasPrefix("HTTP/1.1 200 OK"))
@@ -70,6 +90,44 @@ import Testing
         #expect(logged.contains("GET /v1/feed?limit=2 200"), "the access log: \(logged)")
         #expect(logged.contains("GET /v1/media/../../../../etc/passwd 404"))
         try? FileManager.default.removeItem(at: log)
+    }
+
+    /// The viewer over real HTTP: the ring row and a story come from the server; with the
+    /// server killed the app goes on from its cache and says so; with it back, it recovers.
+    @Test func theAppBrowsesOverHTTPSurvivesTheServerAndRecovers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-app-\(UUID().uuidString)")
+        let log = folder.appendingPathComponent("serve.log")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var server = try Server(log: log)
+        let port = server.port
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)")
+        try tmux.waitFor("the ring row from the server") { $0.first?.contains("Demo stories") == true && $0.contains { $0.contains("╭") } }
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("GET /v1/stories/ayla 200"))
+        try tmux.press("Escape")
+        try tmux.waitFor("back on the row") { $0.contains { $0.contains("╭") } }
+
+        #expect(server.stop() == 0)
+        // Mika's story was loaded with the first page (preloading): it opens from the cache.
+        try tmux.press("Right")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Mika")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("Escape")
+        // Far along the row the next page is needed: the server is gone, and the app says so.
+        for _ in 0..<9 { try tmux.press("Right") }
+        try tmux.waitFor("the page failing, said on screen", timeout: 30) { lines in
+            lines.contains { $0.contains("⚠") && ($0.contains("reach the server") || $0.contains("offline")) }
+        }
+        #expect(tmux.text.contains("10+ stories"), "what it has stays")
+
+        server = try Server(port: port, log: log)
+        try tmux.waitFor("the next page once the server is back", timeout: 60) { $0.first?.hasSuffix(" 11 stories") == true }
+        try tmux.press("q")
+        #expect(server.stop() == 0)
     }
 
     @Test func aBadFolderOrFlagIsOneClearLine() throws {

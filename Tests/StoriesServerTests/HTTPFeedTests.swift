@@ -9,10 +9,11 @@ import Testing
 @testable import StoriesHTTP
 @testable import StoriesServer
 
-/// Runs blocking `FeedSource` calls on a Dispatch thread, as `FeedClient` does.
+/// Runs blocking `FeedSource` calls on a serial queue of their own, as `FeedClient` does
+/// for a source that waits on the network (never on the global pool, which they would stall).
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        DispatchQueue(label: "test.http").async { continuation.resume(with: Result { try work() }) }
     }
 }
 

@@ -68,6 +68,14 @@ public protocol FeedSource: Sendable {
     /// The bytes of a media file, refused above `maxBytes`; nil when the source has no
     /// bytes for it (a BlurHash-only photo).
     func media(at location: String, maxBytes: Int) throws(FeedError) -> Data?
+    /// True when a call waits on a network (an HTTP source): `FeedClient` then gives each
+    /// call its own serial queue. On Linux the global pool is as wide as the machine has
+    /// cores, so calls blocked on sockets there would stall every other piece of work.
+    var waitsOnNetwork: Bool { get }
+}
+
+extension FeedSource {
+    public var waitsOnNetwork: Bool { false }
 }
 
 /// Everything a source holds, read page by page: for tools and tests, not the app.

@@ -122,7 +122,8 @@ public final class FeedClient: Sendable {
             latency = wait
         }
         let timedOut = self.timedOut(what)
-        queue.asyncAfter(deadline: .now() + latency, qos: qos) {
+        let ownQueue = source.waitsOnNetwork
+        let read: @Sendable () -> Void = {
             guard !request.isCancelled else { return }
             let started = DispatchTime.now().uptimeNanoseconds
             let value: Value, bytes: Int
@@ -140,6 +141,10 @@ public final class FeedClient: Sendable {
             }
             let spent = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             deliver(.success(value), transfer - spent)
+        }
+        queue.asyncAfter(deadline: .now() + latency, qos: qos) {
+            // A serial queue of its own is given a thread of its own (overcommit).
+            if ownQueue { DispatchQueue(label: "stories.network.request", qos: qos).async(execute: read) } else { read() }
         }
         return request
     }
