@@ -56,11 +56,13 @@ let package = Package(
             sources: ["DemoFeed.swift"],
             resources: [.copy("demo")]
         ),
+        // zlib (Debian's zlib1g-dev), for gzip answers. Only StoriesServer imports it.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // `stories serve`: the feed API over HTTP on Hummingbird 2. Only the executable imports it.
         .target(
             name: "StoriesServer",
             dependencies: [
-                "StoriesCore",
+                "StoriesCore", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -110,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "StoriesServerTests",
             dependencies: [
-                "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets",
+                "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets", "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -24,7 +24,9 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             redirectConfiguration: .follow(max: 3, allowCycles: false),
             // AsyncHTTPClient retries a refused connection until the connect timeout
             // (swift-server/async-http-client#743), so a server that is down costs this long.
-            timeout: .init(connect: .seconds(2), read: .seconds(15))
+            timeout: .init(connect: .seconds(2), read: .seconds(15)),
+            // gzip answers are unpacked, but never to more than 20 times their size.
+            decompression: .enabled(limit: .ratio(20))
         )
     )
     /// The longest any one request may take, body included.
@@ -117,6 +119,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         let result = wait { () async throws -> Response in
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: json ? "application/json" : "*/*")
+            if json { request.headers.add(name: "Accept-Encoding", value: "gzip") }
             if let etag = cached?.etag { request.headers.add(name: "If-None-Match", value: etag) }
             let response = try await client.execute(request, deadline: .now() + deadline)
             let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }

@@ -10,15 +10,29 @@ public struct APIRequest: Sendable {
     public var ifNoneMatch: String?
     public var range: String?
     public var ifRange: String?
+    /// `Accept-Encoding` names gzip (with a q above 0).
+    public var acceptsGzip: Bool
 
     public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil,
-                range: String? = nil, ifRange: String? = nil) {
+                range: String? = nil, ifRange: String? = nil, acceptsGzip: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
         self.ifNoneMatch = ifNoneMatch
         self.range = range
         self.ifRange = ifRange
+        self.acceptsGzip = acceptsGzip
+    }
+
+    /// Reads an `Accept-Encoding` value: gzip (or `*`) listed without `q=0`.
+    public static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header, header.utf8.count <= 1024 else { return false }
+        return header.lowercased().split(separator: ",").contains { part in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let coding = pieces.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
     }
 }
 
@@ -51,6 +65,9 @@ public struct FeedAPI: Sendable {
     /// The most a media answer carries (a video may be large; the app refuses more anyway).
     public static let maxMediaBytes = 256 << 20
     public static let maxPageLimit = 100
+    /// Documents smaller than this go out as they are (gzip's header would eat the gain).
+    static let gzipThreshold = 1024
+    let gzip = Gzip()
 
     public init(directory: URL) throws(FeedError) {
         feed = try DirectoryFeed(directory: directory)
@@ -159,12 +176,20 @@ public struct FeedAPI: Sendable {
 
     // MARK: - Answers
 
-    /// A JSON document, revalidated on every use (`no-cache`), 304 when the client has it.
+    /// A JSON document, revalidated on every use (`no-cache`), 304 when the client has it;
+    /// gzip when the client takes it and the document is worth it (its own ETag, `Vary`).
     private func document(_ bytes: Data, _ request: APIRequest, head: Bool, etag: String? = nil) -> APIResponse {
-        let tag = etag ?? ETag.strong(for: bytes)
-        let headers = [("Content-Type", "application/json; charset=utf-8"), ("ETag", tag), ("Cache-Control", "no-cache")]
+        var tag = etag ?? ETag.strong(for: bytes)
+        var body = bytes
+        var headers = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        if request.acceptsGzip, bytes.count >= Self.gzipThreshold, let packed = gzip.compressed(bytes, tag: tag) {
+            tag = ETag.coded(tag, "gzip")
+            body = packed
+            headers.append(("Content-Encoding", "gzip"))
+        }
+        headers.append(("ETag", tag))
         if ETag.matches(request.ifNoneMatch, tag) { return APIResponse(status: 304, headers: headers, body: Data()) }
-        return APIResponse(status: 200, headers: headers + [("Content-Length", String(bytes.count))], body: head ? Data() : bytes)
+        return APIResponse(status: 200, headers: headers + [("Content-Length", String(body.count))], body: head ? Data() : body)
     }
 
     private func failure(_ failure: ConfinedFiles.Failure, what: String, head: Bool) -> APIResponse {

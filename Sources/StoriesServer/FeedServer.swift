@@ -56,7 +56,8 @@ public struct FeedServer: Sendable {
         }
         let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: query,
                                     ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
-                                    ifRange: request.headers[.ifRange])
+                                    ifRange: request.headers[.ifRange],
+                                    acceptsGzip: APIRequest.acceptsGzip(request.headers[.acceptEncoding]))
         var answer = api.respond(apiRequest)
         if options.failureRate > 0, Double.random(in: 0..<1) < options.failureRate {
             let body = FeedWire.error("failed on purpose (--fail)", status: 503)
