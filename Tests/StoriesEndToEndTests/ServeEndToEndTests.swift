@@ -6,8 +6,13 @@ import Testing
 @Suite(.serialized) struct ServeEndToEndTests {
     /// One HTTP/1.1 request over a plain socket; the whole answer as text.
     static func get(port: Int, _ request: String) throws -> String {
+        try #require(Self.request(port: port, request), "connect to 127.0.0.1:\(port)")
+    }
+
+    /// The same, nil when nothing listens there (yet).
+    static func request(port: Int, _ request: String) -> String? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -18,7 +23,7 @@ import Testing
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        try #require(connected == 0, "connect to 127.0.0.1:\(port)")
+        guard connected == 0 else { return nil }
         let bytes = Array(request.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var answer = Data()
@@ -126,8 +131,102 @@ import Testing
 
         server = try Server(port: port, log: log)
         try tmux.waitFor("the next page once the server is back", timeout: 60) { $0.first?.hasSuffix(" 11 stories") == true }
+        let secondPage = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("cursor=10") }
+        #expect(secondPage.count == 1 && secondPage.first?.contains(" 200 ") == true,
+                "the second page was asked for only once the server was back: \(secondPage)")
         try tmux.press("q")
         #expect(server.stop() == 0)
+    }
+
+    /// docs/deploy.md's configuration, on loopback: nginx in front of `stories serve`.
+    @Test func aSecondClientIsServedFromNginxsCacheAndRevalidationsAre304() throws {
+        let nginx = try #require(["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                 "nginx is not installed (scripts/deps installs it)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("cache"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("serve.log")
+        let server = try Server(log: log)
+        defer { _ = server.stop() }
+
+        var front: Process?
+        var frontPort = 0
+        for _ in 0..<10 where front == nil {
+            let port = Int.random(in: 20000...60000)
+            let conf = """
+            daemon off;
+            worker_processes 1;
+            pid \(folder.path)/nginx.pid;
+            error_log \(folder.path)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(folder.path)/body;
+                proxy_temp_path \(folder.path)/proxy;
+                fastcgi_temp_path \(folder.path)/fastcgi;
+                uwsgi_temp_path \(folder.path)/uwsgi;
+                scgi_temp_path \(folder.path)/scgi;
+                proxy_cache_path \(folder.path)/cache levels=1:2 keys_zone=stories:1m;
+                server {
+                    listen 127.0.0.1:\(port);
+                    location /v1/ {
+                        proxy_pass http://127.0.0.1:\(server.port);
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_cache stories;
+                        proxy_cache_key $scheme$host$request_uri$http_accept_encoding;
+                        proxy_ignore_headers Cache-Control;
+                        proxy_cache_valid 200 1s;
+                        proxy_cache_revalidate on;
+                        proxy_cache_lock on;
+                        add_header X-Cache-Status $upstream_cache_status always;
+                    }
+                }
+            }
+            """
+            let confFile = folder.appendingPathComponent("nginx.conf")
+            try conf.write(to: confFile, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: nginx)
+            process.arguments = ["-p", folder.path, "-c", confFile.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Up when it answers; gone at once when the port was taken.
+            for _ in 0..<50 where process.isRunning {
+                if Self.request(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?.hasPrefix("HTTP/1.1") == true {
+                    front = process
+                    frontPort = port
+                    break
+                }
+                usleep(100_000)
+            }
+            if front == nil, process.isRunning { process.terminate(); process.waitUntilExit() }
+        }
+        let proxy = try #require(front, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+        defer { proxy.terminate(); proxy.waitUntilExit() }
+
+        func header(_ answer: String, _ name: String) -> String? {
+            answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
+        func feed(_ extra: String = "") throws -> String {
+            try Self.get(port: frontPort, "GET /v1/feed?limit=4 HTTP/1.1\r\nHost: x\r\n\(extra)Connection: close\r\n\r\n")
+        }
+        let first = try feed()
+        #expect(first.hasPrefix("HTTP/1.1 200") && header(first, "X-Cache-Status") == "MISS", "\(first.prefix(400))")
+        let second = try feed()
+        #expect(second.hasPrefix("HTTP/1.1 200") && header(second, "X-Cache-Status") == "HIT", "the second client: from nginx's cache")
+        let tag = try #require(header(first, "ETag"))
+        #expect(header(second, "ETag") == tag)
+        let conditional = try feed("If-None-Match: \(tag)\r\n")
+        #expect(conditional.hasPrefix("HTTP/1.1 304"), "nginx answers the app's own revalidation")
+        usleep(2_300_000) // past proxy_cache_valid's second (nginx counts whole seconds)
+        let later = try feed()
+        #expect(header(later, "X-Cache-Status") == "REVALIDATED", "\(later.prefix(400))")
+        let upstream = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("/v1/feed?limit=4") }
+        #expect(upstream.count == 2, "one fetch, one revalidation reached stories serve: \(upstream)")
+        #expect(upstream.last?.contains(" 304 ") == true, "and the revalidation was answered 304")
     }
 
     @Test func aBadFolderOrFlagIsOneClearLine() throws {
