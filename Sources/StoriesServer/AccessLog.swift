@@ -9,10 +9,16 @@ struct LineLogHandler: LogHandler {
     final class Sink: @unchecked Sendable {
         let handle: FileHandle
         let lock = NSLock()
+        // The time stamp is formatted once a second, not once a line.
+        private var second = 0
+        private var stamp = ""
         init(_ handle: FileHandle) { self.handle = handle }
-        func write(_ line: String) {
+        func write(level: Logger.Level, _ message: String) {
+            let now = Date()
+            let whole = Int(now.timeIntervalSince1970)
             lock.lock()
-            handle.write(Data(line.utf8))
+            if whole != second { second = whole; stamp = now.formatted(.iso8601) }
+            handle.write(Data("\(stamp) \(level) \(message)\n".utf8))
             lock.unlock()
         }
     }
@@ -27,8 +33,7 @@ struct LineLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let time = Date().formatted(.iso8601)
-        sink.write("\(time) \(event.level) \(SafeText.line(event.message.description))\n")
+        sink.write(level: event.level, SafeText.line(event.message.description))
     }
 
     /// A logger writing to `path` (appended; created if missing), or to standard error.

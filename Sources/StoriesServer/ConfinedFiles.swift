@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StoriesCore
 
@@ -8,10 +9,11 @@ import StoriesCore
 /// (symlinks resolved) must still be inside the folder's real path, and the file is opened
 /// with `O_NOFOLLOW | O_NONBLOCK` and must be a regular file (never a FIFO or a device)
 /// within the size limit. Whole files are kept in a small cache keyed by path and checked
-/// against `stat` (inode, size, modification time) on every read, so a changed file is
-/// read again and gets a new ETag.
+/// against `stat` (inode, size, modification time), so a changed file is read again and
+/// gets a new ETag — at most `recheckAfter` seconds (1 by default) after it changed: the
+/// checks cost more than the answer itself under load.
 public final class ConfinedFiles: @unchecked Sendable {
-    // `cache` and `cachedBytes` are guarded by `lock`; everything else is immutable.
+    // `cache`, `cachedBytes` and `checked` are guarded by `lock`; everything else is immutable.
     public let root: String
     private let lock = NSLock()
     private var cache: [String: Entry] = [:]
@@ -50,10 +52,18 @@ public final class ConfinedFiles: @unchecked Sendable {
         }
     }
 
-    public init(root: URL) throws(FeedError) {
+    /// A file checked less than this many seconds ago is served from memory without
+    /// looking at the disk again (0: every read checks).
+    public let recheckAfter: Double
+    private var checked: [String: (at: UInt64, file: File)] = [:]
+
+    public init(root: URL, recheckAfter: Double = 1) throws(FeedError) {
         guard let real = Self.realPath(root.path) else { throw FeedError(file: root.path, reason: "no such folder") }
         self.root = real
+        self.recheckAfter = max(0, recheckAfter)
     }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Checks a path relative to the root (already percent-decoded): nil when it may be served.
     public static func problem(with relative: String) -> String? {
@@ -70,6 +80,21 @@ public final class ConfinedFiles: @unchecked Sendable {
 
     /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
     public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {
+        if recheckAfter > 0, let recent = lock.withLock({ checked[relative] }),
+           Double(Self.now() &- recent.at) / 1e9 < recheckAfter, recent.file.bytes.count <= maxBytes {
+            return recent.file
+        }
+        let file = try readFromDisk(relative, maxBytes: maxBytes)
+        if recheckAfter > 0, file.bytes.count <= Self.cacheableFileBytes {
+            lock.withLock {
+                if checked.count >= 4096 { checked.removeAll() }
+                checked[relative] = (Self.now(), file)
+            }
+        }
+        return file
+    }
+
+    private func readFromDisk(_ relative: String, maxBytes: Int) throws(Failure) -> File {
         if let why = Self.problem(with: relative) { throw .forbidden(why) }
         let joined = root + "/" + relative
         guard let real = Self.realPath(joined) else { throw .notFound }

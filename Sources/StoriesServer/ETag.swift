@@ -29,8 +29,10 @@ public enum ETag {
         guard let header, header.utf8.count <= 8192 else { return false }
         let wanted = opaque(tag)
         for part in header.split(separator: ",") {
-            let candidate = part.trimmingCharacters(in: .whitespaces)
-            if candidate == "*" || opaque(candidate) == wanted { return true }
+            // Trimmed by hand: Foundation's trimming is a tenth of a 304's cost.
+            let candidate = part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+            let text = Substring(String(candidate))
+            if text == "*" || opaque(text) == wanted { return true }
         }
         return false
     }

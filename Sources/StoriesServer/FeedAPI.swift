@@ -68,10 +68,14 @@ public struct FeedAPI: Sendable {
     /// Documents smaller than this go out as they are (gzip's header would eat the gain).
     static let gzipThreshold = 1024
     let gzip = Gzip()
+    let memo: Memo
 
-    public init(directory: URL) throws(FeedError) {
+    /// `recheckAfter`: how long a file or a page may be served from memory before the disk
+    /// is looked at again (0: every request looks).
+    public init(directory: URL, recheckAfter: Double = 1) throws(FeedError) {
         feed = try DirectoryFeed(directory: directory)
-        files = try ConfinedFiles(root: directory)
+        files = try ConfinedFiles(root: directory, recheckAfter: recheckAfter)
+        memo = Memo(recheckAfter: recheckAfter)
     }
 
     public func respond(_ request: APIRequest) -> APIResponse {
@@ -79,7 +83,8 @@ public struct FeedAPI: Sendable {
         guard request.method == "GET" || head else {
             return error(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")], head: head)
         }
-        guard let path = request.path.removingPercentEncoding, !path.contains("\0") else {
+        let raw = request.path
+        guard let path = raw.contains("%") ? raw.removingPercentEncoding : raw, !path.contains("\0") else {
             return error(400, "the path is not valid percent-encoding", head: head)
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -110,11 +115,46 @@ public struct FeedAPI: Sendable {
             limit = value
         }
         let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
+        // A page is built once and kept while none of its story files changed (checked
+        // with stat on every request): the same bytes, the same tag, no parsing.
+        let key = "\(cursor ?? "")|\(limit)"
+        if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
+        let fingerprint = pageFingerprint(cursor: cursor, limit: limit)
+        if let fingerprint, let kept = memo.page(key, fingerprint: fingerprint) {
+            return document(kept.body, request, head: head, etag: kept.tag)
+        }
         let page: FeedPage
         do { page = try feed.page(after: cursor, limit: limit) } catch {
             return self.error(400, "cursor '\(SafeText.line(cursor ?? ""))' is not a page of this feed", head: head)
         }
-        return document(FeedWire.page(page, title: feed.title), request, head: head)
+        let body = FeedWire.page(page, title: feed.title)
+        let tag = ETag.strong(for: body)
+        if let fingerprint { memo.keep(key, fingerprint: fingerprint, body: body, tag: tag) }
+        return document(body, request, head: head, etag: tag)
+    }
+
+    /// What the page's files are now (inode, size, modification time of each story file of
+    /// the page), or nil when the cursor is not one of this folder's.
+    private func pageFingerprint(cursor: String?, limit: Int) -> String? {
+        let ids = feed.index.storyIDs
+        let offset: Int
+        if let cursor {
+            guard cursor.utf8.count <= 9, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(cursor),
+                  value <= ids.count else { return nil }
+            offset = value
+        } else {
+            offset = 0
+        }
+        var parts: [String] = []
+        for id in ids[offset..<min(ids.count, offset + limit)] {
+            var info = stat()
+            if stat(files.root + "/stories/\(id).json", &info) == 0 {
+                parts.append("\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            } else {
+                parts.append("-")
+            }
+        }
+        return parts.joined(separator: ",")
     }
 
     private func story(_ id: String, _ request: APIRequest, head: Bool) -> APIResponse {
@@ -124,8 +164,12 @@ public struct FeedAPI: Sendable {
             return failure(error, what: "story '\(id)'", head: head)
         }
         // Only a story the app could read goes out: a broken file is the server's problem.
-        do { _ = try FeedDecoder.story(from: file.bytes, file: "stories/\(id).json", expectedID: id) } catch {
-            return self.error(500, "\(error)", head: head)
+        // (Checked once per version of the file: its tag.)
+        if !memo.isValid(file.etag) {
+            do { _ = try FeedDecoder.story(from: file.bytes, file: "stories/\(id).json", expectedID: id) } catch {
+                return self.error(500, "\(error)", head: head)
+            }
+            memo.markValid(file.etag)
         }
         return document(file.bytes, request, head: head, etag: file.etag)
     }
@@ -249,5 +293,51 @@ public enum ByteRange: Equatable {
         if last.isEmpty { return .part(start..<length) }
         guard let end = number(last), end >= start else { return .whole }
         return .part(start..<(min(end, length - 1) + 1))
+    }
+}
+
+/// What the API has already worked out: pages by cursor and limit (with the fingerprint of
+/// their files), and the tags of story files that were checked and found readable.
+final class Memo: @unchecked Sendable {
+    // Both tables are guarded by `lock` and bounded (cleared when full).
+    private let lock = NSLock()
+    private var pages: [String: (fingerprint: String, body: Data, tag: String, checked: UInt64)] = [:]
+    private var valid: Set<String> = []
+    let recheckAfter: Double
+
+    init(recheckAfter: Double) { self.recheckAfter = recheckAfter }
+
+    /// A page whose files were checked less than `recheckAfter` seconds ago.
+    func recentPage(_ key: String) -> (body: Data, tag: String)? {
+        guard recheckAfter > 0 else { return nil }
+        let now = ConfinedFiles.now()
+        return lock.withLock {
+            guard let kept = pages[key], Double(now &- kept.checked) / 1e9 < recheckAfter else { return nil }
+            return (kept.body, kept.tag)
+        }
+    }
+
+    func page(_ key: String, fingerprint: String) -> (body: Data, tag: String)? {
+        lock.withLock {
+            guard let kept = pages[key], kept.fingerprint == fingerprint else { return nil }
+            pages[key]?.checked = ConfinedFiles.now()
+            return (kept.body, kept.tag)
+        }
+    }
+
+    func keep(_ key: String, fingerprint: String, body: Data, tag: String) {
+        lock.withLock {
+            if pages.count >= 1024 { pages.removeAll() }
+            pages[key] = (fingerprint, body, tag, ConfinedFiles.now())
+        }
+    }
+
+    func isValid(_ tag: String) -> Bool { lock.withLock { valid.contains(tag) } }
+
+    func markValid(_ tag: String) {
+        lock.withLock {
+            if valid.count >= 65536 { valid.removeAll() }
+            valid.insert(tag)
+        }
     }
 }

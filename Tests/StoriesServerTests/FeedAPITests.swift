@@ -145,7 +145,7 @@ import Testing
         try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/same.jpg").path, withDestinationPath: "ok.jpg")
         // A FIFO would block a reader for ever.
         #expect(mkfifo(folder.appendingPathComponent("media/pipe").path, 0o644) == 0)
-        api = try FeedAPI(directory: folder)
+        api = try FeedAPI(directory: folder, recheckAfter: 0)
     }
 
     @Test func nothingOutsideTheFolderIsEverSent() {
@@ -176,12 +176,32 @@ import Testing
         #expect((page["warnings"] as? [String])?.first?.contains("skipped story 'broken'") == true)
     }
 
+    /// Under load the disk is looked at again at most every `recheckAfter` seconds.
+    @Test func aChangeShowsOnceTheRecheckWindowIsOver() throws {
+        let cached = try FeedAPI(directory: folder, recheckAfter: 0.3)
+        let before = cached.respond(APIRequest(path: "/v1/stories/a"))
+        let pageBefore = cached.respond(APIRequest(path: "/v1/feed"))
+        try #"{"id":"a","author":{"name":"Later"},"items":[{"id":"t","type":"text","text":"x"}]}"#
+            .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
+        #expect(cached.respond(APIRequest(path: "/v1/stories/a")).header("ETag") == before.header("ETag"), "within the window")
+        usleep(400_000)
+        #expect(String(decoding: cached.respond(APIRequest(path: "/v1/stories/a")).body, as: UTF8.self).contains("Later"))
+        #expect(cached.respond(APIRequest(path: "/v1/feed")).header("ETag") != pageBefore.header("ETag"))
+    }
+
     @Test func aChangedFileGetsANewTag() throws {
+        let page = api.respond(APIRequest(path: "/v1/feed"))
+        #expect(api.respond(APIRequest(path: "/v1/feed")).header("ETag") == page.header("ETag"), "kept while nothing changed")
         let before = api.respond(APIRequest(path: "/v1/stories/a"))
         try #"{"id":"a","author":{"name":"A2"},"items":[{"id":"t","type":"text","text":"hello"}]}"#
             .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
         let after = api.respond(APIRequest(path: "/v1/stories/a", ifNoneMatch: before.header("ETag")))
         #expect(after.status == 200 && after.header("ETag") != before.header("ETag"))
         #expect(String(decoding: after.body, as: UTF8.self).contains("A2"))
+        let newPage = api.respond(APIRequest(path: "/v1/feed", ifNoneMatch: page.header("ETag")))
+        #expect(newPage.status == 200 && String(decoding: newPage.body, as: UTF8.self).contains("A2"), "the page follows its story file")
+        // A story broken after it was served is refused again (its new bytes are checked).
+        try #"{"id":"a","items":[]}"#.write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
+        #expect(api.respond(APIRequest(path: "/v1/stories/a")).status == 500)
     }
 }
