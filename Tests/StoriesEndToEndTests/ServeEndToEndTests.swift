@@ -88,6 +88,17 @@ import Testing
         let traversal = try Self.get(port: port, "GET /v1/media/../../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(traversal.hasPrefix("HTTP/1.1 404") && !traversal.contains("root:"))
 
+        // Oversize headers, a body where none is wanted, garbage: refused, and the server goes on.
+        let bigHeader = try Self.get(port: port, "GET /v1/feed HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\nConnection: close\r\n\r\n")
+        #expect(bigHeader.hasPrefix("HTTP/1.1 400"), "\(bigHeader.prefix(80))")
+        let manyHeaders = try Self.get(port: port, "GET /v1/feed HTTP/1.1\r\nHost: x\r\n" + (0..<20_000).map { "X-\($0): y\r\n" }.joined() + "Connection: close\r\n\r\n")
+        #expect(manyHeaders.hasPrefix("HTTP/1.1 400"))
+        let post = try Self.get(port: port, "POST /v1/feed HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n" + String(repeating: "z", count: 10_000))
+        #expect(post.hasPrefix("HTTP/1.1 405"))
+        let garbage = try Self.get(port: port, "GARBAGE\r\n\r\n")
+        #expect(garbage.hasPrefix("HTTP/1.1 400"))
+        #expect(try Self.get(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "SIGTERM: finish, then exit 0")
