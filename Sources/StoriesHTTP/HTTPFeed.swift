@@ -47,14 +47,22 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         if let cached = cache?.entry(for: firstURL), let (title, _) = try? FeedDecoder.page(from: cached.body, file: firstURL) {
             self.title = title
         } else {
-            title = try Self.page(server: url, cache: cache, cursor: nil, limit: 10).0
+            // A cold start: the page fetched for the title is the app's first page too, so
+            // the ring row costs one round trip, not two.
+            let (title, page) = try Self.page(server: url, cache: cache, cursor: nil, limit: 10)
+            self.title = title
+            prefetched.put(page)
         }
     }
+
+    /// The first page `init` fetched, handed to the first `page(after: nil)` (once).
+    private let prefetched = Prefetched()
 
     public var waitsOnNetwork: Bool { true }
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
-        try Self.page(server: server, cache: cache, cursor: cursor, limit: limit).1
+        if cursor == nil, limit == 10, let page = prefetched.take() { return page }
+        return try Self.page(server: server, cache: cache, cursor: cursor, limit: limit).1
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
@@ -246,6 +254,21 @@ enum ConfinedPath {
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
             !segment.isEmpty && segment != "." && segment != ".."
                 && !segment.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
+        }
+    }
+}
+
+/// One page kept for one later call, at most a few seconds old.
+final class Prefetched: @unchecked Sendable {
+    // `page` and `at` are guarded by `lock`.
+    private let lock = NSLock()
+    private var page: FeedPage?
+    private var at = Date.distantPast
+    func put(_ value: FeedPage) { lock.withLock { page = value; at = Date() } }
+    func take() -> FeedPage? {
+        lock.withLock {
+            defer { page = nil }
+            return Date().timeIntervalSince(at) < 5 ? page : nil
         }
     }
 }

@@ -49,6 +49,8 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(again.stories == page.stories)
             let log = try String(contentsOfFile: logFile, encoding: .utf8)
             #expect(log.contains("GET /v1/feed?limit=10 304"), "\(log)")
+            #expect(log.components(separatedBy: "GET /v1/feed?limit=10 200").count == 2,
+                    "a cold start asks for the first page once (the title and the row come from the same answer)")
             #expect(!log.contains("/v1/media/media/chelsea.jpg 304"), "immutable media is not even asked for again")
         }
         // Another address has nothing cached: it fails with the reason.
