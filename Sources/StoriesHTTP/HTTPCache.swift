@@ -89,7 +89,13 @@ public final class HTTPCache: @unchecked Sendable {
         guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
         var entries = files.compactMap { url -> (URL, Int, Date)? in
             guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+            let modified = values.contentModificationDate ?? .distantPast
+            // A temporary file left by a process that stopped between write and rename.
+            if url.lastPathComponent.hasPrefix("."), url.pathExtension == "tmp", Date().timeIntervalSince(modified) > 60 {
+                try? FileManager.default.removeItem(at: url)
+                return nil
+            }
+            return (url, values.fileSize ?? 0, modified)
         }
         var total = entries.reduce(0) { $0 + $1.1 }
         guard total > budget else { return }
