@@ -7,7 +7,8 @@ import StoriesCore
 /// oldest entries go first), and a file that does not parse is set aside as `*.corrupt`
 /// and treated as missing, never trusted.
 public final class HTTPCache: @unchecked Sendable {
-    // Writes and evictions are serialised by `lock`; the folder is this process's own.
+    // Writes and evictions in this process are serialised by `lock`; other viewers of the
+    // same user may share the folder, which is why every write is a rename of a whole file.
     public let directory: URL
     public let budget: Int
     private let lock = NSLock()

@@ -22,9 +22,42 @@ public final class ConfinedFiles: @unchecked Sendable {
     static let cacheableFileBytes = 4 << 20
     static let cacheBudget = 64 << 20
 
+    /// A file found inside the folder: small ones are in memory with a tag from their
+    /// bytes; a large one (over `cacheableFileBytes`) stays on disk, its tag made from its
+    /// inode, size and modification time, and only the bytes asked for are read.
     public struct File: Sendable {
-        public var bytes: Data
         public var etag: String
+        public var size: Int
+        let memory: Data?
+        let path: String
+        let identity: Identity
+
+        /// The whole file in memory (documents are always small enough).
+        public var bytes: Data { memory ?? ((try? self.bytes(in: 0..<size)) ?? Data()) }
+
+        /// The bytes in `range` (within `0..<size`), read with pread for a large file.
+        public func bytes(in range: Range<Int>) throws(Failure) -> Data {
+            if let memory { return memory.subdata(in: range) }
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, Identity(info) == identity else { throw .unreadable("the file changed while it was served") }
+            var data = Data(count: range.count)
+            var done = 0
+            let ok = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+                guard let base = buffer.baseAddress else { return range.isEmpty }
+                while done < range.count {
+                    let n = pread(fd, base + done, range.count - done, off_t(range.lowerBound + done))
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    done += n
+                }
+                return true
+            }
+            guard ok else { throw .unreadable("the file changed while it was served") }
+            return data
+        }
     }
 
     private struct Entry {
@@ -32,8 +65,17 @@ public final class ConfinedFiles: @unchecked Sendable {
         var file: File
     }
 
-    private struct Identity: Equatable {
+    struct Identity: Equatable, Sendable {
         var device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanos: Int64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec); modifiedNanos = Int64(info.st_mtim.tv_nsec)
+        }
+
+        var tag: String {
+            "\"s" + ETag.hex(inode) + ETag.hex(UInt64(bitPattern: size)) + ETag.hex(UInt64(bitPattern: modified &* 1_000_000_000 &+ modifiedNanos)) + "\""
+        }
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -56,6 +98,7 @@ public final class ConfinedFiles: @unchecked Sendable {
     /// looking at the disk again (0: every read checks).
     public let recheckAfter: Double
     private var checked: [String: (at: UInt64, file: File)] = [:]
+    private var checkedBytes = 0
 
     public init(root: URL, recheckAfter: Double = 1) throws(FeedError) {
         guard let real = Self.realPath(root.path) else { throw FeedError(file: root.path, reason: "no such folder") }
@@ -81,14 +124,18 @@ public final class ConfinedFiles: @unchecked Sendable {
     /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
     public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {
         if recheckAfter > 0, let recent = lock.withLock({ checked[relative] }),
-           Double(Self.now() &- recent.at) / 1e9 < recheckAfter, recent.file.bytes.count <= maxBytes {
+           Double(Self.now() &- recent.at) / 1e9 < recheckAfter, recent.file.size <= maxBytes {
             return recent.file
         }
         let file = try readFromDisk(relative, maxBytes: maxBytes)
-        if recheckAfter > 0, file.bytes.count <= Self.cacheableFileBytes {
+        if recheckAfter > 0 {
             lock.withLock {
-                if checked.count >= 4096 { checked.removeAll() }
+                // Bounded in entries and in bytes (large files hold no bytes here).
+                let size = file.memory?.count ?? 0
+                if checked.count >= 4096 || checkedBytes + size > Self.cacheBudget { checked.removeAll(); checkedBytes = 0 }
+                if let old = checked[relative] { checkedBytes -= old.file.memory?.count ?? 0 }
                 checked[relative] = (Self.now(), file)
+                checkedBytes += size
             }
         }
         return file
@@ -97,8 +144,10 @@ public final class ConfinedFiles: @unchecked Sendable {
     private func readFromDisk(_ relative: String, maxBytes: Int) throws(Failure) -> File {
         if let why = Self.problem(with: relative) { throw .forbidden(why) }
         let joined = root + "/" + relative
-        guard let real = Self.realPath(joined) else { throw .notFound }
-        guard real.hasPrefix(root + "/") else { throw .forbidden("the path leads outside the feed folder") }
+        // Outside the folder, or hidden once links are followed: as if it were not there
+        // (the answer must not tell what exists elsewhere).
+        guard let real = Self.realPath(joined), real.hasPrefix(root + "/"),
+              Self.problem(with: String(real.dropFirst(root.count + 1))) == nil else { throw .notFound }
         let fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .notFound }
@@ -110,8 +159,10 @@ public final class ConfinedFiles: @unchecked Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .forbidden("not a regular file") }
         let size = Int(info.st_size)
         guard size >= 0, size <= maxBytes else { throw .tooLarge(size) }
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                modified: Int64(info.st_mtim.tv_sec), modifiedNanos: Int64(info.st_mtim.tv_nsec))
+        let identity = Identity(info)
+        if size > Self.cacheableFileBytes {
+            return File(etag: identity.tag, size: size, memory: nil, path: real, identity: identity)
+        }
         lock.lock()
         let cached = cache[real]
         lock.unlock()
@@ -129,10 +180,10 @@ public final class ConfinedFiles: @unchecked Sendable {
             return true
         }
         guard ok else { throw .unreadable("the file changed while it was read") }
-        let file = File(bytes: bytes, etag: ETag.strong(for: bytes))
-        if size <= Self.cacheableFileBytes {
+        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, path: real, identity: identity)
+        do {
             lock.lock()
-            if let old = cache[real] { cachedBytes -= old.file.bytes.count }
+            if let old = cache[real] { cachedBytes -= old.file.size }
             if cachedBytes + size > Self.cacheBudget { cache.removeAll(); cachedBytes = 0 }
             cache[real] = Entry(identity: identity, file: file)
             cachedBytes += size

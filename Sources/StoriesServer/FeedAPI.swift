@@ -55,9 +55,9 @@ public struct APIResponse: Sendable {
 /// - `GET /v1/media/{path}` — a file's bytes, with `Range`
 /// - `GET /v1/home` — the home sections (`home.json`, or none)
 ///
-/// Every answer has a strong ETag from its bytes; `If-None-Match` that names it gets 304
-/// and no body. Documents are `no-cache` (always revalidated), media is immutable for a
-/// year. HEAD answers like GET without the body. Errors are JSON: `{"error", "status"}`.
+/// Every document and file has a strong ETag (from its bytes, or for a file over 4 MB from
+/// its inode, size and modification time); `If-None-Match` that names it gets 304 and no
+/// body. Documents are `no-cache` (always revalidated), media may be kept for a day. HEAD answers like GET without the body. Errors are JSON: `{"error", "status"}`.
 /// No state is kept per client.
 public struct FeedAPI: Sendable {
     public let feed: DirectoryFeed
@@ -123,28 +123,59 @@ public struct FeedAPI: Sendable {
         if let fingerprint, let kept = memo.page(key, fingerprint: fingerprint) {
             return document(kept.body, request, head: head, etag: kept.tag)
         }
-        let page: FeedPage
-        do { page = try feed.page(after: cursor, limit: limit) } catch {
-            return self.error(400, "cursor '\(SafeText.line(cursor ?? ""))' is not a page of this feed", head: head)
+        guard let offset = Self.offset(cursor, count: feed.index.storyIDs.count) else {
+            return self.error(400, "cursor '\(String(SafeText.line(cursor ?? "").prefix(64)))' is not a page of this feed", head: head)
         }
-        let body = FeedWire.page(page, title: feed.title)
+        let body = FeedWire.page(buildPage(offset: offset, limit: limit), title: feed.title)
         let tag = ETag.strong(for: body)
         if let fingerprint { memo.keep(key, fingerprint: fingerprint, body: body, tag: tag) }
         return document(body, request, head: head, etag: tag)
+    }
+
+    /// A folder's cursor is the position in `stories` in decimal digits (nothing else: no
+    /// sign, no spaces); nil when it is not one of this folder's.
+    static func offset(_ cursor: String?, count: Int) -> Int? {
+        guard let cursor else { return 0 }
+        guard !cursor.isEmpty, cursor.utf8.count <= 9, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let value = Int(cursor), value <= count else { return nil }
+        return value
+    }
+
+    /// The summaries of one page, each story read through `ConfinedFiles` (the folder's
+    /// rules hold for pages as for stories) and checked like the app checks it; a story
+    /// that fails is left out with a warning that names it by its place in the folder.
+    private func buildPage(offset: Int, limit: Int) -> FeedPage {
+        let ids = feed.index.storyIDs
+        let end = min(ids.count, offset + limit)
+        var summaries: [StorySummary] = []
+        var warnings = offset == 0 ? feed.index.warnings.map { FeedWarning(hidingFolder($0.message)) } : []
+        for id in ids[offset..<end] {
+            let name = "stories/\(id).json"
+            do {
+                let file = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes)
+                do {
+                    let (story, _) = try FeedDecoder.story(from: file.bytes, file: name, expectedID: id)
+                    summaries.append(StorySummary(story))
+                } catch {
+                    warnings.append(FeedWarning("skipped story '\(id)': \(hidingFolder(error.description))"))
+                }
+            } catch {
+                warnings.append(FeedWarning("skipped story '\(id)': \(name): \(error)"))
+            }
+        }
+        return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings)
+    }
+
+    /// A message without the server's own paths (clients see places in the folder only).
+    private func hidingFolder(_ message: String) -> String {
+        message.replacingOccurrences(of: feed.directory.path + "/", with: "").replacingOccurrences(of: files.root + "/", with: "")
     }
 
     /// What the page's files are now (inode, size, modification time of each story file of
     /// the page), or nil when the cursor is not one of this folder's.
     private func pageFingerprint(cursor: String?, limit: Int) -> String? {
         let ids = feed.index.storyIDs
-        let offset: Int
-        if let cursor {
-            guard cursor.utf8.count <= 9, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(cursor),
-                  value <= ids.count else { return nil }
-            offset = value
-        } else {
-            offset = 0
-        }
+        guard let offset = Self.offset(cursor, count: ids.count) else { return nil }
         var parts: [String] = []
         for id in ids[offset..<min(ids.count, offset + limit)] {
             var info = stat()
@@ -165,11 +196,14 @@ public struct FeedAPI: Sendable {
         }
         // Only a story the app could read goes out: a broken file is the server's problem.
         // (Checked once per version of the file: its tag.)
-        if !memo.isValid(file.etag) {
+        // (Checked once per id and version of the file: the same bytes under another id
+        // are another story, which must carry that id.)
+        let checkedAs = id + "|" + file.etag
+        if !memo.isValid(checkedAs) {
             do { _ = try FeedDecoder.story(from: file.bytes, file: "stories/\(id).json", expectedID: id) } catch {
-                return self.error(500, "\(error)", head: head)
+                return self.error(500, hidingFolder("\(error)"), head: head)
             }
-            memo.markValid(file.etag)
+            memo.markValid(checkedAs)
         }
         return document(file.bytes, request, head: head, etag: file.etag)
     }
@@ -190,14 +224,18 @@ public struct FeedAPI: Sendable {
         do { file = try files.read(relative, maxBytes: Self.maxMediaBytes) } catch {
             return failure(error, what: "'\(relative)'", head: head)
         }
+        let start = (try? file.bytes(in: 0..<min(12, file.size))) ?? Data()
         var headers: [(String, String)] = [
-            ("Content-Type", Self.mediaType(of: relative, bytes: file.bytes)),
+            ("Content-Type", Self.mediaType(of: relative, bytes: start)),
             ("ETag", file.etag),
-            ("Cache-Control", "public, max-age=31536000, immutable"),
+            ("Cache-Control", "public, max-age=86400"),
             ("Accept-Ranges", "bytes"),
         ]
         if ETag.matches(request.ifNoneMatch, file.etag) { return APIResponse(status: 304, headers: headers, body: Data()) }
-        let total = file.bytes.count
+        let total = file.size
+        func body(_ range: Range<Int>) -> Data? {
+            head ? Data() : try? file.bytes(in: range)
+        }
         // If-Range with another tag: the whole file, as RFC 9110 asks.
         let rangeApplies = request.range != nil && (request.ifRange.map { $0 == file.etag } ?? true)
         if rangeApplies, let header = request.range {
@@ -205,17 +243,20 @@ public struct FeedAPI: Sendable {
             case .whole:
                 break
             case .unsatisfiable:
-                headers.append(("Content-Range", "bytes */\(total)"))
-                return APIResponse(status: 416, headers: headers + [("Content-Type", "application/json")],
-                                   body: head ? Data() : FeedWire.error("range not satisfiable: \(SafeText.line(header))", status: 416))
+                let message = FeedWire.error("range not satisfiable: \(String(SafeText.line(header).prefix(64)))", status: 416)
+                return APIResponse(status: 416, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                          ("Content-Range", "bytes */\(total)"), ("Content-Length", String(message.count))],
+                                   body: head ? Data() : message)
             case .part(let range):
+                guard let bytes = body(range) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
                 headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)"))
                 headers.append(("Content-Length", String(range.count)))
-                return APIResponse(status: 206, headers: headers, body: head ? Data() : file.bytes.subdata(in: range))
+                return APIResponse(status: 206, headers: headers, body: bytes)
             }
         }
+        guard let bytes = body(0..<total) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
         headers.append(("Content-Length", String(total)))
-        return APIResponse(status: 200, headers: headers, body: head ? Data() : file.bytes)
+        return APIResponse(status: 200, headers: headers, body: bytes)
     }
 
     // MARK: - Answers

@@ -42,6 +42,8 @@ public struct FeedServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await self.respond(to: request) },
+            // A connection silent for 30 s is closed, so idle sockets cannot pile up.
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: log

@@ -23,7 +23,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Wait this long before every answer, like 300ms.", valueName: "time"))
     var latency: String?
 
-    @Option(help: ArgumentHelp("Send bodies at this rate, like 2MB/s.", valueName: "rate"))
+    @Option(help: ArgumentHelp("Hold each answer as long as its body would take at this rate, like 2MB/s.", valueName: "rate"))
     var bandwidth: String?
 
     @Option(help: ArgumentHelp("Answer this share of requests with 503, 0 to 1.", valueName: "share"))
@@ -57,7 +57,9 @@ struct ServeCommand: ParsableCommand {
         do { server = try FeedServer(directory: folder, options: options, logFile: log) } catch {
             throw stories.fail("\(error)")
         }
-        let host = self.host
+        // An IPv6 address goes in brackets in a URL.
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let port = self.port
         Task {
             do {
                 try await server.run { port in
@@ -66,7 +68,10 @@ struct ServeCommand: ParsableCommand {
                 }
                 Foundation.exit(0)
             } catch {
-                FileHandle.standardError.write(Data("stories: serve: \(SafeText.line(String(describing: error)))\n".utf8))
+                let text = String(describing: error)
+                let reason = text.contains("Address already in use") ? "port \(port) is already in use (try --port 0 for any free one)"
+                    : SafeText.line(text)
+                FileHandle.standardError.write(Data("stories: serve: \(reason)\n".utf8))
                 Foundation.exit(1)
             }
         }

@@ -63,7 +63,7 @@ import Testing
         let whole = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4"))
         #expect(whole.status == 200)
         #expect(whole.header("Content-Type") == "video/mp4")
-        #expect(whole.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(whole.header("Cache-Control") == "public, max-age=86400")
         #expect(whole.header("Accept-Ranges") == "bytes")
         #expect(whole.header("Content-Length") == String(whole.body.count))
         let total = whole.body.count
@@ -77,6 +77,8 @@ import Testing
         }
         let beyond = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: "bytes=\(total)-"))
         #expect(beyond.status == 416 && beyond.header("Content-Range") == "bytes */\(total)")
+        #expect(beyond.headers.filter { $0.0 == "Content-Type" }.map(\.1) == ["application/json; charset=utf-8"], "one type: the error's")
+        #expect(beyond.header("ETag") == nil && beyond.header("Cache-Control") == "no-store")
         for ignored in ["bytes=0-1,5-6", "items=0-5", "bytes=abc", "bytes=9-2"] {
             #expect(api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4", range: ignored)).status == 200, "\(ignored)")
         }
@@ -131,16 +133,25 @@ import Testing
         let fm = FileManager.default
         try fm.createDirectory(at: folder.appendingPathComponent("stories"), withIntermediateDirectories: true)
         try fm.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
-        try #"{"version":1,"stories":["a","broken"]}"#.write(to: folder.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        try #"{"version":1,"stories":["a","broken","leak","twin"]}"#.write(to: folder.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
         try #"{"id":"a","author":{"name":"A"},"items":[{"id":"t","type":"text","text":"hi"}]}"#
             .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
         try #"{"id":"broken","author":{"name":"B"},"items":[{"id":"t","type":"text","text":"x","duration":"x"}]}"#
             .write(to: folder.appendingPathComponent("stories/broken.json"), atomically: true, encoding: .utf8)
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: folder.appendingPathComponent("media/ok.jpg"))
-        try "secret".write(to: folder.appendingPathComponent(".secret"), atomically: true, encoding: .utf8)
+        try "TOP-SECRET-CONTENT".write(to: folder.appendingPathComponent(".secret"), atomically: true, encoding: .utf8)
         // Symlinks out of the folder: a file and a folder.
         try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/passwd").path, withDestinationPath: "/etc/passwd")
         try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/etc").path, withDestinationPath: "/etc")
+        // A story file that is a link out of the folder, with a story in it.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString).json")
+        try #"{"id":"leak","author":{"name":"OUTSIDE SECRET"},"items":[{"id":"t","type":"text","text":"x"}]}"#
+            .write(to: outside, atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("stories/leak.json").path, withDestinationPath: outside.path)
+        // The same bytes as a.json under another id.
+        try fm.copyItem(at: folder.appendingPathComponent("stories/a.json"), to: folder.appendingPathComponent("stories/twin.json"))
+        // A link to a hidden file inside the folder.
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/hid.jpg").path, withDestinationPath: "../.secret")
         // A symlink that stays inside is fine.
         try fm.createSymbolicLink(atPath: folder.appendingPathComponent("media/same.jpg").path, withDestinationPath: "ok.jpg")
         // A FIFO would block a reader for ever.
@@ -154,16 +165,47 @@ import Testing
             "/v1/media/media%2f..%2f..%2f..%2fetc%2fpasswd", "/v1/media//etc/passwd", "/v1/media/%2Fetc%2Fpasswd",
             "/v1/media/media/passwd", "/v1/media/media/etc/passwd", "/v1/media/.secret", "/v1/media/media/./ok.jpg",
             "/v1/media/media\\..\\..\\etc\\passwd", "/v1/media/media/ok.jpg%00.png", "/v1/media/%ZZ", "/v1/media/media/pipe",
-            "/v1/media/media", "/v1/stories/..%2Ffeed", "/v1/stories/%2e%2e",
+            "/v1/media/media", "/v1/stories/..%2Ffeed", "/v1/stories/%2e%2e", "/v1/media/media/hid.jpg", "/v1/stories/leak",
         ]
         for path in attempts {
             let response = api.respond(APIRequest(path: path))
             #expect([400, 404].contains(response.status), "\(path) → \(response.status)")
             let text = String(decoding: response.body, as: UTF8.self)
-            #expect(!text.contains("root:") && !text.contains("secret\""), "\(path)")
+            #expect(!text.contains("root:") && !text.contains("TOP-SECRET") && !text.contains("OUTSIDE"), "\(path)")
         }
+        // Outside and missing answer alike: nothing tells what exists elsewhere.
+        let a = api.respond(APIRequest(path: "/v1/media/media/etc/passwd")), b = api.respond(APIRequest(path: "/v1/media/media/etc/nonexistent"))
+        #expect(a.status == 404 && a.body.count == b.body.count + "passwd".count - "nonexistent".count)
         #expect(api.respond(APIRequest(path: "/v1/media/media/ok.jpg")).status == 200)
         #expect(api.respond(APIRequest(path: "/v1/media/media/same.jpg")).status == 200, "a link that stays inside")
+    }
+
+    @Test func aPageReadsItsStoriesByTheSameRulesAndNamesNoServerPath() throws {
+        let page = try #require(try JSONSerialization.jsonObject(with: api.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
+        let text = String(decoding: api.respond(APIRequest(path: "/v1/feed")).body, as: UTF8.self)
+        #expect(!text.contains("OUTSIDE"), "a story file linked out of the folder is not read for a page either")
+        #expect(!text.contains(folder.path) && !text.contains(FileManager.default.temporaryDirectory.path))
+        #expect((page["stories"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["a"], "broken, leak and twin are left out")
+        #expect((page["warnings"] as? [String])?.contains { $0.hasPrefix("skipped story 'leak'") } == true)
+    }
+
+    @Test func aStoryIsCheckedUnderItsOwnID() {
+        #expect(api.respond(APIRequest(path: "/v1/stories/a")).status == 200)
+        #expect(api.respond(APIRequest(path: "/v1/stories/twin")).status == 500, "a.json's bytes say id a, not twin")
+    }
+
+    @Test func aLargeFileIsServedInPiecesWithATagFromItsStat() throws {
+        var big = Data(count: 6 << 20)
+        big.withUnsafeMutableBytes { raw in for i in stride(from: 0, to: raw.count, by: 4096) { raw[i] = UInt8(i / 4096 % 251) } }
+        try big.write(to: folder.appendingPathComponent("media/big.bin"))
+        let part = api.respond(APIRequest(path: "/v1/media/media/big.bin", range: "bytes=4096-8191"))
+        #expect(part.status == 206 && part.body == big.subdata(in: 4096..<8192))
+        let tag = try #require(part.header("ETag"))
+        #expect(tag.hasPrefix("\"s"))
+        #expect(api.respond(APIRequest(path: "/v1/media/media/big.bin", ifNoneMatch: tag)).status == 304)
+        let whole = api.respond(APIRequest(path: "/v1/media/media/big.bin"))
+        #expect(whole.body == big)
+        #expect(api.respond(APIRequest(method: "HEAD", path: "/v1/media/media/big.bin")).header("Content-Length") == String(big.count))
     }
 
     @Test func aBrokenStoryIsTheServersErrorAndItsPageSaysSo() throws {
@@ -172,8 +214,8 @@ import Testing
         let message = try #require((try JSONSerialization.jsonObject(with: broken.body) as? [String: Any])?["error"] as? String)
         #expect(message.contains("stories/broken.json") && message.contains("duration"), "\(message)")
         let page = try #require(try JSONSerialization.jsonObject(with: api.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
-        #expect((page["stories"] as? [[String: Any]])?.count == 1)
-        #expect((page["warnings"] as? [String])?.first?.contains("skipped story 'broken'") == true)
+        #expect((page["stories"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["a"])
+        #expect((page["warnings"] as? [String])?.first?.hasPrefix("skipped story 'broken': stories/broken.json:") == true)
     }
 
     /// Under load the disk is looked at again at most every `recheckAfter` seconds.

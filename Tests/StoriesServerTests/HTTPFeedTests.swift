@@ -134,7 +134,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(await failure("/a").contains("expected JSON, the server sent text/html"))
             #expect(await failure("/b").contains("nextCursor: expected a string or null"))
             #expect(await failure("/c").contains("more than the 4 MB allowed here"))
-            #expect(await failure("/e").contains("too many redirects"))
+            #expect(await failure("/e").contains("the server redirected elsewhere (303)"))
             #expect(await failure("/g").contains("the answer is more than the 4 MB allowed here"))
             let onFire = await failure("/f")
             #expect(onFire.contains("the server answered 500: disk on fire") && !onFire.contains("\u{1B}"), "\(onFire)")
@@ -148,8 +148,55 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         }
     }
 
+    @Test func aBodyThatTricklesIsCutOffAtTheDeadline() async throws {
+        let router = Router()
+        router.get("/v1/feed") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.contentLength] = "100000"
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                for _ in 0..<100 {
+                    try await writer.write(ByteBuffer(string: " "))
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                try await writer.finish(nil)
+            })
+        }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let base = "http://127.0.0.1:\(try #require(client.port))"
+            let started = ContinuousClock.now
+            let message: String
+            do {
+                _ = try await offThePool { try HTTPFeed(server: base, cache: nil, deadline: 1) }
+                message = "no error"
+            } catch { message = "\(error)" }
+            #expect(message.contains("the answer took too long"), "\(message)")
+            #expect(ContinuousClock.now - started < .seconds(10), "the deadline holds for the body too")
+        }
+        HTTPFeed.unreachable.clear()
+    }
+
+    @Test func aFailingServerFallsBackToTheCache() async throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let router = Router()
+        router.get("/v1/feed") { _, _ in Response(status: .badGateway) }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let base = "http://127.0.0.1:\(try #require(client.port))"
+            // What an earlier visit left in the cache.
+            let earlier = FeedWire.page(FeedPage(stories: [StorySummary(id: "x", author: Author(name: "X"), itemIDs: ["i"])], nextCursor: nil), title: "Kept")
+            cache.store(.init(etag: "\"e\"", fetched: Date(), body: earlier), for: base + "/v1/feed?limit=10")
+            let (title, answer) = try await offThePool { () -> (String, FeedPage) in
+                let feed = try HTTPFeed(server: base, cache: cache)
+                return (feed.title, try feed.page(after: nil, limit: 10))
+            }
+            #expect(title == "Kept" && answer.stories.map(\.id) == ["x"])
+            #expect(answer.warnings.first?.message.hasPrefix("offline (the server answered 502)") == true, "\(answer.warnings)")
+        }
+    }
+
     @Test func anAddressThatIsNotAServerIsRefusedAtOnce() {
-        for address in ["ftp://x", "not a url", "http://", "file:///etc/passwd", String(repeating: "h", count: 5000)] {
+        for address in ["ftp://x", "not a url", "http://", "file:///etc/passwd", String(repeating: "h", count: 5000),
+                        "http://127.0.0.1:99999", "http://127.0.0.1:0", "http://x/?a=1", "http://x/#f", "http://u:p@x"] {
             #expect(throws: FeedError.self, "\(address.prefix(40))") { try HTTPFeed(server: address, cache: nil) }
         }
     }
