@@ -41,18 +41,45 @@ extension RenditionKey {
     }
 }
 
-/// Decoded pictures and their cell renditions, least recently used first out once the byte
-/// budget is exceeded. Decoded pixels are kept so a resize re-renders without the file.
+/// Decoded pictures, their cell renditions and videos' bytes, least recently used first
+/// out once the byte budget is exceeded. Decoded pixels are kept so a resize re-renders
+/// without the file; a video's bytes so its player starts without fetching them again.
 /// Main-actor only: screens read it while drawing; work done elsewhere is handed in.
 @MainActor
 public final class RenditionCache {
     public let budget: Int
-    private var decoded: [String: (image: RGBImage, used: UInt64)] = [:]
-    private var renditions: [RenditionKey: (cells: CellImage, used: UInt64)] = [:]
-    private var videos: [String: (data: Data, used: UInt64)] = [:]
+    /// One table for every kind of entry, so inserting, touching and evicting are one rule.
+    private var entries: [Slot: (value: Stored, used: UInt64)] = [:]
     private var failures: [String: String] = [:]
     private var clock: UInt64 = 0
     public private(set) var bytesInUse = 0
+
+    private enum Slot: Hashable {
+        case decoded(String)
+        case rendition(RenditionKey)
+        case video(String)
+
+        var location: String {
+            switch self {
+            case .decoded(let location), .video(let location): location
+            case .rendition(let key): key.location
+            }
+        }
+    }
+
+    private enum Stored {
+        case image(RGBImage)
+        case cells(CellImage)
+        case video(Data)
+
+        var bytes: Int {
+            switch self {
+            case .image(let image): image.byteCount
+            case .cells(let cells): cells.byteCount
+            case .video(let data): data.count
+            }
+        }
+    }
 
     public init(budget: Int = 64 << 20) {
         self.budget = budget
@@ -65,51 +92,44 @@ public final class RenditionCache {
     /// The state without counting as a use (the metrics overlay looks without touching).
     public func state(peek key: RenditionKey) -> PictureState {
         if let reason = failures[key.location] { return .failed(reason) }
-        return renditions[key].map { .ready($0.cells) } ?? .loading
+        guard case .cells(let cells)? = entries[.rendition(key)]?.value else { return .loading }
+        return .ready(cells)
     }
 
+    /// The state, counted as a use of the rendition and of what it was made from.
     public func state(for key: RenditionKey) -> PictureState {
-        if let reason = failures[key.location] { return .failed(reason) }
-        guard let entry = renditions[key] else { return .loading }
-        clock += 1
-        renditions[key] = (entry.cells, clock)
-        decoded[key.location]?.used = clock
-        videos[key.location]?.used = clock
-        return .ready(entry.cells)
+        let state = state(peek: key)
+        if case .ready = state {
+            clock += 1
+            for slot in [Slot.rendition(key), .decoded(key.location), .video(key.location)] { entries[slot]?.used = clock }
+        }
+        return state
     }
 
     public func decodedImage(for location: String) -> RGBImage? {
-        decoded[location]?.image
+        guard case .image(let image)? = entries[.decoded(location)]?.value else { return nil }
+        return image
     }
 
     public func hasFailed(_ location: String) -> Bool { failures[location] != nil }
 
     /// A video's bytes, kept so its player starts without fetching them again.
     public func videoData(for location: String) -> Data? {
-        videos[location]?.data
+        guard case .video(let data)? = entries[.video(location)]?.value else { return nil }
+        return data
     }
 
-    public func insert(video data: Data, for location: String) {
-        clock += 1
-        if let old = videos[location] { bytesInUse -= old.data.count }
-        videos[location] = (data, clock)
-        bytesInUse += data.count
-        evict()
-    }
+    public func insert(video data: Data, for location: String) { put(.video(data), at: .video(location)) }
 
-    public func insert(decoded image: RGBImage, for location: String) {
-        clock += 1
-        if let old = decoded[location] { bytesInUse -= old.image.byteCount }
-        decoded[location] = (image, clock)
-        bytesInUse += image.byteCount
-        evict()
-    }
+    public func insert(decoded image: RGBImage, for location: String) { put(.image(image), at: .decoded(location)) }
 
-    public func insert(_ cells: CellImage, for key: RenditionKey) {
+    public func insert(_ cells: CellImage, for key: RenditionKey) { put(.cells(cells), at: .rendition(key)) }
+
+    private func put(_ value: Stored, at slot: Slot) {
         clock += 1
-        if let old = renditions[key] { bytesInUse -= old.cells.byteCount }
-        renditions[key] = (cells, clock)
-        bytesInUse += cells.byteCount
+        if let old = entries[slot] { bytesInUse -= old.value.bytes }
+        entries[slot] = (value, clock)
+        bytesInUse += value.bytes
         evict()
     }
 
@@ -120,21 +140,10 @@ public final class RenditionCache {
     /// Drops least recently used entries until the cache fits its budget.
     private func evict() {
         while bytesInUse > budget {
-            let oldestRendition = renditions.filter { !pinned.contains($0.key.location) }.min { $0.value.used < $1.value.used }
-            let oldestDecoded = decoded.filter { !pinned.contains($0.key) }.min { $0.value.used < $1.value.used }
-            let oldestVideo = videos.filter { !pinned.contains($0.key) }.min { $0.value.used < $1.value.used }
-            if let v = oldestVideo, v.value.used <= min(oldestRendition?.value.used ?? .max, oldestDecoded?.value.used ?? .max) {
-                videos[v.key] = nil
-                bytesInUse -= v.value.data.count
-            } else if let r = oldestRendition, r.value.used <= (oldestDecoded?.value.used ?? .max) {
-                renditions[r.key] = nil
-                bytesInUse -= r.value.cells.byteCount
-            } else if let d = oldestDecoded {
-                decoded[d.key] = nil
-                bytesInUse -= d.value.image.byteCount
-            } else {
-                break
-            }
+            guard let oldest = entries.filter({ !pinned.contains($0.key.location) }).min(by: { $0.value.used < $1.value.used })
+            else { break }
+            entries[oldest.key] = nil
+            bytesInUse -= oldest.value.value.bytes
         }
     }
 }
