@@ -6,18 +6,17 @@ import StoriesCore
 
 /// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
 /// Every request is answered by `FeedAPI` from the folder; the server adds the network
-/// shaping for demos (`latency`, `bandwidth`, `fail`) and an access log line per request.
+/// network shaping for demos (the same `NetworkProfile` the app's pretend network uses:
+/// latency with its jitter, bandwidth, failures) and an access log line per request.
 /// SIGTERM and SIGINT let requests in flight finish, then `run` returns.
 public struct FeedServer: Sendable {
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
-        /// Waited before every answer.
-        public var latency: Double = 0
-        /// Bytes a second for bodies (nil: as fast as the socket goes).
-        public var bandwidth: Double?
-        /// Share of requests answered 503 (0…1).
-        public var failureRate: Double = 0
+        /// How answers are shaped: latency (± jitter) waited before each, the body held as
+        /// long as it would take at `bandwidth`, a share `failureRate` answered 503.
+        /// (`timeout` is the client's and not used here.)
+        public var network = NetworkProfile.local
 
         public init() {}
     }
@@ -61,13 +60,14 @@ public struct FeedServer: Sendable {
                                     ifRange: request.headers[.ifRange],
                                     acceptsGzip: APIRequest.acceptsGzip(request.headers[.acceptEncoding]))
         var answer = api.respond(apiRequest)
-        if options.failureRate > 0, Double.random(in: 0..<1) < options.failureRate {
-            let body = FeedWire.error("failed on purpose (--fail)", status: 503)
+        let network = options.network
+        if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
+            let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
             answer = APIResponse(status: 503, headers: [("Content-Type", "application/json; charset=utf-8"),
                                                         ("Content-Length", String(body.count))], body: body)
         }
-        var wait = options.latency
-        if let rate = options.bandwidth, rate > 0 { wait += Double(answer.body.count) / rate }
+        var wait = max(0, network.latency + network.jitter * Double.random(in: -1...1))
+        wait += network.transferSeconds(bytes: answer.body.count)
         if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
         var fields = HTTPFields()
         for (name, value) in answer.headers {

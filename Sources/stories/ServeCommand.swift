@@ -20,27 +20,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The port to listen on (0: any free port, printed at start).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("Wait this long before every answer, like 300ms.", valueName: "time"))
-    var latency: String?
-
-    @Option(help: ArgumentHelp("Hold each answer as long as its body would take at this rate, like 2MB/s.", valueName: "rate"))
-    var bandwidth: String?
-
-    @Option(help: ArgumentHelp("Answer this share of requests with 503, 0 to 1.", valueName: "share"))
-    var fail: Double?
+    /// The same flags as the viewer's pretend network, applied by the server to its answers.
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("Append the access log to FILE instead of standard error.", valueName: "file"))
     var log: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port))") }
-        if let fail, !(0...1).contains(fail) { throw ValidationError("--fail takes a share from 0 to 1; got \(fail)") }
-        if let latency, NetworkProfile.parseDuration(latency) == nil {
-            throw ValidationError("--latency: '\(latency)' is not a time like 300ms or 1.5s")
-        }
-        if let bandwidth, NetworkProfile.parseBandwidth(bandwidth) == nil {
-            throw ValidationError("--bandwidth: '\(bandwidth)' is not a rate like 2MB/s or 500KB/s")
-        }
+        guard network.timeout == nil else { throw ValidationError("--timeout is the viewer's: a server has none") }
+        _ = try network.profile()
     }
 
     func run() throws {
@@ -50,9 +39,7 @@ struct ServeCommand: ParsableCommand {
         var options = FeedServer.Options()
         options.host = host
         options.port = port
-        options.latency = latency.flatMap(NetworkProfile.parseDuration) ?? 0
-        options.bandwidth = bandwidth.flatMap(NetworkProfile.parseBandwidth)
-        options.failureRate = fail ?? 0
+        options.network = try network.profile()
         let server: FeedServer
         do { server = try FeedServer(directory: folder, options: options, logFile: log) } catch {
             throw stories.fail("\(error)")

@@ -62,12 +62,12 @@ import Testing
     }
 
     @Test func failureSharingAndLatencyShapeTheAnswers() async throws {
-        try await server { $0.failureRate = 1 }.application().test(.live) { client in
+        try await server { $0.network.failureRate = 1 }.application().test(.live) { client in
             let response = try await client.execute(uri: "/v1/feed", method: .get)
             #expect(response.status == .serviceUnavailable)
-            #expect(String(buffer: response.body).contains("failed on purpose"))
+            #expect(String(buffer: response.body).contains("failed on purpose (network profile"))
         }
-        try await server { $0.latency = 0.2 }.application().test(.live) { client in
+        try await server { $0.network.latency = 0.2 }.application().test(.live) { client in
             let start = ContinuousClock.now
             _ = try await client.execute(uri: "/v1/home", method: .get)
             #expect(ContinuousClock.now - start >= .milliseconds(200), "the answer waited for --latency")
