@@ -83,7 +83,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     }
 
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
-        guard !location.contains("://"), ConfinedPath.isRelative(location) else {
+        guard !location.contains("://"), FeedPath.problem(with: location) == nil else {
             throw FeedError(file: SafeText.line(location), reason: "media must be a path on the feed's server")
         }
         let encoded = location.split(separator: "/").map { segment in
@@ -278,17 +278,6 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
     private var value: Result<T, any Error>?
     func set(_ result: Result<T, any Error>) { lock.withLock { value = result } }
     func get() -> Result<T, any Error>? { lock.withLock { value } }
-}
-
-/// A media path in a story document: relative, no `.`/`..`/empty segments, printable.
-enum ConfinedPath {
-    static func isRelative(_ path: String) -> Bool {
-        guard !path.isEmpty, path.utf8.count <= 1024, !path.hasPrefix("/") else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
-            !segment.isEmpty && segment != "." && segment != ".."
-                && !segment.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
-        }
-    }
 }
 
 /// One page kept for one later call, at most a few seconds old.

@@ -32,8 +32,11 @@ public final class ConfinedFiles: @unchecked Sendable {
         let path: String
         let identity: Identity
 
-        /// The whole file in memory (documents are always small enough).
-        public var bytes: Data { memory ?? ((try? self.bytes(in: 0..<size)) ?? Data()) }
+        /// The whole file (from memory when it is small, as documents always are).
+        public func contents() throws(Failure) -> Data {
+            if let memory { return memory }
+            return try bytes(in: 0..<size)
+        }
 
         /// The bytes in `range` (within `0..<size`), read with pread for a large file.
         public func bytes(in range: Range<Int>) throws(Failure) -> Data {
@@ -109,17 +112,7 @@ public final class ConfinedFiles: @unchecked Sendable {
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Checks a path relative to the root (already percent-decoded): nil when it may be served.
-    public static func problem(with relative: String) -> String? {
-        guard !relative.isEmpty, relative.utf8.count <= 1024 else { return "no file named" }
-        for segment in relative.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.isEmpty || segment == "." || segment == ".." { return "a path may not have empty, '.' or '..' parts" }
-            if segment.hasPrefix(".") { return "hidden files are not served" }
-            if segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) {
-                return "a path may not hold control characters or backslashes"
-            }
-        }
-        return nil
-    }
+    public static func problem(with relative: String) -> String? { FeedPath.problem(with: relative) }
 
     /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
     public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {

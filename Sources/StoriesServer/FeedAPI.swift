@@ -151,16 +151,17 @@ public struct FeedAPI: Sendable {
         var warnings = offset == 0 ? feed.index.warnings.map { FeedWarning(hidingFolder($0.message)) } : []
         for id in ids[offset..<end] {
             let name = "stories/\(id).json"
-            do {
-                let file = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes)
-                do {
-                    let (story, _) = try FeedDecoder.story(from: file.bytes, file: name, expectedID: id)
-                    summaries.append(StorySummary(story))
-                } catch {
-                    warnings.append(FeedWarning("skipped story '\(id)': \(hidingFolder(error.description))"))
-                }
+            let bytes: Data
+            do throws(ConfinedFiles.Failure) {
+                bytes = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes).contents()
             } catch {
                 warnings.append(FeedWarning("skipped story '\(id)': \(name): \(error)"))
+                continue
+            }
+            do throws(FeedError) {
+                summaries.append(StorySummary(try FeedDecoder.story(from: bytes, file: name, expectedID: id).0))
+            } catch {
+                warnings.append(FeedWarning("skipped story '\(id)': \(hidingFolder(error.description))"))
             }
         }
         return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings)
@@ -190,28 +191,30 @@ public struct FeedAPI: Sendable {
 
     private func story(_ id: String, _ request: APIRequest, head: Bool) -> APIResponse {
         guard StoryIDRule.isValid(id) else { return error(404, "no story '\(SafeText.line(id))'", head: head) }
-        let file: ConfinedFiles.File
-        do { file = try files.read("stories/\(id).json", maxBytes: FeedDecoder.maxDocumentBytes) } catch {
+        let file: ConfinedFiles.File, bytes: Data
+        do {
+            file = try files.read("stories/\(id).json", maxBytes: FeedDecoder.maxDocumentBytes)
+            bytes = try file.contents()
+        } catch {
             return failure(error, what: "story '\(id)'", head: head)
         }
         // Only a story the app could read goes out: a broken file is the server's problem.
-        // (Checked once per version of the file: its tag.)
         // (Checked once per id and version of the file: the same bytes under another id
         // are another story, which must carry that id.)
         let checkedAs = id + "|" + file.etag
         if !memo.isValid(checkedAs) {
-            do { _ = try FeedDecoder.story(from: file.bytes, file: "stories/\(id).json", expectedID: id) } catch {
+            do { _ = try FeedDecoder.story(from: bytes, file: "stories/\(id).json", expectedID: id) } catch {
                 return self.error(500, hidingFolder("\(error)"), head: head)
             }
             memo.markValid(checkedAs)
         }
-        return document(file.bytes, request, head: head, etag: file.etag)
+        return document(bytes, request, head: head, etag: file.etag)
     }
 
     private func home(_ request: APIRequest, head: Bool) -> APIResponse {
         do {
             let file = try files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes)
-            return document(file.bytes, request, head: head, etag: file.etag)
+            return document(try file.contents(), request, head: head, etag: file.etag)
         } catch .notFound {
             return document(Data(#"{"sections":[],"version":1}"#.utf8), request, head: head)
         } catch {

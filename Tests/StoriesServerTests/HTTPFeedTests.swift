@@ -194,6 +194,18 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         }
     }
 
+    /// The client asks only for paths the server would serve (one rule, `FeedPath`).
+    @Test func mediaPathsOutOfTheFeedAreNeverRequested() throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let base = "http://127.0.0.1:9"
+        let page = FeedWire.page(FeedPage(stories: [], nextCursor: nil), title: "T")
+        cache.store(.init(etag: nil, fetched: Date(), body: page), for: base + "/v1/feed?limit=10")
+        let feed = try HTTPFeed(server: base, cache: cache) // warm: no request
+        for path in ["../etc/passwd", "/etc/passwd", "media/../../x", ".secret", "media//x", "a\\b", "http://evil/x"] {
+            #expect(throws: FeedError.self, "\(path)") { _ = try feed.media(at: path, maxBytes: 1 << 20) }
+        }
+    }
+
     @Test func anAddressThatIsNotAServerIsRefusedAtOnce() {
         for address in ["ftp://x", "not a url", "http://", "file:///etc/passwd", String(repeating: "h", count: 5000),
                         "http://127.0.0.1:99999", "http://127.0.0.1:0", "http://x/?a=1", "http://x/#f", "http://u:p@x"] {

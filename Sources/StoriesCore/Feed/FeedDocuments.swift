@@ -235,3 +235,21 @@ extension FeedDecoder {
         return (title.isEmpty ? "Stories" : title, FeedPage(stories: summaries, nextCursor: next, warnings: warnings, bytes: data.count))
     }
 }
+
+/// A path inside a feed folder as documents name it (`media.path`) and as the server
+/// serves it: relative, every segment non-empty, not `.` or `..`, not hidden, no control
+/// characters or backslashes, at most 1024 bytes. One rule for the server and the client.
+public enum FeedPath {
+    /// Why `path` is not one (nil when it is).
+    public static func problem(with path: String) -> String? {
+        guard !path.isEmpty, path.utf8.count <= 1024 else { return "no file named" }
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.isEmpty || segment == "." || segment == ".." { return "a path may not have empty, '.' or '..' parts" }
+            if segment.hasPrefix(".") { return "hidden files are not served" }
+            if segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) {
+                return "a path may not hold control characters or backslashes"
+            }
+        }
+        return nil
+    }
+}
