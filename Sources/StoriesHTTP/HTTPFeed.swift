@@ -57,7 +57,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         } else {
             // A cold start: the page fetched for the title is the app's first page too, so
             // the ring row costs one round trip, not two.
-            let (title, page) = try Self.page(server: url, cache: cache, cursor: nil, limit: 10, deadline: self.deadline)
+            let (title, page) = try Self.page(server: url, cache: cache, cursor: nil, limit: 10, deadline: self.deadline, unreachable: unreachable)
             self.title = title
             prefetched.put(page)
         }
@@ -65,18 +65,21 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
 
     /// The first page `init` fetched, handed to the first `page(after: nil)` (once).
     private let prefetched = Prefetched()
+    /// After a failed connection, requests that the cache can answer skip the network for
+    /// a few seconds (this feed's own memory of it).
+    let unreachable = Unreachable()
 
     public var waitsOnNetwork: Bool { true }
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
         if cursor == nil, limit == 10, let page = prefetched.take() { return page }
-        return try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline).1
+        return try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline, unreachable: unreachable).1
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
         guard StoryIDRule.isValid(id) else { throw FeedError(file: id, reason: "not a valid story id") }
         let url = Self.url(server, "/v1/stories/\(id)")
-        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline)
+        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline, unreachable: unreachable)
         // Offline, a cached story says nothing more: the page already said so once.
         let (story, warnings) = try FeedDecoder.story(from: answer.body, file: url, expectedID: id)
         return StoryLoad(story: story, warnings: warnings, bytes: answer.body.count)
@@ -90,14 +93,16 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ""
         }.joined(separator: "/")
         return try Self.fetch(Self.url(server, "/v1/media/" + encoded), cache: cache, maxBytes: maxBytes, json: false,
-                              deadline: deadline, freshFor: Self.mediaFreshness).body
+                              deadline: deadline, unreachable: unreachable, freshFor: Self.mediaFreshness).body
     }
 
     // MARK: - Requests
 
-    static func page(server: URL, cache: HTTPCache?, cursor: FeedCursor?, limit: Int, deadline: Double) throws(FeedError) -> (String, FeedPage) {
+    static func page(server: URL, cache: HTTPCache?, cursor: FeedCursor?, limit: Int, deadline: Double,
+                     unreachable: Unreachable) throws(FeedError) -> (String, FeedPage) {
         let url = Self.url(server, pagePath(cursor: cursor, limit: limit))
-        let answer = try fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline)
+        let answer = try fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
+                               unreachable: unreachable)
         var (title, page) = try FeedDecoder.page(from: answer.body, file: url)
         if let note = answer.offlineNote { page.warnings.insert(FeedWarning(note), at: 0) }
         return (title, page)
@@ -131,7 +136,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// `freshFor` is used as it is), the cached body on 304, and when the server cannot be
     /// reached or fails (5xx) the cached body with a note.
     static func fetch(_ url: String, cache: HTTPCache?, maxBytes: Int, json: Bool, deadline: Double,
-                      freshFor: TimeInterval = 0) throws(FeedError) -> Answer {
+                      unreachable: Unreachable, freshFor: TimeInterval = 0) throws(FeedError) -> Answer {
         let cached = cache?.entry(for: url)
         if let cached, freshFor > 0, Date().timeIntervalSince(cached.fetched) < freshFor { return Answer(body: cached.body) }
         // Just found unreachable: what the cache has is used without waiting for another
@@ -185,9 +190,6 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         "offline (\(reason)): showing what was fetched \(cached.fetched.formatted(date: .abbreviated, time: .shortened))"
     }
 
-    /// After a failed connection, requests that the cache can answer skip the network for
-    /// `pause` seconds.
-    static let unreachable = Unreachable()
 
     final class Unreachable: @unchecked Sendable {
         // `since` and `why` are guarded by `lock`.

@@ -57,7 +57,6 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         await #expect(throws: FeedError.self) {
             try await offThePool { try HTTPFeed(server: "http://127.0.0.1:9", cache: cache) }
         }
-        HTTPFeed.unreachable.clear()
     }
 
     @Test func whenTheServerIsGoneTheCacheAnswersWithOneLine() async throws {
@@ -78,7 +77,6 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         await #expect(throws: FeedError.self) {
             try await offThePool { try HTTPFeed(server: captured, cache: cache).story(id: "never-fetched") }
         }
-        HTTPFeed.unreachable.clear()
     }
 
     @Test func aCorruptCacheFileIsSetAsideNotTrusted() throws {
@@ -173,7 +171,6 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(message.contains("the answer took too long"), "\(message)")
             #expect(ContinuousClock.now - started < .seconds(10), "the deadline holds for the body too")
         }
-        HTTPFeed.unreachable.clear()
     }
 
     @Test func aFailingServerFallsBackToTheCache() async throws {
