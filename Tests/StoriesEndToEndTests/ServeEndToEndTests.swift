@@ -45,19 +45,23 @@ import Testing
         init(port wanted: Int = 0, log: URL) throws {
             process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
             process.arguments = ["serve", "--port", String(wanted), "--log", log.path]
-            let out = Pipe()
-            process.standardOutput = out
+            // Its first line goes to a file, read until it is there: a pipe would never see
+            // its end if a tmux server started meanwhile by another suite inherited it.
+            let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
+            _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: outFile) }
+            process.standardOutput = try FileHandle(forWritingTo: outFile)
             process.standardError = FileHandle.nullDevice
             try process.run()
             // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while !text.contains("\n"), Date() < deadline {
+                text = (try? String(contentsOf: outFile, encoding: .utf8)) ?? ""
+                if !text.contains("\n") { if !process.isRunning { break }; usleep(20_000) }
             }
-            firstLine = String(decoding: line, as: UTF8.self)
-            let address = try #require(firstLine.range(of: "127.0.0.1:"), "\(firstLine)")
+            firstLine = text
+            let address = try #require(firstLine.range(of: "127.0.0.1:"), "stories serve did not start: '\(firstLine)'")
             port = try #require(Int(firstLine[address.upperBound...].prefix { $0.isNumber }))
         }
 
@@ -140,7 +144,13 @@ import Testing
         }
         #expect(tmux.text.contains("10+ stories"), "what it has stays")
 
-        server = try Server(port: port, log: log)
+        // The same port again (its old socket may take a moment to be free).
+        var restarted: Server?
+        for _ in 0..<20 where restarted == nil {
+            restarted = try? Server(port: port, log: log)
+            if restarted == nil { usleep(250_000) }
+        }
+        server = try #require(restarted, "stories serve could not listen on port \(port) again")
         try tmux.waitFor("the next page once the server is back", timeout: 60) { $0.first?.hasSuffix(" 11 stories") == true }
         let secondPage = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("cursor=10") }
         #expect(secondPage.count == 1 && secondPage.first?.contains(" 200 ") == true,

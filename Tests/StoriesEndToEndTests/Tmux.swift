@@ -20,14 +20,24 @@ enum Binary {
         process.executableURL = URL(fileURLWithPath: try requireBuilt())
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = Pipe()
+        // Files, not pipes: a tmux server started meanwhile by another suite inherits open
+        // descriptors, and a pipe it holds never reaches its end.
+        let folder = FileManager.default.temporaryDirectory
+        let outFile = folder.appendingPathComponent("run-\(UUID().uuidString).out")
+        let errFile = folder.appendingPathComponent("run-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let outData = (try? Data(contentsOf: outFile)) ?? Data()
+        let errData = (try? Data(contentsOf: errFile)) ?? Data()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }
