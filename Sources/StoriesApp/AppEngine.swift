@@ -173,9 +173,15 @@ public final class AppEngine {
     }
 
     private func preload(_ request: PreloadRequest) {
-        let targets = request.targets.map { target in
+        var targets = request.targets.map { target in
             (key: renditionKey(target.media, width: request.width, height: request.height, fit: request.fit),
              priority: target.priority, blurhash: target.media.blurhash)
+        }
+        // A banner's picture may also be a story's photo: the pipeline decodes it once and
+        // renders both sizes from the same pixels.
+        for banner in request.banners {
+            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, depth: colorDepth),
+                            priority: .feed, blurhash: banner.blurhash))
         }
         services.pictures.prefetch(targets, cellAspect: cellAspect)
     }
@@ -272,7 +278,8 @@ public final class AppEngine {
     public func render() -> Canvas {
         let pictures = PictureLookups.cached(services.pictures.cache, players: services.players, screenWidth: width,
                                              screenHeight: height, depth: colorDepth, fit: state.photosFit)
+        let banners = PictureLookups.banners(services.pictures.cache, screenWidth: width, depth: colorDepth)
         return AppView.render(state, width: width, height: height, bindings: state.bindings,
-                              metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures)
+                              metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures, banners: banners)
     }
 }

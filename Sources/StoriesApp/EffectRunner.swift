@@ -44,6 +44,15 @@ final class EffectRunner {
                 case .failure(let error): self.send(.storyFailed(id, error.description))
                 }
             }
+        case .loadHome:
+            services.loadHome { [weak self] result in
+                switch result {
+                case .success(let load): self?.send(.homeLoaded(load))
+                case .failure(let error): self?.send(.homeFailed(error.description))
+                }
+            }
+        case .openLink(let url):
+            services.openLink(url) { [weak self] message in self?.send(.linkOpened(message)) }
         case .wake(let id, let delay):
             inFlight.removeValue(forKey: .wake(id))?.cancel()
             inFlight[.wake(id)] = scheduler.after(max(0, delay)) { [weak self] in

@@ -17,7 +17,11 @@ public protocol EngineServices: AnyObject {
     var network: NetworkProfile { get }
     func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void)
     func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable
+    func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void)
     func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void)
+    /// Opens a web page (an http or https URL the home decoder checked) and says what
+    /// happened, in words for the home screen's notice line.
+    func openLink(_ url: String, done: @escaping @MainActor (String) -> Void)
     /// Work scheduled but not answered yet (headless runs wait for it before printing).
     var pendingWork: Int { get }
     var pictures: PicturePipeline { get }
@@ -56,6 +60,20 @@ public final class LiveServices: EngineServices {
                 done(result)
             }
         }
+    }
+
+    public func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void) {
+        pendingWork += 1
+        client.home { result in
+            MainActor.assumeIsolated {
+                self.pendingWork -= 1
+                done(result)
+            }
+        }
+    }
+
+    public func openLink(_ url: String, done: @escaping @MainActor (String) -> Void) {
+        LinkOpener.open(url, done: done)
     }
 
     public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {
@@ -129,6 +147,16 @@ public final class VirtualServices: EngineServices {
     public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
         let (result, delay) = client.pageNow(after: cursor, limit: StoryStore.pageSize)
         deliver(after: delay) { done(result) }
+    }
+
+    public func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void) {
+        let (result, delay) = client.homeNow()
+        deliver(after: delay) { done(result) }
+    }
+
+    /// A replay never launches a browser: it says which page the link names.
+    public func openLink(_ url: String, done: @escaping @MainActor (String) -> Void) {
+        deliver(after: 0) { done(LinkOpener.notOpened(url)) }
     }
 
     public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {

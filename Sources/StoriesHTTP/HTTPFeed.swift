@@ -85,6 +85,15 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         return StoryLoad(story: story, warnings: warnings, bytes: answer.body.count)
     }
 
+    /// `GET /v1/home`, through the cache like a page: revalidated every time, the cached
+    /// sections when the server cannot be reached (a warning already says so for the page).
+    public func home() throws(FeedError) -> HomeLoad {
+        let url = Self.url(server, "/v1/home")
+        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
+                                    unreachable: unreachable)
+        return try HomeDecoder.decode(answer.body, file: url)
+    }
+
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         guard !location.contains("://"), FeedPath.problem(with: location) == nil else {
             throw FeedError(file: SafeText.line(location), reason: "media must be a path on the feed's server")

@@ -162,6 +162,8 @@ struct MemoryFeed: FeedSource {
     /// Stories whose items fail to load, with the reason.
     var failing: [StoryID: String] = [:]
     var media: (@Sendable (String, Int) throws(FeedError) -> Data?)?
+    /// The home sections (none when nil).
+    var homeSections: (@Sendable () throws(FeedError) -> HomeLoad)?
 
     func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
         let start = cursor.flatMap(Int.init) ?? 0
@@ -175,6 +177,11 @@ struct MemoryFeed: FeedSource {
         if let reason = failing[id] { throw FeedError(file: "stories/\(id).json", reason: reason) }
         guard let story = load.stories.first(where: { $0.id == id }) else { throw FeedError(file: "stories/\(id).json", reason: "no such story") }
         return StoryLoad(story: story)
+    }
+
+    func home() throws(FeedError) -> HomeLoad {
+        guard let homeSections else { return HomeLoad(layout: .empty) }
+        return try homeSections()
     }
 
     func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {

@@ -213,7 +213,7 @@ final class GestureRig {
         #expect(r.state.viewer == nil)
         #expect(r.last?.declined.first?.reason == "released off bubble 2")
         r.mouse(.press(.left), 60, 20)
-        #expect(r.last?.declined.first?.reason == "no bubble at 60,20")
+        #expect(r.last?.declined.first?.reason == "no bubble or cell at 60,20")
     }
 
     @Test func keysBecomeGesturesWithTheirHandlers() {

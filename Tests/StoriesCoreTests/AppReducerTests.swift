@@ -82,11 +82,11 @@ struct ReducerHarness {
 @Suite struct AppReducerTests {
     @Test func startAsksForTheFeedAndQuitAsksToExit() {
         var h = ReducerHarness()
-        #expect(h.work == [.loadPage(nil)], "the harness started the app")
+        #expect(h.work == [.loadPage(nil), .loadHome], "the harness started the app: the first page and the home sections")
         var fresh = AppState(title: "T", now: h.now)
         #expect(AppReducer.reduce(&fresh, .resized(width: 100, height: 30), at: h.now) == [.preload(PreloadRequest(targets: [], width: 100, height: 30, fit: false))],
                 "only .start asks for the first page; the (empty) preload set is handed over once")
-        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil)])
+        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil), .loadHome])
         #expect(AppReducer.reduce(&fresh, .start, at: h.now).isEmpty, "and only once")
         #expect(fresh.isLoading)
         h.send(.quit)

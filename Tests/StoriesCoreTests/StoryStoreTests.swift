@@ -20,7 +20,7 @@ private func story(_ id: String) -> Story {
     private func firstPage() -> ReducerHarness {
         var h = ReducerHarness(started: ())
         h.state.preload = .off
-        #expect(h.work == [.loadPage(nil)])
+        #expect(h.work == [.loadPage(nil), .loadHome])
         h.send(.pageLoaded(page(0)))
         return h
     }

@@ -49,6 +49,13 @@ public struct DirectoryFeed: FeedSource {
         return StoryLoad(story: story, warnings: warnings, bytes: data.count)
     }
 
+    /// `home.json` beside `feed.json`, when there is one.
+    public func home() throws(FeedError) -> HomeLoad {
+        let url = directory.appendingPathComponent("home.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return HomeLoad(layout: .empty) }
+        return try HomeDecoder.decode(Self.read(url, maxBytes: FeedDecoder.maxDocumentBytes), file: url.path)
+    }
+
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         guard !location.contains("://") else {
             throw FeedError(file: location, reason: "this feed is a folder; it cannot fetch URLs")

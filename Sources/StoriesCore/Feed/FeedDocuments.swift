@@ -129,7 +129,7 @@ public enum FeedDecoder {
                          caption: caption?.isEmpty == true ? nil : caption, createdAt: createdAt, link: link)
     }
 
-    private static func media(_ field: JSONField) throws(FeedError) -> Media {
+    static func media(_ field: JSONField) throws(FeedError) -> Media {
         let location: String
         if let pathField = try field.member("path") {
             let path = try pathField.nonEmptyString()

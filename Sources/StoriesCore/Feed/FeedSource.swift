@@ -72,10 +72,14 @@ public protocol FeedSource: Sendable {
     /// call its own serial queue. On Linux the global pool is as wide as the machine has
     /// cores, so calls blocked on sockets there would stall every other piece of work.
     var waitsOnNetwork: Bool { get }
+    /// The home sections below the ring row (`home.json`, `GET /v1/home`); an empty layout
+    /// when the source has none. Throws only when the document cannot be read at all.
+    func home() throws(FeedError) -> HomeLoad
 }
 
 extension FeedSource {
     public var waitsOnNetwork: Bool { false }
+    public func home() throws(FeedError) -> HomeLoad { HomeLoad(layout: .empty) }
 }
 
 /// Everything a source holds, read page by page: for tools and tests, not the app.

@@ -54,6 +54,8 @@ public enum GestureStep: Equatable, Sendable {
     case command(Command)
     /// Highlight the story at an index of the ring row (a click on its bubble).
     case select(Int)
+    /// Give the keyboard to a cell of a home section (a click on it).
+    case focusCell(section: Int, cell: Int)
     /// A drag let go: past its threshold it completes (next story, dismiss), short of it
     /// the screen snaps back from where the pointer left it.
     case endDrag(Drag, commit: Bool)
@@ -152,11 +154,17 @@ public enum GestureRecognizer {
         case .previousItem: ("tap left", "viewer.tapZones")
         case .nextStory: ("swipe to the next story", "viewer.cube")
         case .previousStory: ("swipe to the previous story", "viewer.cube")
-        case .dismiss: state.viewer == nil ? ("stop opening", "home.loadingRing") : ("pull down (dismiss)", "viewer.pullDown")
+        case .dismiss:
+            if state.viewer != nil { ("pull down (dismiss)", "viewer.pullDown") }
+            else if state.opening != nil { ("stop opening", "home.loadingRing") }
+            else if state.homeLevels.count > 1 { ("back", "home.sections") }
+            else { ("back to the row", "home.sections") }
         case .togglePause: ("hold (toggle)", "viewer.playback")
         case .toggleFit: ("fit or fill", "viewer.photo")
-        case .open: ("open", "home.ring")
-        case .selectNext, .selectPrevious, .selectFirst, .selectLast: ("choose a story", "home.ring")
+        case .open: state.homeLevel.focus == nil ? ("open", "home.ring") : ("run the cell's action", "home.sections")
+        case .selectNext, .selectPrevious, .selectFirst, .selectLast:
+            state.homeLevel.focus == nil ? ("choose a story", "home.ring") : ("choose a cell", "home.sections")
+        case .focusUp, .focusDown: ("move between sections", "home.sections")
         case .toggleHelp, .closeHelp: ("help", "overlay.help")
         case .toggleGestures: ("gesture log", "overlay.gestures")
         case .toggleMetrics: ("metrics", "overlay.metrics")
@@ -189,11 +197,12 @@ public enum GestureRecognizer {
     private static func routeHome(_ mouse: MouseEvent, state: AppState, pointer: inout Pointer,
                                   decision: inout GestureDecision, steps: inout [GestureStep]) {
         let bubbleAt = { RingLayout.bubbleIndex(atColumn: $0, row: $1, state: state) }
+        let cellAt = { HomeGeometry.cell(atColumn: $0, row: $1, state: state) }
         switch mouse.kind {
         case .wheelDown, .wheelRight, .wheelUp, .wheelLeft:
             let forward = mouse.kind == .wheelDown || mouse.kind == .wheelRight
             decision.gesture = forward ? "scroll on" : "scroll back"
-            decision.handler = "home.ring"
+            decision.handler = state.homeLevel.focus == nil ? "home.ring" : "home.sections"
             steps.append(.command(forward ? .selectNext : .selectPrevious))
         case .press(.left):
             if let index = bubbleAt(mouse.column, mouse.row) {
@@ -201,14 +210,29 @@ public enum GestureRecognizer {
                 decision.gesture = "press on bubble \(index + 1)"
                 decision.handler = "home.ring"
                 decision.notes.append("opens on release over the same bubble")
+            } else if let cell = cellAt(mouse.column, mouse.row) {
+                pointer = .pressedCell(section: cell.section, cell: cell.cell)
+                decision.gesture = "press on cell \(cell.cell + 1) of section \(cell.section + 1)"
+                decision.handler = "home.sections"
+                decision.notes.append("runs its action on release over the same cell")
             } else {
                 pointer = .idle
-                decision.declined.append(.init("open", "no bubble at \(mouse.column),\(mouse.row)"))
+                decision.declined.append(.init("open", "no bubble or cell at \(mouse.column),\(mouse.row)"))
             }
         case .release(.left):
             defer { pointer = .idle }
+            if case .pressedCell(let section, let cell) = pointer {
+                guard let at = cellAt(mouse.column, mouse.row), at.section == section, at.cell == cell else {
+                    decision.declined.append(.init("open", "released off cell \(cell + 1) of section \(section + 1)"))
+                    return
+                }
+                decision.gesture = "click on cell \(cell + 1) of section \(section + 1)"
+                decision.handler = "home.sections"
+                steps += [.focusCell(section: section, cell: cell), .command(.open)]
+                return
+            }
             guard case .pressedBubble(let index) = pointer else {
-                decision.declined.append(.init("open", "no press on a bubble to end"))
+                decision.declined.append(.init("open", "no press on a bubble or cell to end"))
                 return
             }
             guard bubbleAt(mouse.column, mouse.row) == index else {
@@ -373,6 +397,7 @@ public enum GestureRecognizer {
         switch step {
         case .command(let command): command.rawValue
         case .select(let index): "select \(index + 1)"
+        case .focusCell(let section, let cell): "focus cell \(cell + 1) of section \(section + 1)"
         case .endDrag(_, let commit): commit ? "end drag: complete" : "end drag: snap back"
         case .completeTransition: "completeTransition"
         }

@@ -53,7 +53,8 @@ public struct InputRecording: Equatable, Sendable {
     /// The first line of the file.
     public var headerLine: String {
         Self.json(Header(recording: Self.formatVersion, width: width, height: height, started: started,
-                         seen: seen.items.mapValues { $0.sorted() }))
+                         seen: seen.items.mapValues { $0.sorted() },
+                         tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted()))
     }
 
     /// One line of the file for an entry at a time.
@@ -149,7 +150,8 @@ public struct InputRecording: Equatable, Sendable {
             throw fail(1, "width and height must be from 1 to 10000")
         }
         var recording = InputRecording(width: header.width, height: header.height, started: header.started,
-                                       seen: SeenState(items: (header.seen ?? [:]).mapValues(Set.init)))
+                                       seen: SeenState(items: (header.seen ?? [:]).mapValues(Set.init),
+                                                       tooltips: Set(header.tooltips ?? [])))
         var previous = 0.0
         for (offset, raw) in lines.enumerated().dropFirst() {
             let number = offset + 1
@@ -223,9 +225,11 @@ public struct InputRecording: Equatable, Sendable {
         var height: Int
         var started: Double
         var seen: [String: [String]]?
+        /// Home tooltips shown before the session (so a replay shows the same ones).
+        var tooltips: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case recording = "stories-recording", width, height, started, seen
+            case recording = "stories-recording", width, height, started, seen, tooltips
         }
     }
 

@@ -35,7 +35,8 @@ public enum RingLayout {
 
     /// The story whose bubble covers a cell of the home screen, if any.
     public static func bubbleIndex(atColumn column: Int, row cellRow: Int, state: AppState) -> Int? {
-        guard !state.isLoading, cellRow >= row, cellRow < row + bubbleHeight, column >= leftMargin else { return nil }
+        guard !state.isLoading, state.homeLevels.count == 1, cellRow >= row, cellRow < row + bubbleHeight,
+              column >= leftMargin else { return nil }
         let visible = visibleBubbles(width: state.screenWidth)
         let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
         let slot = (column - leftMargin) / slotWidth

@@ -72,6 +72,11 @@ public struct RGB: Equatable, Hashable, Sendable {
 public struct Link: Equatable, Sendable {
     public var title: String
     public var url: String
+
+    public init(title: String, url: String) {
+        self.title = title
+        self.url = url
+    }
 }
 
 /// One page of a story: a photo, a video or a text card.

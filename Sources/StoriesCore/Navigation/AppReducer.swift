@@ -19,6 +19,12 @@ public enum AppAction: Equatable, Sendable {
     case storyLoaded(StoryLoad)
     /// A story's items did not arrive.
     case storyFailed(StoryID, String)
+    /// The home sections arrived (`home.json`, `GET /v1/home`).
+    case homeLoaded(HomeLoad)
+    /// They did not; asked again with backoff.
+    case homeFailed(String)
+    /// What opening a link did, in words for the notice line.
+    case linkOpened(String)
     /// View models built in the background, handed over in one step.
     case viewModelsBuilt(ViewModelUpdate)
     /// The picture pipeline's progress on a photo (by location): fetched, decoded, ready
@@ -43,6 +49,8 @@ public enum WakeID: Hashable, Sendable {
     case hold
     /// The backoff after a failed page is over: ask again.
     case retryPage
+    /// The backoff after the home sections failed is over: ask again.
+    case retryHome
 }
 
 /// Work in flight that can be called off by name.
@@ -59,6 +67,10 @@ public enum AppEffect: Equatable, Sendable {
     /// Load a story's items (as `EffectID.story`), then send `.storyLoaded` or
     /// `.storyFailed`.
     case loadStory(StoryID)
+    /// Ask for the home sections, then send `.homeLoaded` or `.homeFailed`.
+    case loadHome
+    /// Open a web page (an http or https URL), then send `.linkOpened`.
+    case openLink(String)
     /// Send `.wake(id)` after this many seconds (as `EffectID.wake(id)`, replacing one
     /// already waiting).
     case wake(WakeID, after: Double)
@@ -109,6 +121,7 @@ public enum AppReducer {
             reduction.effects.append(.persistSeen(reduction.state.seen))
             if let viewer = reduction.state.viewer, let story = reduction.state.store.story(at: viewer.storyIndex) {
                 reduction.ringChanged.append(story.id)
+                if reduction.levelOpensStories { reduction.homeChanged = true }
             }
         }
         reduction.requestViewModels()
@@ -141,6 +154,8 @@ private struct Reduction {
     var effects: [AppEffect] = []
     var ringChanged: [StoryID] = []
     var pagesChanged: [StoryID] = []
+    /// The section view models of the screen of sections shown must be rebuilt.
+    var homeChanged = false
 
     init(state: AppState) { self.state = state }
 
@@ -157,6 +172,10 @@ private struct Reduction {
                 store.paging = .loading(cursor: nil, attempt: 1)
                 effects.append(.loadPage(nil))
             }
+            if state.homeRequest == .notStarted {
+                state.homeRequest = .loading(attempt: 1)
+                effects.append(.loadHome)
+            }
         case .resized(let width, let height):
             guard width > 0, height > 0 else { return }
             // A resize interrupts: the animation ends and a gesture in progress is called off
@@ -167,6 +186,7 @@ private struct Reduction {
                 // Every loaded story's pages depend on the width; until the new ones arrive
                 // the old ones draw.
                 pagesChanged += state.pages.keys.sorted()
+                if !state.homeLevel.sections.isEmpty { homeChanged = true }
             }
             state.screenWidth = width
             state.screenHeight = height
@@ -174,6 +194,11 @@ private struct Reduction {
             input(event, at: time)
         case .wake(.hold):
             if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
+        case .wake(.retryHome):
+            if case .failed(let attempt) = state.homeRequest {
+                state.homeRequest = .loading(attempt: attempt + 1)
+                effects.append(.loadHome)
+            }
         case .wake(.retryPage):
             if case .failed(let cursor, let attempt, _, _) = store.paging {
                 store.paging = .loading(cursor: cursor, attempt: attempt + 1)
@@ -183,6 +208,7 @@ private struct Reduction {
             let added = store.append(page)
             state.warnings += page.warnings
             ringChanged += added
+            if !added.isEmpty, levelOpensStories { homeChanged = true }
             state.selection = min(state.selection, max(0, store.count - 1))
         case .pageFailed(let reason):
             store.pageFailed(reason, at: state.now.uptime)
@@ -207,6 +233,24 @@ private struct Reduction {
             if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
                 state.pointer = .idle // the story under the pointer failed: its gesture ends
             }
+        case .homeLoaded(let load):
+            state.homeRequest = .loaded
+            state.warnings += load.warnings
+            guard load.layout.sections != state.homeLevels[0].sections else { break }
+            state.homeLevels[0].replaceSections(load.layout.sections)
+            if state.homeLevels.count == 1 {
+                state.homeGeneration += 1
+                homeChanged = true
+            }
+        case .homeFailed(let reason):
+            let attempt: Int
+            if case .loading(let current) = state.homeRequest { attempt = current } else { attempt = 1 }
+            state.homeRequest = .failed(attempt: attempt)
+            // One line for a run of failures, not one per attempt.
+            if attempt == 1 { state.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
+            effects.append(.wake(.retryHome, after: min(30, 2 * Double(1 << min(attempt - 1, 4)))))
+        case .linkOpened(let message):
+            state.notice = SafeText.line(message).truncated(toWidth: 2200)
         case .viewModelsBuilt(let update):
             install(update)
         case .media(let location, let status):
@@ -231,6 +275,7 @@ private struct Reduction {
     /// each recognised in the state the one before left.
     mutating func input(_ event: InputEvent, at time: Double) {
         if case .key = event {
+            state.notice = nil // the notice was read
             let keys = state.bindings.resolving(event, in: state.inputContext)
             if keys != [event] {
                 var decision = GestureDecision(time: time, input: GestureRecognizer.describe(event),
@@ -263,7 +308,15 @@ private struct Reduction {
             apply(command)
         case .select(let index):
             completeTransition()
-            if state.viewer == nil, store.summaries.indices.contains(index) { state.selection = index }
+            if state.viewer == nil, store.summaries.indices.contains(index) {
+                state.selection = index
+                state.homeLevel.focus = nil // a bubble was clicked: the ring row has the keyboard
+            }
+        case .focusCell(let section, let cell):
+            completeTransition()
+            guard state.viewer == nil, state.homeLevel.cell(section: section, index: cell) != nil else { break }
+            state.homeLevel.focus = section
+            state.homeLevel.selected[section] = cell
         case .endDrag(let drag, let commit):
             endDrag(drag, commit: commit)
         }
@@ -365,25 +418,40 @@ private struct Reduction {
         case .toggleMetrics:
             state.showsMetrics.toggle()
             if state.showsMetrics { state.showsGestures = false }
-        case .selectNext:
-            state.selection = min(state.selection + 1, max(0, count - 1))
-        case .selectPrevious:
-            state.selection = max(state.selection - 1, 0)
-        case .selectFirst:
-            state.selection = 0
-        case .selectLast:
-            state.selection = max(0, count - 1)
-        case .open:
-            guard state.viewer == nil, store.summaries.indices.contains(state.selection) else { break }
-            if let story = store.story(at: state.selection), state.pages[story.id] != nil {
-                state.opening = nil
-                show(story: state.selection, item: nil)
-            } else {
-                let id = store.summaries[state.selection].id
-                if state.opening != id { state.openingSince = state.now.uptime }
-                state.opening = id
-                if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
+        case .selectNext, .selectPrevious, .selectFirst, .selectLast:
+            if state.viewer == nil, let focused = state.homeLevel.focusedCell {
+                let cells = state.homeLevel.sections[focused.section].cells.count
+                let index: Int = switch command {
+                case .selectNext: focused.cell + 1
+                case .selectPrevious: focused.cell - 1
+                case .selectFirst: 0
+                default: cells - 1
+                }
+                state.homeLevel.selected[focused.section] = min(max(0, index), cells - 1)
+                break
             }
+            switch command {
+            case .selectNext: state.selection = min(state.selection + 1, max(0, count - 1))
+            case .selectPrevious: state.selection = max(state.selection - 1, 0)
+            case .selectFirst: state.selection = 0
+            default: state.selection = max(0, count - 1)
+            }
+        case .focusDown:
+            guard state.viewer == nil else { break }
+            let sections = state.homeLevel.sections.count
+            guard sections > 0 else { break }
+            state.homeLevel.focus = min((state.homeLevel.focus ?? -1) + 1, sections - 1)
+        case .focusUp:
+            guard state.viewer == nil, let focus = state.homeLevel.focus else { break }
+            // Above the first section: the ring row on the home itself; nothing on a screen
+            // of sections a cell opened (it has no ring row).
+            state.homeLevel.focus = focus > 0 ? focus - 1 : (state.homeLevels.count == 1 ? nil : 0)
+        case .open:
+            if state.viewer == nil, let focused = state.homeLevel.focusedCell {
+                if let cell = state.homeLevel.cell(section: focused.section, index: focused.cell) { run(cell) }
+                break
+            }
+            openSelectedStory()
         case .nextItem:
             guard let viewer = state.viewer else { break }
             if !viewer.isWaiting, let story = store.story(at: viewer.storyIndex), viewer.itemIndex < story.items.count - 1 {
@@ -408,9 +476,19 @@ private struct Reduction {
             show(story: min(viewer.storyIndex, count) - 1, item: nil)
         case .dismiss:
             if state.viewer == nil {
-                // Esc on the row stops a story being opened, and its request.
-                if let id = state.opening, store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
-                state.opening = nil
+                // Esc on the home: first it stops a story being opened, and its request; then
+                // it closes a screen of sections a cell opened; then it gives the keyboard
+                // back to the ring row.
+                if let id = state.opening {
+                    if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
+                    state.opening = nil
+                } else if state.homeLevels.count > 1 {
+                    state.homeLevels.removeLast()
+                    state.homeGeneration += 1
+                    homeChanged = true
+                } else {
+                    state.homeLevel.focus = nil
+                }
             } else {
                 dismiss()
             }
@@ -421,6 +499,45 @@ private struct Reduction {
             viewer.isPaused.toggle()
             state.screen = .viewer(viewer)
             syncPlayback()
+        }
+    }
+
+    /// Runs a home cell's action: a story opens as from its bubble, a screen of sections
+    /// opens over the home (Esc comes back), a link goes to the browser (or, where there is
+    /// none, to the notice line in full).
+    mutating func run(_ cell: HomeCell) {
+        switch cell.action {
+        case .openStory(let id)?:
+            guard let index = store.positions[id] else {
+                state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories loaded so far"
+                return
+            }
+            state.selection = index
+            openSelectedStory()
+        case .openSections(let title, let sections)?:
+            state.homeLevels.append(HomeLevel(title: title, sections: sections, focus: 0))
+            state.homeGeneration += 1
+            homeChanged = true
+        case .openLink(let link)?:
+            state.notice = "↗ Opening \(link.url)…"
+            effects.append(.openLink(link.url))
+        case nil:
+            state.notice = "This cell does nothing when opened"
+        }
+    }
+
+    /// Opens the ring row's selected story: at once when its items and pages are here,
+    /// else the loading ring turns round its bubble until they are.
+    mutating func openSelectedStory() {
+        guard state.viewer == nil, store.summaries.indices.contains(state.selection) else { return }
+        if let story = store.story(at: state.selection), state.pages[story.id] != nil {
+            state.opening = nil
+            show(story: state.selection, item: nil)
+        } else {
+            let id = store.summaries[state.selection].id
+            if state.opening != id { state.openingSince = state.now.uptime }
+            state.opening = id
+            if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
         }
     }
 
@@ -524,6 +641,9 @@ private struct Reduction {
         if update.width == state.screenWidth {
             for (id, pages) in update.pages { state.pages[id] = pages }
         }
+        // Sections built for another screen of sections are dropped the same way; those for
+        // an old width still draw until the new ones come (their texts are cut shorter).
+        if let home = update.home, home.generation == state.homeGeneration { state.homeModels = home }
     }
 
     /// Where a bubble for the story at `position` in the store goes in the ring list, which
@@ -566,12 +686,43 @@ private struct Reduction {
         for id in PreloadPlanner.storiesToLoad(state) where store.items[id] == nil { loadItems(id) }
 
         endStaleGesture(after: action, viewerBefore: viewerBefore)
+        updateTooltip()
         syncPlayback()
         if let media = state.visibleMedia, state.media[media.location] == .ready, state.isUsable {
             state.shownMedia.insert(media.location)
         }
         updatePreload()
         updatePlayers()
+    }
+
+    /// A tooltip shows the first time its cell has the keyboard on the home screen, and is
+    /// remembered as shown at that moment; it goes when the keyboard moves on, the viewer
+    /// opens or the help covers it, and never comes back.
+    mutating func updateTooltip() {
+        var wanted: Tooltip?
+        if state.viewer == nil, state.transition == nil, !state.showsHelp, state.isUsable,
+           let focused = state.homeLevel.focusedCell {
+            wanted = state.homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip
+        }
+        guard let tip = wanted else {
+            state.tooltip = nil
+            return
+        }
+        if state.tooltip == tip.id { return }
+        if state.seen.hasShownTooltip(tip.id) {
+            state.tooltip = nil
+        } else {
+            state.seen.markTooltipShown(tip.id)
+            state.tooltip = tip.id
+        }
+    }
+
+    /// The screen of sections shown has a cell that opens a story (its seen colour and its
+    /// author's name come from the feed).
+    var levelOpensStories: Bool {
+        state.homeLevel.sections.contains { section in
+            section.cells.contains { if case .openStory? = $0.action { true } else { false } }
+        }
     }
 
     /// A player's news: the facts the reducer paces a video item by.
@@ -608,13 +759,18 @@ private struct Reduction {
     /// No gesture outlives what it was on: a press, hold or drag in the viewer ends when the
     /// viewer closes, moves to another item by anything but the gesture itself (an item
     /// ending, a page arriving), or goes under the help or a screen too small; a press on a
-    /// bubble ends when the row is left.
+    /// bubble ends when the row is left, one on a section's cell also when the sections
+    /// change under it.
     mutating func endStaleGesture(after action: AppAction, viewerBefore: ViewerPlace?) {
         guard !state.pointer.isIdle else { return }
         let stale: Bool
-        if case .pressedBubble = state.pointer {
+        switch state.pointer {
+        case .pressedBubble:
             stale = state.viewer != nil || state.showsHelp || !state.isUsable
-        } else {
+        case .pressedCell:
+            // New sections may put another cell where the press was.
+            stale = state.viewer != nil || state.showsHelp || !state.isUsable || homeChanged
+        default:
             let byGesture: Bool
             switch action {
             case .input, .wake(.hold): byGesture = true
@@ -630,8 +786,9 @@ private struct Reduction {
     /// rendered for, change. A new size or fit makes every rendition made so far stale: the
     /// pipeline reports each target's stage afresh.
     mutating func updatePreload() {
-        let request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
+        var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
                                      height: state.screenHeight, fit: state.photosFit)
+        request.banners = bannerPictures()
         guard request != state.preloading else { return }
         if !request.hasSameRenditions(as: state.preloading) {
             state.media = state.media.filter { if case .failed = $0.value { true } else { false } }
@@ -640,9 +797,25 @@ private struct Reduction {
         effects.append(.preload(request))
     }
 
+    /// The pictures of the banners in view on the home screen, and of the banner cells on
+    /// either side of each (so paging through a banner finds the next one ready).
+    func bannerPictures() -> [Media] {
+        guard state.viewer == nil, state.isUsable else { return [] }
+        var pictures: [Media] = []
+        let level = state.homeLevel
+        for (index, _) in HomeGeometry.visibleSections(state) where level.sections[index].style == .banner {
+            let cells = level.sections[index].cells
+            let selected = level.selected[safe: index] ?? 0
+            for offset in [0, 1, -1] {
+                if let picture = cells[safe: selected + offset]?.picture, !pictures.contains(picture) { pictures.append(picture) }
+            }
+        }
+        return pictures
+    }
+
     /// One job for every view model this action made stale.
     mutating func requestViewModels() {
-        if !ringChanged.isEmpty || !pagesChanged.isEmpty {
+        if !ringChanged.isEmpty || !pagesChanged.isEmpty || homeChanged {
             var seenIDs = Set<StoryID>()
             let ring = ringChanged.filter { seenIDs.insert($0).inserted }.compactMap { id -> ViewModelJob.RingInput? in
                 guard let position = store.positions[id] else { return nil }
@@ -652,7 +825,22 @@ private struct Reduction {
             let pages = pagesChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
                 store.positions[id].flatMap { store.story(at: $0) }
             }
-            let job = ViewModelJob(ring: ring, pages: pages, seen: state.seen, now: state.now.date, width: state.screenWidth)
+            var home: ViewModelJob.HomeInput?
+            if homeChanged {
+                var items: [StoryID: [ItemID]] = [:]
+                var authors: [StoryID: String] = [:]
+                for section in state.homeLevel.sections {
+                    for cell in section.cells {
+                        guard case .openStory(let id)? = cell.action, let position = store.positions[id] else { continue }
+                        items[id] = store.summaries[position].itemIDs
+                        authors[id] = store.summaries[position].author.name
+                    }
+                }
+                home = .init(generation: state.homeGeneration, sections: state.homeLevel.sections, storyItems: items,
+                             storyAuthors: authors)
+            }
+            let job = ViewModelJob(ring: ring, pages: pages, home: home, seen: state.seen, now: state.now.date,
+                                   width: state.screenWidth)
             if !job.isEmpty { effects.append(.buildViewModels(job)) }
         }
     }

@@ -44,6 +44,22 @@ public struct AppState: Equatable, Sendable {
     public var openingSince: Double = 0
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
+    /// The screens of home sections: the first is the home itself (the sections below the
+    /// ring row, as the feed sent them), each later one a screen a cell opened; the last is
+    /// the one shown. Never empty.
+    public var homeLevels = [HomeLevel(title: "", sections: [])]
+    /// Counts changes to the sections shown (the home re-fetched, a screen opened or
+    /// closed): view models built for an older count are not drawn.
+    public var homeGeneration = 0
+    /// What the section area draws, built off the main queue.
+    public var homeModels: HomeViewModels?
+    /// Where the request for the home sections stands.
+    public var homeRequest = HomeRequest.notStarted
+    /// The id of the tooltip on screen: shown the first time its cell is focused, and never
+    /// again (`seen` remembers it).
+    public var tooltip: String?
+    /// A line on the home screen saying what the last link did; the next key clears it.
+    public var notice: String?
     /// The highlighted bubble of the ring row.
     public var selection = 0
     public var screen: Screen = .home
@@ -89,6 +105,25 @@ public struct AppState: Equatable, Sendable {
     public var viewer: ViewerState? {
         if case .viewer(let viewer) = screen { return viewer }
         return nil
+    }
+
+    /// The screen of sections shown.
+    public var homeLevel: HomeLevel {
+        get { homeLevels[homeLevels.count - 1] }
+        set { homeLevels[homeLevels.count - 1] = newValue }
+    }
+
+    /// The section view models for what is shown now (nil while they are being built).
+    public var currentHomeModels: HomeViewModels? {
+        guard let homeModels, homeModels.generation == homeGeneration else { return nil }
+        return homeModels
+    }
+
+    /// The focused cell's tooltip, while it is the one being shown.
+    public var visibleTooltip: Tooltip? {
+        guard viewer == nil, !showsHelp, let tooltip, let focused = homeLevel.focusedCell,
+              let tip = homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip, tip.id == tooltip else { return nil }
+        return tip
     }
 
     public var inputContext: InputContext {
@@ -176,6 +211,14 @@ public struct AppState: Equatable, Sendable {
     }
 }
 
+/// Where the request for the home sections stands: asked once at start, retried with
+/// backoff after a failure.
+public enum HomeRequest: Equatable, Sendable {
+    case notStarted, loaded
+    case loading(attempt: Int)
+    case failed(attempt: Int)
+}
+
 /// The open story in the viewer and how far its current item has played.
 public struct ViewerState: Equatable, Sendable {
     public var storyIndex: Int
@@ -235,6 +278,8 @@ public enum Pointer: Equatable, Sendable {
     case dragging(DragAxis, column: Int, row: Int, drag: Drag)
     /// Pressed on a bubble of the ring row: the release on the same bubble opens it.
     case pressedBubble(Int)
+    /// Pressed on a cell of a home section: the release on the same cell runs its action.
+    case pressedCell(section: Int, cell: Int)
 
     public var drag: Drag? {
         if case .dragging(_, _, _, let drag) = self { return drag }
@@ -282,12 +327,16 @@ public struct PreloadRequest: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var fit: Bool
+    /// Pictures of the home's banners in view, drawn at `HomeGeometry.bannerPictureSize`;
+    /// the least urgent of all.
+    public var banners: [Media] = []
 
-    public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool) {
+    public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool, banners: [Media] = []) {
         self.targets = targets
         self.width = width
         self.height = height
         self.fit = fit
+        self.banners = banners
     }
 
     /// The same screen and fit: renditions already made still serve.

@@ -1,7 +1,7 @@
 /// What a key asks the app to do. Key bindings turn keys into commands inside the
 /// `GestureRecognizer` (part of the reducer), which also turns mouse gestures into them.
 public enum Command: String, CaseIterable, Equatable, Sendable {
-    case selectNext, selectPrevious, selectFirst, selectLast, open, quit
+    case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
     case toggleHelp, closeHelp, toggleGestures, toggleMetrics
 }
@@ -61,12 +61,14 @@ public struct KeyBindings: Equatable, Sendable {
     }
 
     public static let standard = KeyBindings(bindings: [
-        KeyBinding(.home, [.key(.right)] + chars("l"), .selectNext, "next story in the row"),
-        KeyBinding(.home, [.key(.left)] + chars("h"), .selectPrevious, "previous story in the row"),
-        KeyBinding(.home, [.key(.home)], .selectFirst, "first story"),
-        KeyBinding(.home, [.key(.end)], .selectLast, "last story"),
-        KeyBinding(.home, [.key(.enter)], .open, "open the story"),
-        KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening a story"),
+        KeyBinding(.home, [.key(.right)] + chars("l"), .selectNext, "next story in the row (next cell in a section)"),
+        KeyBinding(.home, [.key(.left)] + chars("h"), .selectPrevious, "previous story in the row (previous cell)"),
+        KeyBinding(.home, [.key(.home)], .selectFirst, "first story (first cell)"),
+        KeyBinding(.home, [.key(.end)], .selectLast, "last story (last cell)"),
+        KeyBinding(.home, [.key(.down)] + chars("j"), .focusDown, "next section below the row"),
+        KeyBinding(.home, [.key(.up)] + chars("k"), .focusUp, "previous section (back up to the row)"),
+        KeyBinding(.home, [.key(.enter)], .open, "open the story (run the cell's action)"),
+        KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening; close a section screen; back to the row"),
         KeyBinding(.home, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.home, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),

@@ -30,12 +30,16 @@ public final class FeedClient: Sendable {
     public let profile: NetworkProfile
     private let queue = DispatchQueue(label: "stories.network", qos: .utility, attributes: .concurrent)
     private let random: LockedRandom
+    /// The home request's draws come from a generator of their own, so the sequence the
+    /// feed's pages and stories meet for a seed does not depend on when the home arrives.
+    private let homeRandom: LockedRandom
     private let stats = LockedStats()
 
     public init(source: any FeedSource, profile: NetworkProfile = .local, seed: UInt64 = 0x5EED) {
         self.source = source
         self.profile = profile
         self.random = LockedRandom(seed: seed)
+        self.homeRandom = LockedRandom(seed: seed ^ 0x484F4D45)
     }
 
     /// How many requests the source answered, and the bytes they carried.
@@ -62,6 +66,17 @@ public final class FeedClient: Sendable {
         }, completion: completion)
     }
 
+    /// The home sections.
+    @discardableResult
+    public func home(qos: DispatchQoS = .utility, deliverOn: DispatchQueue = .main,
+                     completion: @escaping @Sendable (Result<HomeLoad, FeedError>) -> Void) -> FeedRequest {
+        let source = self.source
+        return perform("home sections", random: homeRandom, qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
+            let load = try source.home()
+            return (load, load.bytes)
+        }, completion: completion)
+    }
+
     /// The bytes of a media file; `.success(nil)` when the source has none for it.
     @discardableResult
     public func media(at location: String, maxBytes: Int, qos: DispatchQoS = .userInitiated, deliverOn: DispatchQueue = .main,
@@ -81,9 +96,9 @@ public final class FeedClient: Sendable {
         case read(latency: Double)
     }
 
-    private func plan(_ what: String) -> Plan {
+    private func plan(_ what: String, random: LockedRandom? = nil) -> Plan {
         if profile.isOffline { return .fail(FeedError(file: what, reason: "offline (--network offline)"), after: 0.05) }
-        let (jitterUnit, failureRoll) = random.draw()
+        let (jitterUnit, failureRoll) = (random ?? self.random).draw()
         let latency = max(0, profile.latency + profile.jitter * jitterUnit)
         if latency >= profile.timeout { return .fail(timedOut(what), after: profile.timeout) }
         if failureRoll < profile.failureRate {
@@ -97,7 +112,7 @@ public final class FeedClient: Sendable {
     }
 
     private func perform<Value: Sendable>(
-        _ what: String, qos: DispatchQoS, deliverOn: DispatchQueue,
+        _ what: String, random: LockedRandom? = nil, qos: DispatchQoS, deliverOn: DispatchQueue,
         work: @escaping @Sendable () throws(FeedError) -> (Value, Int),
         completion: @escaping @Sendable (Result<Value, FeedError>) -> Void
     ) -> FeedRequest {
@@ -114,7 +129,7 @@ public final class FeedClient: Sendable {
             }
         }
         let latency: Double
-        switch plan(what) {
+        switch plan(what, random: random) {
         case .fail(let error, let delay):
             deliver(.failure(error), delay)
             return request
@@ -170,6 +185,14 @@ public final class FeedClient: Sendable {
         }
     }
 
+    public func homeNow() -> (Result<HomeLoad, FeedError>, delay: Double) {
+        let source = self.source
+        return answerNow("home sections", random: homeRandom) { () throws(FeedError) in
+            let load = try source.home()
+            return (load, load.bytes)
+        }
+    }
+
     public func mediaNow(at location: String, maxBytes: Int) -> (Result<Data?, FeedError>, delay: Double) {
         let source = self.source
         return answerNow(location) { () throws(FeedError) in
@@ -178,9 +201,10 @@ public final class FeedClient: Sendable {
         }
     }
 
-    private func answerNow<Value>(_ what: String, work: () throws(FeedError) -> (Value, Int)) -> (Result<Value, FeedError>, delay: Double) {
+    private func answerNow<Value>(_ what: String, random: LockedRandom? = nil,
+                                  work: () throws(FeedError) -> (Value, Int)) -> (Result<Value, FeedError>, delay: Double) {
         let latency: Double
-        switch plan(what) {
+        switch plan(what, random: random) {
         case .fail(let error, let delay): return (.failure(error), delay)
         case .read(let wait): latency = wait
         }

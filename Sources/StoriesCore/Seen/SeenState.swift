@@ -1,11 +1,28 @@
-/// Which items the user has seen, by story. `SeenStore` keeps it on disk between runs.
+/// Which items the user has seen, by story, and which home tooltips have been shown (each
+/// is shown once ever). `SeenStore` keeps it on disk between runs.
 public struct SeenState: Equatable, Sendable {
     private var seenItems: [StoryID: Set<ItemID>] = [:]
+    /// Ids of the home tooltips already shown.
+    public private(set) var tooltips: Set<String> = []
+    /// The most tooltip ids kept: a hostile home cannot grow the state file without bound
+    /// (past this, a new tooltip is still shown once per run).
+    public static let maxTooltips = 5000
 
     public init() {}
 
-    public init(items: [StoryID: Set<ItemID>]) {
+    public init(items: [StoryID: Set<ItemID>], tooltips: Set<String> = []) {
         seenItems = items.filter { !$0.value.isEmpty }
+        self.tooltips = Set(tooltips.filter { !$0.isEmpty && $0.utf8.count <= 128 }.sorted().prefix(Self.maxTooltips))
+    }
+
+    public func hasShownTooltip(_ id: String) -> Bool { tooltips.contains(id) }
+
+    /// Notes that a tooltip was shown; false when the list is full (it is not kept).
+    @discardableResult
+    public mutating func markTooltipShown(_ id: String) -> Bool {
+        guard tooltips.count < Self.maxTooltips else { return false }
+        tooltips.insert(id)
+        return true
     }
 
     /// Everything seen, by story (what `SeenStore` writes).

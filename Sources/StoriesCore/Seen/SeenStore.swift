@@ -49,7 +49,8 @@ public final class SeenStore: Sendable {
             let data = try Data(contentsOf: file)
             let document = try JSONDecoder().decode(Document.self, from: data)
             guard document.version == 1 else { throw CocoaError(.fileReadCorruptFile) }
-            return Loaded(state: SeenState(items: document.seen.mapValues(Set.init)), warning: nil)
+            return Loaded(state: SeenState(items: document.seen.mapValues(Set.init), tooltips: Set(document.tooltips ?? [])),
+                          warning: nil)
         } catch {
             let aside = file.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
             let moved = (try? FileManager.default.moveItem(at: file, to: aside)) != nil
@@ -90,7 +91,8 @@ public final class SeenStore: Sendable {
     private func write(_ state: SeenState) throws {
         let directory = file.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let document = Document(version: 1, feed: feedKey, seen: state.items.mapValues { $0.sorted() })
+        let document = Document(version: 1, feed: feedKey, seen: state.items.mapValues { $0.sorted() },
+                                tooltips: state.tooltips.isEmpty ? nil : state.tooltips.sorted())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(document)
@@ -126,6 +128,8 @@ public final class SeenStore: Sendable {
         var version: Int
         var feed: String
         var seen: [String: [String]]
+        /// Home tooltips already shown (absent in files written before there were any).
+        var tooltips: [String]?
     }
 
     /// FNV-1a, 64 bits: a stable file name for a feed path.

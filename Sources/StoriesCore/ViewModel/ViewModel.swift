@@ -59,6 +59,71 @@ public struct ViewerPageViewModel: ViewModel {
     public var width: Int
 }
 
+/// One section of the home as `HomeScreen` draws it: texts cut to the width they are drawn
+/// at, seen state looked up. `key` is the section's index on its screen.
+public struct HomeSectionViewModel: ViewModel {
+    public var key: Int
+    public var id: String
+    public var style: SectionStyle
+    public var title: FormattedText?
+    public var cells: [HomeCellViewModel]
+
+    public init(key: Int, id: String, style: SectionStyle, title: FormattedText?, cells: [HomeCellViewModel]) {
+        self.key = key
+        self.id = id
+        self.style = style
+        self.title = title
+        self.cells = cells
+    }
+}
+
+/// A cell of a home section, ready to draw.
+public struct HomeCellViewModel: Equatable, Sendable {
+    public var id: String
+    public var title: FormattedText
+    public var subtitle: FormattedText?
+    public var badge: Badge?
+    public var progress: Double?
+    /// "66%".
+    public var progressLabel: String?
+    /// The title cut to a bubble's name width, and its initials (ring-style sections).
+    public var name: String
+    public var initials: String
+    /// The story it opens is seen to the end (its ring is grey).
+    public var isSeen: Bool
+    public var picture: Media?
+    /// What Enter does, in a few words: "open Ayla's story", "3 sections", "↗ example.com".
+    public var actionHint: String?
+
+    public init(id: String, title: FormattedText, subtitle: FormattedText?, badge: Badge?, progress: Double?,
+                progressLabel: String?, name: String, initials: String, isSeen: Bool, picture: Media?, actionHint: String?) {
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+        self.badge = badge
+        self.progress = progress
+        self.progressLabel = progressLabel
+        self.name = name
+        self.initials = initials
+        self.isSeen = isSeen
+        self.picture = picture
+        self.actionHint = actionHint
+    }
+}
+
+/// The section view models of one screen of sections, for one generation and width.
+public struct HomeViewModels: Equatable, Sendable {
+    public var generation: Int
+    public var width: Int
+    public var sections: ViewModelList<HomeSectionViewModel>
+
+    public init(generation: Int, width: Int, sections: ViewModelList<HomeSectionViewModel>) {
+        self.generation = generation
+        self.width = width
+        self.sections = sections
+    }
+}
+
 /// View models in screen order with a relation map from key to position, kept right on
 /// every insert, update and delete: a change to one story touches one model, and finding
 /// it costs a dictionary lookup, not a search.

@@ -16,33 +16,56 @@ public struct ViewModelJob: Equatable, Sendable {
         }
     }
 
+    /// The sections of the screen of sections shown, to build for `width`.
+    public struct HomeInput: Equatable, Sendable {
+        public var generation: Int
+        public var sections: [HomeSection]
+        /// The items of the stories the cells open, as far as the feed has paged in (for
+        /// the seen colour of ring-style cells).
+        public var storyItems: [StoryID: [ItemID]]
+        /// The names of those stories' authors ("open Ayla's story").
+        public var storyAuthors: [StoryID: String]
+
+        public init(generation: Int, sections: [HomeSection], storyItems: [StoryID: [ItemID]] = [:],
+                    storyAuthors: [StoryID: String] = [:]) {
+            self.generation = generation
+            self.sections = sections
+            self.storyItems = storyItems
+            self.storyAuthors = storyAuthors
+        }
+    }
+
     public var ring: [RingInput]
     public var pages: [Story]
+    public var home: HomeInput?
     public var seen: SeenState
     public var now: Date
     public var width: Int
 
-    public init(ring: [RingInput], pages: [Story], seen: SeenState, now: Date, width: Int) {
+    public init(ring: [RingInput], pages: [Story], home: HomeInput? = nil, seen: SeenState, now: Date, width: Int) {
         self.ring = ring
         self.pages = pages
+        self.home = home
         self.seen = seen
         self.now = now
         self.width = width
     }
 
-    public var isEmpty: Bool { ring.isEmpty && pages.isEmpty }
+    public var isEmpty: Bool { ring.isEmpty && pages.isEmpty && home == nil }
 }
 
 /// Built view models, handed to the main queue in one step (one action).
 public struct ViewModelUpdate: Equatable, Sendable {
     public var ring: [RingBubbleViewModel]
     public var pages: [StoryID: [ViewerPageViewModel]]
+    public var home: HomeViewModels?
     /// The width the pages were built for.
     public var width: Int
 
-    public init(ring: [RingBubbleViewModel], pages: [StoryID: [ViewerPageViewModel]], width: Int) {
+    public init(ring: [RingBubbleViewModel], pages: [StoryID: [ViewerPageViewModel]], home: HomeViewModels? = nil, width: Int) {
         self.ring = ring
         self.pages = pages
+        self.home = home
         self.width = width
     }
 }
@@ -56,7 +79,53 @@ public enum ViewModelFactory {
         let ring = job.ring.map { ringBubble($0.summary, story: $0.story, seen: job.seen, now: job.now) }
         var pages: [StoryID: [ViewerPageViewModel]] = [:]
         for story in job.pages { pages[story.id] = viewerPages(story, now: job.now, width: job.width) }
-        return ViewModelUpdate(ring: ring, pages: pages, width: job.width)
+        let home = job.home.map { homeSections($0, seen: job.seen, width: job.width) }
+        return ViewModelUpdate(ring: ring, pages: pages, home: home, width: job.width)
+    }
+
+    /// The section view models of a screen of sections: every text cut to the width its
+    /// style draws it at (`HomeGeometry`).
+    public static func homeSections(_ input: ViewModelJob.HomeInput, seen: SeenState, width: Int) -> HomeViewModels {
+        let area = max(1, width - 2 * HomeGeometry.leftMargin)
+        let models = input.sections.enumerated().map { index, section in
+            let textWidth: Int = switch section.style {
+            case .ring: bubbleNameWidth
+            case .cards: min(HomeGeometry.cardWidth, area) - 4
+            case .list, .banner: area
+            }
+            let cells = section.cells.map { cell -> HomeCellViewModel in
+                var isSeen = false
+                var hint: String?
+                switch cell.action {
+                case .openStory(let id)?:
+                    if let items = input.storyItems[id] { isSeen = seen.isFullySeen(story: id, items: items) }
+                    hint = input.storyAuthors[id].map { "open \($0)'s story" } ?? "open the story"
+                case .openSections(let title, let sections)?:
+                    let count = sections.count == 1 ? "1 section" : "\(sections.count) sections"
+                    hint = title.isEmpty ? count : "\(title) · \(count)"
+                case .openLink(let link)?:
+                    hint = "↗ " + (URLHost.of(link.url) ?? link.url)
+                case nil:
+                    hint = nil
+                }
+                return HomeCellViewModel(
+                    id: cell.id,
+                    title: cell.title.truncated(toWidth: max(1, textWidth)),
+                    subtitle: cell.subtitle?.truncated(toWidth: max(1, textWidth)),
+                    badge: cell.badge,
+                    progress: cell.progress,
+                    progressLabel: cell.progress.map { "\(Int(($0 * 100).rounded()))%" },
+                    name: cell.title.plain.truncated(toWidth: bubbleNameWidth),
+                    initials: initials(of: cell.title.plain),
+                    isSeen: isSeen,
+                    picture: cell.picture,
+                    actionHint: hint?.truncated(toWidth: max(1, area))
+                )
+            }
+            return HomeSectionViewModel(key: index, id: section.id, style: section.style,
+                                        title: section.title?.truncated(toWidth: area), cells: cells)
+        }
+        return HomeViewModels(generation: input.generation, width: width, sections: ViewModelList(models))
     }
 
     public static func ringBubble(_ summary: StorySummary, story: Story?, seen: SeenState, now: Date) -> RingBubbleViewModel {
@@ -110,6 +179,13 @@ public enum ViewModelFactory {
         let words = name.split(separator: " ").prefix(2)
         let letters = words.compactMap { $0.first.map { String($0).uppercased() } }.joined()
         return letters.truncated(toWidth: 4, ellipsis: false)
+    }
+}
+
+/// The host of a URL, for saying where a link goes.
+enum URLHost {
+    static func of(_ url: String) -> String? {
+        URLComponents(string: url)?.host.flatMap { $0.isEmpty ? nil : SafeText.line($0) }
     }
 }
 

@@ -81,6 +81,14 @@ public struct Canvas: Equatable, Sendable {
         return text(shown, x: x, y: y, style: style, maxWidth: rect.width)
     }
 
+    /// Copies whole rows from a canvas of the same size (clipped to both).
+    public mutating func copyRows(_ rows: Range<Int>, from other: Canvas) {
+        guard other.width == width else { return }
+        let low = max(0, rows.lowerBound), high = min(height, other.height, rows.upperBound)
+        guard low < high else { return }
+        cells.replaceSubrange(low * width..<high * width, with: other.cells[low * width..<high * width])
+    }
+
     /// Darkens a band of rows in place: each cell becomes a blank whose background is the
     /// cell's own colour (for a ▀ picture cell, the mean of its two halves) at `factor`, so
     /// text drawn over a photo stays readable and the photo still shows through.

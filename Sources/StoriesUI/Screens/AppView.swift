@@ -11,7 +11,8 @@ public enum AppView {
 
     public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
                               metrics: MetricsSnapshot? = nil,
-                              pictures: PictureLookup = { _ in .loading }) -> Canvas {
+                              pictures: PictureLookup = { _ in .loading },
+                              banners: PictureLookup = { _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         guard ScreenLayout.isUsable(width: width, height: height) else {
             let message = "Terminal too small: \(width)×\(height). stories needs at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight)."
@@ -22,11 +23,11 @@ public enum AppView {
             return canvas
         }
         if let motion = TransitionView.motion(of: state) {
-            TransitionView.render(motion, state: state, into: &canvas, pictures: pictures)
+            TransitionView.render(motion, state: state, into: &canvas, pictures: pictures, banners: banners)
         } else if let viewer = state.viewer {
             ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         } else {
-            HomeScreen.render(state, into: &canvas)
+            HomeScreen.render(state, into: &canvas, banners: banners)
         }
         if state.showsGestures {
             GestureOverlay.render(state, into: &canvas)

@@ -7,7 +7,7 @@ public enum HelpOverlay {
         var rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
             .map { ($0.keyNames, $0.summary) }
         // The mouse is not rebindable; its gestures are listed after the keys.
-        rows += context == .viewer ? mouseInViewer : [("click", "open a bubble · wheel: choose")]
+        rows += context == .viewer ? mouseInViewer : [("click", "open a bubble, run a cell · wheel: choose")]
         let closing = bindings.bindings(in: .help).first?.keyNames ?? "?"
         let keyColumn = min(18, (rows.map { $0.0.displayWidth }.max() ?? 4) + 2)
         let summaryWidth = rows.map { $0.1.displayWidth }.max() ?? 10

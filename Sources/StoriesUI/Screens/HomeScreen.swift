@@ -1,16 +1,23 @@
 import StoriesCore
+import StoriesMedia
 
-/// Home: title line, the ring row, the selected story's details, feed problems, key hints.
+/// Home: title line, the ring row, the selected story's details, the server-driven
+/// sections below them, the notice and feed-problem lines, key hints. A screen of sections
+/// a cell opened replaces the ring row and details with its own title.
 public enum HomeScreen {
     /// The first row of the ring row.
     public static let ringRow = RingLayout.row
 
-    public static func render(_ state: AppState, into canvas: inout Canvas) {
+    public static func render(_ state: AppState, into canvas: inout Canvas,
+                              banners: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
+        let nested = state.homeLevels.count > 1
 
         canvas.text(" ◉ stories", x: 0, y: 0, style: Theme.title)
         let titleX = 11
-        canvas.text("· " + state.title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
+        var title = "· " + state.title
+        if nested { title += " › " + state.homeLevel.title.ifEmpty("sections") }
+        canvas.text(title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
         let count = state.store.count
         if count > 0 || !state.store.hasMore {
             // "20+ stories" while more pages may come.
@@ -20,28 +27,50 @@ public enum HomeScreen {
             canvas.text(text, x: width - text.displayWidth - 1, y: 0, style: Theme.mutedText)
         }
 
-        let ringY = ringRow
-        if count == 0 {
-            let message = state.isLoading ? "Loading stories…"
-                : (state.store.hasMore ? "Waiting for the feed…" : "No stories to show in this feed.")
-            canvas.text(message, x: 2, y: ringY + 1, style: Theme.mutedText)
-        } else {
-            drawRing(state, into: &canvas, y: ringY)
-            drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1)
+        if !nested {
+            let ringY = ringRow
+            if count == 0 {
+                let message = state.isLoading ? "Loading stories…"
+                    : (state.store.hasMore ? "Waiting for the feed…" : "No stories to show in this feed.")
+                canvas.text(message, x: 2, y: ringY + 1, style: Theme.mutedText)
+            } else {
+                drawRing(state, into: &canvas, y: ringY)
+                if state.homeLevel.focus == nil { drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1) }
+            }
         }
+        HomeSectionsView.draw(state, into: &canvas, banners: banners)
 
         var bottom = height - 2
+        let notice = HomeGeometry.noticeLines(state)
+        for (offset, line) in notice.enumerated() {
+            canvas.text(line, x: 2, y: bottom - notice.count + 1 + offset, style: Style(foreground: Theme.accent), maxWidth: width - 4)
+        }
+        bottom -= notice.count
         if let notice = state.pagingNotice {
             canvas.text("⚠ " + notice, x: 2, y: bottom, style: Style(foreground: Theme.warning), maxWidth: width - 4)
             bottom -= 1
         }
         drawWarnings(state.warnings, into: &canvas, bottom: bottom)
-        Hints.draw([("←→", "choose"), ("Enter", "open"), ("?", "help"), ("q", "quit")], into: &canvas, y: height - 1)
+        HomeSectionsView.drawTooltip(state, into: &canvas)
+        Hints.draw(hints(state), into: &canvas, y: height - 1)
+    }
+
+    /// The key hints for where the keyboard is.
+    static func hints(_ state: AppState) -> [(String, String)] {
+        let hasSections = !state.homeLevel.sections.isEmpty
+        guard let focused = state.homeLevel.focusedCell else {
+            var hints = [("←→", "choose")]
+            if hasSections { hints.append(("↓", "sections")) }
+            return hints + [("Enter", "open"), ("?", "help"), ("q", "quit")]
+        }
+        let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
+        return [("←→", "choose"), ("↑↓", "sections"), ("Enter", action ?? "open"), ("Esc", "back"), ("?", "help")]
     }
 
     /// Where the bubble of a story is drawn, when it is in view: present grows out of it
     /// and dismiss shrinks into it.
     public static func bubbleRect(of index: Int, state: AppState, width: Int) -> Rect? {
+        guard state.homeLevels.count == 1 else { return nil }
         let visible = RingLayout.visibleBubbles(width: width)
         let first = RingLayout.firstVisible(selection: state.selection, count: state.store.count, visible: visible)
         guard index >= first, index < first + visible else { return nil }
@@ -56,6 +85,8 @@ public enum HomeScreen {
         let visible = RingLayout.visibleBubbles(width: canvas.width)
         let first = RingLayout.firstVisible(selection: state.selection, count: count, visible: visible)
         let last = min(count, first + visible)
+        // The selection is drawn heavy only while the row has the keyboard.
+        let rowHasKeyboard = state.homeLevel.focus == nil
         for index in first..<last {
             let id = store.summaries[index].id
             // A bubble whose view model is still being built stays empty for that frame.
@@ -64,7 +95,7 @@ public enum HomeScreen {
             if state.opening == id {
                 ring = .loading(step: Int(max(0, state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond))
             } else if case .failed? = store.items[id] { ring = .failed }
-            Bubble(model, isSelected: index == state.selection, ring: ring)
+            Bubble(model, isSelected: index == state.selection && rowHasKeyboard, ring: ring)
                 .draw(into: &canvas, x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: y)
         }
         let arrow = Style(foreground: Theme.accent, attributes: [.bold])
@@ -100,6 +131,10 @@ public enum HomeScreen {
             canvas.text(line, x: 2, y: bottom - min(2, lines.count) + 1 + offset, style: style, maxWidth: canvas.width - 4)
         }
     }
+}
+
+extension String {
+    fileprivate func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
 }
 
 /// The key-hint line at the bottom of a screen.

@@ -12,8 +12,32 @@ extension ViewerScreen {
     }
 }
 
+/// The one place a banner picture's rendition key is made: `HomeScreen` draws it at
+/// `HomeGeometry.bannerPictureSize`, filled, and the preloader prepares exactly that.
+extension HomeScreen {
+    public static func bannerKey(for media: Media, screenWidth: Int, depth: ColorDepth) -> RenditionKey {
+        let size = HomeGeometry.bannerPictureSize(screenWidth: screenWidth)
+        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: depth, fit: .fill)
+    }
+}
+
 /// Picture lookups for drawing.
 public enum PictureLookups {
+    /// Reads banner pictures from the rendition cache (nothing else), like `cached`: the
+    /// picture at the banner's size, else its BlurHash stand-in, else `.loading`.
+    @MainActor
+    public static func banners(_ cache: RenditionCache, screenWidth: Int, depth: ColorDepth) -> AppView.PictureLookup {
+        { media in
+            MainActor.assumeIsolated {
+                let key = HomeScreen.bannerKey(for: media, screenWidth: screenWidth, depth: depth)
+                let state = cache.state(peek: key)
+                guard case .loading = state, let blurhash = media.blurhash,
+                      case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }
+                return .placeholder(cells)
+            }
+        }
+    }
+
     /// Reads the rendition cache and nothing else: the photo when it is ready at this
     /// screen's size, else its BlurHash stand-in when the pipeline has made one, else
     /// `.loading`. It never asks for work and never changes the cache (not even its

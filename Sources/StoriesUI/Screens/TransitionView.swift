@@ -42,10 +42,11 @@ public enum TransitionView {
     }
 
     public static func render(_ motion: Motion, state: AppState, into canvas: inout Canvas,
-                              pictures: AppView.PictureLookup) {
+                              pictures: AppView.PictureLookup, banners: AppView.PictureLookup = { _ in .loading }) {
         switch motion {
         case .zoom(let viewer, let scale, let backdrop):
-            renderZoom(state, viewer: viewer, scale: scale, backdrop: backdrop, into: &canvas, pictures: pictures)
+            renderZoom(state, viewer: viewer, scale: scale, backdrop: backdrop, into: &canvas, pictures: pictures,
+                       banners: banners)
         case .cube(let leaving, let arriving, let forward, let turn):
             renderCube(state, leaving: leaving, arriving: arriving, forward: forward, turn: turn, into: &canvas, pictures: pictures)
         }
@@ -63,9 +64,10 @@ public enum TransitionView {
     }
 
     static func renderZoom(_ state: AppState, viewer: ViewerState, scale: Double, backdrop: Double,
-                           into canvas: inout Canvas, pictures: AppView.PictureLookup) {
+                           into canvas: inout Canvas, pictures: AppView.PictureLookup,
+                           banners: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
-        HomeScreen.render(state, into: &canvas)
+        HomeScreen.render(state, into: &canvas, banners: banners)
         canvas.shade(1 - 0.75 * max(0, min(1, backdrop)))
         var face = Canvas(width: width, height: height)
         ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
