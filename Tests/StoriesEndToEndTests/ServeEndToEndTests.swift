@@ -124,6 +124,10 @@ import Testing
         let tmux = try Tmux(width: 100, height: 30)
         try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)")
         try tmux.waitFor("the ring row from the server") { $0.first?.contains("Demo stories") == true && $0.contains { $0.contains("╭") } }
+        // The server-driven sections below the row, from GET /v1/home.
+        try tmux.waitFor(text: "Featured")
+        try tmux.waitFor(text: "Liftoff · a launch in 12 seconds")
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("GET /v1/home 200"))
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         #expect(try String(contentsOf: log, encoding: .utf8).contains("GET /v1/stories/ayla 200"))
@@ -143,6 +147,7 @@ import Testing
             lines.contains { $0.contains("⚠") && ($0.contains("reach the server") || $0.contains("offline")) }
         }
         #expect(tmux.text.contains("10+ stories"), "what it has stays")
+        #expect(tmux.text.contains("Featured"), "the sections stay too")
 
         // The same port again (its old socket may take a moment to be free).
         var restarted: Server?
