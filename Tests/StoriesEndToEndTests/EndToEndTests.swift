@@ -262,6 +262,14 @@ import Testing
         try tmux.press("End"); try tmux.waitFor(text: "11 stories")
         try tmux.press("End"); try selected("陈伟 Chen Wei  @chenwei")
         try tmux.press("Home"); try selected("Ayla Demir  @ayla")
+        // Sections: ↓ j / ↑ k move between them, → ← within one, Esc gives the row the keyboard back.
+        try tmux.press("Down"); try tmux.waitFor(text: "▸ Featured")
+        try tmux.press("j"); try tmux.waitFor(text: "▸ Continue watching")
+        try tmux.press("k"); try tmux.waitFor(text: "▸ Featured")
+        try tmux.press("Right"); try tmux.waitFor(text: "The deep field")
+        try tmux.press("Up"); try selected("Ayla Demir  @ayla")
+        try tmux.press("Down"); try tmux.waitFor(text: "▸ Featured")
+        try tmux.press("Escape"); try selected("Ayla Demir  @ayla")
         try tmux.press("?"); try tmux.waitFor(text: "Keys · stories")
         try tmux.press("q"); try tmux.waitFor("help closed") { !$0.joined().contains("Keys ·") }
         try tmux.press("g"); try tmux.waitFor(text: "Gestures · now: home")

@@ -52,7 +52,10 @@ public enum HomeScreen {
         }
         drawWarnings(state.warnings, into: &canvas, bottom: bottom)
         HomeSectionsView.drawTooltip(state, into: &canvas)
-        Hints.draw(hints(state), into: &canvas, y: height - 1)
+        let hintsEnd = Hints.draw(hints(state), into: &canvas, y: height - 1)
+        if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= width {
+            canvas.text(more, x: width - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
+        }
     }
 
     /// The key hints for where the keyboard is.
@@ -139,7 +142,9 @@ extension String {
 
 /// The key-hint line at the bottom of a screen.
 enum Hints {
-    static func draw(_ hints: [(String, String)], into canvas: inout Canvas, y: Int) {
+    /// Draws the hints that fit; returns the column after the last one drawn.
+    @discardableResult
+    static func draw(_ hints: [(String, String)], into canvas: inout Canvas, y: Int) -> Int {
         var x = 1
         for (key, meaning) in hints {
             let needed = key.displayWidth + 1 + meaning.displayWidth
@@ -148,5 +153,6 @@ enum Hints {
             x += canvas.text(" " + meaning, x: x, y: y, style: Theme.hint)
             x += 2
         }
+        return x
     }
 }

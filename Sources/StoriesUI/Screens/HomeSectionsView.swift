@@ -24,15 +24,18 @@ enum HomeSectionsView {
                  y: y, into: &drawn, banners: banners)
             canvas.copyRows(y..<bottom, from: drawn)
         }
-        // More sections below than fit: say so at the right of the hint line.
-        if let last = visible.last, last.index < level.sections.count - 1 {
-            let more = level.sections.count - 1 - last.index
-            let text = "↓ \(more) more section" + (more == 1 ? "" : "s")
-            canvas.text(text, x: canvas.width - text.displayWidth - 1, y: canvas.height - 1, style: Theme.mutedText)
-        }
         if let first = visible.first, first.index > 0 {
             canvas.text("↑", x: canvas.width - 2, y: first.y, style: Theme.mutedText)
         }
+    }
+
+    /// "↓ 2 more sections" when sections below are out of view (the hint line shows it
+    /// where there is room).
+    static func moreBelow(_ state: AppState) -> String? {
+        guard state.currentHomeModels != nil, let last = HomeGeometry.visibleSections(state).last,
+              last.index < state.homeLevel.sections.count - 1 else { return nil }
+        let more = state.homeLevel.sections.count - 1 - last.index
+        return "↓ \(more) more section" + (more == 1 ? "" : "s")
     }
 
     static func draw(_ model: HomeSectionViewModel, section: HomeSection, selected: Int, isFocused: Bool, y: Int,
