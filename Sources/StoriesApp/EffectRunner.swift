@@ -48,7 +48,7 @@ final class EffectRunner {
             services.loadHome { [weak self] result in
                 switch result {
                 case .success(let load): self?.send(.homeLoaded(load))
-                case .failure(let error): self?.send(.homeFailed(error.description))
+                case .failure(let error): self?.send(.homeFailed(error.description, retry: error.isTransient))
                 }
             }
         case .openLink(let url):

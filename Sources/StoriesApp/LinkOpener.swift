@@ -24,19 +24,35 @@ enum LinkOpener {
         DispatchQueue.global(qos: .userInitiated).async {
             let process = Process()
             process.executableURL = opener
-            process.arguments = [url]
+            process.arguments = [argument(url)]
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let message: String
             do {
                 try process.run()
-                message = "↗ Opened in the browser: \(url)"
+                message = "↗ Asked the browser to open \(url)"
             } catch {
                 message = notOpened(url)
             }
             DispatchQueue.main.async { MainActor.assumeIsolated { done(message) } }
         }
+    }
+
+    /// The URL as handed to `xdg-open`: the characters a shell gives meaning to (`xdg-open`
+    /// is a shell script, and so may be the `$BROWSER` it runs) percent-encoded. Servers read
+    /// `%28` as `(`, so the page is the same.
+    static func argument(_ url: String) -> String {
+        var out = ""
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case "$", "(", ")", "'", ";", "!", "*", "`", "\"", "\\", "|", "<", ">", "{", "}", "^":
+                out += String(format: "%%%02X", scalar.value)
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The notice when no browser can be opened here: the whole URL, to copy.

@@ -184,14 +184,15 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
                 if let cached { return Answer(body: cached.body, offlineNote: note("the server answered \(response.status)", cached)) }
                 fallthrough
             default:
-                throw FeedError(file: url, reason: "the server answered \(response.status)\(serverMessage(response.body).map { ": \($0)" } ?? "")")
+                throw FeedError(file: url, reason: "the server answered \(response.status)\(serverMessage(response.body).map { ": \($0)" } ?? "")",
+                                isTransient: response.status >= 500)
             }
         case .failure(let error):
             let reason = describe(error, maxBytes: maxBytes)
             let refused = error is Refusal || error is NIOTooManyBytesError || isDecompressionLimit(error)
             if !refused { unreachable.mark(reason) }
             if let cached, !refused { return Answer(body: cached.body, offlineNote: note(reason, cached)) }
-            throw FeedError(file: url, reason: refused ? reason : "cannot reach the server: \(reason)")
+            throw FeedError(file: url, reason: refused ? reason : "cannot reach the server: \(reason)", isTransient: !refused)
         }
     }
 

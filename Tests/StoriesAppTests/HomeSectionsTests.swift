@@ -36,7 +36,8 @@ import Testing
         pilot.press(.key(.down))
         #expect(pilot.state.homeLevel.focus == 0)
         #expect(pilot.lines.contains { $0.hasPrefix("▸ Featured") })
-        #expect(!pilot.text.contains("Training day at the space centre."), "the row's details make room for the sections")
+        #expect(pilot.text.contains("Training day at the space centre."),
+                "the details stay, so the sections do not move under the pointer when one takes the keyboard")
         pilot.press(.key(.right))
         #expect(pilot.state.homeLevel.selected[0] == 1)
         #expect(pilot.text.contains("The deep field"))
@@ -161,7 +162,7 @@ import Testing
         let attempts = Attempts()
         let source = MemoryFeed(load: Fixture.demo, homeSections: { () throws(FeedError) in
             attempts.count += 1
-            guard attempts.count > 2 else { throw FeedError(file: "/v1/home", reason: "the server answered 503") }
+            guard attempts.count > 2 else { throw FeedError(file: "/v1/home", reason: "the server answered 503", isTransient: true) }
             return HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "late", style: .list, title: FormattedText("Arrived late"),
                                                                       cells: [HomeCell(id: "c", title: FormattedText("Cell"))])]))
         })
@@ -174,6 +175,38 @@ import Testing
         pilot.wait(4)
         #expect(attempts.count == 3)
         #expect(pilot.text.contains("Arrived late"))
+    }
+
+    @Test func aHomeThatIsWrongIsSaidOnceAndNotAskedForAgain() {
+        final class Attempts: @unchecked Sendable { // touched only on the virtual clock's one thread
+            var count = 0
+        }
+        let attempts = Attempts()
+        let source = MemoryFeed(load: Fixture.demo, homeSections: { () throws(FeedError) in
+            attempts.count += 1
+            throw FeedError(file: "/v1/home", reason: "the server answered 404")
+        })
+        let pilot = AppDriver(width: 100, height: 30, source: source)
+        #expect(pilot.text.contains("home sections did not load: /v1/home: the server answered 404"))
+        #expect(!pilot.text.contains("trying again"))
+        pilot.wait(120)
+        #expect(attempts.count == 1, "a 404 or a document that is not a home stays so: no retries")
+    }
+
+    @Test func aStoryOpenedFromASectionSaysItIsLoadingAndWhyItFailed() {
+        var source = MemoryFeed(load: Fixture.demo, homeSections: {
+            HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
+                HomeCell(id: "c", title: FormattedText("Sofia"), action: .openStory("sofia")),
+            ])]))
+        })
+        source.failing = ["sofia": "no such file"]
+        let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
+        pilot.wait(2)
+        pilot.press(.key(.down), .key(.enter))
+        #expect(pilot.text.contains("Loading Sofía"), "the ring row's loading ring is not what has the keyboard")
+        pilot.wait(2)
+        #expect(pilot.text.contains("Could not load Sofía"))
+        #expect(pilot.text.contains("no such file"))
     }
 
     @Test func aStoryTheFeedHasNotPagedInYetSaysSo() {

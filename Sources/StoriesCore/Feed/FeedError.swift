@@ -4,11 +4,15 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String
     public var field: String?
     public var reason: String
+    /// The network failed (unreachable, timed out, a 5xx): asking again later may work. A
+    /// document that is wrong, or a 404, stays wrong.
+    public var isTransient: Bool
 
-    public init(file: String, field: String? = nil, reason: String) {
+    public init(file: String, field: String? = nil, reason: String, isTransient: Bool = false) {
         self.file = file
         self.field = field
         self.reason = reason
+        self.isTransient = isTransient
     }
 
     public var description: String {

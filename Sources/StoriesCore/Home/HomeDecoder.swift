@@ -207,6 +207,11 @@ public enum HomeDecoder {
         guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) else {
             return "a link may not hold spaces or control characters"
         }
+        // Only the characters RFC 3986 allows in a URI (anything else percent-encoded).
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
+        guard url.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
+            return "a link may hold only the characters of a URI (others percent-encoded)"
+        }
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return "not a URL with a host"
         }
@@ -222,8 +227,10 @@ public enum HomeDecoder {
     }
 
     static func text(_ raw: String, limit: Int) -> String {
-        // Cut before cleaning too, so a huge string costs no more than a short one.
-        SafeText.line(String(raw.prefix(limit * 4))).truncated(toWidth: limit)
+        // Cut by bytes before cleaning, so a huge string — even one character with a million
+        // combining marks — costs no more than a short one.
+        let bytes = raw.utf8.prefix(limit * 8)
+        return SafeText.line(String(decoding: bytes, as: UTF8.self)).truncated(toWidth: limit)
     }
 
     /// A span's text: cleaned like any line, but a space at either end is kept, since

@@ -99,12 +99,11 @@ public enum HomeGeometry {
     }
 
     /// The first row of the section area: under the ring row and the selected story's
-    /// details, or right under the ring row while a section has the keyboard (the details
-    /// are about the ring row's story); at the top of a screen of sections a cell opened.
+    /// details; at the top of a screen of sections a cell opened. It does not move when a
+    /// section takes the keyboard, so a second click lands where the first one did.
     public static func top(_ state: AppState) -> Int {
         guard state.homeLevels.count <= 1 else { return 2 }
-        let underRow = RingLayout.row + RingLayout.bubbleHeight + 1
-        return state.homeLevel.focus == nil ? underRow + detailsRows : underRow
+        return RingLayout.row + RingLayout.bubbleHeight + 1 + detailsRows
     }
 
     /// One past the last row of the section area: above the lines at the bottom (the key
@@ -116,10 +115,20 @@ public enum HomeGeometry {
         return state.screenHeight - footer
     }
 
-    /// The notice cut into lines of the screen's width, at most three (a link's whole URL,
-    /// to copy, is the usual notice). Linear in the notice's length.
+    /// The most lines the notice takes: a link's whole URL, to copy, is the usual notice.
+    public static let maxNoticeLines = 6
+
+    /// The notice cut into lines of the screen's width (at most `maxNoticeLines`, fewer on
+    /// a short screen), after a line about a story being opened from a section, where the
+    /// ring row's loading ring is not in view. Linear in the notice's length.
     public static func noticeLines(_ state: AppState) -> [String] {
-        guard let notice = state.notice else { return [] }
+        var notice = state.notice ?? ""
+        if state.viewer == nil, let id = state.opening, state.homeLevel.focus != nil || state.homeLevels.count > 1 {
+            let name = state.store.positions[id].map { state.store.summaries[$0].author.name } ?? id
+            notice = "◌ Loading \(name)'s story… (Esc: stop)" + (notice.isEmpty ? "" : " · " + notice)
+        }
+        guard !notice.isEmpty else { return [] }
+        let limit = max(1, min(maxNoticeLines, (state.screenHeight - 10) / 2))
         let width = max(1, state.screenWidth - 2 * leftMargin)
         var lines: [String] = []
         var line = "", used = 0
@@ -129,13 +138,13 @@ public enum HomeGeometry {
                 lines.append(line)
                 line = ""
                 used = 0
-                if lines.count == 3 { break }
+                if lines.count == limit { break }
             }
             line.append(character)
             used += w
         }
-        if lines.count < 3, !line.isEmpty { lines.append(line) }
-        if lines.count == 3, lines.joined().count < notice.count, var last = lines.popLast() {
+        if lines.count < limit, !line.isEmpty { lines.append(line) }
+        if lines.count == limit, lines.joined().count < notice.count, var last = lines.popLast() {
             last = String(last.dropLast()) + "…"
             lines.append(last)
         }

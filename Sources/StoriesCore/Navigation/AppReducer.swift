@@ -21,8 +21,9 @@ public enum AppAction: Equatable, Sendable {
     case storyFailed(StoryID, String)
     /// The home sections arrived (`home.json`, `GET /v1/home`).
     case homeLoaded(HomeLoad)
-    /// They did not; asked again with backoff.
-    case homeFailed(String)
+    /// They did not: asked again with backoff when the failure was the network's
+    /// (`retry`), else said once and left (a 404, a document that is not a home).
+    case homeFailed(String, retry: Bool)
     /// What opening a link did, in words for the notice line.
     case linkOpened(String)
     /// View models built in the background, handed over in one step.
@@ -156,8 +157,13 @@ private struct Reduction {
     var pagesChanged: [StoryID] = []
     /// The section view models of the screen of sections shown must be rebuilt.
     var homeChanged = false
+    /// The screen of sections shown when the action came (a press on a cell belongs to it).
+    let generationBefore: Int
 
-    init(state: AppState) { self.state = state }
+    init(state: AppState) {
+        self.state = state
+        generationBefore = state.homeGeneration
+    }
 
     var store: StoryStore {
         get { state.store }
@@ -229,7 +235,14 @@ private struct Reduction {
             pagesChanged.append(story.id)
         case .storyFailed(let id, let reason):
             store.itemsFailed(id, reason: reason)
-            if state.opening == id { state.opening = nil }
+            if state.opening == id {
+                state.opening = nil
+                // Opened from a section, where the row's ⚠ is not in view: the notice says so.
+                if state.homeLevel.focus != nil || state.homeLevels.count > 1 {
+                    let name = store.positions[id].map { store.summaries[$0].author.name } ?? id
+                    state.notice = "⚠ Could not load \(name)'s story: \(reason)"
+                }
+            }
             if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
                 state.pointer = .idle // the story under the pointer failed: its gesture ends
             }
@@ -242,9 +255,14 @@ private struct Reduction {
                 state.homeGeneration += 1
                 homeChanged = true
             }
-        case .homeFailed(let reason):
+        case .homeFailed(let reason, let retry):
             let attempt: Int
             if case .loading(let current) = state.homeRequest { attempt = current } else { attempt = 1 }
+            guard retry else {
+                state.homeRequest = .loaded // nothing more will come: the home has no sections
+                state.warnings.append(FeedWarning("home sections did not load: \(reason)"))
+                break
+            }
             state.homeRequest = .failed(attempt: attempt)
             // One line for a run of failures, not one per attempt.
             if attempt == 1 { state.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
@@ -274,8 +292,9 @@ private struct Reduction {
     /// One input: a key that no binding takes with Alt is read as Esc and then the key,
     /// each recognised in the state the one before left.
     mutating func input(_ event: InputEvent, at time: Double) {
+        if case .key = event { state.notice = nil } // the notice was read
+        if case .mouse(let mouse) = event, case .press = mouse.kind { state.notice = nil }
         if case .key = event {
-            state.notice = nil // the notice was read
             let keys = state.bindings.resolving(event, in: state.inputContext)
             if keys != [event] {
                 var decision = GestureDecision(time: time, input: GestureRecognizer.describe(event),
@@ -700,8 +719,9 @@ private struct Reduction {
     /// opens or the help covers it, and never comes back.
     mutating func updateTooltip() {
         var wanted: Tooltip?
-        if state.viewer == nil, state.transition == nil, !state.showsHelp, state.isUsable,
-           let focused = state.homeLevel.focusedCell {
+        if state.viewer == nil, state.transition == nil, !state.showsHelp, !state.showsGestures, !state.showsMetrics,
+           state.isUsable, let focused = state.homeLevel.focusedCell,
+           HomeGeometry.visibleSections(state).contains(where: { $0.index == focused.section }) {
             wanted = state.homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip
         }
         guard let tip = wanted else {
@@ -769,7 +789,7 @@ private struct Reduction {
             stale = state.viewer != nil || state.showsHelp || !state.isUsable
         case .pressedCell:
             // New sections may put another cell where the press was.
-            stale = state.viewer != nil || state.showsHelp || !state.isUsable || homeChanged
+            stale = state.viewer != nil || state.showsHelp || !state.isUsable || state.homeGeneration != generationBefore
         default:
             let byGesture: Bool
             switch action {

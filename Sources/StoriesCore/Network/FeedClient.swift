@@ -97,18 +97,19 @@ public final class FeedClient: Sendable {
     }
 
     private func plan(_ what: String, random: LockedRandom? = nil) -> Plan {
-        if profile.isOffline { return .fail(FeedError(file: what, reason: "offline (--network offline)"), after: 0.05) }
+        if profile.isOffline { return .fail(FeedError(file: what, reason: "offline (--network offline)", isTransient: true), after: 0.05) }
         let (jitterUnit, failureRoll) = (random ?? self.random).draw()
         let latency = max(0, profile.latency + profile.jitter * jitterUnit)
         if latency >= profile.timeout { return .fail(timedOut(what), after: profile.timeout) }
         if failureRoll < profile.failureRate {
-            return .fail(FeedError(file: what, reason: "the connection failed (simulated: \(profile.name))"), after: latency)
+            return .fail(FeedError(file: what, reason: "the connection failed (simulated: \(profile.name))", isTransient: true),
+                         after: latency)
         }
         return .read(latency: latency)
     }
 
     private func timedOut(_ what: String) -> FeedError {
-        FeedError(file: what, reason: "timed out after \(NetworkProfile.format(seconds: profile.timeout))")
+        FeedError(file: what, reason: "timed out after \(NetworkProfile.format(seconds: profile.timeout))", isTransient: true)
     }
 
     private func perform<Value: Sendable>(

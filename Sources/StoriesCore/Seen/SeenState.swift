@@ -5,7 +5,7 @@ public struct SeenState: Equatable, Sendable {
     /// Ids of the home tooltips already shown.
     public private(set) var tooltips: Set<String> = []
     /// The most tooltip ids kept: a hostile home cannot grow the state file without bound
-    /// (past this, a new tooltip is still shown once per run).
+    /// (past this, a tooltip not kept shows each time its cell takes the keyboard).
     public static let maxTooltips = 5000
 
     public init() {}

@@ -35,7 +35,7 @@ public enum HomeScreen {
                 canvas.text(message, x: 2, y: ringY + 1, style: Theme.mutedText)
             } else {
                 drawRing(state, into: &canvas, y: ringY)
-                if state.homeLevel.focus == nil { drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1) }
+                drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1)
             }
         }
         HomeSectionsView.draw(state, into: &canvas, banners: banners)

@@ -211,8 +211,10 @@ enum HomeSectionsView {
         let lines = Array(TextWrap.lines("Tip: " + tip.text, width: maxText).prefix(3))
         let innerWidth = lines.map(\.displayWidth).max() ?? 0
         let width = innerWidth + 4, height = lines.count + 2
+        // Below the cell, else above its section (its title, with the focus marker, stays in
+        // view); never over the lines at the bottom.
         var y = box.y + box.height
-        if y + height > canvas.height - 1 { y = max(1, box.y - height) }
+        if y + height > HomeGeometry.bottom(state) { y = max(1, placed.y - height) }
         let x = max(0, min(box.x, canvas.width - width))
         let frame = Style(foreground: focusColor, background: .palette(236), attributes: [.bold])
         let inside = Style(foreground: .palette(255), background: .palette(236))
