@@ -1,11 +1,16 @@
 import Foundation
-import StoriesApp
+@testable import StoriesApp
 import StoriesCore
 import StoriesUI
 import Testing
 
 /// The server-driven home through the real engine: the demo's `home.json` (every style),
 /// keys and clicks, actions, tooltips once, and documents that are wrong.
+/// Counts a source's calls; touched only on the virtual clock's one thread.
+private final class Attempts: @unchecked Sendable {
+    var count = 0
+}
+
 @MainActor
 @Suite struct HomeSectionsTests {
     /// The row and column of the first place `text` is on screen (columns in cells).
@@ -123,9 +128,7 @@ import Testing
         pilot.finishWork()
         let olu = try #require(pilot.state.store.positions["olu"])
         #expect(pilot.position?.story == olu, "the card opened Olúwáseun's story")
-        #expect(pilot.lastDecision?.gesture.hasPrefix("click on cell") == true || pilot.state.gestureLog.contains {
-            $0.gesture.hasPrefix("click on cell 2 of section 2")
-        })
+        #expect(pilot.state.gestureLog.contains { $0.gesture == "click on cell 2 of section 2" && $0.handler == "home.sections" })
         pilot.press(.key(.escape))
         #expect(pilot.state.homeLevel.focus == 1, "the clicked cell's section has the keyboard")
         // A press on one cell and a release on another does nothing.
@@ -156,9 +159,6 @@ import Testing
     }
 
     @Test func aHomeThatFailsIsAskedForAgainAndArrives() {
-        final class Attempts: @unchecked Sendable { // touched only on the virtual clock's one thread
-            var count = 0
-        }
         let attempts = Attempts()
         let source = MemoryFeed(load: Fixture.demo, homeSections: { () throws(FeedError) in
             attempts.count += 1
@@ -178,9 +178,6 @@ import Testing
     }
 
     @Test func aHomeThatIsWrongIsSaidOnceAndNotAskedForAgain() {
-        final class Attempts: @unchecked Sendable { // touched only on the virtual clock's one thread
-            var count = 0
-        }
         let attempts = Attempts()
         let source = MemoryFeed(load: Fixture.demo, homeSections: { () throws(FeedError) in
             attempts.count += 1
@@ -219,6 +216,17 @@ import Testing
         pilot.press(.key(.down), .key(.enter))
         #expect(pilot.state.viewer == nil)
         #expect(pilot.text.contains("The story 'nobody' is not among the 10 stories loaded so far"))
+    }
+
+    @Test func linksReachTheOpenerAsOneArgumentWithShellCharactersEncoded() {
+        #expect(LinkOpener.argument("https://en.wikipedia.org/wiki/Saturn_(planet)") == "https://en.wikipedia.org/wiki/Saturn_%28planet%29")
+        #expect(LinkOpener.argument("https://x.example/$(id);'a'!") == "https://x.example/%24%28id%29%3B%27a%27%21")
+        #expect(LinkOpener.argument("https://x.example/a?b=c&d=e#f") == "https://x.example/a?b=c&d=e#f", "a query keeps its meaning")
+        var said: [String] = []
+        LinkOpener.open("https://example.org/", environment: ["PATH": "/usr/bin:/bin"]) { said.append($0) }
+        #expect(said == [LinkOpener.notOpened("https://example.org/")], "no graphical session: the URL is shown, nothing runs")
+        LinkOpener.open("file:///etc/passwd", environment: ["DISPLAY": ":0", "PATH": "/usr/bin:/bin"]) { said.append($0) }
+        #expect(said.last?.hasPrefix("⚠ Not a link this app opens") == true, "checked again before any process")
     }
 
     @Test func aResizeRebuildsTheSectionsForTheNewWidth() {

@@ -199,4 +199,27 @@ import Testing
         #expect(loaded.state.hasShownTooltip("tip-1"))
         #expect(loaded.state == seen)
     }
+
+    @Test func theReducerAsksForSectionViewModelsAndBuildsNoneItself() {
+        let now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
+        var state = AppState(title: "T", now: now)
+        _ = AppReducer.reduce(&state, .start, at: now)
+        let sections = [HomeSection(id: "s", style: .list, cells: [HomeCell(id: "c", title: FormattedText("C"))])]
+        let effects = AppReducer.reduce(&state, .homeLoaded(HomeLoad(layout: HomeLayout(sections: sections))), at: now)
+        let jobs = effects.compactMap { effect -> ViewModelJob? in
+            if case .buildViewModels(let job) = effect { return job }
+            return nil
+        }
+        #expect(jobs.count == 1)
+        #expect(jobs.first?.home?.sections == sections && jobs.first?.home?.generation == state.homeGeneration)
+        #expect(state.currentHomeModels == nil, "nothing is built in the reducer: the job goes off the main queue")
+        // An answer for another screen of sections is dropped; the one asked for is taken.
+        guard let job = jobs.first else { return }
+        var stale = ViewModelFactory.build(job)
+        stale.home?.generation -= 1
+        _ = AppReducer.reduce(&state, .viewModelsBuilt(stale), at: now)
+        #expect(state.currentHomeModels == nil)
+        _ = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
+        #expect(state.currentHomeModels?.sections.count == 1)
+    }
 }

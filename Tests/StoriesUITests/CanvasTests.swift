@@ -1,3 +1,4 @@
+import StoriesCore
 import StoriesMedia
 import Testing
 @testable import StoriesUI

@@ -53,30 +53,15 @@ public struct HomeLevel: Equatable, Sendable {
 /// never disagree. Derived from the state alone: the area scrolls to keep the focused
 /// section whole in view, each section to keep its selected cell in view.
 public enum HomeGeometry {
-    /// The box of one cell on screen.
-    public struct Box: Equatable, Sendable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-
-        public func contains(column: Int, row: Int) -> Bool {
-            column >= x && column < x + width && row >= y && row < y + height
-        }
-    }
-
     public static let leftMargin = 2
     public static let cardWidth = 26
     /// A card: top border, title, subtitle, badge and progress, bottom border.
     public static let cardHeight = 5
     public static let listRows = 4
+    /// The widest a list row or a banner is drawn: on a wide screen a row's badge would
+    /// otherwise sit a whole screen away from its text.
+    public static let maxListWidth = 100
+    public static let maxBannerWidth = 120
     public static let bannerHeight = 7
     /// The most columns a banner's picture takes (at its right; the text is at its left).
     public static let bannerPictureWidth = 36
@@ -179,15 +164,15 @@ public enum HomeGeometry {
 
     /// Where each cell of a section in view is drawn (`y` is the section's title row),
     /// scrolled so the selected cell is in view.
-    public static func cellBoxes(_ section: HomeSection, selected: Int, y: Int, screenWidth: Int) -> [(cell: Int, box: Box)] {
+    public static func cellBoxes(_ section: HomeSection, selected: Int, y: Int, screenWidth: Int) -> [(cell: Int, box: Rect)] {
         let count = section.cells.count
         let width = max(1, screenWidth - 2 * leftMargin)
         let body = y + 1
-        func row(slot: Int, cellWidth: Int, height: Int) -> [(Int, Box)] {
+        func row(slot: Int, cellWidth: Int, height: Int) -> [(Int, Rect)] {
             let visible = max(1, (width + 1) / slot)
             let first = RingLayout.firstVisible(selection: selected, count: count, visible: visible)
             return (first..<min(count, first + visible)).map { index in
-                (index, Box(x: leftMargin + (index - first) * slot, y: body, width: min(cellWidth, width), height: height))
+                (index, Rect(x: leftMargin + (index - first) * slot, y: body, width: min(cellWidth, width), height: height))
             }
         }
         switch section.style {
@@ -199,11 +184,11 @@ public enum HomeGeometry {
         case .list:
             let first = RingLayout.firstVisible(selection: selected, count: count, visible: listRows)
             return (first..<min(count, first + listRows)).map { index in
-                (index, Box(x: leftMargin, y: body + index - first, width: width, height: 1))
+                (index, Rect(x: leftMargin, y: body + index - first, width: min(width, maxListWidth), height: 1))
             }
         case .banner:
             let index = min(max(0, selected), count - 1)
-            return [(index, Box(x: leftMargin, y: body, width: width, height: bannerHeight))]
+            return [(index, Rect(x: leftMargin, y: body, width: min(width, maxBannerWidth), height: bannerHeight))]
         }
     }
 
@@ -212,7 +197,7 @@ public enum HomeGeometry {
     /// and never more than half of it, its full height. A wide strip across the whole
     /// screen would show a sliver of any photo; this shows the photo.
     public static func bannerPictureSize(screenWidth: Int) -> (width: Int, height: Int) {
-        let banner = max(1, screenWidth - 2 * leftMargin)
+        let banner = max(1, min(maxBannerWidth, screenWidth - 2 * leftMargin))
         return (max(1, min(bannerPictureWidth, banner / 2)), bannerHeight)
     }
 

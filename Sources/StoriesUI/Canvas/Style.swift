@@ -34,25 +34,3 @@ public struct Style: Hashable, Sendable {
         var copy = self; copy.attributes.formUnion(attributes); return copy
     }
 }
-
-/// A rectangle of cells.
-public struct Rect: Equatable, Sendable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = max(0, width)
-        self.height = max(0, height)
-    }
-
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-
-    public func insetBy(dx: Int, dy: Int) -> Rect {
-        Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
-    }
-}

@@ -17,11 +17,16 @@ enum HomeSectionsView {
         let bottom = HomeGeometry.bottom(state)
         for (index, y) in visible {
             guard let section = level.sections[safe: index], let model = models.sections.model(for: index) else { continue }
-            // Drawn on a copy of which only the section area is kept: a section cut short
-            // ends above the footer lines, never over them.
+            let selected = level.selected[safe: index] ?? 0, isFocused = level.focus == index
+            guard y + HomeGeometry.height(of: section) > bottom else {
+                draw(model, section: section, selected: selected, isFocused: isFocused, y: y, into: &canvas, banners: banners)
+                continue
+            }
+            // Only the focused section can be cut short (it is drawn even when it does not
+            // fit): drawn on a copy of which only the section area is kept, so it ends above
+            // the footer lines, never over them.
             var drawn = canvas
-            draw(model, section: section, selected: level.selected[safe: index] ?? 0, isFocused: level.focus == index,
-                 y: y, into: &drawn, banners: banners)
+            draw(model, section: section, selected: selected, isFocused: isFocused, y: y, into: &drawn, banners: banners)
             canvas.copyRows(y..<bottom, from: drawn)
         }
         if let first = visible.first, first.index > 0 {
@@ -73,7 +78,7 @@ enum HomeSectionsView {
         }
     }
 
-    static func drawBubble(_ cell: HomeCellViewModel, box: HomeGeometry.Box, isSelected: Bool, into canvas: inout Canvas) {
+    static func drawBubble(_ cell: HomeCellViewModel, box: Rect, isSelected: Bool, into canvas: inout Canvas) {
         Bubble(name: cell.name, initials: cell.initials, ring: cell.isSeen ? .seen : .unseen, isSelected: isSelected)
             .draw(into: &canvas, x: box.x, y: box.y)
         if let badge = cell.badge {
@@ -84,7 +89,7 @@ enum HomeSectionsView {
         }
     }
 
-    static func drawCard(_ cell: HomeCellViewModel, box: HomeGeometry.Box, isSelected: Bool, into canvas: inout Canvas) {
+    static func drawCard(_ cell: HomeCellViewModel, box: Rect, isSelected: Bool, into canvas: inout Canvas) {
         let border = Style(foreground: isSelected ? focusColor : boxColor, attributes: isSelected ? [.bold] : [])
         let (h, v, tl, tr, bl, br) = isSelected ? ("━", "┃", "┏", "┓", "┗", "┛") : ("─", "│", "╭", "╮", "╰", "╯")
         let inner = max(0, box.width - 2)
@@ -109,7 +114,7 @@ enum HomeSectionsView {
         }
     }
 
-    static func drawRow(_ cell: HomeCellViewModel, box: HomeGeometry.Box, isSelected: Bool, into canvas: inout Canvas) {
+    static func drawRow(_ cell: HomeCellViewModel, box: Rect, isSelected: Bool, into canvas: inout Canvas) {
         let background: Color = isSelected ? selectedRow : .default
         if isSelected { canvas.fill(Rect(x: box.x - 1, y: box.y, width: box.width + 1, height: 1), style: Style(background: background)) }
         canvas.text(isSelected ? "▸" : "·", x: box.x, y: box.y,
@@ -142,9 +147,9 @@ enum HomeSectionsView {
 
     /// A banner: a panel with the cell's text at the left and its picture at the right,
     /// the badge on the panel's top edge, dots for where it is among the section's banners.
-    static func drawBanner(_ cell: HomeCellViewModel, box: HomeGeometry.Box, isSelected: Bool, position: Int, count: Int,
+    static func drawBanner(_ cell: HomeCellViewModel, box: Rect, isSelected: Bool, position: Int, count: Int,
                            into canvas: inout Canvas, banners: AppView.PictureLookup) {
-        let rect = Rect(x: box.x, y: box.y, width: box.width, height: box.height)
+        let rect = box
         let panel = cell.badge.map { dim($0.color) } ?? Theme.placeholderBackground
         canvas.fill(rect, style: Style(background: panel))
         let size = HomeGeometry.bannerPictureSize(screenWidth: canvas.width)
@@ -195,7 +200,7 @@ enum HomeSectionsView {
             for row in rect.y..<rect.maxY { canvas.overlay("▌", x: rect.x, y: row, foreground: focusColor) }
             let arrow = Style(foreground: focusColor, attributes: [.bold])
             if position > 0 { canvas.text("‹", x: 0, y: rect.y + rect.height / 2, style: arrow) }
-            if position < count - 1 { canvas.text("›", x: canvas.width - 1, y: rect.y + rect.height / 2, style: arrow) }
+            if position < count - 1 { canvas.text("›", x: min(canvas.width - 1, rect.maxX), y: rect.y + rect.height / 2, style: arrow) }
         }
     }
 

@@ -29,11 +29,7 @@ public enum PictureLookups {
     public static func banners(_ cache: RenditionCache, screenWidth: Int, depth: ColorDepth) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
-                let key = HomeScreen.bannerKey(for: media, screenWidth: screenWidth, depth: depth)
-                let state = cache.state(peek: key)
-                guard case .loading = state, let blurhash = media.blurhash,
-                      case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }
-                return .placeholder(cells)
+                peek(cache, HomeScreen.bannerKey(for: media, screenWidth: screenWidth, depth: depth), blurhash: media.blurhash)
             }
         }
     }
@@ -57,11 +53,18 @@ public enum PictureLookups {
                    frame.cells.width == key.width, frame.cells.height == key.height {
                     return .ready(frame.cells)
                 }
-                let state = cache.state(peek: key)
-                guard case .loading = state, let blurhash = media.blurhash,
-                      case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }
-                return .placeholder(cells)
+                return peek(cache, key, blurhash: media.blurhash)
             }
         }
+    }
+
+    /// A rendition as the cache has it, else its BlurHash stand-in when one was made, else
+    /// `.loading`; the cache is only peeked at (its recency does not change).
+    @MainActor
+    static func peek(_ cache: RenditionCache, _ key: RenditionKey, blurhash: String?) -> PictureState {
+        let state = cache.state(peek: key)
+        guard case .loading = state, let blurhash,
+              case .ready(let cells) = cache.state(peek: key.placeholder(blurhash)) else { return state }
+        return .placeholder(cells)
     }
 }

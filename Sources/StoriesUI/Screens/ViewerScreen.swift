@@ -27,34 +27,27 @@ public enum ViewerScreen {
         let size = photoSize(width: width, height: height)
         let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
         var overPhoto = false
+        /// A photo, or a video's frame: the picture, or what stands in for it and why.
+        func drawPicture(_ file: Media, symbol: String, kind: String, failure: String, reason: String?) {
+            switch reason.map(PictureState.failed) ?? pictures(file) {
+            case .ready(let cells), .placeholder(let cells):
+                blit(cells, at: photo, into: &canvas)
+                overPhoto = true
+            case .loading:
+                drawPlaceholder(symbol: symbol, kind: kind, media: file, in: media, into: &canvas)
+            case .failed(let reason):
+                drawPlaceholder(symbol: "⚠", kind: failure, media: file, in: media, into: &canvas, detail: reason)
+            }
+        }
         switch item.content {
         case .text(let text, let background):
             drawText(text, background: background, in: media, into: &canvas)
         case .image(let file):
-            switch pictures(file) {
-            case .ready(let cells), .placeholder(let cells):
-                blit(cells, at: photo, into: &canvas)
-                overPhoto = true
-            case .loading:
-                drawPlaceholder(symbol: "▣", kind: "photo", media: file, in: media, into: &canvas)
-            case .failed(let reason):
-                drawPlaceholder(symbol: "⚠", kind: "cannot show this photo", media: file, in: media, into: &canvas, detail: reason)
-            }
+            drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: nil)
         case .video(let file):
-            let status = state.videos[file.location]
-            if let reason = status?.failure {
-                drawPlaceholder(symbol: "⚠", kind: "cannot play this video", media: file, in: media, into: &canvas, detail: reason)
-                break
-            }
-            switch pictures(file) {
-            case .ready(let cells), .placeholder(let cells):
-                blit(cells, at: photo, into: &canvas)
-                overPhoto = true
-            case .loading:
-                drawPlaceholder(symbol: "▶", kind: "video", media: file, in: media, into: &canvas)
-            case .failed(let reason):
-                drawPlaceholder(symbol: "⚠", kind: "cannot play this video", media: file, in: media, into: &canvas, detail: reason)
-            }
+            // A player that failed says why even when a poster was made.
+            drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
+                        reason: state.videos[file.location]?.failure)
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
         var marks: [String] = []
