@@ -78,7 +78,6 @@ public final class AppEngine {
         frame = Canvas(width: width, height: height)
         effects.send = { [weak self] in self?.send($0) }
         effects.preload = { [weak self] in self?.preload($0) }
-        effects.players = { [weak self] _ in self?.syncPlayers() }
         services.players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
@@ -189,13 +188,13 @@ public final class AppEngine {
     // MARK: - Video
 
     /// Brings the player pool in line with the state after every action: players for exactly
-    /// the live set (`state.players`), rendering at the screen's size; the one on screen
+    /// the live set (`state.livePlayers`), rendering at the screen's size; the one on screen
     /// plays while its item's clock runs and is told the clock's time, the others hold their
     /// frame. Players report back as `.video` actions, queued like any other.
     private func syncPlayers() {
         let pool = services.players
         let cache = services.pictures.cache
-        let wanted = state.players.map { location in
+        let wanted = state.livePlayers.map { location in
             (key: renditionKey(Media(location: location), width: width, height: height, fit: state.photosFit),
              data: cache.videoData(for: location))
         }

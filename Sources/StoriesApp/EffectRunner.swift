@@ -17,8 +17,6 @@ final class EffectRunner {
     var persistSeen: (@MainActor (SeenState) -> Void)?
     /// Hands a preload request to the picture pipeline (the engine knows the display).
     var preload: @MainActor (PreloadRequest) -> Void = { _ in }
-    /// Hands the live set to the player pool (the engine knows the display).
-    var players: @MainActor ([String]) -> Void = { _ in }
 
     init(services: any EngineServices, scheduler: any EngineScheduler) {
         self.services = services
@@ -66,8 +64,6 @@ final class EffectRunner {
             services.buildViewModels(job) { [weak self] in self?.send(.viewModelsBuilt($0)) }
         case .preload(let request):
             preload(request)
-        case .players(let locations):
-            players(locations)
         case .quit:
             quit(0)
         case .persistSeen(let seen):

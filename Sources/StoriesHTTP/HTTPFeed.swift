@@ -189,7 +189,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             }
         case .failure(let error):
             let reason = describe(error, maxBytes: maxBytes)
-            let refused = error is Refusal || error is NIOTooManyBytesError || isDecompressionLimit(error)
+            let refused = error is Refusal || error is NIOTooManyBytesError
             if !refused { unreachable.mark(reason) }
             if let cached, !refused { return Answer(body: cached.body, offlineNote: note(reason, cached)) }
             throw FeedError(file: url, reason: refused ? reason : "cannot reach the server: \(reason)", isTransient: !refused)
@@ -237,14 +237,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         return line.isEmpty ? nil : String(line.prefix(200))
     }
 
-    /// NIO's gzip inflater refusing to unpack past the ratio (its error type lives in a
-    /// module this one does not import; the name is enough to tell it apart).
-    static func isDecompressionLimit(_ error: any Error) -> Bool {
-        String(reflecting: type(of: error)).contains("DecompressionError")
-    }
-
     static func describe(_ error: any Error, maxBytes: Int) -> String {
-        if isDecompressionLimit(error) { return "the packed answer could not be unpacked" }
         switch error {
         case Refusal.tooLarge(let declared, let limit): return "\(declared) bytes is more than the \(limit >> 20) MB allowed here"
         case is Deadline: return "the answer took too long"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoriesCore
 import StoriesMedia
 
 /// `stories play FILE`: a video (or a photo) on standard output without ncurses, paced by
@@ -31,7 +32,7 @@ struct PlayCommand: ParsableCommand {
         let depth = try cells.colorDepth()
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file), limits: MediaLimits(maxBytes: VideoLimits.standard.maxBytes)) } catch {
-            throw fail("\(SafeName.of(file)): \(error)")
+            throw fail("\(SafeText.line(file)): \(error)")
         }
         if ImageFormat.sniff(data) != nil {
             try PrintCommand.printPhoto(data, name: file, options: cells)
@@ -39,16 +40,16 @@ struct PlayCommand: ParsableCommand {
         }
         let decoder: VideoDecoder
         do { decoder = try VideoDecoder(data: data) } catch {
-            throw fail("\(SafeName.of(file)): \(error)")
+            throw fail("\(SafeText.line(file)): \(error)")
         }
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop,
                                         tolerance: tolerance)
         let result: TerminalPlayback.Summary
         do { result = try playback.run { bytes in Self.write(bytes) } } catch {
-            throw fail("\(SafeName.of(file)): \(error)")
+            throw fail("\(SafeText.line(file)): \(error)")
         }
-        if result.shown == 0 { throw fail("\(SafeName.of(file)): the video has no frames") }
+        if result.shown == 0 { throw fail("\(SafeText.line(file)): the video has no frames") }
     }
 
     static func write(_ bytes: [UInt8]) {
@@ -166,11 +167,4 @@ enum PlaybackTerminal {
     }
 
     static func end() { signal(SIGINT, SIG_DFL) }
-}
-
-/// A file name as it may be printed: control characters (escape sequences) made visible.
-enum SafeName {
-    static func of(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
-    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoriesCore
 import StoriesMedia
 
 /// `stories print FILE`: the photo pipeline on its own, writing ANSI text to stdout. A quick
@@ -18,7 +19,7 @@ struct PrintCommand: ParsableCommand {
     mutating func run() throws {
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
-            throw fail("\(SafeName.of(file)): \(error)")
+            throw fail("\(SafeText.line(file)): \(error)")
         }
         try Self.printPhoto(data, name: file, options: cells)
     }
@@ -37,7 +38,7 @@ struct PrintCommand: ParsableCommand {
         do {
             image = try ImageDecoder.decode(data, minimumSize: minimum)
         } catch {
-            throw fail("\(SafeName.of(name)): \(error)")
+            throw fail("\(SafeText.line(name)): \(error)")
         }
         let cells = CellImage(image, width: width, height: height, symbols: options.symbols, depth: depth, fit: options.fit,
                               cellAspect: cellAspect)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoriesAssets
+import StoriesCore
 import StoriesMedia
 
 /// `stories bench video`: decode + scale + cells per frame at two sizes, and a real-time
@@ -27,10 +28,10 @@ struct VideoBench: ParsableCommand {
             ?? (DemoFeed.directory?.appendingPathComponent("media/deep-field.mp4")).orThrow(fail("the demo clip is missing"))
         let data: Data
         do { data = try ImageDecoder.readFile(at: url, limits: MediaLimits(maxBytes: VideoLimits.standard.maxBytes)) } catch {
-            throw fail("\(SafeName.of(url.path)): \(error)")
+            throw fail("\(SafeText.line(url.path)): \(error)")
         }
         let name = url.lastPathComponent
-        if !json { print("video bench: \(SafeName.of(name)) (\(data.count) bytes)") }
+        if !json { print("video bench: \(SafeText.line(name)) (\(data.count) bytes)") }
 
         // 1. Decode + scale + cells for every frame of the clip, per size.
         for (width, height) in [(80, 40), (200, 60)] {
@@ -46,7 +47,7 @@ struct VideoBench: ParsableCommand {
                     decode.append(Double(t1 - t0) / 1e6)
                     render.append(Double(t2 - t1) / 1e6)
                 }
-                guard !decode.isEmpty else { throw fail("\(SafeName.of(name)): no frames") }
+                guard !decode.isEmpty else { throw fail("\(SafeText.line(name)): no frames") }
                 let total = zip(decode, render).map(+)
                 let (d, _) = Stats.medianAndP90(decode), (r, _) = Stats.medianAndP90(render), (m, p90) = Stats.medianAndP90(total)
                 let colours = depth == .direct ? "truecolor" : "256"
@@ -64,7 +65,7 @@ struct VideoBench: ParsableCommand {
                                         cellAspect: 0.5, loop: true, limit: seconds)
         let before = Self.cpuSeconds()
         let summary: TerminalPlayback.Summary
-        do { summary = try playback.run { _ in } } catch { throw fail("\(SafeName.of(name)): \(error)") }
+        do { summary = try playback.run { _ in } } catch { throw fail("\(SafeText.line(name)): \(error)") }
         let cpu = Self.cpuSeconds() - before
         let perFrame = summary.shown > 0 ? summary.bytes / summary.shown : 0
         let fps = 1 / decoder.info.frameInterval
@@ -76,7 +77,7 @@ struct VideoBench: ParsableCommand {
     }
 
     private func open(_ data: Data, _ name: String) throws -> VideoDecoder {
-        do { return try VideoDecoder(data: data) } catch { throw fail("\(SafeName.of(name)): \(error)") }
+        do { return try VideoDecoder(data: data) } catch { throw fail("\(SafeText.line(name)): \(error)") }
     }
 
     private func f(_ value: Double) -> String { String(format: "%.3f", value) }

@@ -14,10 +14,11 @@ struct ViewCommand: ParsableCommand {
         abstract: "Open the stories viewer (the default).",
         discussion: """
             Opens the embedded demo feed unless --feed names another feed folder \
-            (docs/feed-format.md). Stories come in pages of 10; --network (or --latency, \
+            (docs/feed-format.md), or --server the address of a `stories serve` (or any \
+            server of the same API). Stories come in pages of 10; --network (or --latency, \
             --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
-            Keys: ← → choose a story, Enter open it; in the viewer ← → previous/next item, \
+            Keys: ← → choose a story, Enter open it, ↓ ↑ the home sections below the row; in the viewer ← → previous/next item, \
             [ ] previous/next story, Space pause, Esc back to the row; g shows how each \
             input was routed; ? shows every key; q quits. The mouse taps (left third: back), \
             holds (pause), drags sideways (next/previous story) and pulls down (dismiss).

@@ -133,10 +133,13 @@ public enum FeedDecoder {
         let location: String
         if let pathField = try field.member("path") {
             let path = try pathField.nonEmptyString()
-            // A feed may only point inside its own folder.
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-            guard !path.hasPrefix("/"), !parts.contains(".."), !path.contains("\\"), !path.contains("\0") else {
+            // A feed may only point inside its own folder, by the one rule the server and
+            // the client use too (so a path that works from a folder works over HTTP).
+            guard !path.hasPrefix("/") else {
                 throw pathField.fail("'\(SafeText.line(path))' must be a relative path inside the feed folder")
+            }
+            if let problem = FeedPath.problem(with: path) {
+                throw pathField.fail("'\(SafeText.line(path))' must be a relative path inside the feed folder: \(problem)")
             }
             location = path
         } else if let urlField = try field.member("url") {

@@ -82,10 +82,6 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
-    /// Keep live players for exactly these videos (at most two: the one shown and, during
-    /// a swipe or cube turn, the other story's), releasing any other at once. Players
-    /// report back as `.video`.
-    case players([String])
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).
@@ -711,7 +707,6 @@ private struct Reduction {
             state.shownMedia.insert(media.location)
         }
         updatePreload()
-        updatePlayers()
     }
 
     /// A tooltip shows the first time its cell has the keyboard on the home screen, and is
@@ -765,15 +760,6 @@ private struct Reduction {
             status.isStalled = false
         }
         state.videos[location] = status
-    }
-
-    /// The videos that need a live player: the one on screen and, while a sideways drag or
-    /// a cube turn shows two stories, the other one. Handed to the runtime when it changes.
-    mutating func updatePlayers() {
-        let live = state.livePlayers
-        guard live != state.players else { return }
-        state.players = live
-        effects.append(.players(live))
     }
 
     /// No gesture outlives what it was on: a press, hold or drag in the viewer ends when the

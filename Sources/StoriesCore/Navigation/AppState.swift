@@ -32,8 +32,6 @@ public struct AppState: Equatable, Sendable {
     public var preloading: PreloadRequest?
     /// What each video's player has reported (by location).
     public var videos: [String: VideoStatus] = [:]
-    /// The videos with a live player, as last handed to the runtime (`.players`).
-    public var players: [String] = []
     /// Photos that were on the viewer whole: the bytes fetched for any other were fetched
     /// for nothing (the metrics overlay counts them).
     public var shownMedia: Set<String> = []

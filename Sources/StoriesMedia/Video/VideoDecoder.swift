@@ -1,5 +1,6 @@
 import CStoriesVideo
 import Foundation
+import StoriesCore
 
 /// What a video's headers say, bounded: sizes are the upright picture (after rotation).
 public struct VideoInfo: Equatable, Sendable {
@@ -205,8 +206,8 @@ public enum VideoLog {
         installed = true
         stories_video_set_log_sink { _, line in
             guard let line else { return }
-            let text = String(String(cString: line).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }.prefix(300))
-            VideoLog.append(text)
+            // Cleaned by the one rule for text from outside, and cut (a line is short).
+            VideoLog.append(SafeText.line(String(String(cString: line).prefix(300))))
         }
     }
 
@@ -215,6 +216,13 @@ public enum VideoLog {
         defer { lock.unlock() }
         lines.append(line)
         if lines.count > limit { lines.removeFirst(lines.count - limit) }
+    }
+
+    /// Forgets the lines kept so far (a test that looks for lines of its own).
+    static func reset() {
+        lock.lock()
+        defer { lock.unlock() }
+        lines = []
     }
 
     /// The latest libav messages, oldest first.
