@@ -32,6 +32,8 @@ final class EffectRunner {
                 case .failure(let error): self?.send(.pageFailed(error.reason))
                 }
             }
+        case .loadCachedPage:
+            services.loadCachedPage { [weak self] page in self?.send(.cachedPageLoaded(page)) }
         case .loadStory(let id):
             inFlight.removeValue(forKey: .story(id))?.cancel()
             inFlight[.story(id)] = services.loadStory(id) { [weak self] result in

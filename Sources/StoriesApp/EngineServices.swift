@@ -16,6 +16,8 @@ public protocol EngineServices: AnyObject {
     var feedTitle: String { get }
     var network: NetworkProfile { get }
     func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void)
+    /// The first page from the source's cache; `done` is called only when there is one.
+    func loadCachedPage(done: @escaping @MainActor (FeedPage) -> Void)
     func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable
     func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void)
     func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void)
@@ -58,6 +60,16 @@ public final class LiveServices: EngineServices {
             MainActor.assumeIsolated {
                 self.pendingWork -= 1
                 done(result)
+            }
+        }
+    }
+
+    public func loadCachedPage(done: @escaping @MainActor (FeedPage) -> Void) {
+        pendingWork += 1
+        client.cachedFirstPage(limit: StoryStore.pageSize) { page in
+            MainActor.assumeIsolated {
+                self.pendingWork -= 1
+                if let page { done(page) }
             }
         }
     }
@@ -147,6 +159,12 @@ public final class VirtualServices: EngineServices {
     public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
         let (result, delay) = client.pageNow(after: cursor, limit: StoryStore.pageSize)
         deliver(after: delay) { done(result) }
+    }
+
+    /// The cache is on this machine: its page comes at once, before any network delay.
+    public func loadCachedPage(done: @escaping @MainActor (FeedPage) -> Void) {
+        guard let page = client.cachedFirstPageNow(limit: StoryStore.pageSize) else { return }
+        deliver(after: 0) { done(page) }
     }
 
     public func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void) {

@@ -35,8 +35,9 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// ends with the headers, so `fetch` races the whole request against this).
     let deadline: Double
 
-    /// Checks the address and asks for the first page (or finds it in the cache when the
-    /// server cannot be reached).
+    /// Checks the address; nothing is asked of the network here. The title is the cached
+    /// first page's, or the server's address until the first page brings the real one
+    /// (`FeedPage.title`), so the screen comes up at once even when the server is slow.
     public init(server text: String, cache: HTTPCache?, deadline: Double = 30) throws(FeedError) {
         guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
@@ -49,22 +50,15 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         server = url
         self.cache = cache
         self.deadline = max(0.1, min(deadline, 600))
-        // A warm start takes the title from the cached first page and asks the network
-        // only when the app asks for the page (on its network queue, not here).
-        let firstURL = Self.url(url, Self.pagePath(cursor: nil, limit: 10))
-        if let cached = cache?.entry(for: firstURL), let (title, _) = try? FeedDecoder.page(from: cached.body, file: firstURL) {
-            self.title = title
-        } else {
-            // A cold start: the page fetched for the title is the app's first page too, so
-            // the ring row costs one round trip, not two.
-            let (title, page) = try Self.page(server: url, cache: cache, cursor: nil, limit: 10, deadline: self.deadline, unreachable: unreachable)
-            self.title = title
-            prefetched.put(page)
-        }
+        let address = SafeText.line(host) + (url.port.map { ":\($0)" } ?? "")
+        let cachedTitle = cache?.entry(for: Self.url(url, Self.pagePath(cursor: nil, limit: Self.firstPageLimit)))
+            .flatMap { try? FeedDecoder.page(from: $0.body, file: "cache").0 }
+        title = cachedTitle.flatMap { $0.isEmpty ? nil : $0 } ?? address
     }
 
-    /// The first page `init` fetched, handed to the first `page(after: nil)` (once).
-    private let prefetched = Prefetched()
+    /// The page size the app asks for; the first page of that size is what a warm start finds.
+    static let firstPageLimit = 10
+
     /// After a failed connection, requests that the cache can answer skip the network for
     /// a few seconds (this feed's own memory of it).
     let unreachable = Unreachable()
@@ -72,14 +66,29 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     public var waitsOnNetwork: Bool { true }
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
-        if cursor == nil, limit == 10, let page = prefetched.take() { return page }
-        return try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline, unreachable: unreachable).1
+        try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline, unreachable: unreachable)
+    }
+
+    /// The first page as the cache has it, decoded; its problems are left for the page the
+    /// network sends (they would be said twice).
+    public func cachedFirstPage(limit: Int) -> FeedPage? {
+        let url = Self.url(server, Self.pagePath(cursor: nil, limit: limit))
+        guard let entry = cache?.entry(for: url), let (title, decoded) = try? FeedDecoder.page(from: entry.body, file: url) else { return nil }
+        var page = decoded
+        page.warnings = []
+        page.title = title
+        return page
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
+        try story(id: id, request: FeedRequest())
+    }
+
+    public func story(id: StoryID, request: FeedRequest) throws(FeedError) -> StoryLoad {
         guard StoryIDRule.isValid(id) else { throw FeedError(file: id, reason: "not a valid story id") }
         let url = Self.url(server, "/v1/stories/\(id)")
-        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline, unreachable: unreachable)
+        let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
+                                    unreachable: unreachable, request: request)
         // Offline, a cached story says nothing more: the page already said so once.
         let (story, warnings) = try FeedDecoder.story(from: answer.body, file: url, expectedID: id)
         return StoryLoad(story: story, warnings: warnings, bytes: answer.body.count)
@@ -95,6 +104,10 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     }
 
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
+        try media(at: location, maxBytes: maxBytes, request: FeedRequest())
+    }
+
+    public func media(at location: String, maxBytes: Int, request: FeedRequest) throws(FeedError) -> Data? {
         guard !location.contains("://"), FeedPath.problem(with: location) == nil else {
             throw FeedError(file: SafeText.line(location), reason: "media must be a path on the feed's server")
         }
@@ -102,19 +115,20 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ""
         }.joined(separator: "/")
         return try Self.fetch(Self.url(server, "/v1/media/" + encoded), cache: cache, maxBytes: maxBytes, json: false,
-                              deadline: deadline, unreachable: unreachable, freshFor: Self.mediaFreshness).body
+                              deadline: deadline, unreachable: unreachable, freshFor: Self.mediaFreshness, request: request).body
     }
 
     // MARK: - Requests
 
     static func page(server: URL, cache: HTTPCache?, cursor: FeedCursor?, limit: Int, deadline: Double,
-                     unreachable: Unreachable) throws(FeedError) -> (String, FeedPage) {
+                     unreachable: Unreachable) throws(FeedError) -> FeedPage {
         let url = Self.url(server, pagePath(cursor: cursor, limit: limit))
         let answer = try fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
                                unreachable: unreachable)
         var (title, page) = try FeedDecoder.page(from: answer.body, file: url)
         if let note = answer.offlineNote { page.warnings.insert(FeedWarning(note), at: 0) }
-        return (title, page)
+        page.title = title
+        return page
     }
 
     static func pagePath(cursor: FeedCursor?, limit: Int) -> String {
@@ -145,7 +159,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// `freshFor` is used as it is), the cached body on 304, and when the server cannot be
     /// reached or fails (5xx) the cached body with a note.
     static func fetch(_ url: String, cache: HTTPCache?, maxBytes: Int, json: Bool, deadline: Double,
-                      unreachable: Unreachable, freshFor: TimeInterval = 0) throws(FeedError) -> Answer {
+                      unreachable: Unreachable, freshFor: TimeInterval = 0, request cancellation: FeedRequest? = nil) throws(FeedError) -> Answer {
         let cached = cache?.entry(for: url)
         if let cached, freshFor > 0, Date().timeIntervalSince(cached.fetched) < freshFor { return Answer(body: cached.body) }
         // Just found unreachable: what the cache has is used without waiting for another
@@ -153,7 +167,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         if let cached, let reason = unreachable.reason() {
             return Answer(body: cached.body, offlineNote: note(reason, cached))
         }
-        let result = wait(timeout: deadline) { () async throws -> Response in
+        let result = wait(timeout: deadline, cancellation: cancellation) { () async throws -> Response in
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: json ? "application/json" : "*/*")
             if let etag = cached?.etag { request.headers.add(name: "If-None-Match", value: etag) }
@@ -187,6 +201,9 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
                 throw FeedError(file: url, reason: "the server answered \(response.status)\(serverMessage(response.body).map { ": \($0)" } ?? "")",
                                 isTransient: response.status >= 500)
             }
+        case .failure(let error) where cancellation?.isCancelled == true:
+            // Nobody wants the answer: no note, no fallback, nothing marked unreachable.
+            throw FeedError(file: url, reason: "cancelled (\(describe(error, maxBytes: maxBytes)))")
         case .failure(let error):
             let reason = describe(error, maxBytes: maxBytes)
             let refused = error is Refusal || error is NIOTooManyBytesError
@@ -257,19 +274,26 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         }
     }
 
-    /// Runs async work from a Dispatch thread, for at most `timeout` seconds: past it the
-    /// work is cancelled (AsyncHTTPClient then drops the request) and this returns at once.
-    static func wait<T: Sendable>(timeout: Double, _ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    /// Runs async work from a Dispatch thread, for at most `timeout` seconds, or until
+    /// `cancellation` is cancelled: then the task is cancelled (AsyncHTTPClient drops the
+    /// request and closes its connection) and this returns at once.
+    static func wait<T: Sendable>(timeout: Double, cancellation: FeedRequest? = nil,
+                                  _ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         let task = Task {
             do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
             done.signal()
         }
+        cancellation?.onCancel {
+            task.cancel()
+            done.signal() // the waiting thread goes at once, whatever the task still does
+        }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             task.cancel()
             return .failure(Deadline())
         }
+        if cancellation?.isCancelled == true { return .failure(CancellationError()) }
         return box.get() ?? .failure(CancellationError())
     }
 
@@ -283,19 +307,4 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
     private var value: Result<T, any Error>?
     func set(_ result: Result<T, any Error>) { lock.withLock { value = result } }
     func get() -> Result<T, any Error>? { lock.withLock { value } }
-}
-
-/// One page kept for one later call, at most a few seconds old.
-final class Prefetched: @unchecked Sendable {
-    // `page` and `at` are guarded by `lock`.
-    private let lock = NSLock()
-    private var page: FeedPage?
-    private var at = Date.distantPast
-    func put(_ value: FeedPage) { lock.withLock { page = value; at = Date() } }
-    func take() -> FeedPage? {
-        lock.withLock {
-            defer { page = nil }
-            return Date().timeIntervalSince(at) < 5 ? page : nil
-        }
-    }
 }

@@ -22,6 +22,10 @@ struct ReducerHarness {
         effects = started
     }
 
+    /// What `.start` asks for: the first page (and the cache's copy of it, shown until the
+    /// page comes), a wake-up that says so if it is late, and the home sections.
+    static let startEffects: [AppEffect] = [.loadPage(nil), .loadCachedPage, .wake(.firstPageOverdue, after: AppState.firstPagePatience), .loadHome]
+
     /// An empty state, started, with no page yet.
     init(started: Void) {
         now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
@@ -82,11 +86,11 @@ struct ReducerHarness {
 @Suite struct AppReducerTests {
     @Test func startAsksForTheFeedAndQuitAsksToExit() {
         var h = ReducerHarness()
-        #expect(h.work == [.loadPage(nil), .loadHome], "the harness started the app: the first page and the home sections")
+        #expect(h.work == ReducerHarness.startEffects, "the harness started the app: the first page and the home sections")
         var fresh = AppState(title: "T", now: h.now)
         #expect(AppReducer.reduce(&fresh, .resized(width: 100, height: 30), at: h.now) == [.preload(PreloadRequest(targets: [], width: 100, height: 30, fit: false))],
                 "only .start asks for the first page; the (empty) preload set is handed over once")
-        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == [.loadPage(nil), .loadHome])
+        #expect(AppReducer.reduce(&fresh, .start, at: h.now) == ReducerHarness.startEffects)
         #expect(AppReducer.reduce(&fresh, .start, at: h.now).isEmpty, "and only once")
         #expect(fresh.isLoading)
         h.send(.quit)

@@ -20,7 +20,7 @@ private func story(_ id: String) -> Story {
     private func firstPage() -> ReducerHarness {
         var h = ReducerHarness(started: ())
         h.state.preload = .off
-        #expect(h.work == [.loadPage(nil), .loadHome])
+        #expect(h.work == ReducerHarness.startEffects)
         h.send(.pageLoaded(page(0)))
         return h
     }
@@ -152,6 +152,88 @@ private func story(_ id: String) -> Story {
         h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage(nil)])
         #expect(h.state.isLoading)
+    }
+
+    /// A warm start: the cache's first page is the row at once; the feed's page replaces it
+    /// (its order, its stories) while nobody is in the row, the selection staying on its story.
+    @Test func aWarmStartShowsTheCachedRowThenTheFeedsPage() {
+        var h = ReducerHarness(started: ())
+        h.state.preload = .off
+        var cached = page(0, ids: ["a", "b", "c"], next: true)
+        cached.title = "Kept title"
+        h.send(.cachedPageLoaded(cached))
+        #expect(h.state.store.summaries.map(\.id) == ["a", "b", "c"])
+        #expect(h.state.ring.models.map(\.key) == ["a", "b", "c"], "the bubbles are built")
+        #expect(h.state.title == "Kept title")
+        #expect(h.state.store.isProvisional && !h.state.isLoading)
+        h.send(.selectNext)
+        h.send(.selectNext)
+        #expect(h.work.isEmpty, "no next page from a cached cursor: the feed's own first page decides it")
+
+        var fresh = page(0, ids: ["new", "c", "b"], next: true)
+        fresh.title = "Fresh title"
+        h.send(.pageLoaded(fresh))
+        #expect(h.state.store.summaries.map(\.id) == ["new", "c", "b"], "the feed's order; 'a' is gone")
+        #expect(h.state.ring.models.map(\.key) == ["new", "c", "b"])
+        #expect(h.state.store.positions == h.state.ring.positions, "ring row and store agree")
+        #expect(h.state.selection == 1, "still on 'c'")
+        #expect(h.state.title == "Fresh title")
+        #expect(!h.state.store.isProvisional)
+        #expect(h.work == [.loadPage("10")], "paging goes on from the feed's cursor (the selection is near the end)")
+
+        h.send(.cachedPageLoaded(cached))
+        #expect(h.state.store.summaries.map(\.id) == ["new", "c", "b"], "a cached page after the feed's is ignored")
+    }
+
+    /// Once a story is open, nothing shown moves: the feed's page updates summaries in place
+    /// and adds its new stories at the end.
+    @Test func theCachedRowDoesNotMoveUnderAStoryBeingOpened() {
+        var h = ReducerHarness(started: ())
+        h.state.preload = .off
+        h.send(.cachedPageLoaded(page(0, ids: ["a", "b", "c"], next: false)))
+        h.send(.select(1))
+        h.send(.open)
+        #expect(h.state.opening == "b")
+        var changed = story("c")
+        changed.author = Author(name: "Renamed")
+        h.send(.pageLoaded(FeedPage(stories: [StorySummary(story("new")), StorySummary(changed), StorySummary(story("b"))], nextCursor: nil)))
+        #expect(h.state.store.summaries.map(\.id) == ["a", "b", "c", "new"])
+        #expect(h.state.store.summaries[2].author.name == "Renamed")
+        #expect(h.state.ring.model(for: "c")?.name == "Renamed", "its bubble is built again")
+        #expect(h.state.opening == "b")
+        h.send(.storyLoaded(StoryLoad(story: story("b"))))
+        #expect(h.position! == (1, 0), "the story opens where it was")
+    }
+
+    /// The feed failing after a cached row: the row stays, one line says so, and it retries.
+    @Test func aFeedThatDoesNotAnswerLeavesTheCachedRowAndRetries() {
+        var h = ReducerHarness(started: ())
+        h.send(.cachedPageLoaded(page(0, ids: ["a", "b"], next: true)))
+        h.send(.pageFailed("cannot reach the server: connection refused"))
+        #expect(h.state.store.count == 2)
+        #expect(h.state.pagingNotice?.hasPrefix("Showing the stories saved from the last visit; the feed did not answer: cannot reach") == true,
+                "\(h.state.pagingNotice ?? "nil")")
+        #expect(h.work == [.wake(.retryPage, after: 1)])
+        h.send(.wake(.retryPage))
+        #expect(h.work == [.loadPage(nil)])
+        h.send(.pageLoaded(page(0, ids: ["a", "b"], next: false)))
+        #expect(h.state.pagingNotice == nil && !h.state.store.isProvisional && h.state.store.paging == .complete)
+    }
+
+    /// A first page that takes long: after three seconds the loading line says so, naming
+    /// who it waits for; nothing is said when the page came in time.
+    @Test func aLateFirstPageIsSaidOnTheLoadingLine() {
+        var h = ReducerHarness(started: ())
+        #expect(h.state.emptyRowMessage == "Loading stories…")
+        h.send(.wake(.firstPageOverdue))
+        #expect(h.state.emptyRowMessage == "Loading stories… no answer from Test in 3 s, still waiting")
+        h.send(.pageLoaded(page(0, ids: [], next: false)))
+        #expect(h.state.emptyRowMessage == "No stories to show in this feed.")
+
+        var onTime = ReducerHarness(started: ())
+        onTime.send(.pageLoaded(page(0)))
+        onTime.send(.wake(.firstPageOverdue))
+        #expect(!onTime.state.firstPageOverdue)
     }
 
     @Test func duplicateStoriesAcrossPagesAreShownOnce() {

@@ -42,9 +42,9 @@ import Testing
         let port: Int
         let firstLine: String
 
-        init(port wanted: Int = 0, log: URL) throws {
+        init(port wanted: Int = 0, log: URL, shaping: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
-            process.arguments = ["serve", "--port", String(wanted), "--log", log.path]
+            process.arguments = ["serve", "--port", String(wanted), "--log", log.path] + shaping
             // Its first line goes to a file, read until it is there: a pipe would never see
             // its end if a tmux server started meanwhile by another suite inherited it.
             let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
@@ -149,17 +149,62 @@ import Testing
         #expect(tmux.text.contains("10+ stories"), "what it has stays")
         #expect(tmux.text.contains("Featured"), "the sections stay too")
 
-        // The same port again (its old socket may take a moment to be free).
-        var restarted: Server?
-        for _ in 0..<20 where restarted == nil {
-            restarted = try? Server(port: port, log: log)
-            if restarted == nil { usleep(250_000) }
-        }
-        server = try #require(restarted, "stories serve could not listen on port \(port) again")
+        server = try Self.restart(port: port, log: log)
         try tmux.waitFor("the next page once the server is back", timeout: 60) { $0.first?.hasSuffix(" 11 stories") == true }
         let secondPage = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("cursor=10") }
         #expect(secondPage.count == 1 && secondPage.first?.contains(" 200 ") == true,
                 "the second page was asked for only once the server was back: \(secondPage)")
+        try tmux.press("q")
+        #expect(server.stop() == 0)
+    }
+
+    /// The same port again after a stop (its old socket may take a moment to be free).
+    static func restart(port: Int, log: URL, shaping: [String] = []) throws -> Server {
+        for _ in 0..<20 {
+            if let server = try? Server(port: port, log: log, shaping: shaping) { return server }
+            usleep(250_000)
+        }
+        return try #require(nil as Server?, "stories serve could not listen on port \(port) again")
+    }
+
+    /// A warm start draws the row its cache kept before the server has answered, and the
+    /// server's answer (a 304) then confirms it. A cold start against a server that takes
+    /// long says so on the loading line, and the row comes when the answer does.
+    @Test func aWarmStartShowsTheCachedRowBeforeTheServerAnswers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-warm-\(UUID().uuidString)")
+        let log = folder.appendingPathComponent("serve.log")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var server = try Server(log: log)
+        let port = server.port
+        let tmux = try Tmux(width: 100, height: 30)
+        let command = "XDG_CACHE_HOME=\(folder.path)/cache XDG_STATE_HOME=\(folder.path)/state \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)"
+        func ringRow(_ lines: [String]) -> Bool { lines.first?.contains("Demo stories") == true && lines.contains { $0.contains("╭") } }
+        try tmux.type(command)
+        try tmux.waitFor("the ring row, fetched", ringRow)
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+        #expect(server.stop() == 0)
+
+        // Every answer now takes 4 s.
+        server = try Self.restart(port: port, log: log, shaping: ["--latency", "4s"])
+        let started = Date()
+        try tmux.type(command)
+        try tmux.waitFor("the cached row", timeout: 3, ringRow)
+        let shownAfter = Date().timeIntervalSince(started)
+        let answered = try String(contentsOf: log, encoding: .utf8).components(separatedBy: "GET /v1/feed?limit=10 ").count - 1
+        #expect(answered == 1, "the row was drawn \(shownAfter) s in, before the server answered the second run")
+        try tmux.waitFor("the server's 304 for the first page", timeout: 15) { _ in
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("GET /v1/feed?limit=10 304")
+        }
+        #expect(ringRow(try tmux.screen()) && !tmux.text.contains("⚠"), "the row stays, with no problem line")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+
+        // Cold (an empty cache) against the slow server: the loading line says who is late.
+        try tmux.type(command.replacingOccurrences(of: "/cache ", with: "/cold-cache "))
+        try tmux.waitFor(text: "no answer from 127.0.0.1:\(port) in 3 s, still waiting", timeout: 8)
+        try tmux.waitFor("the row when the answer comes", timeout: 15, ringRow)
         try tmux.press("q")
         #expect(server.stop() == 0)
     }

@@ -35,20 +35,27 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             let address = "http://127.0.0.1:\(try #require(client.port))"
             let (page, story, photo) = try await offThePool {
                 let feed = try HTTPFeed(server: address, cache: cache)
-                #expect(feed.title == "Demo stories")
+                #expect(feed.title == address.replacingOccurrences(of: "http://", with: ""),
+                        "cold: nothing asked yet, the address stands for the title")
+                #expect(feed.cachedFirstPage(limit: 10) == nil)
                 return (try feed.page(after: nil, limit: 10), try feed.story(id: "mika"), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
             }
+            #expect(page.title == "Demo stories", "the first page brings the title")
             let local = try DirectoryFeed(directory: demo)
             #expect(page.stories == (try local.page(after: nil, limit: 10)).stories, "the same summaries as the folder")
             #expect(page.nextCursor == "10")
             #expect(story.story == (try local.story(id: "mika")).story)
             #expect(photo == (try Data(contentsOf: demo.appendingPathComponent("media/chelsea.jpg"))))
 
-            // A second start with the same cache: the page is revalidated and answered 304.
-            let (again, photoAgain) = try await offThePool {
+            // A second start with the same cache: the title and the row come from the cache
+            // with no request; the page is then revalidated and answered 304.
+            let (cached, again, photoAgain) = try await offThePool {
                 let feed = try HTTPFeed(server: address, cache: cache)
-                return (try feed.page(after: nil, limit: 10), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
+                #expect(feed.title == "Demo stories")
+                let cached = feed.cachedFirstPage(limit: 10)
+                return (cached, try feed.page(after: nil, limit: 10), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
             }
+            #expect(cached?.stories == page.stories && cached?.title == "Demo stories" && cached?.nextCursor == "10")
             #expect(again.stories == page.stories)
             #expect(photoAgain == photo)
             let log = try String(contentsOfFile: logFile, encoding: .utf8)
@@ -58,10 +65,11 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(log.components(separatedBy: "/v1/media/media/chelsea.jpg").count == 2,
                     "media fetched within a day is not even asked for again: one request in the log, \(log)")
         }
-        // Another address has nothing cached: it fails with the reason.
-        await #expect(throws: FeedError.self) {
-            try await offThePool { try HTTPFeed(server: "http://127.0.0.1:9", cache: cache) }
+        // Another address has nothing cached: the page fails with the reason.
+        let refused = await #expect(throws: FeedError.self) {
+            try await offThePool { try HTTPFeed(server: "http://127.0.0.1:9", cache: cache).page(after: nil, limit: 10) }
         }
+        #expect(refused?.reason.hasPrefix("cannot reach the server") == true && refused?.isTransient == true, "\(String(describing: refused))")
     }
 
     @Test func whenTheServerIsGoneTheCacheAnswersWithOneLine() async throws {
@@ -130,7 +138,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             let base = "http://127.0.0.1:\(try #require(client.port))"
             func failure(_ path: String) async -> String {
                 do {
-                    _ = try await offThePool { try HTTPFeed(server: base + path, cache: nil) }
+                    _ = try await offThePool { try HTTPFeed(server: base + path, cache: nil).page(after: nil, limit: 10) }
                     return "no error"
                 } catch { return "\(error)" }
             }
@@ -141,11 +149,8 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(await failure("/g").contains("the answer is more than the 4 MB allowed here"))
             let onFire = await failure("/f")
             #expect(onFire.contains("the server answered 500: disk on fire") && !onFire.contains("\u{1B}"), "\(onFire)")
-            let (title, page) = try await offThePool { () -> (String, FeedPage) in
-                let feed = try HTTPFeed(server: base + "/d", cache: nil)
-                return (feed.title, try feed.page(after: nil, limit: 10))
-            }
-            #expect(title == "T", "escape sequences never reach the screen")
+            let page = try await offThePool { try HTTPFeed(server: base + "/d", cache: nil).page(after: nil, limit: 10) }
+            #expect(page.title == "T", "escape sequences never reach the screen")
             #expect(page.stories.map(\.id) == ["ok"])
             #expect(page.warnings.contains { $0.message.contains("skipped a story") })
         }
@@ -170,7 +175,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             let started = ContinuousClock.now
             let message: String
             do {
-                _ = try await offThePool { try HTTPFeed(server: base, cache: nil, deadline: 1) }
+                _ = try await offThePool { try HTTPFeed(server: base, cache: nil, deadline: 1).page(after: nil, limit: 10) }
                 message = "no error"
             } catch { message = "\(error)" }
             #expect(message.contains("the answer took too long"), "\(message)")
@@ -193,6 +198,59 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             }
             #expect(title == "Kept" && answer.stories.map(\.id) == ["x"])
             #expect(answer.warnings.first?.message.hasPrefix("offline (the server answered 502)") == true, "\(answer.warnings)")
+        }
+    }
+
+    /// When the preloader drops a request, the request in flight is dropped too: the waiting
+    /// thread is free at once and the server sees its connection close, long before the
+    /// answer would have ended.
+    @Test func aCancelledRequestIsDroppedOnTheWireNotWaitedFor() async throws {
+        let writes = WriteLog()
+        let router = Router()
+        router.get("/v1/media/slow.mp4") { _, _ in
+            Response(status: .ok, headers: [.contentType: "video/mp4", .contentLength: "\(100 << 10)"], body: ResponseBody { writer in
+                do {
+                    for _ in 0..<100 {
+                        try await writer.write(ByteBuffer(repeating: 0, count: 1 << 10))
+                        writes.wrote()
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    try await writer.finish(nil)
+                } catch {
+                    writes.failed()
+                    throw error
+                }
+            })
+        }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let feed = try HTTPFeed(server: "http://127.0.0.1:\(try #require(client.port))", cache: nil)
+            let request = FeedRequest()
+            let started = ContinuousClock.now
+            async let outcome: String = offThePool {
+                do {
+                    _ = try feed.media(at: "slow.mp4", maxBytes: 1 << 20, request: request)
+                    return "answered"
+                } catch let error as FeedError { return error.reason } catch { return "\(error)" }
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            request.cancel()
+            let reason = try await outcome
+            #expect(ContinuousClock.now - started < .milliseconds(1500), "the thread is not held for the 5 s answer")
+            #expect(reason.hasPrefix("cancelled"), "\(reason)")
+            var waited = 0
+            while !writes.hasFailed, waited < 60 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(writes.hasFailed, "the server's writes fail: the connection was closed")
+            #expect(writes.count < 60, "the server stopped sending after \(writes.count) of 100 chunks")
+            // A request cancelled before it starts never reaches the server.
+            let early = FeedRequest()
+            early.cancel()
+            let before = writes.count
+            #expect(throws: FeedError.self) { try feed.media(at: "slow.mp4", maxBytes: 1 << 20, request: early) }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(writes.count == before)
         }
     }
 
@@ -226,4 +284,15 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             }
         }
     }
+}
+
+/// What a slow route managed to send before its client went away; `lock` guards both fields.
+final class WriteLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var writes = 0
+    private var failure = false
+    func wrote() { lock.withLock { writes += 1 } }
+    func failed() { lock.withLock { failure = true } }
+    var count: Int { lock.withLock { writes } }
+    var hasFailed: Bool { lock.withLock { failure } }
 }

@@ -32,12 +32,17 @@ public struct FeedPage: Equatable, Sendable {
     public var nextCursor: FeedCursor?
     public var warnings: [FeedWarning]
     public var bytes: Int
+    /// The feed's title as this page gives it (a server's first page does; nil when the
+    /// source knew it before any page, as a folder does).
+    public var title: String?
 
-    public init(stories: [StorySummary], nextCursor: FeedCursor?, warnings: [FeedWarning] = [], bytes: Int = 0) {
+    public init(stories: [StorySummary], nextCursor: FeedCursor?, warnings: [FeedWarning] = [], bytes: Int = 0,
+                title: String? = nil) {
         self.stories = stories
         self.nextCursor = nextCursor
         self.warnings = warnings
         self.bytes = bytes
+        self.title = title
     }
 }
 
@@ -75,11 +80,24 @@ public protocol FeedSource: Sendable {
     /// The home sections below the ring row (`home.json`, `GET /v1/home`); an empty layout
     /// when the source has none. Throws only when the document cannot be read at all.
     func home() throws(FeedError) -> HomeLoad
+    /// The first page as a cache on this machine kept it from an earlier run, without
+    /// asking anyone (nil when there is none): a warm start shows it while `page` asks.
+    func cachedFirstPage(limit: Int) -> FeedPage?
+    /// `story(id:)`, given up the moment `request` is cancelled (a source on a network
+    /// drops the request in flight; others simply finish).
+    func story(id: StoryID, request: FeedRequest) throws(FeedError) -> StoryLoad
+    /// `media(at:maxBytes:)`, given up the moment `request` is cancelled.
+    func media(at location: String, maxBytes: Int, request: FeedRequest) throws(FeedError) -> Data?
 }
 
 extension FeedSource {
     public var waitsOnNetwork: Bool { false }
     public func home() throws(FeedError) -> HomeLoad { HomeLoad(layout: .empty) }
+    public func cachedFirstPage(limit: Int) -> FeedPage? { nil }
+    public func story(id: StoryID, request: FeedRequest) throws(FeedError) -> StoryLoad { try story(id: id) }
+    public func media(at location: String, maxBytes: Int, request: FeedRequest) throws(FeedError) -> Data? {
+        try media(at: location, maxBytes: maxBytes)
+    }
 }
 
 /// Everything a source holds, read page by page: for tools and tests, not the app.

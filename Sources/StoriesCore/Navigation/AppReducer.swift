@@ -13,6 +13,9 @@ public enum AppAction: Equatable, Sendable {
     case wake(WakeID)
     /// A page of the feed arrived.
     case pageLoaded(FeedPage)
+    /// The first page as the source's cache kept it (a warm start): shown until the feed's
+    /// own first page arrives, if that has not happened yet.
+    case cachedPageLoaded(FeedPage)
     /// The page asked for did not arrive; it is retried with backoff.
     case pageFailed(String)
     /// A story's items arrived.
@@ -52,6 +55,9 @@ public enum WakeID: Hashable, Sendable {
     case retryPage
     /// The backoff after the home sections failed is over: ask again.
     case retryHome
+    /// The first page has had `AppState.firstPagePatience` seconds: if it is still not
+    /// here, the loading line says so.
+    case firstPageOverdue
 }
 
 /// Work in flight that can be called off by name.
@@ -65,6 +71,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Ask the feed for the page at a cursor (nil: the first), then send `.pageLoaded` or
     /// `.pageFailed`.
     case loadPage(FeedCursor?)
+    /// Read the first page from the source's cache, then send `.cachedPageLoaded` (nothing
+    /// when there is none).
+    case loadCachedPage
     /// Load a story's items (as `EffectID.story`), then send `.storyLoaded` or
     /// `.storyFailed`.
     case loadStory(StoryID)
@@ -173,6 +182,8 @@ private struct Reduction {
                 state.startedAt = state.now.uptime
                 store.paging = .loading(cursor: nil, attempt: 1)
                 effects.append(.loadPage(nil))
+                effects.append(.loadCachedPage)
+                effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
             }
             if state.homeRequest == .notStarted {
                 state.homeRequest = .loading(attempt: 1)
@@ -196,6 +207,8 @@ private struct Reduction {
             input(event, at: time)
         case .wake(.hold):
             if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
+        case .wake(.firstPageOverdue):
+            state.firstPageOverdue = store.isLoadingFirstPage
         case .wake(.retryHome):
             if case .failed(let attempt) = state.homeRequest {
                 state.homeRequest = .loading(attempt: attempt + 1)
@@ -207,11 +220,21 @@ private struct Reduction {
                 effects.append(.loadPage(cursor))
             }
         case .pageLoaded(let page):
-            let added = store.append(page)
+            if let title = page.title, !title.isEmpty { state.title = title }
             state.warnings += page.warnings
+            if store.isProvisional {
+                confirmCachedRow(with: page)
+                return
+            }
+            let added = store.append(page)
             ringChanged += added
             if !added.isEmpty, levelOpensStories { homeChanged = true }
             state.selection = min(state.selection, max(0, store.count - 1))
+        case .cachedPageLoaded(let page):
+            guard store.showCached(page) else { break }
+            if let title = page.title, !title.isEmpty { state.title = title }
+            ringChanged += store.summaries.map(\.id)
+            if levelOpensStories { homeChanged = true }
         case .pageFailed(let reason):
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
@@ -670,6 +693,25 @@ private struct Reduction {
             if (store.positions[state.ring[middle].key] ?? Int.max) < position { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// The feed's first page over a row shown from the cache. While nothing on screen hangs
+    /// on a story's place (no viewer, no opening, no animation, no press), the row becomes
+    /// the page, the selection staying on its story; otherwise nothing shown moves
+    /// (`StoryStore.confirm`).
+    mutating func confirmCachedRow(with page: FeedPage) {
+        let rearrange = state.viewer == nil && state.transition == nil && state.opening == nil && state.pointer == .idle
+        let selected = store.summaries[safe: state.selection]?.id
+        let (changed, removed) = store.confirm(page, rearrange: rearrange)
+        for id in removed { state.pages[id] = nil }
+        if rearrange {
+            // The bubbles follow the store's new order; the changed ones are built again.
+            let kept = state.ring.models.filter { store.positions[$0.key] != nil }
+            state.ring = ViewModelList(kept.sorted { (store.positions[$0.key] ?? 0) < (store.positions[$1.key] ?? 0) })
+        }
+        ringChanged += changed
+        if !changed.isEmpty || !removed.isEmpty, levelOpensStories { homeChanged = true }
+        state.selection = selected.flatMap { store.positions[$0] } ?? min(state.selection, max(0, store.count - 1))
     }
 
     /// What every action ends with: the viewer past the end, gestures and playback,

@@ -93,10 +93,26 @@ public struct AppState: Equatable, Sendable {
     /// True until the first page of the feed has arrived.
     public var isLoading: Bool { store.isLoadingFirstPage }
 
+    /// Seconds the first page may take before the loading line says it is late.
+    public static let firstPagePatience: Double = 3
+    /// The first page took longer than `firstPagePatience` (it may still come, or fail
+    /// with its reason at the network's timeout).
+    public var firstPageOverdue = false
+
+    /// The line shown where the ring row will be, while there are no stories to show.
+    public var emptyRowMessage: String {
+        if isLoading {
+            guard firstPageOverdue else { return "Loading stories…" }
+            return "Loading stories… no answer from \(title) in \(Int(Self.firstPagePatience)) s, still waiting"
+        }
+        return store.hasMore ? "Waiting for the feed…" : "No stories to show in this feed."
+    }
+
     /// A small, non-blocking line about paging trouble (the app keeps retrying).
     public var pagingNotice: String? {
         guard case .failed(_, let attempt, let reason, _) = store.paging else { return nil }
-        let what = store.count == 0 ? "Stories did not load" : "More stories did not load"
+        let what = store.isProvisional ? "Showing the stories saved from the last visit; the feed did not answer"
+            : store.count == 0 ? "Stories did not load" : "More stories did not load"
         return "\(what): \(reason). Trying again" + (attempt > 1 ? " (attempt \(attempt + 1))…" : "…")
     }
 

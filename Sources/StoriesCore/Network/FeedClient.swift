@@ -1,21 +1,41 @@
 import Dispatch
 import Foundation
 
-/// A request in flight. `cancel()` is final: after it, the completion is never called,
-/// and a request still waiting out its latency never touches the source.
+/// A request in flight. `cancel()` is final: after it, the completion is never called, a
+/// request still waiting out its latency never touches the source, and one the source is
+/// working on is stopped through the handlers it gave `onCancel` (an HTTP source drops
+/// the request and its connection).
 public final class FeedRequest: @unchecked Sendable {
-    // `lock` guards `cancelled`; it is read from the network queue and the delivery queue.
+    // `lock` guards `cancelled` and `handlers`; any queue may cancel or register.
     private let lock = NSLock()
     private var cancelled = false
+    private var handlers: [@Sendable () -> Void] = []
 
     public init() {}
 
     public func cancel() {
-        lock.withLock { cancelled = true }
+        let run: [@Sendable () -> Void] = lock.withLock {
+            guard !cancelled else { return [] }
+            cancelled = true
+            defer { handlers = [] }
+            return handlers
+        }
+        for handler in run { handler() }
     }
 
     public var isCancelled: Bool {
         lock.withLock { cancelled }
+    }
+
+    /// Runs `handler` when the request is cancelled: at once (on this thread) when it
+    /// already is, else on the thread that cancels it, once.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.withLock {
+            if cancelled { return true }
+            handlers.append(handler)
+            return false
+        }
+        if now { handler() }
     }
 }
 
@@ -50,7 +70,7 @@ public final class FeedClient: Sendable {
                      completion: @escaping @Sendable (Result<FeedPage, FeedError>) -> Void) -> FeedRequest {
         let source = self.source
         let what = cursor.map { "feed page at \($0)" } ?? "first feed page"
-        return perform(what, qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
+        return perform(what, qos: qos, deliverOn: deliverOn, work: { _ throws(FeedError) in
             let page = try source.page(after: cursor, limit: limit)
             return (page, page.bytes)
         }, completion: completion)
@@ -60,8 +80,8 @@ public final class FeedClient: Sendable {
     public func story(id: StoryID, qos: DispatchQoS = .userInitiated, deliverOn: DispatchQueue = .main,
                       completion: @escaping @Sendable (Result<StoryLoad, FeedError>) -> Void) -> FeedRequest {
         let source = self.source
-        return perform("stories/\(id).json", qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
-            let load = try source.story(id: id)
+        return perform("stories/\(id).json", qos: qos, deliverOn: deliverOn, work: { (request) throws(FeedError) in
+            let load = try source.story(id: id, request: request)
             return (load, load.bytes)
         }, completion: completion)
     }
@@ -71,10 +91,22 @@ public final class FeedClient: Sendable {
     public func home(qos: DispatchQoS = .utility, deliverOn: DispatchQueue = .main,
                      completion: @escaping @Sendable (Result<HomeLoad, FeedError>) -> Void) -> FeedRequest {
         let source = self.source
-        return perform("home sections", random: homeRandom, qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
+        return perform("home sections", random: homeRandom, qos: qos, deliverOn: deliverOn, work: { _ throws(FeedError) in
             let load = try source.home()
             return (load, load.bytes)
         }, completion: completion)
+    }
+
+    /// The first page from the source's own cache (`FeedSource.cachedFirstPage`): read on
+    /// the network queue but not through the profile — nothing crosses the network — and
+    /// delivered nil when there is none.
+    public func cachedFirstPage(limit: Int = 10, deliverOn: DispatchQueue = .main,
+                                completion: @escaping @Sendable (FeedPage?) -> Void) {
+        let source = self.source
+        queue.async(qos: .userInitiated) {
+            let page = source.cachedFirstPage(limit: limit)
+            deliverOn.async { completion(page) }
+        }
     }
 
     /// The bytes of a media file; `.success(nil)` when the source has none for it.
@@ -82,8 +114,8 @@ public final class FeedClient: Sendable {
     public func media(at location: String, maxBytes: Int, qos: DispatchQoS = .userInitiated, deliverOn: DispatchQueue = .main,
                       completion: @escaping @Sendable (Result<Data?, FeedError>) -> Void) -> FeedRequest {
         let source = self.source
-        return perform(location, qos: qos, deliverOn: deliverOn, work: { () throws(FeedError) in
-            let data = try source.media(at: location, maxBytes: maxBytes)
+        return perform(location, qos: qos, deliverOn: deliverOn, work: { (request) throws(FeedError) in
+            let data = try source.media(at: location, maxBytes: maxBytes, request: request)
             return (data, data?.count ?? 0)
         }, completion: completion)
     }
@@ -114,7 +146,7 @@ public final class FeedClient: Sendable {
 
     private func perform<Value: Sendable>(
         _ what: String, random: LockedRandom? = nil, qos: DispatchQoS, deliverOn: DispatchQueue,
-        work: @escaping @Sendable () throws(FeedError) -> (Value, Int),
+        work: @escaping @Sendable (FeedRequest) throws(FeedError) -> (Value, Int),
         completion: @escaping @Sendable (Result<Value, FeedError>) -> Void
     ) -> FeedRequest {
         let request = FeedRequest()
@@ -144,7 +176,7 @@ public final class FeedClient: Sendable {
             let started = DispatchTime.now().uptimeNanoseconds
             let value: Value, bytes: Int
             do throws(FeedError) {
-                (value, bytes) = try work()
+                (value, bytes) = try work(request)
             } catch {
                 deliver(.failure(error), 0)
                 return
@@ -192,6 +224,10 @@ public final class FeedClient: Sendable {
             let load = try source.home()
             return (load, load.bytes)
         }
+    }
+
+    public func cachedFirstPageNow(limit: Int = 10) -> FeedPage? {
+        source.cachedFirstPage(limit: limit)
     }
 
     public func mediaNow(at location: String, maxBytes: Int) -> (Result<Data?, FeedError>, delay: Double) {

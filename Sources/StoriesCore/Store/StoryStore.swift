@@ -38,6 +38,9 @@ public struct StoryStore: Equatable, Sendable {
     public private(set) var positions: [StoryID: Int] = [:]
     public private(set) var items: [StoryID: Items] = [:]
     public var paging: Paging = .notStarted
+    /// The stories shown came from a cache (a warm start) and wait for the feed's first
+    /// page, which confirms or replaces them; paging goes on from that page's cursor.
+    public private(set) var isProvisional = false
 
     public init() {}
 
@@ -66,6 +69,65 @@ public struct StoryStore: Equatable, Sendable {
     }
 
     // MARK: - Changes
+
+    /// Shows the first page as a cache kept it, while the feed's own is on its way: false
+    /// (nothing changes) unless the store is empty and that first page is still loading.
+    public mutating func showCached(_ page: FeedPage) -> Bool {
+        guard summaries.isEmpty, case .loading(cursor: nil, _) = paging, !page.stories.isEmpty else { return false }
+        for summary in page.stories where positions[summary.id] == nil {
+            positions[summary.id] = summaries.count
+            summaries.append(summary)
+        }
+        isProvisional = true
+        return true
+    }
+
+    /// The feed's first page, over stories shown from a cache. With `rearrange` (nothing on
+    /// screen depends on where a story is) the row becomes the page: its order, its
+    /// summaries, and stories it no longer lists gone with their items. Without it nothing
+    /// shown moves: summaries are brought up to date in place and new stories come after.
+    /// Returns the ids whose bubbles must be built again and those that left.
+    public mutating func confirm(_ page: FeedPage, rearrange: Bool) -> (changed: [StoryID], removed: [StoryID]) {
+        isProvisional = false
+        var changed: [StoryID] = []
+        var removed: [StoryID] = []
+        if rearrange {
+            var fresh: [StorySummary] = []
+            var freshPositions: [StoryID: Int] = [:]
+            for summary in page.stories where freshPositions[summary.id] == nil {
+                freshPositions[summary.id] = fresh.count
+                fresh.append(summary)
+            }
+            for summary in summaries where freshPositions[summary.id] == nil {
+                removed.append(summary.id)
+                items[summary.id] = nil
+            }
+            for (index, summary) in fresh.enumerated() where positions[summary.id] != index || self.summary(summary.id) != summary {
+                changed.append(summary.id)
+            }
+            summaries = fresh
+            positions = freshPositions
+        } else {
+            for summary in page.stories {
+                if let position = positions[summary.id] {
+                    if summaries[position] != summary {
+                        summaries[position] = summary
+                        changed.append(summary.id)
+                    }
+                } else {
+                    positions[summary.id] = summaries.count
+                    summaries.append(summary)
+                    changed.append(summary.id)
+                }
+            }
+        }
+        paging = page.nextCursor.map { .ready(next: $0) } ?? .complete
+        return (changed, removed)
+    }
+
+    private func summary(_ id: StoryID) -> StorySummary? {
+        positions[id].map { summaries[$0] }
+    }
 
     /// Adds a page's stories that are not here yet, in order; returns the ids added.
     /// A story seen on an earlier page keeps its place (nothing shown moves or disappears).

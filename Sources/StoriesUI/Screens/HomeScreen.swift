@@ -30,9 +30,7 @@ public enum HomeScreen {
         if !nested {
             let ringY = ringRow
             if count == 0 {
-                let message = state.isLoading ? "Loading stories…"
-                    : (state.store.hasMore ? "Waiting for the feed…" : "No stories to show in this feed.")
-                canvas.text(message, x: 2, y: ringY + 1, style: Theme.mutedText)
+                canvas.text(state.emptyRowMessage, x: 2, y: ringY + 1, style: Theme.mutedText, maxWidth: width - 4)
             } else {
                 drawRing(state, into: &canvas, y: ringY)
                 drawDetails(state, into: &canvas, y: ringY + Bubble.height + 1)
