@@ -56,7 +56,7 @@ let package = Package(
             sources: ["DemoFeed.swift"],
             resources: [.copy("demo")]
         ),
-        // zlib (Debian's zlib1g-dev), for gzip answers. Only StoriesServer imports it.
+        // zlib (Debian's zlib1g-dev), for gzip answers (StoriesServer) and unpacking them (StoriesHTTP).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // `stories serve`: the feed API over HTTP on Hummingbird 2. Only the executable imports it.
         .target(
@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "StoriesHTTP",
             dependencies: [
-                "StoriesCore",
+                "StoriesCore", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -60,6 +60,11 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(photoAgain == photo)
             let log = try String(contentsOfFile: logFile, encoding: .utf8)
             #expect(log.contains("GET /v1/feed?limit=10 304"), "\(log)")
+            // The page travelled gzip: fewer bytes on the wire than the document kept.
+            let kept = try #require(cache.entry(for: address + "/v1/feed?limit=10")).body.count
+            let line = try #require(log.split(separator: "\n").first { $0.contains("GET /v1/feed?limit=10 200") })
+            let sent = try #require(line.split(separator: " ").drop { $0 != "200" }.dropFirst().first.flatMap { Int($0) })
+            #expect(sent * 2 < kept, "\(sent) bytes sent for a \(kept)-byte page")
             #expect(log.components(separatedBy: "GET /v1/feed?limit=10 200").count == 2,
                     "a cold start asks for the first page once (the title and the row come from the same answer)")
             #expect(log.components(separatedBy: "/v1/media/media/chelsea.jpg").count == 2,
@@ -130,6 +135,18 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             })
         }
         router.get("/e/v1/feed") { _, _ in Response(status: .seeOther, headers: [.location: "/e/v1/feed"]) }
+        // gzip that unpacks to 50 MB, gzip cut short, and a coding nobody asked for.
+        let bomb = try #require(Gzip.compress(Data(count: 50 << 20)))
+        let page = try #require(Gzip.compress(FeedWire.page(FeedPage(stories: [], nextCursor: nil), title: "T")))
+        for (path, body, coding) in [("/h/v1/feed", bomb, "gzip"), ("/i/v1/feed", page.prefix(page.count - 6), "gzip"), ("/j/v1/feed", page, "br")] {
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json", .contentEncoding: coding],
+                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            }
+        }
+        router.get("/k/v1/feed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"], body: .init(byteBuffer: ByteBuffer(bytes: page)))
+        }
         router.get("/f/v1/feed") { _, _ in
             Response(status: .internalServerError, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: #"{"error":"disk on fire \u001b[31m","status":500}"#)))
@@ -147,6 +164,10 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(await failure("/c").contains("more than the 4 MB allowed here"))
             #expect(await failure("/e").contains("the server redirected elsewhere (303)"))
             #expect(await failure("/g").contains("the answer is more than the 4 MB allowed here"))
+            #expect(await failure("/h").contains("the answer unpacks to more than the 4 MB allowed here"))
+            #expect(await failure("/i").contains("the answer's gzip is damaged or cut short"))
+            #expect(await failure("/j").contains("coded as 'br', which was not asked for"))
+            #expect(await failure("/k") == "no error", "a good gzip page is read")
             let onFire = await failure("/f")
             #expect(onFire.contains("the server answered 500: disk on fire") && !onFire.contains("\u{1B}"), "\(onFire)")
             let page = try await offThePool { try HTTPFeed(server: base + "/d", cache: nil).page(after: nil, limit: 10) }
