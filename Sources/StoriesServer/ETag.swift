@@ -26,20 +26,33 @@ public enum ETag {
     /// Whether an `If-None-Match` value names `tag` (weak comparison, as RFC 9110 asks
     /// for this header: `W/"x"` matches `"x"`), or is `*`.
     public static func matches(_ header: String?, _ tag: String) -> Bool {
-        guard let header, header.utf8.count <= 8192 else { return false }
-        let wanted = opaque(tag)
-        for part in header.split(separator: ",") {
-            // Trimmed by hand: Foundation's trimming is a tenth of a 304's cost.
-            let candidate = part.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-            let text = Substring(String(candidate))
-            if text == "*" || opaque(text) == wanted { return true }
+        guard var header, header.utf8.count <= 8192 else { return false }
+        var tag = tag
+        // On the bytes: generic trimming of substrings cost a fifth of a 304 (type metadata
+        // looked up at run time for every request).
+        return tag.withUTF8 { wantedBytes in
+            let wanted = opaque(wantedBytes[...])
+            return header.withUTF8 { bytes in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                    var low = start, high = end
+                    while low < high, bytes[low] == UInt8(ascii: " ") || bytes[low] == UInt8(ascii: "\t") { low += 1 }
+                    while high > low, bytes[high - 1] == UInt8(ascii: " ") || bytes[high - 1] == UInt8(ascii: "\t") { high -= 1 }
+                    let candidate = bytes[low..<high]
+                    if candidate.count == 1, candidate.first == UInt8(ascii: "*") { return true }
+                    if opaque(candidate).elementsEqual(wanted) { return true }
+                    start = end + 1
+                }
+                return false
+            }
         }
-        return false
     }
 
-    static func opaque(_ tag: some StringProtocol) -> Substring {
-        let text = Substring(tag)
-        return text.hasPrefix("W/") ? text.dropFirst(2) : text
+    /// A tag without its weak marker `W/`.
+    static func opaque(_ tag: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        tag.count >= 2 && tag[tag.startIndex] == UInt8(ascii: "W") && tag[tag.startIndex + 1] == UInt8(ascii: "/") ? tag.dropFirst(2) : tag
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -49,6 +49,19 @@ import Testing
         #expect(otherPage.header("ETag") != tag)
     }
 
+    /// `If-None-Match` as RFC 9110 reads it: a list, weak comparison, `*`, spaces and tabs.
+    @Test func ifNoneMatchIsReadAsAListWithWeakComparison() {
+        let tag = "\"abc\""
+        for header in [tag, " \"abc\"\t", "W/\"abc\"", "\"x\", \"abc\"", "\"x\",W/\"abc\" ,\"y\"", "*", " * "] {
+            #expect(ETag.matches(header, tag), "\(header)")
+        }
+        #expect(ETag.matches("\"abc\"", "W/\"abc\""), "weak on either side")
+        for header in ["", ",", "\"abcd\"", "\"ab\"", "abc", "\"x\", \"y\"", "W/", "**", "\"abc", String(repeating: "\"abc\",", count: 2000)] {
+            #expect(!ETag.matches(header, tag), "\(header.prefix(20))")
+        }
+        #expect(!ETag.matches(nil, tag))
+    }
+
     @Test func aStoryGoesOutAsItIsInTheFolder() throws {
         let response = api.respond(APIRequest(path: "/v1/stories/mika"))
         #expect(response.status == 200)
