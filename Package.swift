@@ -34,8 +34,8 @@ let package = Package(
         .target(
             name: "CStoriesVideo",
             path: "Sources/CStoriesVideo",
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
-                             .linkedLibrary("avutil")]
+            // FFmpeg is opened with dlopen on first use (see video.c), not linked.
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(name: "StoriesCore", path: "Sources/StoriesCore"),
         .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),

@@ -16,7 +16,91 @@
 #include <stdio.h>
 #include <string.h>
 
+// FFmpeg is opened on first use, not linked: its libraries and the hundred or so they pull
+// in (codecs, libjxl, libx265…) cost every process about 50 ms before main, video or not,
+// which is all of a warm start's budget. Each function is looked up once, by name, in the
+// libraries of the major versions these headers describe.
+#include <dlfcn.h>
+#include <pthread.h>
+
+#define STORIES_AV_FUNCTIONS(X) \
+    X(avutil, av_display_rotation_get) \
+    X(avutil, av_frame_alloc) \
+    X(avutil, av_frame_free) \
+    X(avutil, av_free) \
+    X(avutil, av_freep) \
+    X(avutil, av_log_format_line2) \
+    X(avutil, av_log_set_callback) \
+    X(avutil, av_malloc) \
+    X(avutil, av_pix_fmt_desc_get) \
+    X(avutil, av_strdup) \
+    X(avutil, av_strerror) \
+    X(avcodec, av_packet_alloc) \
+    X(avcodec, av_packet_free) \
+    X(avcodec, av_packet_unref) \
+    X(avcodec, avcodec_alloc_context3) \
+    X(avcodec, avcodec_flush_buffers) \
+    X(avcodec, avcodec_free_context) \
+    X(avcodec, avcodec_get_name) \
+    X(avcodec, avcodec_open2) \
+    X(avcodec, avcodec_parameters_to_context) \
+    X(avcodec, avcodec_receive_frame) \
+    X(avcodec, avcodec_send_packet) \
+    X(avformat, av_find_best_stream) \
+    X(avformat, av_read_frame) \
+    X(avformat, av_seek_frame) \
+    X(avformat, av_stream_get_side_data) \
+    X(avformat, avformat_alloc_context) \
+    X(avformat, avformat_close_input) \
+    X(avformat, avformat_find_stream_info) \
+    X(avformat, avformat_open_input) \
+    X(avformat, avformat_seek_file) \
+    X(avformat, avio_alloc_context) \
+    X(avformat, avio_context_free) \
+    X(swscale, sws_freeContext) \
+    X(swscale, sws_getCachedContext) \
+    X(swscale, sws_getCoefficients) \
+    X(swscale, sws_scale) \
+    X(swscale, sws_setColorspaceDetails) \
+    /* end */
+
+#define STORIES_DECLARE(lib, name) static __typeof__(name) *p_##name;
+STORIES_AV_FUNCTIONS(STORIES_DECLARE)
+
+static void *lib_avutil, *lib_avcodec, *lib_avformat, *lib_swscale;
+static pthread_once_t libav_once = PTHREAD_ONCE_INIT;
+static int libav_loaded;          // 1 when every function was found
+static char libav_problem[256];   // why not, otherwise
+
 static void forward_log(void *context, int level, const char *format, va_list args);
+
+static void *open_library(const char *name) {
+    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!handle && !libav_problem[0]) {
+        const char *why = dlerror();
+        snprintf(libav_problem, sizeof libav_problem, "%s", why ? why : name);
+    }
+    return handle;
+}
+
+static void load_libav(void) {
+    lib_avutil = open_library("libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR));
+    lib_avcodec = open_library("libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR));
+    lib_avformat = open_library("libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR));
+    lib_swscale = open_library("libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR));
+    if (!lib_avutil || !lib_avcodec || !lib_avformat || !lib_swscale) return;
+#define STORIES_RESOLVE(lib, name) \
+    p_##name = (__typeof__(p_##name))dlsym(lib_##lib, #name); \
+    if (!p_##name) { snprintf(libav_problem, sizeof libav_problem, "lib" #lib " has no " #name); return; }
+    STORIES_AV_FUNCTIONS(STORIES_RESOLVE)
+    // libav's default would print its warnings on the terminal.
+    p_av_log_set_callback(forward_log);
+    libav_loaded = 1;
+}
+
+/// True once FFmpeg is there; otherwise says why into `message`.
+static int libav_ready(char *message, size_t size);
+
 
 struct stories_video {
     uint8_t *bytes;           // our copy of the file
@@ -45,9 +129,16 @@ static void say(char *message, size_t size, const char *format, ...) {
     va_end(args);
 }
 
+static int libav_ready(char *message, size_t size) {
+    pthread_once(&libav_once, load_libav);
+    if (libav_loaded) return 1;
+    say(message, size, "FFmpeg's libraries could not be loaded (%s)", libav_problem);
+    return 0;
+}
+
 static void say_av(char *message, size_t size, const char *what, int error) {
     char text[128];
-    av_strerror(error, text, sizeof text);
+    p_av_strerror(error, text, sizeof text);
     say(message, size, "%s: %s", what, text);
 }
 
@@ -82,23 +173,23 @@ static int64_t seek_bytes(void *opaque, int64_t offset, int whence) {
 
 void stories_video_close(stories_video *video) {
     if (!video) return;
-    sws_freeContext(video->sws);
-    av_frame_free(&video->frame);
-    av_packet_free(&video->packet);
-    avcodec_free_context(&video->codec);
-    if (video->format) avformat_close_input(&video->format);
+    p_sws_freeContext(video->sws);
+    p_av_frame_free(&video->frame);
+    p_av_packet_free(&video->packet);
+    p_avcodec_free_context(&video->codec);
+    if (video->format) p_avformat_close_input(&video->format);
     if (video->io) {
-        av_freep(&video->io->buffer);
-        avio_context_free(&video->io);
+        p_av_freep(&video->io->buffer);
+        p_avio_context_free(&video->io);
     }
     free(video->bytes);
     free(video);
 }
 
 static int rotation_of(AVStream *stream) {
-    const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    const uint8_t *matrix = p_av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
     if (!matrix) return 0;
-    double degrees = av_display_rotation_get((const int32_t *)matrix);
+    double degrees = p_av_display_rotation_get((const int32_t *)matrix);
     if (isnan(degrees)) return 0;
     // av_display_rotation_get is counter-clockwise; the picture turns clockwise by its negation.
     int clockwise = (int)lround(-degrees) % 360;
@@ -111,8 +202,8 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
                        stories_video **out, stories_video_info *info, char *message, size_t message_size) {
     *out = NULL;
     memset(info, 0, sizeof *info);
-    av_log_set_callback(forward_log); // libav's default would print to the terminal
     info->duration = -1;
+    if (!libav_ready(message, message_size)) return STORIES_VIDEO_UNSUPPORTED;
     if (!data || size == 0) { say(message, message_size, "the file is empty"); return STORIES_VIDEO_NOT_VIDEO; }
 
     stories_video *video = calloc(1, sizeof *video);
@@ -124,12 +215,12 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->stream = -1;
 
     const int io_size = 32768;
-    uint8_t *io_buffer = av_malloc(io_size);
+    uint8_t *io_buffer = p_av_malloc(io_size);
     if (!io_buffer) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
-    video->io = avio_alloc_context(io_buffer, io_size, 0, video, read_bytes, NULL, seek_bytes);
-    if (!video->io) { av_free(io_buffer); stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
+    video->io = p_avio_alloc_context(io_buffer, io_size, 0, video, read_bytes, NULL, seek_bytes);
+    if (!video->io) { p_av_free(io_buffer); stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
 
-    video->format = avformat_alloc_context();
+    video->format = p_avformat_alloc_context();
     if (!video->format) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
     video->format->pb = video->io;
     video->format->flags |= AVFMT_FLAG_CUSTOM_IO;
@@ -139,10 +230,10 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->format->max_streams = limits->max_streams > 0 ? limits->max_streams : 16;
     // Only containers a story video comes in: no playlists, no concat lists, no demuxer
     // that opens other files or URLs.
-    video->format->format_whitelist = av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv");
-    video->format->protocol_whitelist = av_strdup("none");
+    video->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv");
+    video->format->protocol_whitelist = p_av_strdup("none");
 
-    int status = avformat_open_input(&video->format, NULL, NULL, NULL);
+    int status = p_avformat_open_input(&video->format, NULL, NULL, NULL);
     if (status < 0) {
         // avformat_open_input frees the context on failure.
         video->format = NULL;
@@ -151,7 +242,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
         return STORIES_VIDEO_NOT_VIDEO;
     }
     snprintf(info->container, sizeof info->container, "%s", video->format->iformat ? video->format->iformat->name : "?");
-    status = avformat_find_stream_info(video->format, NULL);
+    status = p_avformat_find_stream_info(video->format, NULL);
     if (status < 0) {
         say_av(message, message_size, "cannot read the streams", status);
         stories_video_close(video);
@@ -167,7 +258,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
         if (video->format->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO) info->has_audio = 1;
     }
     const AVCodec *decoder = NULL;
-    int index = av_find_best_stream(video->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    int index = p_av_find_best_stream(video->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (index == AVERROR_STREAM_NOT_FOUND) {
         say(message, message_size, info->has_audio ? "the file has sound but no picture" : "the file has no video stream");
         stories_video_close(video);
@@ -175,11 +266,11 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     }
     if (index < 0 || !decoder) {
         AVStream *stream = index >= 0 ? video->format->streams[index] : NULL;
-        const char *name = stream ? avcodec_get_name(stream->codecpar->codec_id) : "unknown";
+        const char *name = stream ? p_avcodec_get_name(stream->codecpar->codec_id) : "unknown";
         if (!stream) {
             for (unsigned i = 0; i < video->format->nb_streams; i++) {
                 if (video->format->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) {
-                    name = avcodec_get_name(video->format->streams[i]->codecpar->codec_id);
+                    name = p_avcodec_get_name(video->format->streams[i]->codecpar->codec_id);
                     break;
                 }
             }
@@ -222,17 +313,17 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     }
     if (!isfinite(info->duration) || info->duration > limits->max_duration) info->duration = -1;
 
-    video->codec = avcodec_alloc_context3(decoder);
+    video->codec = p_avcodec_alloc_context3(decoder);
     if (!video->codec) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
-    status = avcodec_parameters_to_context(video->codec, stream->codecpar);
+    status = p_avcodec_parameters_to_context(video->codec, stream->codecpar);
     if (status < 0) { say_av(message, message_size, "bad codec parameters", status); stories_video_close(video); return STORIES_VIDEO_CORRUPT; }
     video->codec->max_pixels = limits->max_pixels;
     video->codec->thread_count = 1; // one decoder per player; the app runs several jobs at once
     video->codec->pkt_timebase = stream->time_base;
-    status = avcodec_open2(video->codec, decoder, NULL);
+    status = p_avcodec_open2(video->codec, decoder, NULL);
     if (status < 0) { say_av(message, message_size, "cannot start the decoder", status); stories_video_close(video); return STORIES_VIDEO_UNSUPPORTED; }
-    video->packet = av_packet_alloc();
-    video->frame = av_frame_alloc();
+    video->packet = p_av_packet_alloc();
+    video->frame = p_av_frame_alloc();
     if (!video->packet || !video->frame) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
     video->time_base = av_q2d(stream->time_base);
     video->start_pts = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
@@ -245,7 +336,7 @@ int stories_video_next(stories_video *video, double *pts, char *message, size_t 
     // At most this many packets that fail in a row before giving up on the stream.
     int failures = 0;
     for (;;) {
-        int status = avcodec_receive_frame(video->codec, video->frame);
+        int status = p_avcodec_receive_frame(video->codec, video->frame);
         if (status == 0) {
             video->has_frame = 1;
             int64_t stamp = video->frame->best_effort_timestamp;
@@ -263,15 +354,15 @@ int stories_video_next(stories_video *video, double *pts, char *message, size_t 
         if (video->draining) { video->ended = 1; return 0; }
         // Feed the decoder the next packet of our stream.
         for (;;) {
-            status = av_read_frame(video->format, video->packet);
+            status = p_av_read_frame(video->format, video->packet);
             if (status < 0) {
                 video->draining = 1;
-                avcodec_send_packet(video->codec, NULL);
+                p_avcodec_send_packet(video->codec, NULL);
                 break;
             }
-            if (video->packet->stream_index != video->stream) { av_packet_unref(video->packet); continue; }
-            status = avcodec_send_packet(video->codec, video->packet);
-            av_packet_unref(video->packet);
+            if (video->packet->stream_index != video->stream) { p_av_packet_unref(video->packet); continue; }
+            status = p_avcodec_send_packet(video->codec, video->packet);
+            p_av_packet_unref(video->packet);
             if (status < 0 && status != AVERROR(EAGAIN)) {
                 video->corrupt++;
                 if (++failures > 64) { say_av(message, message_size, "decoding failed", status); return -1; }
@@ -285,7 +376,7 @@ int stories_video_next(stories_video *video, double *pts, char *message, size_t 
 int stories_video_scale(stories_video *video, uint8_t *rgb, int out_w, int out_h, int x, int y, int w, int h) {
     if (!video->has_frame || out_w <= 0 || out_h <= 0) return -1;
     AVFrame *frame = video->frame;
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+    const AVPixFmtDescriptor *desc = p_av_pix_fmt_desc_get(frame->format);
     if (!desc || frame->width <= 0 || frame->height <= 0) return -1;
     // Clamp the rectangle to the frame and align it to the chroma grid.
     if (x < 0) x = 0;
@@ -298,7 +389,7 @@ int stories_video_scale(stories_video *video, uint8_t *rgb, int out_w, int out_h
     y &= ~ay;
     if ((desc->flags & AV_PIX_FMT_FLAG_HWACCEL) || (desc->flags & AV_PIX_FMT_FLAG_BITSTREAM)) return -1;
 
-    video->sws = sws_getCachedContext(video->sws, w, h, frame->format, out_w, out_h, AV_PIX_FMT_RGB24,
+    video->sws = p_sws_getCachedContext(video->sws, w, h, frame->format, out_w, out_h, AV_PIX_FMT_RGB24,
                                       SWS_AREA, NULL, NULL, NULL);
     if (!video->sws) return -2;
     int full_range = frame->color_range == AVCOL_RANGE_JPEG
@@ -306,8 +397,8 @@ int stories_video_scale(stories_video *video, uint8_t *rgb, int out_w, int out_h
     int space = frame->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709
         : frame->colorspace == AVCOL_SPC_BT2020_NCL || frame->colorspace == AVCOL_SPC_BT2020_CL ? SWS_CS_BT2020
         : SWS_CS_ITU601;
-    const int *coefficients = sws_getCoefficients(space);
-    sws_setColorspaceDetails(video->sws, coefficients, full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    const int *coefficients = p_sws_getCoefficients(space);
+    p_sws_setColorspaceDetails(video->sws, coefficients, full_range, p_sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
 
     const uint8_t *planes[4] = {0};
     int strides[4] = {0};
@@ -323,15 +414,15 @@ int stories_video_scale(stories_video *video, uint8_t *rgb, int out_w, int out_h
     }
     uint8_t *dst[4] = {rgb, NULL, NULL, NULL};
     int dst_stride[4] = {out_w * 3, 0, 0, 0};
-    int rows = sws_scale(video->sws, planes, strides, 0, h, dst, dst_stride);
+    int rows = p_sws_scale(video->sws, planes, strides, 0, h, dst, dst_stride);
     return rows > 0 ? 0 : -3;
 }
 
 int stories_video_rewind(stories_video *video) {
-    int status = av_seek_frame(video->format, video->stream, video->start_pts, AVSEEK_FLAG_BACKWARD);
-    if (status < 0) status = avformat_seek_file(video->format, video->stream, INT64_MIN, video->start_pts, video->start_pts, 0);
+    int status = p_av_seek_frame(video->format, video->stream, video->start_pts, AVSEEK_FLAG_BACKWARD);
+    if (status < 0) status = p_avformat_seek_file(video->format, video->stream, INT64_MIN, video->start_pts, video->start_pts, 0);
     if (status < 0) return status;
-    avcodec_flush_buffers(video->codec);
+    p_avcodec_flush_buffers(video->codec);
     video->ended = 0;
     video->draining = 0;
     video->has_frame = 0;
@@ -346,13 +437,12 @@ static void forward_log(void *context, int level, const char *format, va_list ar
     if (!log_sink || level > AV_LOG_WARNING) return;
     char line[512];
     int prefix = 1;
-    av_log_format_line2(context, level, format, args, line, sizeof line, &prefix);
+    p_av_log_format_line2(context, level, format, args, line, sizeof line, &prefix);
     size_t length = strlen(line);
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
     if (length > 0) log_sink(level, line);
 }
 
 void stories_video_set_log_sink(void (*sink)(int level, const char *line)) {
-    log_sink = sink;
-    av_log_set_callback(forward_log);
+    log_sink = sink; // forward_log is installed when the libraries are loaded
 }
