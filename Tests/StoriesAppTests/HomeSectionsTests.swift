@@ -206,16 +206,45 @@ private final class Attempts: @unchecked Sendable {
         #expect(pilot.text.contains("no such file"))
     }
 
-    @Test func aStoryTheFeedHasNotPagedInYetSaysSo() {
+    /// A cell naming a story beyond the pages loaded so far: the feed is paged on until it
+    /// comes, and it opens as from its bubble; the notice says what is going on.
+    @Test func aStoryFurtherAlongTheFeedIsPagedInAndOpens() throws {
+        let last = try #require(Fixture.demo.stories.last)
+        let source = MemoryFeed(load: Fixture.demo, homeSections: {
+            HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
+                HomeCell(id: "c", title: FormattedText("Last"), action: .openStory(last.id)),
+            ])]))
+        })
+        let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
+        pilot.wait(2)
+        #expect(pilot.state.store.count == 10)
+        pilot.press(.key(.down), .key(.enter))
+        #expect(pilot.text.contains("Looking for the story '\(last.id)' further along the feed (10 stories so far; Esc: stop)"))
+        pilot.wait(3)
+        #expect(pilot.state.viewer != nil, "the page came, then the items: the story is open")
+        #expect(pilot.state.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
+        #expect(pilot.state.seeking == nil)
+    }
+
+    /// A story the feed does not have: looked for to the end of the feed, then said once;
+    /// and Esc stops a search, the page in flight still kept.
+    @Test func aStoryNotInTheFeedIsSaidOnceTheFeedEndsAndEscStopsASearch() {
         let source = MemoryFeed(load: Fixture.demo, homeSections: {
             HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
                 HomeCell(id: "c", title: FormattedText("Nobody"), action: .openStory("nobody")),
             ])]))
         })
-        let pilot = AppDriver(width: 100, height: 30, source: source)
+        let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
+        pilot.wait(2)
         pilot.press(.key(.down), .key(.enter))
+        pilot.press(.key(.escape))
+        #expect(pilot.state.seeking == nil && !pilot.text.contains("Looking for"), "Esc stops it")
+        #expect(pilot.state.homeLevel.focus != nil, "the first Esc stops the search, not the section's keyboard")
+        pilot.wait(2)
+        #expect(pilot.state.store.count == Fixture.demo.stories.count, "the page already asked for was kept")
+        pilot.press(.key(.enter))
         #expect(pilot.state.viewer == nil)
-        #expect(pilot.text.contains("The story 'nobody' is not among the 10 stories loaded so far"))
+        #expect(pilot.text.contains("The story 'nobody' is not in this feed (all \(Fixture.demo.stories.count) stories looked through)"))
     }
 
     @Test func linksReachTheOpenerAsOneArgumentWithShellCharactersEncoded() {

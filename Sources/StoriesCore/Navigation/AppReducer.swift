@@ -520,6 +520,8 @@ private struct Reduction {
                 if let id = state.opening {
                     if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
                     state.opening = nil
+                } else if state.seeking != nil {
+                    state.seeking = nil // the page in flight still arrives and is kept
                 } else if state.homeLevels.count > 1 {
                     state.homeLevels.removeLast()
                     state.homeGeneration += 1
@@ -547,9 +549,12 @@ private struct Reduction {
         switch cell.action {
         case .openStory(let id)?:
             guard let index = store.positions[id] else {
-                state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories loaded so far"
+                // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
+                state.seeking = id
+                seek()
                 return
             }
+            state.seeking = nil
             state.selection = index
             openSelectedStory()
         case .openSections(let title, let sections)?:
@@ -561,6 +566,37 @@ private struct Reduction {
             effects.append(.openLink(link.url))
         case nil:
             state.notice = "This cell does nothing when opened"
+        }
+    }
+
+    /// Looking for a story a cell opened: it opens once a page brings it; until then the
+    /// next page is asked for as soon as the last one is in; the end of the feed or the
+    /// limit ends the search with a line saying so.
+    mutating func seek() {
+        guard let id = state.seeking else { return }
+        // Another story opened meanwhile (from its bubble, say): that one wins.
+        if state.viewer != nil || (state.opening != nil && state.opening != id) {
+            state.seeking = nil
+            return
+        }
+        if let index = store.positions[id] {
+            state.seeking = nil
+            state.selection = index
+            openSelectedStory()
+            return
+        }
+        switch store.paging {
+        case .ready(let next) where store.count < AppState.seekLimit:
+            store.paging = .loading(cursor: next, attempt: 1)
+            effects.append(.loadPage(next))
+        case .ready:
+            state.seeking = nil
+            state.notice = "⚠ The story '\(id)' is not among the first \(store.count) stories of this feed"
+        case .complete:
+            state.seeking = nil
+            state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+        case .notStarted, .loading, .failed:
+            break // a page is on its way, or will be retried
         }
     }
 
@@ -738,6 +774,7 @@ private struct Reduction {
             store.paging = .loading(cursor: cursor, attempt: 1)
             effects.append(.loadPage(cursor))
         }
+        seek()
 
         // Items: the shown and opening stories, and (preloading) the adjacent and feed layers.
         for id in PreloadPlanner.storiesToLoad(state) where store.items[id] == nil { loadItems(id) }

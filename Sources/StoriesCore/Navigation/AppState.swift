@@ -40,6 +40,12 @@ public struct AppState: Equatable, Sendable {
     public var opening: StoryID?
     /// When the opening began (uptime): the loading ring turns with the time since.
     public var openingSince: Double = 0
+    /// A story a home cell opened that is not among the pages loaded so far: pages are
+    /// asked for, one after another, until it comes (then it opens as from its bubble),
+    /// the feed ends, or `seekLimit` stories have been looked through. Esc stops it.
+    public var seeking: StoryID?
+    /// The most stories paged in while looking for one (a hundred pages).
+    public static let seekLimit = 1000
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
     /// The screens of home sections: the first is the home itself (the sections below the
