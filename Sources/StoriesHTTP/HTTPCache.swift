@@ -4,14 +4,18 @@ import StoriesCore
 /// An HTTP cache on disk (`$XDG_CACHE_HOME/stories/http/`, else `~/.cache/stories/http/`):
 /// one file per URL holding a small header (the URL, the ETag, when it was fetched) and the
 /// body. Written atomically (a temporary file renamed into place), bounded in size (the
-/// oldest entries go first), and a file that does not parse is set aside as `*.corrupt`
-/// and treated as missing, never trusted.
+/// least recently fetched or revalidated entries go first), and a file that does not parse
+/// is set aside as `*.corrupt` and treated as missing, never trusted. A 304 only touches
+/// the file's modification time, which counts as its fetch time from then on.
 public final class HTTPCache: @unchecked Sendable {
     // Writes and evictions in this process are serialised by `lock`; other viewers of the
     // same user may share the folder, which is why every write is a rename of a whole file.
     public let directory: URL
     public let budget: Int
     private let lock = NSLock()
+    /// The folder's size as this process last knew it (nil: not counted yet): the folder is
+    /// listed again only when a store would pass the budget, not on every store.
+    private var knownSize: Int?
 
     public struct Entry: Equatable, Sendable {
         public var etag: String?
@@ -51,12 +55,14 @@ public final class HTTPCache: @unchecked Sendable {
 
     public func entry(for url: String) -> Entry? {
         let path = file(for: url)
-        guard let data = try? Self.readBounded(path, maxBytes: budget) else { return nil }
-        guard let entry = Self.decode(data, url: url) else {
+        guard let (data, modified) = try? Self.readBounded(path, maxBytes: budget) else { return nil }
+        guard var entry = Self.decode(data, url: url) else {
             // Not ours, or damaged: set aside, never read again.
             lock.withLock { _ = try? FileManager.default.moveItem(at: path, to: path.appendingPathExtension("corrupt")) }
             return nil
         }
+        // A revalidation since the write moved the modification time on (`touch`).
+        if let modified, modified > entry.fetched, modified <= Date().addingTimeInterval(60) { entry.fetched = modified }
         return entry
     }
 
@@ -71,20 +77,33 @@ public final class HTTPCache: @unchecked Sendable {
                 let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
                 try data.write(to: temporary)
                 if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-                evictIfNeeded()
+                let size = (knownSize ?? folderSize()) + data.count
+                knownSize = size
+                if size > budget { evictIfNeeded() }
             } catch {
                 // A cache that cannot be written is only slower.
             }
         }
     }
 
-    /// Refreshes an entry's fetch time (a 304 said it is still current).
-    public func touch(_ url: String, entry: Entry, at date: Date) {
-        var fresh = entry
-        fresh.fetched = date
-        store(fresh, for: url)
+    /// Refreshes an entry's fetch time (a 304 said it is still current): the file's
+    /// modification time is set, the body is not written again.
+    public func touch(_ url: String, at date: Date) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9)),
+                     timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))]
+        lock.withLock { _ = utimensat(AT_FDCWD, file(for: url).path, &times, AT_SYMLINK_NOFOLLOW) }
     }
 
+    /// The bytes of the folder's files (one listing).
+    private func folderSize() -> Int {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+        return files.reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+    }
+
+    /// Lists the folder and removes the least recently fetched entries until it is within
+    /// the budget (files of other viewers of the same user included); only when the size
+    /// this process knows of says it is over.
     private func evictIfNeeded() {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
         guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
@@ -99,6 +118,7 @@ public final class HTTPCache: @unchecked Sendable {
             return (url, values.fileSize ?? 0, modified)
         }
         var total = entries.reduce(0) { $0 + $1.1 }
+        defer { knownSize = total }
         guard total > budget else { return }
         entries.sort { $0.2 < $1.2 }
         for (url, size, _) in entries where total > budget {
@@ -123,7 +143,8 @@ public final class HTTPCache: @unchecked Sendable {
                      body: data.subdata(in: index..<data.endIndex))
     }
 
-    static func readBounded(_ url: URL, maxBytes: Int) throws -> Data {
+    /// The file's bytes (never past `maxBytes`, never through a link) and its modification time.
+    static func readBounded(_ url: URL, maxBytes: Int) throws -> (Data, Date?) {
         let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw CocoaError(.fileNoSuchFile) }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
@@ -131,6 +152,7 @@ public final class HTTPCache: @unchecked Sendable {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxBytes else {
             throw CocoaError(.fileReadTooLarge)
         }
-        return try handle.readToEnd() ?? Data()
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        return (try handle.readToEnd() ?? Data(), modified)
     }
 }

@@ -194,7 +194,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
                 return Answer(body: body)
             case 304:
                 guard let cached else { throw FeedError(file: url, reason: "the server said 304 for something never fetched") }
-                cache?.touch(url, entry: cached, at: Date())
+                cache?.touch(url, at: Date())
                 return Answer(body: cached.body)
             case 300..<400:
                 throw FeedError(file: url, reason: "the server redirected elsewhere (\(response.status)); a feed server answers where it is asked")

@@ -112,6 +112,40 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         #expect(cache.entry(for: url) == nil)
     }
 
+    /// A 304 refreshes an entry without writing its body again: the same file (inode), a
+    /// later modification time, which is the entry's fetch time from then on.
+    @Test func aRevalidationTouchesTheEntryWithoutRewritingIt() throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let url = "http://example.invalid/v1/media/media/big.mp4"
+        let written = Date(timeIntervalSince1970: 1_790_000_000)
+        cache.store(.init(etag: "\"m\"", fetched: written, body: Data(repeating: 7, count: 100_000)), for: url)
+        let before = try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)
+        let later = Date(timeIntervalSince1970: 1_790_050_000.5)
+        cache.touch(url, at: later)
+        let after = try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)
+        #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int, "the same file, not a new one renamed in")
+        let entry = try #require(cache.entry(for: url))
+        #expect(abs(entry.fetched.timeIntervalSince(later)) < 0.01, "\(entry.fetched)")
+        #expect(entry.body.count == 100_000 && entry.etag == "\"m\"")
+    }
+
+    /// Past its budget the cache lets the least recently fetched entries go, and keeps the rest.
+    @Test func theCacheStaysWithinItsBudgetOldestFirst() throws {
+        let cache = HTTPCache(directory: cacheFolder, budget: 20_000)
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        for n in 0..<12 {
+            let url = "http://example.invalid/v1/media/\(n)"
+            cache.store(.init(etag: nil, fetched: base, body: Data(repeating: UInt8(n), count: 3_000)), for: url)
+            cache.touch(url, at: base.addingTimeInterval(Double(n) * 60)) // fetched in this order
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path)
+        let total = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: cacheFolder.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
+        #expect(total <= 20_000, "\(total) bytes in \(files.count) files")
+        #expect(cache.entry(for: "http://example.invalid/v1/media/11") != nil, "the newest stays")
+        #expect(cache.entry(for: "http://example.invalid/v1/media/0") == nil, "the oldest went first")
+        #expect(files.count >= 4, "only as many go as the budget needs: \(files.count) left")
+    }
+
     @Test func aServerThatLiesGetsAClearErrorNotACrash() async throws {
         let router = Router()
         router.get("/a/v1/feed") { _, _ in
