@@ -21,10 +21,11 @@ enum Gunzip {
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var status: Int32 = Z_OK
+        var tooLarge = false
         packed.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
             stream.next_in = UnsafeMutablePointer(mutating: source.bindMemory(to: Bytef.self).baseAddress)
             stream.avail_in = uInt(source.count)
-            repeat {
+            while true {
                 let produced: Int = chunk.withUnsafeMutableBufferPointer { target in
                     stream.next_out = target.baseAddress
                     stream.avail_out = uInt(target.count)
@@ -33,15 +34,23 @@ enum Gunzip {
                 }
                 if status != Z_OK && status != Z_STREAM_END { return }
                 if output.count + produced > limit {
-                    status = Z_MEM_ERROR // marks "too large" below
+                    tooLarge = true
                     return
                 }
                 output.append(contentsOf: chunk[0..<produced])
-                // No progress with input left means the stream wants more than there is.
-                if status == Z_OK, produced == 0 { status = Z_BUF_ERROR; return }
-            } while status != Z_STREAM_END
+                if status == Z_STREAM_END {
+                    // gzip may hold several members one after another (RFC 1952 2.2): the
+                    // next one, if any bytes are left, else the end.
+                    guard stream.avail_in > 0 else { return }
+                    guard inflateReset(&stream) == Z_OK else { status = Z_DATA_ERROR; return }
+                    status = Z_OK
+                    continue
+                }
+                // No progress with room to spare: the stream wants more than there is.
+                if produced == 0 { status = Z_BUF_ERROR; return }
+            }
         }
-        if status == Z_MEM_ERROR { throw .tooLarge(limit) }
+        if tooLarge { throw .tooLarge(limit) }
         guard status == Z_STREAM_END else { throw .damaged }
         return output
     }

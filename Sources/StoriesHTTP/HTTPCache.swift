@@ -73,13 +73,15 @@ public final class HTTPCache: @unchecked Sendable {
         lock.withLock {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let before = knownSize ?? folderSize()
                 let target = file(for: url)
                 let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
                 try data.write(to: temporary)
+                // The modification time is the fetch time (what `touch` moves on later).
+                Self.setModified(temporary.path, to: entry.fetched)
                 if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-                let size = (knownSize ?? folderSize()) + data.count
-                knownSize = size
-                if size > budget { evictIfNeeded() }
+                knownSize = before + data.count
+                if before + data.count > budget { evictIfNeeded() }
             } catch {
                 // A cache that cannot be written is only slower.
             }
@@ -89,10 +91,15 @@ public final class HTTPCache: @unchecked Sendable {
     /// Refreshes an entry's fetch time (a 304 said it is still current): the file's
     /// modification time is set, the body is not written again.
     public func touch(_ url: String, at date: Date) {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9)),
-                     timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))]
-        lock.withLock { _ = utimensat(AT_FDCWD, file(for: url).path, &times, AT_SYMLINK_NOFOLLOW) }
+        lock.withLock { Self.setModified(file(for: url).path, to: date) }
+    }
+
+    static func setModified(_ path: String, to date: Date) {
+        let time = min(max(date.timeIntervalSince1970, 0), 1e11) // a date from anywhere, bounded
+        let seconds = time.rounded(.down)
+        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: min(999_999_999, Int((time - seconds) * 1e9)))
+        var times = [stamp, stamp]
+        _ = utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
     }
 
     /// The bytes of the folder's files (one listing).

@@ -304,6 +304,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// request and closes its connection) and this returns at once.
     static func wait<T: Sendable>(timeout: Double, cancellation: FeedRequest? = nil,
                                   _ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        // Cancelled already: nothing is started, so nothing reaches the server.
+        if cancellation?.isCancelled == true { return .failure(CancellationError()) }
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         let task = Task {

@@ -61,9 +61,7 @@ struct NavigationBench: ParsableCommand {
 
     /// The network: the flags', or 300 ms and 2 MB/s with no jitter and no failures.
     func profile() throws -> NetworkProfile {
-        let given = network.network != nil || network.latency != nil || network.bandwidth != nil
-            || network.fail != nil || network.timeout != nil
-        guard !given else { return try network.profile() }
+        guard !network.isGiven else { return try network.profile() }
         var profile = NetworkProfile.local
         profile.name = "bench"
         profile.latency = 0.3

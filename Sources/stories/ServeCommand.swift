@@ -21,14 +21,13 @@ struct ServeCommand: ParsableCommand {
     var port = 8080
 
     /// The same flags as the viewer's pretend network, applied by the server to its answers.
-    @OptionGroup var network: NetworkOptions
+    @OptionGroup var network: ShapingOptions
 
     @Option(help: ArgumentHelp("Append the access log to FILE instead of standard error.", valueName: "file"))
     var log: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port))") }
-        guard network.timeout == nil else { throw ValidationError("--timeout is the viewer's: a server has none") }
         _ = try network.profile()
     }
 

@@ -208,13 +208,13 @@ private func printScreen(_ lines: [String]) {
     FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
 }
 
-/// The pretend network between the app and its feed (`NetworkProfile`): a named profile,
-/// with any of its values replaced.
-struct NetworkOptions: ParsableArguments {
+/// How answers are shaped (`NetworkProfile`): a named profile, with any of its values
+/// replaced. The viewer puts it between itself and its feed; `serve` shapes its answers.
+struct ShapingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A network profile: local (the default: no delay), wifi, 4g, 3g, offline.", valueName: "name"))
     var network: String?
 
-    @Option(help: ArgumentHelp("Delay before each response, like 300ms or 1.5s (no jitter).", valueName: "time"))
+    @Option(help: ArgumentHelp("Delay before each response, like 300ms or 1.5s (no jitter; at most an hour).", valueName: "time"))
     var latency: String?
 
     @Option(help: ArgumentHelp("Transfer rate, like 2MB/s or 500KB/s.", valueName: "rate"))
@@ -223,30 +223,28 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Share of requests that fail, 0 to 1 (0.1: one in ten).", valueName: "share"))
     var fail: Double?
 
-    @Option(help: ArgumentHelp("Give up on a request after this long, like 10s.", valueName: "time"))
-    var timeout: String?
+    var isGiven: Bool { network != nil || latency != nil || bandwidth != nil || fail != nil }
 
-    func profile() throws -> NetworkProfile {
+    func profile(timeout: String? = nil) throws -> NetworkProfile {
         var profile = NetworkProfile.local
         if let network {
             guard let named = NetworkProfile.named[network.lowercased()] else {
                 let names = NetworkProfile.named.keys.sorted().joined(separator: ", ")
-                throw ValidationError("--network: unknown profile '\(network)'; choose one of \(names)")
+                throw ValidationError("--network: unknown profile '\(SafeText.line(network))'; choose one of \(names)")
             }
             profile = named
         }
-        let customised = latency != nil || bandwidth != nil || fail != nil || timeout != nil
-        if customised && network == nil { profile.name = "custom" }
+        if (isGiven || timeout != nil) && network == nil { profile.name = "custom" }
         if let latency {
-            guard let seconds = NetworkProfile.parseDuration(latency) else {
-                throw ValidationError("--latency: '\(latency)' is not a time like 300ms or 1.5s")
+            guard let seconds = NetworkProfile.parseDuration(latency), seconds <= 3600 else {
+                throw ValidationError("--latency: '\(SafeText.line(latency))' is not a time like 300ms or 1.5s (at most an hour)")
             }
             profile.latency = seconds
             profile.jitter = 0
         }
         if let bandwidth {
-            guard let rate = NetworkProfile.parseBandwidth(bandwidth) else {
-                throw ValidationError("--bandwidth: '\(bandwidth)' is not a rate like 2MB/s or 500KB/s")
+            guard let rate = NetworkProfile.parseBandwidth(bandwidth), rate >= 1, rate <= 1e12 else {
+                throw ValidationError("--bandwidth: '\(SafeText.line(bandwidth))' is not a rate like 2MB/s or 500KB/s")
             }
             profile.bandwidth = rate
         }
@@ -255,11 +253,23 @@ struct NetworkOptions: ParsableArguments {
             profile.failureRate = fail
         }
         if let timeout {
-            guard let seconds = NetworkProfile.parseDuration(timeout), seconds > 0 else {
-                throw ValidationError("--timeout: '\(timeout)' is not a time like 10s")
+            guard let seconds = NetworkProfile.parseDuration(timeout), seconds > 0, seconds <= 3600 else {
+                throw ValidationError("--timeout: '\(SafeText.line(timeout))' is not a time like 10s (at most an hour)")
             }
             profile.timeout = seconds
         }
         return profile
     }
+}
+
+/// The pretend network between the app and its feed: the shaping, and when to give up.
+struct NetworkOptions: ParsableArguments {
+    @OptionGroup var shaping: ShapingOptions
+
+    @Option(help: ArgumentHelp("Give up on a request after this long, like 10s.", valueName: "time"))
+    var timeout: String?
+
+    var isGiven: Bool { shaping.isGiven || timeout != nil }
+
+    func profile() throws -> NetworkProfile { try shaping.profile(timeout: timeout) }
 }

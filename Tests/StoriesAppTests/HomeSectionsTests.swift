@@ -226,6 +226,27 @@ private final class Attempts: @unchecked Sendable {
         #expect(pilot.state.seeking == nil)
     }
 
+    /// A search started while another story is still opening: that opening stops (its
+    /// request too), and the story looked for opens when its page comes.
+    @Test func aSearchTakesOverFromAStoryStillOpening() throws {
+        let opening = Fixture.demo.stories[7], last = try #require(Fixture.demo.stories.last)
+        let source = MemoryFeed(load: Fixture.demo, homeSections: {
+            HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
+                HomeCell(id: "a", title: FormattedText("Eighth"), action: .openStory(opening.id)),
+                HomeCell(id: "z", title: FormattedText("Last"), action: .openStory(last.id)),
+            ])]))
+        })
+        let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
+        pilot.wait(2)
+        pilot.press(.key(.down), .key(.enter))
+        #expect(pilot.state.opening == opening.id)
+        pilot.press(.key(.right), .key(.enter))
+        #expect(pilot.state.opening == nil && pilot.state.seeking == last.id, "the search takes over")
+        #expect(pilot.text.contains("Looking for the story"))
+        pilot.wait(3)
+        #expect(pilot.state.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
+    }
+
     /// A story the feed does not have: looked for to the end of the feed, then said once;
     /// and Esc stops a search, the page in flight still kept.
     @Test func aStoryNotInTheFeedIsSaidOnceTheFeedEndsAndEscStopsASearch() {

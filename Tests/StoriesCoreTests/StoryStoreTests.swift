@@ -150,7 +150,7 @@ private func story(_ id: String) -> Story {
         #expect(!h.state.isLoading)
         #expect(h.state.pagingNotice == "Stories did not load: offline (--network offline). Trying again…")
         h.send(.wake(.retryPage))
-        #expect(h.work == [.loadPage(nil)])
+        #expect(h.work == [.loadPage(nil), .wake(.firstPageOverdue, after: AppState.firstPagePatience)])
         #expect(h.state.isLoading)
     }
 
@@ -220,6 +220,20 @@ private func story(_ id: String) -> Story {
         #expect(h.state.pagingNotice == nil && !h.state.store.isProvisional && h.state.store.paging == .complete)
     }
 
+    /// The network failing before the disk answered (an offline profile fails at once): the
+    /// cached row still shows, with the line, and the retry confirms it.
+    @Test func aCachedRowArrivingAfterTheFirstPageFailedIsStillShown() {
+        var h = ReducerHarness(started: ())
+        h.send(.pageFailed("offline (--network offline)"))
+        h.send(.cachedPageLoaded(page(0, ids: ["a", "b"], next: false)))
+        #expect(h.state.store.summaries.map(\.id) == ["a", "b"])
+        #expect(h.state.pagingNotice?.hasPrefix("Showing the stories saved from the last visit") == true)
+        h.send(.wake(.retryPage))
+        #expect(h.work.contains(.loadPage(nil)))
+        h.send(.pageLoaded(page(0, ids: ["a", "b"], next: false)))
+        #expect(!h.state.store.isProvisional && h.state.pagingNotice == nil)
+    }
+
     /// A first page that takes long: after three seconds the loading line says so, naming
     /// who it waits for; nothing is said when the page came in time.
     @Test func aLateFirstPageIsSaidOnTheLoadingLine() {
@@ -229,6 +243,14 @@ private func story(_ id: String) -> Story {
         #expect(h.state.emptyRowMessage == "Loading stories… no answer from Test in 3 s, still waiting")
         h.send(.pageLoaded(page(0, ids: [], next: false)))
         #expect(h.state.emptyRowMessage == "No stories to show in this feed.")
+
+        // Each try of the first page has its own patience.
+        var retried = ReducerHarness(started: ())
+        retried.send(.wake(.firstPageOverdue))
+        retried.send(.pageFailed("cannot reach the server: connection refused"))
+        retried.send(.wake(.retryPage))
+        #expect(retried.work == [.loadPage(nil), .wake(.firstPageOverdue, after: AppState.firstPagePatience)])
+        #expect(retried.state.emptyRowMessage == "Loading stories…")
 
         var onTime = ReducerHarness(started: ())
         onTime.send(.pageLoaded(page(0)))

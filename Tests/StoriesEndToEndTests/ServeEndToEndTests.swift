@@ -308,5 +308,14 @@ import Testing
         #expect(port.status != 0 && port.err.contains("--port must be 0 to 65535"))
         let latency = try Binary.run(["serve", "--latency", "soon"])
         #expect(latency.status != 0 && latency.err.contains("--latency: 'soon' is not a time"))
+        // Numbers past any sense are refused before they are used, not overflowed.
+        for (flag, value) in [("--latency", "1e300s"), ("--bandwidth", "0"), ("--bandwidth", "1e300")] {
+            let result = try Binary.run(["serve", flag, value])
+            #expect(result.status != 0 && result.err.contains("\(flag): '\(value)' is not a"), "\(flag) \(value): \(result.err)")
+        }
+        // A server has no timeout; its help does not offer one.
+        let help = try Binary.run(["serve", "--help"])
+        #expect(help.out.contains("--latency") && !help.out.contains("--timeout"))
+        #expect(try Binary.run(["serve", "--timeout", "5s"]).err.contains("Unknown option '--timeout'"))
     }
 }

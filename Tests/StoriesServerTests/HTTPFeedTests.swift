@@ -119,24 +119,35 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         let url = "http://example.invalid/v1/media/media/big.mp4"
         let written = Date(timeIntervalSince1970: 1_790_000_000)
         cache.store(.init(etag: "\"m\"", fetched: written, body: Data(repeating: 7, count: 100_000)), for: url)
-        let before = try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)
+        #expect(try #require(cache.entry(for: url)).fetched == written, "stored: fetched when it says")
+        let before = try #require(try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)[.systemFileNumber] as? Int)
         let later = Date(timeIntervalSince1970: 1_790_050_000.5)
         cache.touch(url, at: later)
-        let after = try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)
-        #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int, "the same file, not a new one renamed in")
+        let after = try #require(try FileManager.default.attributesOfItem(atPath: cache.file(for: url).path)[.systemFileNumber] as? Int)
+        #expect(before == after, "the same file, not a new one renamed in")
         let entry = try #require(cache.entry(for: url))
         #expect(abs(entry.fetched.timeIntervalSince(later)) < 0.01, "\(entry.fetched)")
         #expect(entry.body.count == 100_000 && entry.etag == "\"m\"")
+    }
+
+    /// gzip as RFC 1952 has it: members one after another are one body; bytes after the end
+    /// that are not another member, a stream cut short, and a bomb are refused.
+    @Test func gzipIsUnpackedWholeAndBounded() throws {
+        let a = try #require(Gzip.compress(Data("hello ".utf8))), b = try #require(Gzip.compress(Data("world".utf8)))
+        #expect(try Gunzip.unpack(a + b, maxBytes: 100) == Data("hello world".utf8))
+        #expect(throws: Gunzip.Failure.damaged) { try Gunzip.unpack(a + Data("trailing".utf8), maxBytes: 100) }
+        #expect(throws: Gunzip.Failure.damaged) { try Gunzip.unpack(a.prefix(a.count - 3), maxBytes: 100) }
+        #expect(throws: Gunzip.Failure.damaged) { try Gunzip.unpack(Data(), maxBytes: 100) }
+        #expect(throws: Gunzip.Failure.tooLarge(1000)) { try Gunzip.unpack(try #require(Gzip.compress(Data(count: 5000))), maxBytes: 1000) }
     }
 
     /// Past its budget the cache lets the least recently fetched entries go, and keeps the rest.
     @Test func theCacheStaysWithinItsBudgetOldestFirst() throws {
         let cache = HTTPCache(directory: cacheFolder, budget: 20_000)
         let base = Date(timeIntervalSince1970: 1_790_000_000)
-        for n in 0..<12 {
-            let url = "http://example.invalid/v1/media/\(n)"
-            cache.store(.init(etag: nil, fetched: base, body: Data(repeating: UInt8(n), count: 3_000)), for: url)
-            cache.touch(url, at: base.addingTimeInterval(Double(n) * 60)) // fetched in this order
+        for n in 0..<12 { // fetched a minute apart, in this order
+            cache.store(.init(etag: nil, fetched: base.addingTimeInterval(Double(n) * 60), body: Data(repeating: UInt8(n), count: 3_000)),
+                        for: "http://example.invalid/v1/media/\(n)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path)
         let total = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: cacheFolder.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }

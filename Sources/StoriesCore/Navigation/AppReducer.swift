@@ -218,6 +218,11 @@ private struct Reduction {
             if case .failed(let cursor, let attempt, _, _) = store.paging {
                 store.paging = .loading(cursor: cursor, attempt: attempt + 1)
                 effects.append(.loadPage(cursor))
+                if store.isLoadingFirstPage {
+                    // Each try of the first page gets its own patience before it is called late.
+                    state.firstPageOverdue = false
+                    effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
+                }
             }
         case .pageLoaded(let page):
             if let title = page.title, !title.isEmpty { state.title = title }
@@ -550,7 +555,13 @@ private struct Reduction {
         case .openStory(let id)?:
             guard let index = store.positions[id] else {
                 // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
+                // A story still opening gives way to this one, as Esc would stop it.
+                if let opening = state.opening {
+                    if store.cancelLoadingItems(of: opening) { effects.append(.cancel(.story(opening))) }
+                    state.opening = nil
+                }
                 state.seeking = id
+                state.seekPages = 0
                 seek()
                 return
             }
@@ -586,15 +597,19 @@ private struct Reduction {
             return
         }
         switch store.paging {
-        case .ready(let next) where store.count < AppState.seekLimit:
+        case .ready(let next) where store.count < AppState.seekLimit && state.seekPages < AppState.seekPageLimit:
+            state.seekPages += 1
             store.paging = .loading(cursor: next, attempt: 1)
             effects.append(.loadPage(next))
         case .ready:
             state.seeking = nil
-            state.notice = "⚠ The story '\(id)' is not among the first \(store.count) stories of this feed"
+            state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
         case .complete:
             state.seeking = nil
             state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+        case .failed(_, let attempt, let reason, _) where attempt >= AppState.seekAttempts:
+            state.seeking = nil
+            state.notice = "⚠ Could not look further for the story '\(id)': \(reason)"
         case .notStarted, .loading, .failed:
             break // a page is on its way, or will be retried
         }
@@ -738,8 +753,12 @@ private struct Reduction {
     mutating func confirmCachedRow(with page: FeedPage) {
         let rearrange = state.viewer == nil && state.transition == nil && state.opening == nil && state.pointer == .idle
         let selected = store.summaries[safe: state.selection]?.id
+        let loading = Set(store.items.compactMap { $0.value == .loading ? $0.key : nil })
         let (changed, removed) = store.confirm(page, rearrange: rearrange)
-        for id in removed { state.pages[id] = nil }
+        for id in removed {
+            state.pages[id] = nil
+            if loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
+        }
         if rearrange {
             // The bubbles follow the store's new order; the changed ones are built again.
             let kept = state.ring.models.filter { store.positions[$0.key] != nil }

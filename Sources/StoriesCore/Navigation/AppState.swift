@@ -44,8 +44,14 @@ public struct AppState: Equatable, Sendable {
     /// asked for, one after another, until it comes (then it opens as from its bubble),
     /// the feed ends, or `seekLimit` stories have been looked through. Esc stops it.
     public var seeking: StoryID?
-    /// The most stories paged in while looking for one (a hundred pages).
+    /// Pages asked for by the search so far.
+    public var seekPages = 0
+    /// The most stories paged in while looking for one, and the most pages asked for (a
+    /// feed whose pages bring nothing new cannot keep a search going).
     public static let seekLimit = 1000
+    public static let seekPageLimit = 100
+    /// Tries of one page before a search gives up (the row's own paging goes on retrying).
+    public static let seekAttempts = 4
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
     /// The screens of home sections: the first is the home itself (the sections below the

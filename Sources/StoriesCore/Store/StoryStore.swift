@@ -70,10 +70,15 @@ public struct StoryStore: Equatable, Sendable {
 
     // MARK: - Changes
 
-    /// Shows the first page as a cache kept it, while the feed's own is on its way: false
-    /// (nothing changes) unless the store is empty and that first page is still loading.
+    /// Shows the first page as a cache kept it, while the feed's own is on its way (or
+    /// waiting to be asked for again after failing): false (nothing changes) unless the
+    /// store is empty and the first page has not arrived.
     public mutating func showCached(_ page: FeedPage) -> Bool {
-        guard summaries.isEmpty, case .loading(cursor: nil, _) = paging, !page.stories.isEmpty else { return false }
+        guard summaries.isEmpty, !page.stories.isEmpty else { return false }
+        switch paging {
+        case .loading(cursor: nil, _), .failed(cursor: nil, _, _, _): break
+        default: return false
+        }
         for summary in page.stories where positions[summary.id] == nil {
             positions[summary.id] = summaries.count
             summaries.append(summary)
