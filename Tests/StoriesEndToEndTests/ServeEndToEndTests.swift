@@ -115,9 +115,7 @@ import Testing
     /// The viewer over real HTTP: the ring row and a story come from the server; with the
     /// server killed the app goes on from its cache and says so; with it back, it recovers.
     @Test func theAppBrowsesOverHTTPSurvivesTheServerAndRecovers() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-app-\(UUID().uuidString)")
-        let log = folder.appendingPathComponent("serve.log")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, log) = try Self.scratch("serve-app")
         defer { try? FileManager.default.removeItem(at: folder) }
         var server = try Server(log: log)
         let port = server.port
@@ -158,6 +156,13 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// A fresh folder for one test (its caller removes it) and the server's log in it.
+    static func scratch(_ name: String) throws -> (folder: URL, log: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder, folder.appendingPathComponent("serve.log"))
+    }
+
     /// The same port again after a stop (its old socket may take a moment to be free).
     static func restart(port: Int, log: URL, shaping: [String] = []) throws -> Server {
         for _ in 0..<20 {
@@ -171,9 +176,7 @@ import Testing
     /// server's answer (a 304) then confirms it. A cold start against a server that takes
     /// long says so on the loading line, and the row comes when the answer does.
     @Test func aWarmStartShowsTheCachedRowBeforeTheServerAnswers() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-warm-\(UUID().uuidString)")
-        let log = folder.appendingPathComponent("serve.log")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, log) = try Self.scratch("serve-warm")
         defer { try? FileManager.default.removeItem(at: folder) }
         var server = try Server(log: log)
         let port = server.port
