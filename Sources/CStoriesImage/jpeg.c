@@ -59,7 +59,7 @@ static int exif_orientation(j_decompress_ptr cinfo) {
 }
 
 int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, int min_height,
-                        long long max_pixels, stories_image *out) {
+                        long long max_pixels, long long max_source_pixels, stories_image *out) {
     memset(out, 0, sizeof *out);
     out->orientation = 1;
     if (size < 4 || size > (size_t)0x7fffffff) {
@@ -87,13 +87,19 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
     }
 
     jpeg_create_decompress(&cinfo);
+    // libjpeg's own working memory (a progressive file keeps every coefficient of the whole
+    // picture, 2 bytes each) is bounded too; past it the file is refused, not swapped.
+    cinfo.mem->max_memory_to_use = STORIES_JPEG_WORK_MEMORY;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_read_header(&cinfo, TRUE);
 
     out->source_width = (int)cinfo.image_width;
     out->source_height = (int)cinfo.image_height;
-    if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
+    // The header's ceiling: a decompression bomb is refused before anything is allocated.
+    // What is decoded is bounded separately, after the DCT scale is chosen (a 48 MP phone
+    // photo is decoded at an eighth of its size for a terminal).
+    if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_source_pixels) {
         jpeg_destroy_decompress(&cinfo);
         snprintf(out->message, sizeof out->message, "%ux%u pixels", cinfo.image_width, cinfo.image_height);
         return STORIES_IMAGE_TOO_LARGE;
@@ -113,6 +119,16 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
             cinfo.scale_num = (unsigned)num;
             break;
         }
+    }
+    // The decoded picture within max_pixels: a smaller scale if need be.
+    while (cinfo.scale_num > 1 &&
+           (((long long)cinfo.image_width * cinfo.scale_num + 7) / 8) * (((long long)cinfo.image_height * cinfo.scale_num + 7) / 8) > max_pixels) {
+        cinfo.scale_num /= 2;
+    }
+    if ((((long long)cinfo.image_width * cinfo.scale_num + 7) / 8) * (((long long)cinfo.image_height * cinfo.scale_num + 7) / 8) > max_pixels) {
+        jpeg_destroy_decompress(&cinfo);
+        snprintf(out->message, sizeof out->message, "%ux%u pixels", cinfo.image_width, cinfo.image_height);
+        return STORIES_IMAGE_TOO_LARGE;
     }
     if (cinfo.scale_num < 8) {
         // Scaled down, the accurate IDCT and smooth chroma upsampling change nothing visible

@@ -178,8 +178,54 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         let data = try #require(format == .jpeg ? Self.hugeJPEGHeader() : Self.hugePNGHeader())
         // This error comes only from the header check, which the C decoders make before
         // jpeg_start_decompress / the pixel buffer's malloc: nothing large was allocated.
-        #expect(throws: MediaError.tooManyPixels(width: 30000, height: 30000, limit: MediaLimits.standard.maxPixels)) {
+        let limit = format == .jpeg ? MediaLimits.standard.maxSourcePixels : MediaLimits.standard.maxPixels
+        #expect(throws: MediaError.tooManyPixels(width: 30000, height: 30000, limit: limit)) {
             try ImageDecoder.decode(data)
+        }
+    }
+
+    /// A 48-megapixel phone photo (8000×6000) opens: the limit counts what is decoded after
+    /// DCT scaling, so at screen size it is an eighth of the photo, and whole it is a half.
+    @Test func aPhonePhotoOf48MegapixelsOpensAtScreenSize() throws {
+        let width = 8000, height = 6000
+        // Red across, green down: one row made once, then copied with its green set (fast
+        // enough in a debug build).
+        var template = [UInt8](repeating: 128, count: width * 3)
+        for x in 0..<width { template[x * 3] = UInt8(x * 255 / width) }
+        var samples = [UInt8](repeating: 0, count: width * height * 3)
+        samples.withUnsafeMutableBufferPointer { all in
+            template.withUnsafeBufferPointer { row in
+                guard let target = all.baseAddress, let source = row.baseAddress else { return }
+                for y in 0..<height {
+                    let start = y * width * 3
+                    target.advanced(by: start).update(from: source, count: row.count)
+                    let green = UInt8(y * 255 / height)
+                    var x = start + 1
+                    while x < start + width * 3 { all[x] = green; x += 3 }
+                }
+            }
+        }
+        let data = try #require(ImageEncoder.jpeg(samples, width: width, height: height, quality: 60))
+        let screen = try ImageDecoder.decode(data, minimumSize: (width: 200, height: 120))
+        #expect(screen.width == 1000 && screen.height == 750, "an eighth: \(screen.width)×\(screen.height)")
+        let whole = try ImageDecoder.decode(data)
+        #expect(whole.width == 4000 && whole.height == 3000, "the most within 40 MP: a half, \(whole.width)×\(whole.height)")
+        // Its colours are the photo's: the gradient's corners.
+        #expect(screen[0, 0].r < 16 && screen[999, 749].g > 235)
+    }
+
+    /// The header's ceiling sits above phone cameras (a 108 MP header passes it and is
+    /// decoded at an eighth; its data here is an 8-pixel picture's, which libjpeg pads) and
+    /// below bombs (30000×30000 is refused before allocation, above).
+    @Test func aHundredAndEightMegapixelHeaderPassesTheCeiling() throws {
+        guard var data = ImageEncoder.jpeg(JPEGDecodingTests.gradient) else { Issue.record("no JPEG"); return }
+        let sof = try #require(data.range(of: Data([0xFF, 0xC0])))
+        let at = sof.lowerBound + 5 // height 9000 = 0x2328, width 12000 = 0x2EE0
+        data[at] = 0x23; data[at + 1] = 0x28; data[at + 2] = 0x2E; data[at + 3] = 0xE0
+        let image = try ImageDecoder.decode(data, minimumSize: (width: 200, height: 120))
+        #expect(image.width == 1500 && image.height == 1125)
+        #expect(throws: MediaError.tooManyPixels(width: 12000, height: 9000, limit: 100_000_000)) {
+            try ImageDecoder.decode(data, limits: MediaLimits(maxSourcePixels: 100_000_000))
         }
     }
 

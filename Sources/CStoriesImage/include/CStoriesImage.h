@@ -19,16 +19,20 @@ typedef struct {
 enum {
     STORIES_IMAGE_OK = 0,
     STORIES_IMAGE_CORRUPT = 1,    /* not decodable: message says why */
-    STORIES_IMAGE_TOO_LARGE = 2,  /* the header declares more than max_pixels */
+    STORIES_IMAGE_TOO_LARGE = 2,  /* the header declares more than the pixels allowed */
     STORIES_IMAGE_NO_MEMORY = 3
 };
 
+/// libjpeg's own working memory, at most (a progressive file holds all its coefficients).
+#define STORIES_JPEG_WORK_MEMORY (512L << 20)
+
 /// Decodes a JPEG. Reads the header first and refuses one that declares more than
-/// `max_pixels` before anything is allocated. Picks the smallest DCT scale (1/8, 1/4, 1/2,
-/// 1) whose output is still at least `min_width`×`min_height` (0 = full size). Grey, YCbCr,
-/// CMYK/YCCK and progressive files are accepted. Never exits, never prints.
+/// `max_source_pixels` before anything is allocated. Picks the smallest DCT scale (1/8,
+/// 1/4, 1/2, 1) whose output is still at least `min_width`×`min_height` (0 = full size),
+/// smaller still if the output would be more than `max_pixels`. Grey, YCbCr, CMYK/YCCK and
+/// progressive files are accepted. Never exits, never prints.
 int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, int min_height,
-                        long long max_pixels, stories_image *out);
+                        long long max_pixels, long long max_source_pixels, stories_image *out);
 
 /// Decodes a PNG (any colour type, palette, 16-bit, alpha) to RGB, compositing alpha over
 /// the background colour `background_rgb` (0xRRGGBB). Same header check as JPEG.

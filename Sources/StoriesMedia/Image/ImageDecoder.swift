@@ -16,11 +16,17 @@ public enum ImageFormat: String, Sendable, Equatable {
 /// decoding, the pixel count from the header before the pixel buffer.
 public struct MediaLimits: Sendable, Equatable {
     public var maxBytes: Int
+    /// Pixels decoded. A JPEG counts after DCT scaling (a 48 MP phone photo is decoded at
+    /// an eighth of its size for a terminal); a PNG has no such scaling and counts whole.
     public var maxPixels: Int
+    /// What a JPEG's header may declare: the ceiling that refuses a decompression bomb
+    /// before anything is allocated (108 MP phone cameras and panoramas fit under it).
+    public var maxSourcePixels: Int
 
-    public init(maxBytes: Int = 20 << 20, maxPixels: Int = 40_000_000) {
+    public init(maxBytes: Int = 64 << 20, maxPixels: Int = 40_000_000, maxSourcePixels: Int = 250_000_000) {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
+        self.maxSourcePixels = max(maxPixels, maxSourcePixels)
     }
 
     public static let standard = MediaLimits()
@@ -43,8 +49,9 @@ public enum ImageDecoder {
             switch format {
             case .jpeg:
                 // The DCT scale is chosen in the file's own orientation.
-                return stories_jpeg_decode(bytes, raw.count, Int32(minimumSize?.width ?? 0),
-                                           Int32(minimumSize?.height ?? 0), Int64(limits.maxPixels), &decoded)
+                return stories_jpeg_decode(bytes, raw.count, Int32(clamping: minimumSize?.width ?? 0),
+                                           Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
+                                           Int64(limits.maxSourcePixels), &decoded)
             case .png:
                 let rgb = UInt32(background.r) << 16 | UInt32(background.g) << 8 | UInt32(background.b)
                 return stories_png_decode(bytes, raw.count, Int64(limits.maxPixels), rgb, &decoded)
@@ -58,10 +65,16 @@ public enum ImageDecoder {
         case STORIES_IMAGE_OK:
             break
         case STORIES_IMAGE_TOO_LARGE:
-            throw .tooManyPixels(width: Int(decoded.source_width), height: Int(decoded.source_height), limit: limits.maxPixels)
+            let declared = Int(decoded.source_width) * Int(decoded.source_height)
+            let limit = format == .jpeg && declared > limits.maxSourcePixels ? limits.maxSourcePixels : limits.maxPixels
+            throw .tooManyPixels(width: Int(decoded.source_width), height: Int(decoded.source_height), limit: limit)
         case STORIES_IMAGE_NO_MEMORY:
             throw .outOfMemory(message)
         default:
+            // libjpeg's words for a progressive file that needs more than its working memory.
+            if message.contains("Backing store") {
+                throw .outOfMemory("a progressive JPEG of \(decoded.source_width)×\(decoded.source_height) needs more than \(Int(STORIES_JPEG_WORK_MEMORY) >> 20) MB to decode")
+            }
             throw .corrupt(format: format, reason: message.isEmpty ? "cannot be decoded" : message)
         }
         guard let pixels = decoded.pixels else { throw .corrupt(format: format, reason: "no pixels") }
