@@ -27,7 +27,7 @@ let package = Package(
         .target(
             name: "CStoriesImage",
             path: "Sources/CStoriesImage",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]
         ),
         // Video: FFmpeg's libavformat, libavcodec, libswscale and libavutil (Debian's -dev
         // packages), behind a small surface. Only StoriesMedia imports it.

@@ -82,3 +82,15 @@ int stories_jpeg_encode(const unsigned char *samples, int width, int height, int
 }
 
 void stories_buffer_free(unsigned char *buffer) { free(buffer); }
+
+#include <webp/encode.h>
+
+int stories_webp_encode_lossless(const unsigned char *pixels, int width, int height, int has_alpha,
+                                 unsigned char **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = has_alpha ? WebPEncodeLosslessRGBA(pixels, width, height, width * 4, out)
+                          : WebPEncodeLosslessRGB(pixels, width, height, width * 3, out);
+    return *out_size > 0 ? 0 : 1;
+}
+
+void stories_webp_free(void *buffer) { WebPFree(buffer); }

@@ -237,7 +237,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     if (status < 0) {
         // avformat_open_input frees the context on failure.
         video->format = NULL;
-        say(message, message_size, "neither a photo (JPEG, PNG) nor a video FFmpeg can read");
+        say(message, message_size, "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read");
         stories_video_close(video);
         return STORIES_VIDEO_NOT_VIDEO;
     }

@@ -302,6 +302,7 @@ public struct FeedAPI: Sendable {
         let start = Array(bytes.prefix(12))
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if start.count >= 12, start.starts(with: Array("RIFF".utf8)), Array(start[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
         if start.count >= 8, Array(start[4..<8]) == Array("ftyp".utf8) { return "video/mp4" }
         if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
         return "application/octet-stream"

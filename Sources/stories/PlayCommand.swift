@@ -12,7 +12,7 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play a video (or show a photo) as coloured terminal cells on standard output."
     )
 
-    @Argument(help: "The video (MP4, WebM, MKV, … as FFmpeg reads them) or photo (JPEG, PNG), recognised by content.")
+    @Argument(help: "The video (MP4, WebM, MKV, … as FFmpeg reads them) or photo (JPEG, PNG, WebP), recognised by content.")
     var file: String
 
     @OptionGroup var cells: CellOptions

@@ -8,10 +8,10 @@ import StoriesMedia
 struct PrintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
-        abstract: "Render a JPEG or PNG as coloured terminal cells on standard output."
+        abstract: "Render a JPEG, PNG or WebP as coloured terminal cells on standard output."
     )
 
-    @Argument(help: "The image file (JPEG or PNG, recognised by content).")
+    @Argument(help: "The image file (JPEG, PNG or WebP, recognised by content).")
     var file: String
 
     @OptionGroup var cells: CellOptions

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the photo decoders and BlurHash. Built by build.sh with one of
-// FUZZ_JPEG, FUZZ_PNG or FUZZ_BLURHASH defined; not part of the Swift package.
+// FUZZ_JPEG, FUZZ_PNG, FUZZ_WEBP or FUZZ_BLURHASH defined; not part of the Swift package.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -16,6 +16,11 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard ImageFormat.sniff(data) == .png else { return 0 }
     if let image = try? ImageDecoder.decode(data, limits: limits) {
         _ = CellImage(image, width: 8, height: 4, symbols: .half, depth: .sixteen, fit: .fit)
+    }
+    #elseif FUZZ_WEBP
+    guard ImageFormat.sniff(data) == .webp else { return 0 }
+    if let image = try? ImageDecoder.decode(data, minimumSize: (16, 16), limits: limits) {
+        _ = CellImage(image, width: 8, height: 4, symbols: .half, depth: .palette256)
     }
     #elseif FUZZ_BLURHASH
     let text = String(decoding: data.prefix(200), as: UTF8.self)

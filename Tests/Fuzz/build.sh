@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets: jpeg, png, blurhash (docs/fuzzing.md).
+# Builds the libFuzzer targets: jpeg, png, webp, blurhash (docs/fuzzing.md).
 # Usage: Tests/Fuzz/build.sh [OUT_DIR]   (default .build-fuzz)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/.build-fuzz}
 mkdir -p "$out"
 media=$(find "$root/Sources/StoriesMedia" -name '*.swift' | sort)
-for c in jpeg png encode; do
+for c in jpeg png webp encode; do
     clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CStoriesImage/include" \
         -c "$root/Sources/CStoriesImage/$c.c" -o "$out/$c.o"
 done
 mkdir -p "$out/module"
 cp "$root/Sources/CStoriesImage/include/CStoriesImage.h" "$out/module/"
-printf 'module CStoriesImage {\n  header "CStoriesImage.h"\n  export *\n}\n' > "$out/module/module.modulemap"
-for target in jpeg png blurhash; do
+cp "$root/Sources/CStoriesVideo/include/stories_video.h" "$out/module/"
+printf 'module CStoriesImage {\n  header "CStoriesImage.h"\n  export *\n}\nmodule CStoriesVideo {\n  header "stories_video.h"\n  export *\n}\n' > "$out/module/module.modulemap"
+# StoriesMedia's video half (FFmpeg, opened with dlopen when a video is first opened).
+clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CStoriesVideo/include" \
+    -c "$root/Sources/CStoriesVideo/video.c" -o "$out/video.o"
+# StoriesMedia imports StoriesCore (safe text, layout): built first as a module of its own.
+# Inline 8-bit counters here and below: this libFuzzer refuses the trace-pc-guard that
+# swiftc otherwise instruments with.
+coverage="-sanitize=fuzzer,address -sanitize-coverage=edge,inline-8bit-counters,pc-table"
+swiftc -parse-as-library -O -g $coverage -wmo -module-name StoriesCore \
+    -emit-module -emit-module-path "$out/module/StoriesCore.swiftmodule" -c -o "$out/StoriesCore.o" \
+    $(find "$root/Sources/StoriesCore" -name '*.swift' | sort)
+for target in jpeg png webp blurhash; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
-    swiftc -parse-as-library -O -g -sanitize=fuzzer,address -D "$flag" -module-name FuzzMedia \
+    swiftc -parse-as-library -O -g $coverage -D "$flag" -module-name FuzzMedia \
         -I "$out/module" $media "$root/Tests/Fuzz/FuzzTarget.swift" \
-        "$out/jpeg.o" "$out/png.o" "$out/encode.o" -ljpeg -lpng16 -o "$out/fuzz-$target"
+        "$out/StoriesCore.o" "$out/video.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -ldl -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
 # The video target is C only: our FFmpeg wrapper (instrumented) over the system's libav*.

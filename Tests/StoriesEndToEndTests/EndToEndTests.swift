@@ -547,7 +547,7 @@ import Testing
         #expect(ok.out.hasSuffix("\u{1B}[0m\n"))
         let text = try Binary.run(["print", "/etc/hostname"])
         #expect(text.status == 1)
-        #expect(text.err == "stories: /etc/hostname: not a JPEG or PNG image\n")
+        #expect(text.err == "stories: /etc/hostname: not a JPEG, PNG or WebP image\n")
         let size = try Binary.run(["print", "x.jpg", "--size", "0x5"])
         #expect(size.status == 64)
         #expect(size.err.contains("--size takes WxH in cells") && size.err.contains("stories print"))
@@ -614,7 +614,7 @@ import Testing
         try Data("hello\n".utf8).write(to: bad)
         let result = try Binary.run(["play", bad.path, "--size", "20x10"])
         #expect(result.status == 1)
-        #expect(result.err == "stories: \(bad.path): neither a photo (JPEG, PNG) nor a video FFmpeg can read\n")
+        #expect(result.err == "stories: \(bad.path): neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read\n")
     }
 }
 

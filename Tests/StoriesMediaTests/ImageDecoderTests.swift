@@ -51,6 +51,51 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
     }
 }
 
+/// WebP in the JPEG decoder's design: recognised by content, exact when lossless, alpha over
+/// the background, decoded straight at the size asked for, bombs refused from the header.
+@Suite struct WebPDecodingTests {
+    @Test func losslessRoundTripsExactlyAndIsRecognisedByContent() throws {
+        let data = try #require(ImageEncoder.webp(corners))
+        #expect(ImageFormat.sniff(data) == .webp)
+        #expect(try ImageDecoder.decode(data) == corners)
+        #expect(ImageFormat.sniff(Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == nil, "a RIFF that is not WebP")
+    }
+
+    @Test func alphaIsCompositedOverTheBackground() throws {
+        let data = try #require(ImageEncoder.webp([255, 0, 0, 255, 0, 255, 0, 0], width: 2, height: 1, alpha: true))
+        let image = try ImageDecoder.decode(data, background: RGBPixel(10, 20, 30))
+        #expect(image[0, 0] == RGBPixel(255, 0, 0))
+        #expect(image[1, 0] == RGBPixel(10, 20, 30), "fully transparent shows the background")
+    }
+
+    @Test func aLargePictureIsDecodedAtTheSizeAskedForAndABombIsRefused() throws {
+        var big = RGBImage(width: 1600, height: 1200, fill: RGBPixel(0, 0, 200))
+        for y in 0..<600 { for x in 0..<1600 { big[x, y] = RGBPixel(200, 0, 0) } } // red above, blue below
+        let data = try #require(ImageEncoder.webp(big))
+        let small = try ImageDecoder.decode(data, minimumSize: (width: 160, height: 90))
+        #expect(small.width == 160 && small.height == 120, "the aspect kept, covering 160×90: \(small.width)×\(small.height)")
+        #expect(close(small[80, 10], RGBPixel(200, 0, 0), within: 8) && close(small[80, 110], RGBPixel(0, 0, 200), within: 8))
+        #expect(throws: MediaError.tooManyPixels(width: 1600, height: 1200, limit: 1_000_000)) {
+            try ImageDecoder.decode(data, limits: MediaLimits(maxPixels: 1_000, maxSourcePixels: 1_000_000))
+        }
+        let capped = try ImageDecoder.decode(data, limits: MediaLimits(maxPixels: 500_000))
+        #expect(capped.width * capped.height <= 500_000 && capped.width == 800, "halved to fit: \(capped.width)×\(capped.height)")
+    }
+
+    @Test func aDamagedOrCutShortFileSaysSo() throws {
+        let data = try #require(ImageEncoder.webp(corners))
+        #expect(throws: MediaError.self) { try ImageDecoder.decode(data.prefix(data.count / 2)) }
+        var header = data
+        header[header.startIndex + 12] = 0x58 // "VP8L" → "XP8L": no known chunk
+        do {
+            _ = try ImageDecoder.decode(header)
+            Issue.record("a damaged chunk decoded")
+        } catch {
+            guard case .corrupt(.webp, _) = error else { Issue.record("\(error)"); return }
+        }
+    }
+}
+
 @Suite struct JPEGDecodingTests {
     /// A smooth 64×32 gradient: JPEG keeps it within a few levels.
     static let gradient: RGBImage = {

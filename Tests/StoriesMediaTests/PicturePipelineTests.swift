@@ -157,8 +157,8 @@ final class FakeNetwork: @unchecked Sendable {
         pipeline.request(key("bad"))
         network.answer("bad")
         executor.runAll()
-        #expect(told == .failed("neither a photo (JPEG, PNG) nor a video FFmpeg can read"))
-        #expect(pipeline.status(of: key("bad")) == .failed("neither a photo (JPEG, PNG) nor a video FFmpeg can read"))
+        #expect(told == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"))
+        #expect(pipeline.status(of: key("bad")) == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"))
         #expect(pipeline.isIdle)
     }
 }
@@ -223,7 +223,7 @@ final class FakeNetwork: @unchecked Sendable {
         for key in asked.suffix(20) {
             let state = cache.state(peek: key)
             #expect(state != .loading, "\(key.location) resolved")
-            if key.location.hasSuffix("7") { #expect(state == .failed("neither a photo (JPEG, PNG) nor a video FFmpeg can read")) }
+            if key.location.hasSuffix("7") { #expect(state == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read")) }
         }
     }
 }

@@ -31,8 +31,8 @@ import Testing
 
     @Test func aFailureIsRememberedForTheFile() {
         let cache = RenditionCache()
-        cache.recordFailure("not a JPEG or PNG image", for: "x.jpg")
-        #expect(cache.state(for: RenditionKey(location: "x.jpg", width: 5, height: 5, depth: .direct)) == .failed("not a JPEG or PNG image"))
+        cache.recordFailure("not a JPEG, PNG or WebP image", for: "x.jpg")
+        #expect(cache.state(for: RenditionKey(location: "x.jpg", width: 5, height: 5, depth: .direct)) == .failed("not a JPEG, PNG or WebP image"))
     }
 
     @Test func thePipelineDecodesOnceAndRerendersFromMemoryOnResize() async throws {
@@ -117,7 +117,7 @@ import Testing
         let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: url.deletingLastPathComponent()))
         let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
         await pipeline.prepare(key)
-        #expect(cache.state(for: key) == .failed("neither a photo (JPEG, PNG) nor a video FFmpeg can read"))
+        #expect(cache.state(for: key) == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"))
     }
 }
 

@@ -115,7 +115,7 @@ enum VideoFixture {
             }
         }
         #expect(reason(Data()) == "the file is empty")
-        #expect(reason(Data("just some text, named like a video\n".utf8)) == "neither a photo (JPEG, PNG) nor a video FFmpeg can read")
+        #expect(reason(Data("just some text, named like a video\n".utf8)) == "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read")
         #expect(reason(Data(repeating: 0x47, count: 1000)).isEmpty == false)
         #expect(reason(colors, limits: VideoLimits(maxPixels: 1000)) == "the video is 64×32, more than the 0 megapixels a video may be")
         // A frame rate or length beyond belief is a header that lies: unknown, and it plays.

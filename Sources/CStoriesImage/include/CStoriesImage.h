@@ -39,6 +39,20 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
 int stories_png_decode(const unsigned char *data, size_t size, long long max_pixels,
                        unsigned int background_rgb, stories_image *out);
 
+/// Decodes a still WebP (lossy or lossless, with or without alpha) to RGB: the header's
+/// `max_source_pixels` checked first, then decoded straight at the smallest size covering
+/// `min_width`×`min_height` (0 = full size) within `max_pixels`, alpha composited over
+/// `background_rgb`. An animated WebP is refused.
+int stories_webp_decode(const unsigned char *data, size_t size, int min_width, int min_height,
+                        long long max_pixels, long long max_source_pixels, unsigned int background_rgb,
+                        stories_image *out);
+
+/// Encodes RGB (3 bytes a pixel) or RGBA (4) as lossless WebP (tests make their files with
+/// it). Returns 0 and a malloc'd buffer, freed with stories_webp_free.
+int stories_webp_encode_lossless(const unsigned char *pixels, int width, int height, int has_alpha,
+                                 unsigned char **out, size_t *out_size);
+void stories_webp_free(void *buffer);
+
 void stories_image_free(stories_image *image);
 
 #endif

@@ -2,12 +2,15 @@ import CStoriesImage
 import Foundation
 
 public enum ImageFormat: String, Sendable, Equatable {
-    case jpeg, png
+    case jpeg, png, webp
 
     /// Decides by content, never by file name: a PNG named `.jpg` is a PNG.
     public static func sniff(_ data: Data) -> ImageFormat? {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        // RIFF, a length, then WEBP.
+        if data.count >= 12, data.starts(with: Array("RIFF".utf8)),
+           data[data.startIndex + 8..<data.startIndex + 12].elementsEqual("WEBP".utf8) { return .webp }
         return nil
     }
 }
@@ -17,9 +20,10 @@ public enum ImageFormat: String, Sendable, Equatable {
 public struct MediaLimits: Sendable, Equatable {
     public var maxBytes: Int
     /// Pixels decoded. A JPEG counts after DCT scaling (a 48 MP phone photo is decoded at
-    /// an eighth of its size for a terminal); a PNG has no such scaling and counts whole.
+    /// an eighth of its size for a terminal), a WebP after libwebp's scaling; a PNG has no
+    /// such scaling and counts whole.
     public var maxPixels: Int
-    /// What a JPEG's header may declare: the ceiling that refuses a decompression bomb
+    /// What a JPEG's or WebP's header may declare: the ceiling that refuses a decompression bomb
     /// before anything is allocated (108 MP phone cameras and panoramas fit under it).
     public var maxSourcePixels: Int
 
@@ -32,7 +36,7 @@ public struct MediaLimits: Sendable, Equatable {
     public static let standard = MediaLimits()
 }
 
-/// Turns JPEG and PNG bytes into upright RGB pixels. JPEGs decode at the smallest DCT
+/// Turns JPEG, PNG and WebP bytes into upright RGB pixels. JPEGs decode at the smallest DCT
 /// scale that still covers `minimumSize` (the pixels the screen will show), which is most
 /// of the speed: 1/8 of a 1080×1920 photo is 135×240.
 public enum ImageDecoder {
@@ -44,6 +48,7 @@ public enum ImageDecoder {
         guard let format = ImageFormat.sniff(data) else { throw .unknownFormat }
 
         var decoded = stories_image()
+        let rgb = UInt32(background.r) << 16 | UInt32(background.g) << 8 | UInt32(background.b)
         let status: Int32 = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self).baseAddress
             switch format {
@@ -53,8 +58,11 @@ public enum ImageDecoder {
                                            Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
                                            Int64(limits.maxSourcePixels), &decoded)
             case .png:
-                let rgb = UInt32(background.r) << 16 | UInt32(background.g) << 8 | UInt32(background.b)
                 return stories_png_decode(bytes, raw.count, Int64(limits.maxPixels), rgb, &decoded)
+            case .webp:
+                return stories_webp_decode(bytes, raw.count, Int32(clamping: minimumSize?.width ?? 0),
+                                           Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
+                                           Int64(limits.maxSourcePixels), rgb, &decoded)
             }
         }
         defer { stories_image_free(&decoded) }
@@ -66,7 +74,7 @@ public enum ImageDecoder {
             break
         case STORIES_IMAGE_TOO_LARGE:
             let declared = Int(decoded.source_width) * Int(decoded.source_height)
-            let limit = format == .jpeg && declared > limits.maxSourcePixels ? limits.maxSourcePixels : limits.maxPixels
+            let limit = format != .png && declared > limits.maxSourcePixels ? limits.maxSourcePixels : limits.maxPixels
             throw .tooManyPixels(width: Int(decoded.source_width), height: Int(decoded.source_height), limit: limit)
         case STORIES_IMAGE_NO_MEMORY:
             throw .outOfMemory(message)

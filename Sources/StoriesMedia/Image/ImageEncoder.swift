@@ -1,7 +1,7 @@
 import CStoriesImage
 import Foundation
 
-/// Writes exact JPEG and PNG files, for tests (known pixels, every PNG colour type, CMYK,
+/// Writes exact JPEG, PNG and WebP files, for tests (known pixels, every PNG colour type, CMYK,
 /// progressive, EXIF orientation) and for benchmarks that need full-size photos.
 public enum ImageEncoder {
     public enum PNGLayout: Sendable {
@@ -59,5 +59,22 @@ public enum ImageEncoder {
 
     public static func jpeg(_ image: RGBImage, quality: Int = 90, progressive: Bool = false, orientation: Int = 0) -> Data? {
         jpeg(image.pixels, width: image.width, height: image.height, quality: quality, progressive: progressive, orientation: orientation)
+    }
+
+    /// Lossless WebP of RGB (3 bytes a pixel) or RGBA (4) samples.
+    public static func webp(_ samples: [UInt8], width: Int, height: Int, alpha: Bool = false) -> Data? {
+        guard samples.count == width * height * (alpha ? 4 : 3) else { return nil }
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = samples.withUnsafeBufferPointer { pixels in
+            stories_webp_encode_lossless(pixels.baseAddress, Int32(width), Int32(height), alpha ? 1 : 0, &out, &size)
+        }
+        guard status == 0, let out else { return nil }
+        defer { stories_webp_free(out) }
+        return Data(bytes: out, count: size)
+    }
+
+    public static func webp(_ image: RGBImage) -> Data? {
+        webp(image.pixels, width: image.width, height: image.height)
     }
 }

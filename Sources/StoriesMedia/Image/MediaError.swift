@@ -22,9 +22,9 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooManyPixels(let width, let height, let limit):
             "the image is \(width)×\(height), more than the \(limit / 1_000_000) megapixels a photo may be"
         case .unknownFormat:
-            "not a JPEG or PNG image"
+            "not a JPEG, PNG or WebP image"
         case .unknownMedia:
-            "neither a photo (JPEG, PNG) nor a video FFmpeg can read"
+            "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"
         case .corrupt(let format, let reason):
             "corrupt \(format.rawValue.uppercased()): \(reason)"
         case .outOfMemory(let detail):
