@@ -6,15 +6,17 @@ import StoriesCore
 import StoriesHTTP
 import StoriesTerminal
 
-/// `stories [view] [--feed PATH]`: checks the feed before the screen is touched, then hands
-/// over to the terminal run loop.
+/// `stories [view] [FOLDER] [--feed PATH]`: checks the feed before the screen is touched,
+/// then hands over to the terminal run loop.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
         abstract: "Open the stories viewer (the default).",
         discussion: """
-            Opens the embedded demo feed unless --feed names another feed folder \
-            (docs/feed-format.md), or --server the address of a `stories serve` (or any \
+            Opens the embedded demo feed unless a folder is given: a feed folder \
+            (feed.json, docs/feed-format.md), or any folder of photos and videos — each \
+            sub-folder a story, loose files one story per day, in capture order. --server \
+            gives instead the address of a `stories serve` (or any \
             server of the same API). Stories come in pages of 10; --network (or --latency, \
             --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
@@ -28,7 +30,10 @@ struct ViewCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A feed folder holding feed.json, or a server's address (as --server).", valueName: "path"))
+    @Argument(help: ArgumentHelp("A folder of photos and videos, or a feed folder (as --feed).", valueName: "folder"))
+    var folder: String?
+
+    @Option(name: .long, help: ArgumentHelp("A folder (with feed.json, or of photos and videos), or a server's address (as --server).", valueName: "path"))
     var feed: String?
 
     @Option(name: .long, help: ArgumentHelp("A feed server (`stories serve`), like http://127.0.0.1:8080; answers are cached in $XDG_CACHE_HOME/stories/http and revalidated.", valueName: "url"))
@@ -64,9 +69,10 @@ struct ViewCommand: ParsableCommand {
     var virtualClock = false
 
     func validate() throws {
-        if [feed != nil, synthetic != nil, server != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("--feed, --server and --synthetic cannot be used together")
+        if [feed != nil || folder != nil, synthetic != nil, server != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("a folder, --feed, --server and --synthetic cannot be used together")
         }
+        if feed != nil && folder != nil { throw ValidationError("give the folder once: as the argument or as --feed") }
         if let synthetic, !(1...100_000).contains(synthetic) {
             throw ValidationError("--synthetic takes a number of stories from 1 to 100000; got \(synthetic)")
         }
@@ -90,6 +96,7 @@ struct ViewCommand: ParsableCommand {
             try start(source, seenKey: "synthetic:\(synthetic):\(source.seed)")
             return
         }
+        let feed = self.feed ?? folder
         if let address = server ?? feed.flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
             let source: HTTPFeed
             do {
@@ -108,9 +115,14 @@ struct ViewCommand: ParsableCommand {
         } else {
             throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
         }
-        let source: DirectoryFeed
+        let source: any FeedSource
         do {
-            source = try DirectoryFeed(directory: directory)
+            // A feed folder has feed.json; any other folder is read as photos and videos.
+            if feed == nil || FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
+                source = try DirectoryFeed(directory: directory)
+            } else {
+                source = try FolderFeed(directory: directory)
+            }
         } catch {
             throw fail(error.description)
         }
