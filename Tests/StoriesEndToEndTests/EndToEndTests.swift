@@ -634,3 +634,33 @@ extension VideoEndToEndTests {
         #expect(!result.out.contains("h264"), "no libav message on stdout")
     }
 }
+
+/// `stories FOLDER` on a folder of photos the test makes: its sub-folders are the ring row,
+/// and a story opens with the caption its sidecar gives.
+@Suite(.serialized) struct FolderEndToEndTests {
+    @Test func aFolderOfPhotosIsAFeedOfItsSubFolders() throws {
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-folder-\(UUID().uuidString)")
+        let fm = FileManager.default
+        defer { try? fm.removeItem(at: root) }
+        for (folder, files) in [("Cats", ["chelsea.jpg", "coffee.jpg"]), ("Space trip", ["astronaut.jpg", "rocket.jpg", "deep-field.mp4"])] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            for file in files { try fm.copyItem(at: media.appendingPathComponent(file), to: root.appendingPathComponent(folder).appendingPathComponent(file)) }
+        }
+        try Data("Chelsea asleep on the sofa\n".utf8).write(to: root.appendingPathComponent("Cats/chelsea.txt"))
+        try Data("not a photo".utf8).write(to: root.appendingPathComponent("Cats/notes.md"))
+        // Cats is the newer folder: first in the row.
+        try fm.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: root.appendingPathComponent("Space trip").path)
+        let tmux = try Tmux.runningStories(arguments: "'\(root.path)'", stateDirectory: root.appendingPathComponent(".state"))
+        let lines = try tmux.screen()
+        #expect(lines.first?.contains("e2e-folder-") == true && lines.first?.hasSuffix(" 2 stories") == true, "\(lines.first ?? "")")
+        #expect(lines.contains { $0.contains("Cats") && $0.contains("Space tr") })
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/2")
+        try tmux.waitFor(text: "Chelsea asleep on the sofa") // once the zoom has settled
+        try tmux.press("Escape", "Right", "Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("q")
+    }
+}
