@@ -14,8 +14,9 @@ public struct PhotoMetadata: Equatable, Sendable {
         self.caption = caption
     }
 
-    /// The most of a file's start that is looked at: EXIF sits in the first segments.
-    public static let headerBytes = 256 << 10
+    /// The most of a file's start that is looked at: EXIF is one APP1 segment (at most
+    /// 64 KB) among the first segments.
+    public static let headerBytes = 128 << 10
     /// The most IFD entries read in one directory, and the longest caption kept.
     static let maxEntries = 512
     static let maxCaptionBytes = 2000
