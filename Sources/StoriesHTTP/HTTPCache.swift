@@ -55,14 +55,14 @@ public final class HTTPCache: @unchecked Sendable {
 
     public func entry(for url: String) -> Entry? {
         let path = file(for: url)
-        guard let (data, modified) = try? Self.readBounded(path, maxBytes: budget) else { return nil }
+        guard let (data, modified) = try? SafeFile.read(path.path, maxBytes: budget) else { return nil }
         guard var entry = Self.decode(data, url: url) else {
             // Not ours, or damaged: set aside, never read again.
             lock.withLock { _ = try? FileManager.default.moveItem(at: path, to: path.appendingPathExtension("corrupt")) }
             return nil
         }
         // A revalidation since the write moved the modification time on (`touch`).
-        if let modified, modified > entry.fetched, modified <= Date().addingTimeInterval(60) { entry.fetched = modified }
+        if modified > entry.fetched, modified <= Date().addingTimeInterval(60) { entry.fetched = modified }
         return entry
     }
 
@@ -148,18 +148,5 @@ public final class HTTPCache: @unchecked Sendable {
         else { return nil }
         return Entry(etag: lines[2].isEmpty ? nil : String(lines[2]), fetched: Date(timeIntervalSince1970: seconds),
                      body: data.subdata(in: index..<data.endIndex))
-    }
-
-    /// The file's bytes (never past `maxBytes`, never through a link) and its modification time.
-    static func readBounded(_ url: URL, maxBytes: Int) throws -> (Data, Date?) {
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw CocoaError(.fileNoSuchFile) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxBytes else {
-            throw CocoaError(.fileReadTooLarge)
-        }
-        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        return (try handle.readToEnd() ?? Data(), modified)
     }
 }

@@ -35,9 +35,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// ends with the headers, so `fetch` races the whole request against this).
     let deadline: Double
 
-    /// Checks the address; nothing is asked of the network here. The title is the cached
-    /// first page's, or the server's address until the first page brings the real one
-    /// (`FeedPage.title`), so the screen comes up at once even when the server is slow.
+    /// Checks the address; nothing is asked of the network or read from the cache here, so
+    /// the screen comes up at once even when the server is slow.
     public init(server text: String, cache: HTTPCache?, deadline: Double = 30) throws(FeedError) {
         guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
@@ -50,14 +49,10 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         server = url
         self.cache = cache
         self.deadline = max(0.1, min(deadline, 600))
-        let address = SafeText.line(host) + (url.port.map { ":\($0)" } ?? "")
-        let cachedTitle = cache?.entry(for: Self.url(url, Self.pagePath(cursor: nil, limit: Self.firstPageLimit)))
-            .flatMap { try? FeedDecoder.page(from: $0.body, file: "cache").0 }
-        title = cachedTitle.flatMap { $0.isEmpty ? nil : $0 } ?? address
+        // Until a page brings the feed's own title (the cached one a moment later on a warm
+        // start), the address stands for it: nothing is read here, on the way to the screen.
+        title = SafeText.line(host) + (url.port.map { ":\($0)" } ?? "")
     }
-
-    /// The page size the app asks for; the first page of that size is what a warm start finds.
-    static let firstPageLimit = 10
 
     /// After a failed connection, requests that the cache can answer skip the network for
     /// a few seconds (this feed's own memory of it).

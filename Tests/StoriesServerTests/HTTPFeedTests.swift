@@ -47,11 +47,11 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             #expect(story.story == (try local.story(id: "mika")).story)
             #expect(photo == (try Data(contentsOf: demo.appendingPathComponent("media/chelsea.jpg"))))
 
-            // A second start with the same cache: the title and the row come from the cache
+            // A second start with the same cache: the row and its title come from the cache
             // with no request; the page is then revalidated and answered 304.
             let (cached, again, photoAgain) = try await offThePool {
                 let feed = try HTTPFeed(server: address, cache: cache)
-                #expect(feed.title == "Demo stories")
+                #expect(feed.title == address.replacingOccurrences(of: "http://", with: ""), "nothing read at init")
                 let cached = feed.cachedFirstPage(limit: 10)
                 return (cached, try feed.page(after: nil, limit: 10), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
             }
@@ -260,7 +260,8 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             cache.store(.init(etag: "\"e\"", fetched: Date(), body: earlier), for: base + "/v1/feed?limit=10")
             let (title, answer) = try await offThePool { () -> (String, FeedPage) in
                 let feed = try HTTPFeed(server: base, cache: cache)
-                return (feed.title, try feed.page(after: nil, limit: 10))
+                let page = try feed.page(after: nil, limit: 10)
+                return (page.title ?? "", page)
             }
             #expect(title == "Kept" && answer.stories.map(\.id) == ["x"])
             #expect(answer.warnings.first?.message.hasPrefix("offline (the server answered 502)") == true, "\(answer.warnings)")

@@ -63,19 +63,13 @@ public struct DirectoryFeed: FeedSource {
         return try Self.read(directory.appendingPathComponent(location), maxBytes: maxBytes)
     }
 
+    /// Through `SafeFile`: a link (a feed.json pointing at a 3 GB file, a photo outside the
+    /// folder) is refused by what it is, before any size is trusted.
     private static func read(_ url: URL, maxBytes: Int) throws(FeedError) -> Data {
-        let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw FeedError(file: path, reason: "no such file")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-           size > maxBytes {
-            throw FeedError(file: path, reason: "\(size) bytes is more than the \(maxBytes >> 20) MB allowed here")
-        }
         do {
-            return try Data(contentsOf: url)
+            return try SafeFile.read(url.path, maxBytes: maxBytes).0
         } catch {
-            throw FeedError(file: path, reason: "cannot read: \((error as NSError).localizedDescription)")
+            throw FeedError(file: url.path, reason: SafeFile.describe(error, maxBytes: maxBytes))
         }
     }
 }

@@ -15,6 +15,8 @@ public struct FolderFeed: FeedSource {
     public let directory: URL
     public let title: String
     let stories: [Entry]
+    /// What the loose files' headers said when `init` read them for their day.
+    let looseMetadata: [String: PhotoMetadata]
     let warnings: [FeedWarning]
     let timeZone: TimeZone
 
@@ -24,8 +26,8 @@ public struct FolderFeed: FeedSource {
         var name: String
         /// The folder, relative to `directory` ("" for the loose files at the top).
         var folder: String
-        /// For a day's story: its files (names in `folder`).
-        var files: [String]?
+        /// For a day's story: its files, as `init` listed them.
+        var files: [FileEntry]?
         var latest: Date
     }
 
@@ -60,11 +62,15 @@ public struct FolderFeed: FeedSource {
             entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: folder.modified))
         }
         // Loose files: one story per day they were taken.
-        var days: [String: (date: Date, files: [String])] = [:]
+        var days: [String: (date: Date, files: [FileEntry])] = [:]
+        var looseMetadata: [String: PhotoMetadata] = [:]
         for file in top.files {
-            let taken = Self.captured(self.directory.appendingPathComponent(file.name), modified: file.modified, timeZone: timeZone)
+            let meta = file.isVideo ? PhotoMetadata()
+                : PhotoMetadata.read(Self.header(of: self.directory.appendingPathComponent(file.name)), timeZone: timeZone)
+            looseMetadata[file.name] = meta
+            let taken = meta.captured ?? file.modified
             let day = Self.dayKey(taken, timeZone: timeZone)
-            days[day, default: (taken, [])].files.append(file.name)
+            days[day, default: (taken, [])].files.append(file)
             if let date = days[day]?.date, taken > date { days[day]?.date = taken }
         }
         for (day, value) in days {
@@ -72,6 +78,7 @@ public struct FolderFeed: FeedSource {
             entries.append(Entry(id: id, name: Self.dayName(value.date, timeZone: timeZone), folder: "", files: value.files, latest: value.date))
         }
         // Newest first, as a ring row is; the name breaks ties so the order is stable.
+        self.looseMetadata = looseMetadata
         stories = entries.sorted { ($0.latest, $1.name) > ($1.latest, $0.name) }
         if entries.isEmpty {
             warnings.append(FeedWarning("\(SafeText.line(directory.path)): no photos or videos here, nor in its folders"))
@@ -106,8 +113,8 @@ public struct FolderFeed: FeedSource {
         for file in files(of: entry, warnings: &warnings) {
             let url = folderURL.appendingPathComponent(file.name)
             let location = entry.folder.isEmpty ? file.name : entry.folder + "/" + file.name
-            let header = Self.header(of: url)
-            let meta = file.isVideo ? PhotoMetadata() : PhotoMetadata.read(header, timeZone: timeZone)
+            let meta = file.isVideo ? PhotoMetadata()
+                : (entry.folder.isEmpty ? looseMetadata[file.name] : nil) ?? PhotoMetadata.read(Self.header(of: url), timeZone: timeZone)
             let taken = meta.captured ?? file.modified
             let caption = Self.sidecarCaption(for: file.name, in: folderURL) ?? meta.caption
             let media = Media(location: location, bytes: file.size)
@@ -121,21 +128,10 @@ public struct FolderFeed: FeedSource {
 
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         if let problem = FeedPath.problem(with: location) { throw FeedError(file: SafeText.line(location), reason: problem) }
-        let url = directory.appendingPathComponent(location)
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw FeedError(file: SafeText.line(location), reason: "cannot open: \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FeedError(file: SafeText.line(location), reason: "not a regular file")
-        }
-        guard Int(info.st_size) <= maxBytes else {
-            throw FeedError(file: SafeText.line(location), reason: "\(info.st_size) bytes is more than the \(maxBytes >> 20) MB allowed here")
-        }
         do {
-            return try handle.read(upToCount: maxBytes) ?? Data()
+            return try SafeFile.read(directory.appendingPathComponent(location).path, maxBytes: maxBytes).0
         } catch {
-            throw FeedError(file: SafeText.line(location), reason: "cannot read: \((error as NSError).localizedDescription)")
+            throw FeedError(file: SafeText.line(location), reason: SafeFile.describe(error, maxBytes: maxBytes))
         }
     }
 
@@ -192,11 +188,7 @@ public struct FolderFeed: FeedSource {
     }
 
     func files(of entry: Entry, warnings: inout [FeedWarning]) -> [FileEntry] {
-        if let names = entry.files {
-            let listing = Self.list(directory, relative: "", warnings: &warnings).files
-            let wanted = Set(names)
-            return listing.filter { wanted.contains($0.name) }
-        }
+        if let files = entry.files { return files } // listed by `init`
         return Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder, warnings: &warnings).files
     }
 
@@ -204,16 +196,7 @@ public struct FolderFeed: FeedSource {
 
     /// The first bytes of a file (where EXIF is), through no link.
     static func header(of url: URL) -> Data {
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return Data() }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return Data() }
-        return (try? handle.read(upToCount: PhotoMetadata.headerBytes)) ?? Data()
-    }
-
-    static func captured(_ url: URL, modified: Date, timeZone: TimeZone) -> Date {
-        PhotoMetadata.read(header(of: url), timeZone: timeZone).captured ?? modified
+        (try? SafeFile.read(url.path, maxBytes: PhotoMetadata.headerBytes, wholeOrNothing: false).0) ?? Data()
     }
 
     /// `IMG_1.txt` or `IMG_1.jpg.txt` beside the file: its first line, made printable.

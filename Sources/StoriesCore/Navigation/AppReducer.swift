@@ -522,9 +522,8 @@ private struct Reduction {
                 // Esc on the home: first it stops a story being opened, and its request; then
                 // it closes a screen of sections a cell opened; then it gives the keyboard
                 // back to the ring row.
-                if let id = state.opening {
-                    if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
-                    state.opening = nil
+                if state.opening != nil {
+                    stopOpening()
                 } else if state.seeking != nil {
                     state.seeking = nil // the page in flight still arrives and is kept
                 } else if state.homeLevels.count > 1 {
@@ -556,10 +555,7 @@ private struct Reduction {
             guard let index = store.positions[id] else {
                 // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
                 // A story still opening gives way to this one, as Esc would stop it.
-                if let opening = state.opening {
-                    if store.cancelLoadingItems(of: opening) { effects.append(.cancel(.story(opening))) }
-                    state.opening = nil
-                }
+                stopOpening()
                 state.seeking = id
                 state.seekPages = 0
                 seek()
@@ -578,6 +574,13 @@ private struct Reduction {
         case nil:
             state.notice = "This cell does nothing when opened"
         }
+    }
+
+    /// Stops a story being opened, and its request.
+    mutating func stopOpening() {
+        guard let id = state.opening else { return }
+        if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
+        state.opening = nil
     }
 
     /// Looking for a story a cell opened: it opens once a page brings it; until then the

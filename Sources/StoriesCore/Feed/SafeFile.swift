@@ -1,0 +1,61 @@
+import Foundation
+
+/// The one way a file from outside is opened for reading: never through a link
+/// (`O_NOFOLLOW`), never blocking on a FIFO (`O_NONBLOCK`), only a regular file (checked on
+/// the open descriptor, so a swap after the check cannot matter), and never more than
+/// `maxBytes` read.
+public enum SafeFile {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case missing
+        /// A symbolic link: never followed, so a link cannot lead out of a folder.
+        case link
+        /// Not readable: `errno`'s words.
+        case cannotOpen(String)
+        case notRegular
+        case tooLarge(Int)
+        case unreadable(String)
+    }
+
+    /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of
+    /// reading its start. Also its modification time.
+    public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true) throws(Failure) -> (Data, modified: Date) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .missing
+            case ELOOP: throw .link
+            default: throw .cannotOpen(String(cString: strerror(errno)))
+            }
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular }
+        if wholeOrNothing, Int(info.st_size) > maxBytes { throw .tooLarge(Int(info.st_size)) }
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        do {
+            return (try handle.read(upToCount: max(0, maxBytes)) ?? Data(), modified)
+        } catch {
+            throw .unreadable((error as NSError).localizedDescription)
+        }
+    }
+
+    /// In words for a feed-problems line.
+    public static func describe(_ failure: Failure, maxBytes: Int) -> String {
+        failure.description(maxBytes: maxBytes)
+    }
+}
+
+extension SafeFile.Failure {
+    public var description: String { description(maxBytes: nil) }
+
+    func description(maxBytes: Int?) -> String {
+        switch self {
+        case .missing: "no such file"
+        case .link: "is a symbolic link, which is not followed"
+        case .cannotOpen(let why): "cannot open: \(why)"
+        case .notRegular: "not a regular file"
+        case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { "\($0 >> 20) MB" } ?? "size") allowed here"
+        case .unreadable(let why): "cannot read: \(why)"
+        }
+    }
+}
