@@ -60,7 +60,14 @@ public struct APIResponse: Sendable {
 /// body. Documents are `no-cache` (always revalidated), media may be kept for a day. HEAD answers like GET without the body. Errors are JSON: `{"error", "status"}`.
 /// No state is kept per client.
 public struct FeedAPI: Sendable {
-    public let feed: DirectoryFeed
+    /// What is served: a feed folder's documents, or any folder of photos and videos read
+    /// as a feed (`FolderFeed`), whose pages and stories are made from the folder.
+    public enum Source: Sendable {
+        case documents(DirectoryFeed)
+        case folder(FolderFeed)
+    }
+
+    public let source: Source
     public let files: ConfinedFiles
     /// The most a media answer carries (a video may be large; the app refuses more anyway).
     public static let maxMediaBytes = 256 << 20
@@ -72,10 +79,23 @@ public struct FeedAPI: Sendable {
 
     /// `recheckAfter`: how long a file or a page may be served from memory before the disk
     /// is looked at again (0: every request looks).
-    public init(directory: URL, recheckAfter: Double = 1) throws(FeedError) {
-        feed = try DirectoryFeed(directory: directory)
+    /// A folder with `feed.json` is served as its documents; any other folder as a folder
+    /// feed (`folderCache` keeps what its files' headers said, and their BlurHashes).
+    public init(directory: URL, recheckAfter: Double = 1, folderCache: FolderCache? = nil) throws(FeedError) {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
+            source = .documents(try DirectoryFeed(directory: directory))
+        } else {
+            source = .folder(try FolderFeed(directory: directory, cache: folderCache))
+        }
         files = try ConfinedFiles(root: directory, recheckAfter: recheckAfter)
         memo = Memo(recheckAfter: recheckAfter)
+    }
+
+    public var title: String {
+        switch source {
+        case .documents(let feed): feed.title
+        case .folder(let feed): feed.title
+        }
     }
 
     public func respond(_ request: APIRequest) -> APIResponse {
@@ -115,18 +135,22 @@ public struct FeedAPI: Sendable {
             limit = value
         }
         let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
+        guard case .documents(let feed) = source else {
+            guard case .folder(let folder) = source else { return error(500, "no feed", head: head) }
+            return folderPage(folder, cursor: cursor, limit: limit, request, head: head)
+        }
         // A page is built once and kept while none of its story files changed (checked
         // with stat on every request): the same bytes, the same tag, no parsing.
         let key = "\(cursor ?? "")|\(limit)"
         if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
-        let fingerprint = pageFingerprint(cursor: cursor, limit: limit)
+        let fingerprint = pageFingerprint(feed, cursor: cursor, limit: limit)
         if let fingerprint, let kept = memo.page(key, fingerprint: fingerprint) {
             return document(kept.body, request, head: head, etag: kept.tag)
         }
         guard let offset = Self.offset(cursor, count: feed.index.storyIDs.count) else {
             return self.error(400, "cursor '\(String(SafeText.line(cursor ?? "").prefix(64)))' is not a page of this feed", head: head)
         }
-        let body = FeedWire.page(buildPage(offset: offset, limit: limit), title: feed.title)
+        let body = FeedWire.page(buildPage(feed, offset: offset, limit: limit), title: feed.title)
         let tag = ETag.strong(for: body)
         if let fingerprint { memo.keep(key, fingerprint: fingerprint, body: body, tag: tag) }
         return document(body, request, head: head, etag: tag)
@@ -144,7 +168,7 @@ public struct FeedAPI: Sendable {
     /// The summaries of one page, each story read through `ConfinedFiles` (the folder's
     /// rules hold for pages as for stories) and checked like the app checks it; a story
     /// that fails is left out with a warning that names it by its place in the folder.
-    private func buildPage(offset: Int, limit: Int) -> FeedPage {
+    private func buildPage(_ feed: DirectoryFeed, offset: Int, limit: Int) -> FeedPage {
         let ids = feed.index.storyIDs
         let end = min(ids.count, offset + limit)
         var summaries: [StorySummary] = []
@@ -167,14 +191,37 @@ public struct FeedAPI: Sendable {
         return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings)
     }
 
+    /// A folder feed's page: listed from the folder (its own warnings name places in it),
+    /// kept for the recheck window like any page.
+    private func folderPage(_ folder: FolderFeed, cursor: String?, limit: Int, _ request: APIRequest, head: Bool) -> APIResponse {
+        let key = "\(cursor ?? "")|\(limit)"
+        if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
+        let page: FeedPage
+        do { page = try folder.page(after: cursor, limit: limit) } catch {
+            return self.error(400, "cursor '\(String(SafeText.line(cursor ?? "").prefix(64)))' is not a page of this feed", head: head)
+        }
+        var shown = page
+        shown.warnings = page.warnings.map { FeedWarning(hidingFolder($0.message)) }
+        let body = FeedWire.page(shown, title: folder.title)
+        let tag = ETag.strong(for: body)
+        memo.keep(key, fingerprint: tag, body: body, tag: tag)
+        return document(body, request, head: head, etag: tag)
+    }
+
     /// A message without the server's own paths (clients see places in the folder only).
     private func hidingFolder(_ message: String) -> String {
-        message.replacingOccurrences(of: feed.directory.path + "/", with: "").replacingOccurrences(of: files.root + "/", with: "")
+        let root: String
+        switch source {
+        case .documents(let feed): root = feed.directory.path
+        case .folder(let folder): root = folder.directory.path
+        }
+        return message.replacingOccurrences(of: root + "/", with: "").replacingOccurrences(of: files.root + "/", with: "")
+            .replacingOccurrences(of: root, with: ".")
     }
 
     /// What the page's files are now (inode, size, modification time of each story file of
     /// the page), or nil when the cursor is not one of this folder's.
-    private func pageFingerprint(cursor: String?, limit: Int) -> String? {
+    private func pageFingerprint(_ feed: DirectoryFeed, cursor: String?, limit: Int) -> String? {
         let ids = feed.index.storyIDs
         guard let offset = Self.offset(cursor, count: ids.count) else { return nil }
         var parts: [String] = []
@@ -191,6 +238,11 @@ public struct FeedAPI: Sendable {
 
     private func story(_ id: String, _ request: APIRequest, head: Bool) -> APIResponse {
         guard StoryIDRule.isValid(id) else { return error(404, "no story '\(SafeText.line(id))'", head: head) }
+        if case .folder(let folder) = source {
+            let load: StoryLoad
+            do { load = try folder.story(id: id) } catch { return self.error(404, hidingFolder(error.description), head: head) }
+            return document(FeedWire.story(load.story), request, head: head)
+        }
         let file: ConfinedFiles.File, bytes: Data
         do {
             file = try files.read("stories/\(id).json", maxBytes: FeedDecoder.maxDocumentBytes)

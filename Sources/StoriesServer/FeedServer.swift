@@ -25,9 +25,10 @@ public struct FeedServer: Sendable {
     public let options: Options
     let log: Logger
 
-    /// `logFile` nil: the access log goes to standard error.
-    public init(directory: URL, options: Options, logFile: String? = nil) throws(FeedError) {
-        api = try FeedAPI(directory: directory)
+    /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
+    /// without feed.json, where what its files say is kept.
+    public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil) throws(FeedError) {
+        api = try FeedAPI(directory: directory, folderCache: folderCache)
         self.options = options
         log = try LineLogHandler.logger(path: logFile)
     }

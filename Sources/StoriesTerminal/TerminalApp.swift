@@ -18,6 +18,8 @@ public final class TerminalApp {
     private var decoder = InputDecoder()
     private var sources: [any DispatchSourceProtocol] = []
     private let seenStore: SeenStore?
+    /// Run as the app ends, before the terminal is given back (a cache's last write).
+    public var onQuit: (() -> Void)?
     private var replay: InputRecording?
 
     /// `seenStore` keeps what was watched between runs; its state is read before the screen
@@ -147,6 +149,7 @@ public final class TerminalApp {
     private func quit(status: Int32) -> Never {
         engine.endRecording()
         seenStore?.flush()
+        onQuit?()
         terminal.restore()
         exit(status)
     }

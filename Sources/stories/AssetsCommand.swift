@@ -33,44 +33,57 @@ struct BlurHashAssets: ParsableCommand {
         var written = 0, kept = 0, failed = 0
         for id in index.index.storyIDs {
             let url = directory.appendingPathComponent("stories/\(id).json")
-            guard let data = try? Data(contentsOf: url),
-                  var story = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  var items = story["items"] as? [[String: Any]] else {
-                FileHandle.standardError.write(Data("stories: \(url.path): skipped (not a story document)\n".utf8))
+            let path = "stories/\(id).json"
+            // The document as its author wrote it: only the hashes' values change (JSONEdits).
+            guard let (data, _) = try? SafeFile.read(url.path, maxBytes: FeedDecoder.maxDocumentBytes),
+                  let story = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let items = story["items"] as? [[String: Any]] else {
+                warn("\(path): skipped (not a story document)")
                 failed += 1
                 continue
             }
-            var changed = false
+            let text = [UInt8](data)
+            let spans: [JSONEdits.ObjectSpan]
+            do { spans = try JSONEdits.objects(in: text) } catch {
+                warn("\(path): skipped (\(error))")
+                failed += 1
+                continue
+            }
+            var edits: [(range: Range<Int>, replacement: [UInt8])] = []
             for (n, item) in items.enumerated() {
-                guard ["image", "video"].contains(item["type"] as? String), var media = item["media"] as? [String: Any],
-                      let path = media["path"] as? String else { continue }
+                guard ["image", "video"].contains(item["type"] as? String), let media = item["media"] as? [String: Any],
+                      let mediaPath = media["path"] as? String,
+                      let span = spans.first(where: { $0.path == [.key("items"), .index(n), .key("media")] }) else { continue }
                 if media["blurhash"] != nil && !force { kept += 1; continue }
+                if let problem = FeedPath.problem(with: mediaPath) {
+                    warn("\(path): \(SafeText.line(mediaPath)): \(problem)")
+                    failed += 1
+                    continue
+                }
                 do {
-                    // 96 pixels across: the reference sampling leaks ~2/width of the colour
-                    // into the first components, so much smaller inputs tint the blur.
                     // A video's hash is of its first frame (the poster it shows first).
-                    let bytes = try ImageDecoder.readFile(at: directory.appendingPathComponent(path))
-                    let image = try StillDecoder.decode(bytes, minimumSize: (96, 96))
-                    let small = ImageScaler.scale(image, width: 96, height: max(1, 96 * image.height / max(1, image.width)), fit: .fill)
-                    let portrait = image.height >= image.width
-                    media["blurhash"] = BlurHash.encode(small, componentsX: portrait ? 3 : 4, componentsY: portrait ? 4 : 3)
-                    var updated = item
-                    updated["media"] = media
-                    items[n] = updated
-                    changed = true
+                    let bytes = try ImageDecoder.readFile(at: directory.appendingPathComponent(mediaPath))
+                    edits.append(JSONEdits.setting("blurhash", to: try BlurHash.ofMedia(bytes), in: span, of: text))
                     written += 1
                 } catch {
-                    FileHandle.standardError.write(Data("stories: \(path): \(error)\n".utf8))
+                    warn("\(SafeText.line(mediaPath)): \(error)")
                     failed += 1
                 }
             }
-            if changed {
-                story["items"] = items
-                let out = try JSONSerialization.data(withJSONObject: story, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                try (out + Data("\n".utf8)).write(to: url, options: .atomic)
+            if !edits.isEmpty {
+                var info = stat()
+                let mode = stat(url.path, &info) == 0 ? info.st_mode & 0o777 : 0o644
+                do { try AtomicFile.write(Data(JSONEdits.apply(edits, to: text)), to: url, mode: mode) } catch {
+                    throw fail("\(url.path): cannot be written (\(error.localizedDescription))")
+                }
             }
         }
         print("blurhash: \(written) written, \(kept) already there, \(failed) failed")
         if failed > 0 { throw ExitCode(1) }
     }
+}
+
+/// A line on standard error, made printable.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("stories: \(SafeText.line(message))\n".utf8))
 }

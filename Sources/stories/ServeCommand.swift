@@ -2,16 +2,17 @@ import ArgumentParser
 import Foundation
 import StoriesAssets
 import StoriesCore
+import StoriesMedia
 import StoriesServer
 
 /// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a feed folder (the demo feed by default) over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home."
+        abstract: "Serve a feed folder, or any folder of photos and videos (the demo feed by default), over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home."
     )
 
-    @Argument(help: ArgumentHelp("The feed folder (holding feed.json).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("A feed folder (holding feed.json), or any folder of photos and videos.", valueName: "dir"))
     var directory: String?
 
     @Option(help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
@@ -40,7 +41,9 @@ struct ServeCommand: ParsableCommand {
         options.port = port
         options.network = try network.profile()
         let server: FeedServer
-        do { server = try FeedServer(directory: folder, options: options, logFile: log) } catch {
+        let isFeedFolder = FileManager.default.fileExists(atPath: folder.appendingPathComponent("feed.json").path)
+        let cache = isFeedFolder ? nil : FolderCache.standard(for: folder)
+        do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
             throw stories.fail("\(error)")
         }
         // An IPv6 address goes in brackets in a URL.
@@ -49,9 +52,10 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await server.run { port in
-                    let line = "stories serve: \(SafeText.line(server.api.feed.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
+                    let line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
+                cache?.flush()
                 Foundation.exit(0)
             } catch {
                 let text = String(describing: error)

@@ -116,20 +116,24 @@ struct ViewCommand: ParsableCommand {
             throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
         }
         let source: any FeedSource
+        var cache: FolderCache?
         do {
             // A feed folder has feed.json; any other folder is read as photos and videos.
             if feed == nil || FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
                 source = try DirectoryFeed(directory: directory)
             } else {
-                source = try FolderFeed(directory: directory)
+                cache = FolderCache.standard(for: directory)
+                source = try FolderFeed(directory: directory, cache: cache)
             }
         } catch {
             throw fail(error.description)
         }
-        try start(source, seenKey: directory.standardizedFileURL.path)
+        var onQuit: (@Sendable () -> Void)?
+        if let cache { onQuit = { cache.flush() } }
+        try start(source, seenKey: directory.standardizedFileURL.path, onQuit: onQuit)
     }
 
-    private func start(_ source: any FeedSource, seenKey: String) throws {
+    private func start(_ source: any FeedSource, seenKey: String, onQuit: (@Sendable () -> Void)? = nil) throws {
         let client = FeedClient(source: source, profile: try network.profile())
         let environment = ProcessInfo.processInfo.environment
         // Key bindings and settings: the defaults, with the config files applied when there are some.
@@ -164,9 +168,11 @@ struct ViewCommand: ParsableCommand {
             MainActor.assumeIsolated {
                 if virtualClock {
                     printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
+                    onQuit?()
                 } else {
                     HeadlessRun.runOnSystemClock(client: client, options: options) { lines in
                         printScreen(lines)
+                        onQuit?()
                         Foundation.exit(0)
                     }
                 }
@@ -184,6 +190,7 @@ struct ViewCommand: ParsableCommand {
             if let recorder { app.record(to: recorder) }
             if let metricsFile { app.writeMetrics(to: metricsFile) }
             if let recording { app.replay(recording) }
+            app.onQuit = onQuit
             app.run()
         }
     }

@@ -97,3 +97,23 @@ import Testing
         #expect(index.warnings.count == 1)
     }
 }
+
+/// What `stories init` and a served folder write is what the decoder reads back.
+@Suite struct FeedWireStoryTests {
+    @Test func aStoryWrittenOutReadsBackTheSame() throws {
+        let story = Story(id: "Space-trip", author: Author(name: "Space trip", handle: "nasa", avatar: "Space trip/a.jpg"), items: [
+            StoryItem(id: "a.jpg", content: .image(Media(location: "Space trip/a.jpg", width: 640, height: 480, bytes: 1234, blurhash: "LEHV6nWB2yk8")),
+                      caption: "Suiting \"up\" / ok", createdAt: Date(timeIntervalSince1970: 1_717_322_400)),
+            StoryItem(id: "clip 1.mp4", content: .video(Media(location: "Space trip/clip 1.mp4")), duration: 12.5),
+            StoryItem(id: "t", content: .text("Hello\nthere", background: RGB(0x1d, 0x35, 0x57)),
+                      link: Link(title: "More", url: "https://example.com/a?b=c")),
+            StoryItem(id: "remote", content: .image(Media(location: "https://example.com/p.jpg"))),
+        ])
+        for pretty in [false, true] {
+            let data = FeedWire.story(story, pretty: pretty)
+            let (read, warnings) = try FeedDecoder.story(from: data, file: "x.json", expectedID: "Space-trip")
+            #expect(read == story && warnings.isEmpty)
+        }
+        #expect(String(decoding: FeedWire.story(story, pretty: true), as: UTF8.self).contains("\n  \"author\" : {"))
+    }
+}

@@ -52,11 +52,11 @@ import Testing
     @Test func subFoldersAreStoriesAndLooseFilesAreDaysNewestFirst() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try FolderFeed(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(feed.title == "My Photos")
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.map(\.id) == ["Hiking-trip", "day-2024-05-03", "day-2024-05-01"], "\(page.stories.map(\.id))")
-        #expect(page.stories.map(\.author.name) == ["Hiking trip", "3 May 2024", "1 May 2024"])
+        #expect(page.stories.map(\.author.name) == ["Hiking trip", "3 May 2024", "1 May 2024"], "another year: with it")
         #expect(page.stories[0].itemIDs.sorted() == ["a.jpg", "b.jpg", "c.png", "clip.mp4"])
         #expect(page.warnings.contains { $0.message.contains("Only notes: no photos or videos in it") })
         #expect(page.warnings.contains { $0.message.contains("3 entries left out") }, "\(page.warnings)")
@@ -113,5 +113,82 @@ import Testing
         #expect(FolderFeed.storyID(for: "..", used: &used) == "story")
         #expect(FolderFeed.storyID(for: "山", used: &used) == "-")
         #expect(used.allSatisfy(StoryIDRule.isValid))
+    }
+
+    @Test func dayNamesAreShortAndCarryTheYearOnlyWhenItIsAnother() {
+        let june = Date(timeIntervalSince1970: 1_717_322_400) // 2 June 2024
+        #expect(FolderFeed.dayName(june, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) == "2 Jun")
+        #expect(FolderFeed.dayName(june, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000)) == "2 Jun 2024")
+        let root = try? makeFolder()
+        defer { root.map { try? FileManager.default.removeItem(at: $0.deletingLastPathComponent()) } }
+        let feed = root.flatMap { try? FolderFeed(directory: $0, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) }
+        #expect((try? feed?.page(after: nil, limit: 10))??.stories.map(\.author.name) == ["Hiking trip", "3 May", "1 May"])
+    }
+
+    @Test func aSubFoldersPictureIsItsAvatarFileElseItsFirstPhoto() throws {
+        let root = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        #expect(try feed.story(id: "Hiking-trip").story.author.avatar == "Hiking trip/a.jpg")
+        try photo().write(to: root.appendingPathComponent("Hiking trip/Avatar.PNG"))
+        let story = try FolderFeed(directory: root, timeZone: utc).story(id: "Hiking-trip").story
+        #expect(story.author.avatar == "Hiking trip/Avatar.PNG")
+        #expect(!story.items.contains { $0.id == "Avatar.PNG" }, "the picture is not one of the items")
+        #expect(try feed.story(id: "day-2024-05-01").story.author.avatar == nil)
+    }
+
+    @Test func videosAreInTheirRecordingTimeFromTheMovieHeader() throws {
+        let root = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        // Recorded at 10:00 on 2 June, copied later (its file time is 3 June).
+        let clip = root.appendingPathComponent("Hiking trip/clip.mp4")
+        try Data(VideoMetadataTests.movie(seconds: UInt64(1_717_322_400) + VideoMetadata.quickTimeEpoch)).write(to: clip)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_717_400_000)], ofItemAtPath: clip.path)
+        let story = try FolderFeed(directory: root, timeZone: utc).story(id: "Hiking-trip").story
+        #expect(story.items.map(\.id) == ["a.jpg", "clip.mp4", "b.jpg", "c.png"], "\(story.items.map(\.id))")
+    }
+
+    @Test func emptyFoldersArePassedOverSoAPageIsFull() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-paging-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        // 30 folders, every third with a photo: newest first, by their times.
+        for n in 0..<30 {
+            let folder = root.appendingPathComponent(String(format: "F%02d", n))
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if n % 3 == 0 { try photo().write(to: folder.appendingPathComponent("p.jpg")) }
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(1_700_000_000 + n))], ofItemAtPath: folder.path)
+        }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let first = try feed.page(after: nil, limit: 4)
+        #expect(first.stories.map(\.id) == ["F27", "F24", "F21", "F18"])
+        let second = try feed.page(after: first.nextCursor, limit: 4)
+        #expect(second.stories.map(\.id) == ["F15", "F12", "F09", "F06"])
+        let third = try feed.page(after: second.nextCursor, limit: 4)
+        #expect(third.stories.map(\.id) == ["F03", "F00"] && third.nextCursor == nil)
+        #expect(feed.loadAll(pageSize: 4).stories.count == 10)
+    }
+
+    @Test func listingLimitsAndFoldersThatCannotBeReadAreSaid() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-limits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for n in 0..<25 { try photo().write(to: root.appendingPathComponent("p\(n).jpg")) }
+        let feed = try FolderFeed(directory: root, timeZone: utc, maxEntries: 10)
+        let page = try feed.page(after: nil, limit: 10)
+        #expect(page.stories.flatMap(\.itemIDs).count == 10)
+        #expect(page.warnings.contains { $0.message.contains("25 entries; only 10 of them are read") }, "\(page.warnings)")
+
+        var warnings: [FeedWarning] = []
+        #expect(FolderFeed.list(root.appendingPathComponent("p0.jpg"), relative: "p0.jpg", warnings: &warnings) == nil)
+        #expect(FolderFeed.list(root.appendingPathComponent("gone"), relative: "gone", warnings: &warnings) == nil)
+        #expect(warnings.map(\.message) == ["p0.jpg: cannot be read (no longer a folder)", "gone: cannot be read (gone since it was listed)"])
+        // A story whose folder went away after the listing: said, not a crash.
+        let trip = root.appendingPathComponent("Trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try photo().write(to: trip.appendingPathComponent("a.jpg"))
+        let withTrip = try FolderFeed(directory: root, timeZone: utc)
+        try FileManager.default.removeItem(at: trip)
+        #expect(throws: FeedError.self) { try withTrip.story(id: "Trip") }
+        #expect(try withTrip.page(after: nil, limit: 10).warnings.contains { $0.message.contains("Trip: cannot be read (gone since it was listed)") })
     }
 }

@@ -105,3 +105,29 @@ import Testing
         #expect(PhotoMetadata.read(Data()) == PhotoMetadata())
     }
 }
+
+/// Reading a photo's metadata from its file takes only the bytes its segments need.
+@Suite struct PhotoMetadataFileTests {
+    @Test func aFileIsReadAsFarAsItsEXIFWhereverThatIs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-meta-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = PhotoMetadataTests.jpeg(littleEndian: false, ifd0: [(0x010E, .ascii("Far in"))], exif: [(0x9003, .ascii("2024:06:02 10:00:00"))])
+        // A 40 KB APP2 segment before the EXIF one: past the first read.
+        let filler: [UInt8] = [0xFF, 0xE2, 0x9C, 0x42] + [UInt8](repeating: 0x20, count: 0x9C42 - 2)
+        let late = Data([0xFF, 0xD8] + filler) + jpeg.dropFirst(2)
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        for (name, data) in [("near.jpg", jpeg), ("late.jpg", late)] {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            let meta = PhotoMetadata.read(path: url.path, timeZone: utc)
+            #expect(meta == PhotoMetadata.read(data, timeZone: utc) && meta.caption == "Far in", "\(name)")
+        }
+        // Many tiny segments: read in a few doubling steps, and the answer is the same.
+        let tiny = Data([0xFF, 0xD8] + (0..<8000).flatMap { _ in [UInt8]([0xFF, 0xE3, 0x00, 0x02]) }) + jpeg.dropFirst(2)
+        let url = folder.appendingPathComponent("tiny.jpg")
+        try tiny.write(to: url)
+        #expect(PhotoMetadata.read(path: url.path, timeZone: utc) == PhotoMetadata.read(tiny, timeZone: utc))
+        #expect(PhotoMetadata.read(path: folder.path) == PhotoMetadata(), "a folder is not a photo")
+    }
+}

@@ -42,9 +42,10 @@ import Testing
         let port: Int
         let firstLine: String
 
-        init(port wanted: Int = 0, log: URL, shaping: [String] = []) throws {
+        init(port wanted: Int = 0, log: URL, shaping: [String] = [], directory: String? = nil, environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
-            process.arguments = ["serve", "--port", String(wanted), "--log", log.path] + shaping
+            process.arguments = ["serve", "--port", String(wanted), "--log", log.path] + shaping + (directory.map { [$0] } ?? [])
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             // Its first line goes to a file, read until it is there: a pipe would never see
             // its end if a tmux server started meanwhile by another suite inherited it.
             let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")

@@ -30,7 +30,7 @@ import Testing
             #expect(stories.allSatisfy { ($0["itemIDs"] as? [String])?.isEmpty == false && ($0["author"] as? [String: Any])?["name"] is String })
             cursor = page["nextCursor"] as? String
         } while cursor != nil
-        #expect(ids == api.feed.index.storyIDs, "every story once, in the feed's order")
+        #expect(ids == (try DirectoryFeed(directory: try #require(DemoFeed.directory))).index.storyIDs, "every story once, in the feed's order")
     }
 
     @Test func theSameDocumentHasTheSameTagAndA304CarriesNoBody() throws {
@@ -260,5 +260,41 @@ import Testing
         // A story broken after it was served is refused again (its new bytes are checked).
         try #"{"id":"a","items":[]}"#.write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
         #expect(api.respond(APIRequest(path: "/v1/stories/a")).status == 500)
+    }
+
+    /// `stories serve ~/Pictures`: a folder without feed.json is served as the folder feed
+    /// the viewer would make of it, its stories as documents the app reads, its files by path.
+    @Test func aFolderOfPhotosIsServedAsItsFolderFeed() throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("serve-folder-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let trip = root.appendingPathComponent("Space trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        for name in ["astronaut.jpg", "deep-field.mp4"] { try FileManager.default.copyItem(at: media.appendingPathComponent(name), to: trip.appendingPathComponent(name)) }
+        try Data("Suiting up\n".utf8).write(to: trip.appendingPathComponent("astronaut.txt"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Empty"), withIntermediateDirectories: true)
+        let folderAPI = try FeedAPI(directory: root, recheckAfter: 0)
+        #expect(folderAPI.title == root.lastPathComponent)
+
+        let page = try #require(try JSONSerialization.jsonObject(with: folderAPI.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
+        let stories = try #require(page["stories"] as? [[String: Any]])
+        #expect(stories.map { $0["id"] as? String } == ["Space-trip"])
+        let warnings = try #require(page["warnings"] as? [String])
+        #expect(warnings.contains("Empty: no photos or videos in it") && !warnings.joined().contains(root.path), "\(warnings)")
+
+        let response = folderAPI.respond(APIRequest(path: "/v1/stories/Space-trip"))
+        #expect(response.status == 200 && response.header("ETag") != nil)
+        let (story, _) = try FeedDecoder.story(from: response.body, file: "Space-trip", expectedID: "Space-trip")
+        #expect(story.author.name == "Space trip" && story.items.map(\.id).sorted() == ["astronaut.jpg", "deep-field.mp4"])
+        #expect(story.items.first { $0.id == "astronaut.jpg" }?.caption == "Suiting up")
+        let tag = try #require(response.header("ETag"))
+        #expect(folderAPI.respond(APIRequest(path: "/v1/stories/Space-trip", ifNoneMatch: tag)).status == 304)
+
+        let photo = folderAPI.respond(APIRequest(path: "/v1/media/Space trip/astronaut.jpg"))
+        #expect(photo.status == 200 && photo.header("Content-Type") == "image/jpeg")
+        #expect(photo.body == (try Data(contentsOf: trip.appendingPathComponent("astronaut.jpg"))))
+        #expect(folderAPI.respond(APIRequest(path: "/v1/stories/nope")).status == 404)
+        #expect(folderAPI.respond(APIRequest(path: "/v1/feed", query: ["cursor": "99"])).status == 400)
+        #expect(folderAPI.respond(APIRequest(path: "/v1/home")).status == 200)
     }
 }

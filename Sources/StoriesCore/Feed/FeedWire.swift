@@ -18,6 +18,49 @@ public enum FeedWire {
         return json(document)
     }
 
+    /// A story as `stories/<id>.json` holds it (docs/feed-format.md), keys sorted: what
+    /// `GET /v1/stories/{id}` answers for a story that has no file of its own (a folder's),
+    /// and what `stories init` writes (`pretty`).
+    public static func story(_ story: Story, pretty: Bool = false) -> Data {
+        var author: [String: Any] = ["name": story.author.name]
+        if let handle = story.author.handle { author["handle"] = handle }
+        if let avatar = story.author.avatar { author["avatar"] = avatar }
+        let document: [String: Any] = ["id": story.id, "author": author, "items": story.items.map(item)]
+        return json(document, pretty: pretty)
+    }
+
+    static func item(_ item: StoryItem) -> [String: Any] {
+        var result: [String: Any] = ["id": item.id]
+        if item.duration != StoryItem.defaultDuration { result["duration"] = item.duration }
+        switch item.content {
+        case .image(let media):
+            result["type"] = "image"
+            result["media"] = self.media(media)
+        case .video(let media):
+            result["type"] = "video"
+            result["media"] = self.media(media)
+        case .text(let text, let background):
+            result["type"] = "text"
+            result["text"] = text
+            result["background"] = String(format: "#%02x%02x%02x", background.red, background.green, background.blue)
+        }
+        if let caption = item.caption { result["caption"] = caption }
+        if let createdAt = item.createdAt { result["createdAt"] = createdAt.formatted(.iso8601) }
+        if let link = item.link { result["link"] = ["title": link.title, "url": link.url] }
+        return result
+    }
+
+    static func media(_ media: Media) -> [String: Any] {
+        var result: [String: Any] = [:]
+        let remote = media.location.hasPrefix("http://") || media.location.hasPrefix("https://")
+        result[remote ? "url" : "path"] = media.location
+        if let width = media.width { result["width"] = width }
+        if let height = media.height { result["height"] = height }
+        if let bytes = media.bytes, bytes > 0 { result["bytes"] = bytes }
+        if let blurhash = media.blurhash { result["blurhash"] = blurhash }
+        return result
+    }
+
     /// `{"error": message, "status": code}`: every answer that is not a document.
     public static func error(_ message: String, status: Int) -> Data {
         json(["error": SafeText.line(message), "status": status])
@@ -32,8 +75,10 @@ public enum FeedWire {
         return result
     }
 
-    static func json(_ object: [String: Any]) -> Data {
+    static func json(_ object: [String: Any], pretty: Bool = false) -> Data {
         // Only strings, numbers, arrays, dictionaries and NSNull go in: serialisation cannot fail.
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let options: JSONSerialization.WritingOptions = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        return (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8)
     }
 }

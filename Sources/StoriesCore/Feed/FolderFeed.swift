@@ -10,7 +10,9 @@ import Foundation
 ///
 /// `init` lists the folder (names and `lstat`, no file contents except the headers of the
 /// loose files, whose day decides their story); a page lists its stories' folders; a story's
-/// file headers are read when it is loaded.
+/// file headers are read when it is loaded. With a `FolderCache`, what the headers said is
+/// kept (so a second start reads no file), and each file's BlurHash is worked
+/// out in the background the first time its story is loaded.
 public struct FolderFeed: FeedSource {
     public let directory: URL
     public let title: String
@@ -19,6 +21,8 @@ public struct FolderFeed: FeedSource {
     let looseMetadata: [String: PhotoMetadata]
     let warnings: [FeedWarning]
     let timeZone: TimeZone
+    let cache: FolderCache?
+    let maxEntries: Int
 
     /// One story: a sub-folder, or the loose files of one day.
     struct Entry: Sendable {
@@ -27,7 +31,7 @@ public struct FolderFeed: FeedSource {
         /// The folder, relative to `directory` ("" for the loose files at the top).
         var folder: String
         /// For a day's story: its files, as `init` listed them.
-        var files: [FileEntry]?
+        var files: Listing?
         var latest: Date
     }
 
@@ -36,12 +40,19 @@ public struct FolderFeed: FeedSource {
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv"]
     /// The most entries read from one folder; past it the rest are left out with a line.
     public static let maxEntries = 20_000
+    /// How far a listing counts entries past the limit before it stops reading the folder.
+    static let maxCounted = 1_000_000
     /// The longest sidecar caption read.
     static let maxCaptionBytes = 2000
 
-    public init(directory: URL, timeZone: TimeZone = .current) throws(FeedError) {
+    /// `now` decides which days are "this year" (named without it); `maxEntries` bounds
+    /// each folder's listing.
+    public init(directory: URL, timeZone: TimeZone = .current, cache: FolderCache? = nil, now: Date = Date(),
+                maxEntries: Int = FolderFeed.maxEntries) throws(FeedError) {
         self.directory = directory.standardizedFileURL
         self.timeZone = timeZone
+        self.cache = cache
+        self.maxEntries = max(1, maxEntries)
         var info = stat()
         guard lstat(self.directory.path, &info) == 0 else {
             throw FeedError(file: SafeText.line(directory.path), reason: "no such file or folder")
@@ -54,7 +65,9 @@ public struct FolderFeed: FeedSource {
         let name = SafeText.line(self.directory.lastPathComponent)
         title = name.isEmpty || name == "/" ? "Photos" : name
         var warnings: [FeedWarning] = []
-        let top = Self.list(self.directory, relative: "", warnings: &warnings)
+        guard let top = Self.list(self.directory, relative: "", maxEntries: self.maxEntries, warnings: &warnings) else {
+            throw FeedError(file: SafeText.line(directory.path), reason: warnings.first?.message ?? "cannot be read")
+        }
         var entries: [Entry] = []
         var usedIDs = Set<StoryID>()
         for folder in top.folders {
@@ -65,8 +78,7 @@ public struct FolderFeed: FeedSource {
         var days: [String: (date: Date, files: [FileEntry])] = [:]
         var looseMetadata: [String: PhotoMetadata] = [:]
         for file in top.files {
-            let meta = file.isVideo ? PhotoMetadata()
-                : PhotoMetadata.read(Self.header(of: self.directory.appendingPathComponent(file.name)), timeZone: timeZone)
+            let meta = Self.metadata(of: file, folder: "", in: self.directory, cache: cache, timeZone: timeZone)
             looseMetadata[file.name] = meta
             let taken = meta.captured ?? file.modified
             let day = Self.dayKey(taken, timeZone: timeZone)
@@ -75,7 +87,8 @@ public struct FolderFeed: FeedSource {
         }
         for (day, value) in days {
             let id = Self.storyID(for: "day-" + day, used: &usedIDs)
-            entries.append(Entry(id: id, name: Self.dayName(value.date, timeZone: timeZone), folder: "", files: value.files, latest: value.date))
+            let files = Listing(files: value.files, sidecars: top.sidecars)
+            entries.append(Entry(id: id, name: Self.dayName(value.date, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
         }
         // Newest first, as a ring row is; the name breaks ties so the order is stable.
         self.looseMetadata = looseMetadata
@@ -86,21 +99,29 @@ public struct FolderFeed: FeedSource {
         self.warnings = warnings
     }
 
+    /// The most folders one page looks into while looking for `limit` with something in
+    /// them (empty folders are passed over; the next page goes on from there).
+    static let maxScannedPerPage = 50
+
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
         let offset = try OffsetCursor.offset(cursor, count: stories.count, file: directory.path)
-        let end = min(stories.count, offset + max(1, limit))
+        let wanted = max(1, limit)
         var summaries: [StorySummary] = []
         var warnings = offset == 0 ? self.warnings : []
-        for entry in stories[offset..<end] {
-            let files = self.files(of: entry, warnings: &warnings)
-            guard !files.isEmpty else {
+        var next = offset
+        while next < stories.count, summaries.count < wanted, next - offset < max(wanted, Self.maxScannedPerPage) {
+            let entry = stories[next]
+            next += 1
+            let listing = self.listing(of: entry, warnings: &warnings)
+            guard !listing.files.isEmpty else {
                 warnings.append(FeedWarning("\(SafeText.line(entry.name)): no photos or videos in it"))
                 continue
             }
-            summaries.append(StorySummary(id: entry.id, author: Author(name: entry.name), itemIDs: files.map { $0.name }, latest: entry.latest))
+            summaries.append(StorySummary(id: entry.id, author: Author(name: entry.name, avatar: avatar(of: entry, listing)),
+                                          itemIDs: listing.files.map { $0.name }, latest: entry.latest))
         }
-        return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: stories.count),
-                        warnings: warnings)
+        warnings += cache?.takeWarnings() ?? []
+        return FeedPage(stories: summaries, nextCursor: next < stories.count ? String(next) : nil, warnings: warnings)
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
@@ -110,20 +131,37 @@ public struct FolderFeed: FeedSource {
         var warnings: [FeedWarning] = []
         let folderURL = entry.folder.isEmpty ? directory : directory.appendingPathComponent(entry.folder)
         var items: [(Date, StoryItem)] = []
-        for file in files(of: entry, warnings: &warnings) {
+        let listing = self.listing(of: entry, warnings: &warnings)
+        var missingPreviews: [(name: String, path: String, size: Int, modified: Int64)] = []
+        for file in listing.files {
             let url = folderURL.appendingPathComponent(file.name)
             let location = entry.folder.isEmpty ? file.name : entry.folder + "/" + file.name
-            let meta = file.isVideo ? PhotoMetadata()
-                : (entry.folder.isEmpty ? looseMetadata[file.name] : nil) ?? PhotoMetadata.read(Self.header(of: url), timeZone: timeZone)
+            let meta = (entry.folder.isEmpty ? looseMetadata[file.name] : nil)
+                ?? Self.metadata(of: file, folder: entry.folder, in: folderURL, cache: cache, timeZone: timeZone)
             let taken = meta.captured ?? file.modified
-            let caption = Self.sidecarCaption(for: file.name, in: folderURL) ?? meta.caption
-            let media = Media(location: location, bytes: file.size)
+            let caption = (listing.sidecars.isEmpty ? nil : Self.sidecarCaption(for: file.name, in: folderURL, sidecars: listing.sidecars))
+                ?? meta.caption
+            let known = cache?.entry(folder: entry.folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds)
+            if known?.blurhash == nil, known?.noPreview != true {
+                missingPreviews.append((file.name, url.path, file.size, file.modifiedNanoseconds))
+            }
+            let media = Media(location: location, bytes: file.size, blurhash: known?.blurhash)
             items.append((taken, StoryItem(id: file.name, content: file.isVideo ? .video(media) : .image(media),
                                           caption: caption, createdAt: taken)))
         }
         guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: "no photos or videos in it") }
+        cache?.requestPreviews(folder: entry.folder, files: missingPreviews)
+        warnings += cache?.takeWarnings() ?? []
         let ordered = items.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
-        return StoryLoad(story: Story(id: id, author: Author(name: entry.name), items: ordered), warnings: warnings)
+        let author = Author(name: entry.name, avatar: avatar(of: entry, listing))
+        return StoryLoad(story: Story(id: id, author: author, items: ordered), warnings: warnings)
+    }
+
+    /// A sub-folder's picture: its `avatar.*` photo, else its first photo by name.
+    func avatar(of entry: Entry, _ listing: Listing) -> String? {
+        guard !entry.folder.isEmpty else { return nil }
+        guard let name = listing.avatar ?? listing.files.first(where: { !$0.isVideo })?.name else { return nil }
+        return entry.folder + "/" + name
     }
 
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
@@ -140,6 +178,7 @@ public struct FolderFeed: FeedSource {
     struct FileEntry {
         var name: String
         var modified: Date
+        var modifiedNanoseconds: Int64
         var size: Int
         var isVideo: Bool
     }
@@ -147,63 +186,111 @@ public struct FolderFeed: FeedSource {
     struct Listing {
         var folders: [(name: String, modified: Date)] = []
         var files: [FileEntry] = []
+        /// Names of the `.txt` files beside them (captions), so only those are opened.
+        var sidecars: Set<String> = []
+        /// A photo named `avatar.*`: the story's picture, not one of its items.
+        var avatar: String?
     }
 
     /// One folder's entries, by `lstat`: folders, and photos and videos by their ending.
-    /// Hidden names, links, FIFOs, devices and names a path may not hold are left out.
-    static func list(_ url: URL, relative: String, warnings: inout [FeedWarning]) -> Listing {
+    /// Hidden names, links, FIFOs, devices and names a path may not hold are left out, with
+    /// a line saying how many; nil (with a line saying why) when the folder cannot be read.
+    static func list(_ url: URL, relative: String, maxEntries: Int = maxEntries, warnings: inout [FeedWarning]) -> Listing? {
         var listing = Listing()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
-            warnings.append(FeedWarning("\(SafeText.line(relative.isEmpty ? url.path : relative)): cannot be read"))
-            return listing
+        let shown = SafeText.line(relative.isEmpty ? url.path : relative)
+        guard let handle = opendir(url.path) else {
+            let reason = errno == EACCES ? "permission denied" : errno == ENOENT ? "gone since it was listed"
+                : errno == ENOTDIR ? "no longer a folder" : String(cString: strerror(errno))
+            warnings.append(FeedWarning("\(shown): cannot be read (\(reason))"))
+            return nil
         }
-        if names.count > maxEntries {
-            warnings.append(FeedWarning("\(SafeText.line(relative.isEmpty ? url.path : relative)): \(names.count) entries; only the first \(maxEntries) by name are read"))
+        var names: [String] = []
+        var skipped = 0, total = 0
+        while let item = readdir(handle) {
+            total += 1
+            // Past the limit the folder is counted (up to a point) but no more names are kept.
+            if total > maxCounted { break }
+            guard names.count < maxEntries * 2 else { continue }
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                raw.baseAddress.flatMap { String(validatingCString: $0.assumingMemoryBound(to: CChar.self)) }
+            }
+            guard let name else { skipped += 1; continue } // not UTF-8: no path of ours could name it
+            if name == "." || name == ".." { total -= 1; continue }
+            names.append(name)
         }
-        var skipped = 0
+        closedir(handle)
+        if total > maxEntries {
+            let count = total > maxCounted ? "more than \(maxCounted)" : "\(total)"
+            warnings.append(FeedWarning("\(shown): \(count) entries; only \(maxEntries) of them are read"))
+        }
+        var vanished = 0
         for name in names.sorted().prefix(maxEntries) where !name.hasPrefix(".") {
             guard FeedPath.problem(with: name) == nil, SafeText.line(name) == name else { skipped += 1; continue }
             var info = stat()
-            guard lstat(url.appendingPathComponent(name).path, &info) == 0 else { continue } // gone since the listing
+            guard lstat(url.appendingPathComponent(name).path, &info) == 0 else { vanished += 1; continue }
             let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+            let ending = (name as NSString).pathExtension.lowercased()
+            let isVideo = videoExtensions.contains(ending), isPhoto = photoExtensions.contains(ending)
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 listing.folders.append((name, modified))
+            case S_IFREG where isPhoto && (name as NSString).deletingPathExtension.lowercased() == "avatar" && !relative.isEmpty:
+                listing.avatar = name
+            case S_IFREG where isVideo || isPhoto:
+                listing.files.append(FileEntry(name: name, modified: modified, modifiedNanoseconds: FolderCache.nanoseconds(info.st_mtim),
+                                               size: Int(info.st_size), isVideo: isVideo))
+            case S_IFREG where ending == "txt":
+                listing.sidecars.insert(name)
             case S_IFREG:
-                let ending = (name as NSString).pathExtension.lowercased()
-                let isVideo = videoExtensions.contains(ending)
-                guard isVideo || photoExtensions.contains(ending) else { continue }
-                listing.files.append(FileEntry(name: name, modified: modified, size: Int(info.st_size), isVideo: isVideo))
+                break // another kind of file: not a photo or video
             default:
-                if photoExtensions.contains((name as NSString).pathExtension.lowercased())
-                    || videoExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    skipped += 1 // a link, FIFO or device named like media: never opened
-                }
+                if isPhoto || isVideo { skipped += 1 } // a link, FIFO or device named like media: never opened
             }
         }
+        let place = SafeText.line(relative.isEmpty ? url.lastPathComponent : relative)
         if skipped > 0 {
-            warnings.append(FeedWarning("\(SafeText.line(relative.isEmpty ? url.lastPathComponent : relative)): \(skipped) entr\(skipped == 1 ? "y" : "ies") left out (links, special files or names with control characters)"))
+            warnings.append(FeedWarning("\(place): \(skipped) entr\(skipped == 1 ? "y" : "ies") left out (links, special files or names with control characters)"))
+        }
+        if vanished > 0 {
+            warnings.append(FeedWarning("\(place): \(vanished) file\(vanished == 1 ? "" : "s") went away while the folder was read"))
         }
         return listing
     }
 
-    func files(of entry: Entry, warnings: inout [FeedWarning]) -> [FileEntry] {
+    func listing(of entry: Entry, warnings: inout [FeedWarning]) -> Listing {
         if let files = entry.files { return files } // listed by `init`
-        return Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder, warnings: &warnings).files
+        return Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder, maxEntries: maxEntries, warnings: &warnings)
+            ?? Listing()
     }
 
     // MARK: - Metadata
 
-    /// The first bytes of a file (where EXIF is), through no link.
-    static func header(of url: URL) -> Data {
-        (try? SafeFile.read(url.path, maxBytes: PhotoMetadata.headerBytes, wholeOrNothing: false).0) ?? Data()
+    /// What a file's header says (capture time, caption), from the cache while the file is
+    /// unchanged, else read (a photo's EXIF, a video's movie header) and kept.
+    static func metadata(of file: FileEntry, folder: String, in folderURL: URL, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
+        if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true {
+            return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption)
+        }
+        let path = folderURL.appendingPathComponent(file.name).path
+        let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(path: path))
+            : PhotoMetadata.read(path: path, timeZone: timeZone)
+        if let cache {
+            var entry = cache.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds)
+                ?? FolderCache.Entry(size: file.size, modified: file.modifiedNanoseconds)
+            entry.read = true
+            entry.captured = meta.captured?.timeIntervalSince1970
+            entry.caption = meta.caption
+            cache.store(entry, folder: folder, name: file.name)
+        }
+        return meta
     }
 
-    /// `IMG_1.txt` or `IMG_1.jpg.txt` beside the file: its first line, made printable.
-    static func sidecarCaption(for name: String, in folder: URL) -> String? {
+    /// `IMG_1.txt` or `IMG_1.jpg.txt` beside the file (when the listing has it): its first
+    /// line, made printable.
+    static func sidecarCaption(for name: String, in folder: URL, sidecars: Set<String>) -> String? {
         let stem = (name as NSString).deletingPathExtension
-        for candidate in [stem + ".txt", name + ".txt"] {
-            let data = header(of: folder.appendingPathComponent(candidate)).prefix(maxCaptionBytes)
+        for candidate in [stem + ".txt", name + ".txt"] where sidecars.contains(candidate) {
+            let data = (try? SafeFile.read(folder.appendingPathComponent(candidate).path, maxBytes: maxCaptionBytes, wholeOrNothing: false).0) ?? Data()
             guard !data.isEmpty else { continue }
             let text = String(decoding: data, as: UTF8.self)
             let line = SafeText.line(String(text.split(whereSeparator: \.isNewline).first ?? "")).trimmingCharacters(in: .whitespaces)
@@ -238,14 +325,15 @@ public struct FolderFeed: FeedSource {
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
-    /// "1 June 2024".
-    static func dayName(_ date: Date, timeZone: TimeZone) -> String {
+    /// "1 Jun" in the year of `now`, "1 Jun 2024" in another: short enough for a bubble's
+    /// label (the viewer's header shows it whole).
+    static func dayName(_ date: Date, timeZone: TimeZone, now: Date = Date()) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                      "November", "December"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let month = months[safe: (parts.month ?? 1) - 1] ?? ""
-        return "\(parts.day ?? 1) \(month) \(parts.year ?? 0)"
+        let year = parts.year ?? 0
+        return year == calendar.component(.year, from: now) ? "\(parts.day ?? 1) \(month)" : "\(parts.day ?? 1) \(month) \(year)"
     }
 }

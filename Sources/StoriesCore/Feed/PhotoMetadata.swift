@@ -29,6 +29,42 @@ public struct PhotoMetadata: Equatable, Sendable {
         return TIFFReader(tiff)?.metadata(timeZone: timeZone) ?? PhotoMetadata()
     }
 
+    /// The metadata of the photo at `path`, reading only as much of its start as its
+    /// segments need (a few KB for most files; never more than `headerBytes`), through no link.
+    public static func read(path: String, timeZone: TimeZone = .current) -> PhotoMetadata {
+        guard let file = try? SafeFile.open(path), var data = try? file.read(at: 0, count: 8 << 10) else { return PhotoMetadata() }
+        while let needed = bytesNeeded(data), needed > data.count, data.count < file.size {
+            // At least doubling: a file of many tiny segments is read in a few steps, not one per segment.
+            guard let more = try? file.read(at: data.count, count: max(needed - data.count, min(data.count, headerBytes - data.count))),
+                  !more.isEmpty else { break }
+            data += more
+        }
+        return read(data, timeZone: timeZone)
+    }
+
+    /// How much of the file's start the marker walk needs to reach the end of its EXIF
+    /// segment: nil when `data` already has it, or when there is none to find.
+    static func bytesNeeded(_ data: Data) -> Int? {
+        let bytes = [UInt8](data.prefix(headerBytes))
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var at = 2
+        while at + 4 <= bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let marker = bytes[at + 1]
+            if marker == 0xFF { at += 1; continue }
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            guard length >= 2 else { return nil }
+            if at + 2 + length > bytes.count {
+                // The segment runs past what was read: read to its end (and the next header).
+                return at + 2 + length + 4 <= headerBytes ? at + 2 + length + 4 : nil
+            }
+            if marker == 0xE1, length >= 8, bytes[(at + 4)..<(at + 10)].elementsEqual(Array("Exif\0\0".utf8)) { return nil }
+            at += 2 + length
+        }
+        return at + 4 <= headerBytes ? at + 4 : nil
+    }
+
     /// The TIFF block of the first `Exif\0\0` APP1 segment, found by walking the markers up
     /// to the start of the picture data.
     static func exifBlock(in data: Data) -> Data? {

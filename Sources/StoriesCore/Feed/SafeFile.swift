@@ -16,10 +16,33 @@ public enum SafeFile {
         case unreadable(String)
     }
 
-    /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of
-    /// reading its start. Also its modification time.
-    public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true) throws(Failure) -> (Data, modified: Date) {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// An open regular file, for reads at places in it (a container's boxes).
+    public final class Opened {
+        public let size: Int
+        public let modified: Date
+        let handle: FileHandle
+
+        init(handle: FileHandle, size: Int, modified: Date) {
+            self.handle = handle
+            self.size = size
+            self.modified = modified
+        }
+
+        /// Up to `count` bytes from `offset` (fewer at the end of the file).
+        public func read(at offset: Int, count: Int) throws(Failure) -> Data {
+            guard offset >= 0, count >= 0, offset <= size else { return Data() }
+            do {
+                try handle.seek(toOffset: UInt64(offset))
+                return try handle.read(upToCount: min(count, size - offset)) ?? Data()
+            } catch {
+                throw .unreadable((error as NSError).localizedDescription)
+            }
+        }
+    }
+
+    /// Opens a regular file the one safe way.
+    public static func open(_ path: String) throws(Failure) -> Opened {
+        let fd = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .missing
@@ -30,10 +53,17 @@ public enum SafeFile {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular }
-        if wholeOrNothing, Int(info.st_size) > maxBytes { throw .tooLarge(Int(info.st_size)) }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified)
+    }
+
+    /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of
+    /// reading its start. Also its modification time.
+    public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true) throws(Failure) -> (Data, modified: Date) {
+        let file = try open(path)
+        if wholeOrNothing, file.size > maxBytes { throw .tooLarge(file.size) }
         do {
-            return (try handle.read(upToCount: max(0, maxBytes)) ?? Data(), modified)
+            return (try file.handle.read(upToCount: max(0, maxBytes)) ?? Data(), file.modified)
         } catch {
             throw .unreadable((error as NSError).localizedDescription)
         }

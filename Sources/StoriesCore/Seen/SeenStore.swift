@@ -89,39 +89,15 @@ public final class SeenStore: Sendable {
     }
 
     private func write(_ state: SeenState) throws {
-        let directory = file.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let document = Document(version: 1, feed: feedKey, seen: state.items.mapValues { $0.sorted() },
                                 tooltips: state.tooltips.isEmpty ? nil : state.tooltips.sorted())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(document)
-        // Temporary file in the same folder, flushed to disk, then renamed over the old one:
-        // a crash at any point leaves either the old file or the new one, whole.
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
-        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        if pauseBeforeRename > 0 { Thread.sleep(forTimeInterval: pauseBeforeRename) }
-        guard written == data.count, synced, rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
+        try AtomicFile.write(try encoder.encode(document), to: file, pauseBeforeRename: pauseBeforeRename)
     }
 
-    /// A writer killed before its rename leaves `.<file>.<pid>.tmp` behind; the old file
-    /// is whole, so the leftover is removed once its process is gone.
     private func removeAbandonedTemporaryFiles() {
-        let directory = file.deletingLastPathComponent()
-        let prefix = ".\(file.lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            guard let pid = Int32(name.dropFirst(prefix.count).dropLast(4)), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink(directory.appendingPathComponent(name).path)
-        }
+        AtomicFile.removeAbandonedTemporaryFiles(in: file.deletingLastPathComponent(), prefix: ".\(file.lastPathComponent).")
     }
 
     struct Document: Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCore
 
 /// BlurHash (the open format Mastodon, Wolt and others use): a picture in 20–30 characters,
 /// decoded at once into a soft blur that stands in while the real photo loads.
@@ -146,5 +147,33 @@ public enum BlurHash {
 
     static func signedPower(_ value: Double, _ exponent: Double) -> Double {
         value < 0 ? -pow(-value, exponent) : pow(value, exponent)
+    }
+}
+
+extension BlurHash {
+    /// The hash a feed carries for a photo, or a video's first frame: 4×3 components for a
+    /// landscape picture, 3×4 for a portrait one. Decoded at 96 pixels across: the
+    /// reference sampling leaks ~2/width of the colour into the first components, so much
+    /// smaller inputs tint the blur.
+    public static func ofMedia(_ bytes: Data, limits: MediaLimits = .standard) throws(MediaError) -> String {
+        let image = try StillDecoder.decode(bytes, minimumSize: (96, 96), limits: limits)
+        let small = ImageScaler.scale(image, width: 96, height: max(1, 96 * image.height / max(1, image.width)), fit: .fill)
+        let portrait = image.height >= image.width
+        return encode(small, componentsX: portrait ? 3 : 4, componentsY: portrait ? 4 : 3)
+    }
+
+    /// `ofMedia` for a file in a folder, opened the one safe way; nil when it cannot be read
+    /// or decoded (a folder feed then shows no placeholder for it).
+    public static func ofFile(atPath path: String, limits: MediaLimits = .standard) -> String? {
+        guard let bytes = try? SafeFile.read(path, maxBytes: limits.maxBytes).0 else { return nil }
+        return try? ofMedia(bytes, limits: limits)
+    }
+}
+
+extension FolderCache {
+    /// The cache of a folder feed where the app keeps it (`$XDG_CACHE_HOME/stories/folders/`),
+    /// working out BlurHashes with the app's decoders; nil when there is no cache folder.
+    public static func standard(for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> FolderCache? {
+        standardRoot(environment: environment).map { FolderCache(feed: folder, root: $0, previewer: { BlurHash.ofFile(atPath: $0) }) }
     }
 }

@@ -1,0 +1,240 @@
+import Dispatch
+import Foundation
+
+/// What a folder feed learnt about its files, kept under `$XDG_CACHE_HOME/stories/folders/`
+/// (never in the user's folder): capture time and caption from the headers, and the
+/// BlurHash worked out in the background the first time a photo or video is seen.
+/// One small JSON file per story folder, read when that story is first needed; an entry
+/// counts only while the file's size and modification time are what they were.
+///
+/// A cache file that cannot be read is set aside (`….corrupt`) with a line on the
+/// feed-problems line and built again. Writes are batched on a utility queue and atomic.
+public final class FolderCache: @unchecked Sendable {
+    // @unchecked Sendable: `folders`, `dirty`, `writeScheduled`, `warnings`, `pendingPreviews`
+    // and `closing` are touched only
+    // under `lock`; everything else is immutable.
+
+    /// What is known about one file.
+    public struct Entry: Codable, Equatable, Sendable {
+        public var size: Int
+        /// Modification time in nanoseconds since 1970: with `size`, the entry's key.
+        public var modified: Int64
+        /// Whether the header was read (captured and caption are what it said).
+        public var read: Bool?
+        public var captured: Double?
+        public var caption: String?
+        public var blurhash: String?
+        /// True once a preview was tried and the file gave none (not tried again).
+        public var noPreview: Bool?
+
+        public init(size: Int, modified: Int64) {
+            self.size = size
+            self.modified = modified
+        }
+    }
+
+    /// A BlurHash for the file at a path (the app's decoder makes it; tests give their own).
+    public typealias Previewer = @Sendable (_ path: String) -> String?
+
+    /// This feed's cache folder.
+    public let directory: URL
+    let feed: String
+    let previewer: Previewer?
+    let writeDelay: DispatchTimeInterval
+    private let lock = NSLock()
+    private var folders: [String: [String: Entry]] = [:]
+    private var dirty: Set<String> = []
+    private var writeScheduled = false
+    private var warnings: [FeedWarning] = []
+    private var pendingPreviews: Set<String> = []
+    private var closing = false
+    private let writes = DispatchQueue(label: "stories.folder-cache", qos: .utility)
+    private let previews = DispatchQueue(label: "stories.folder-previews", qos: .background)
+    /// The largest cache file read (10 000 entries of a few hundred bytes fit easily).
+    static let maxFileBytes = 16 << 20
+    /// The most entries kept for one folder (a folder lists at most `FolderFeed.maxEntries`).
+    static let maxEntries = FolderFeed.maxEntries
+
+    public init(feed: URL, root: URL, previewer: Previewer? = nil, writeDelay: DispatchTimeInterval = .milliseconds(300)) {
+        self.feed = feed.standardizedFileURL.path
+        directory = root.appendingPathComponent("folders/" + Self.hash(self.feed))
+        self.previewer = previewer
+        self.writeDelay = writeDelay
+    }
+
+    /// `$XDG_CACHE_HOME/stories` or `~/.cache/stories` (nil with neither set).
+    public static func standardRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("stories")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/stories")
+    }
+
+    func file(for folder: String) -> URL {
+        directory.appendingPathComponent(Self.hash(folder) + ".json")
+    }
+
+    // MARK: - Entries
+
+    /// The entry for `name` in `folder` while the file is as it was (size, time).
+    public func entry(folder: String, name: String, size: Int, modified: Int64) -> Entry? {
+        lock.withLock {
+            guard let entry = loadedLocked(folder)[name], entry.size == size, entry.modified == modified else { return nil }
+            return entry
+        }
+    }
+
+    /// Keeps `entry` and writes the folder's file soon.
+    public func store(_ entry: Entry, folder: String, name: String) {
+        lock.withLock {
+            let known = loadedLocked(folder)[name]
+            guard known != entry, known != nil || (folders[folder]?.count ?? 0) < Self.maxEntries else { return }
+            folders[folder, default: [:]][name] = entry // in place: no copy of the folder's entries
+            dirty.insert(folder)
+            scheduleWriteLocked()
+        }
+    }
+
+    /// Lines for the feed-problems line (a cache file set aside), each said once.
+    public func takeWarnings() -> [FeedWarning] {
+        lock.withLock {
+            defer { warnings.removeAll() }
+            return warnings
+        }
+    }
+
+    /// Writes what is pending now and waits for it, and drops previews not yet begun
+    /// (before the process ends: the next run works them out).
+    public func flush() {
+        lock.withLock { closing = true }
+        writes.sync { writePending() }
+    }
+
+    /// Waits for every preview asked for so far (tests).
+    public func waitForPreviews() {
+        previews.sync {}
+    }
+
+    // MARK: - Previews
+
+    /// Works out the BlurHash of each file that has none yet, one at a time on a
+    /// background queue; the next load of the story carries them.
+    public func requestPreviews(folder: String, files: [(name: String, path: String, size: Int, modified: Int64)]) {
+        guard let previewer else { return }
+        for file in files {
+            let key = folder + "/" + file.name
+            let wanted = lock.withLock { () -> Bool in
+                let known = loadedLocked(folder)[file.name]
+                let current = known.map { $0.size == file.size && $0.modified == file.modified } ?? false
+                if current, let known, known.blurhash != nil || known.noPreview == true { return false }
+                return pendingPreviews.insert(key).inserted
+            }
+            guard wanted else { continue }
+            previews.async { [self] in
+                guard !lock.withLock({ closing }) else { return }
+                let preview = previewer(file.path)
+                lock.withLock { _ = pendingPreviews.remove(key) }
+                // The file may have changed meanwhile: keep the preview only for the same file.
+                var info = stat()
+                guard lstat(file.path, &info) == 0, Int(info.st_size) == file.size, Self.nanoseconds(info.st_mtim) == file.modified else { return }
+                var entry = lock.withLock { loadedLocked(folder)[file.name] } ?? Entry(size: file.size, modified: file.modified)
+                if entry.size != file.size || entry.modified != file.modified { entry = Entry(size: file.size, modified: file.modified) }
+                if let preview {
+                    entry.blurhash = preview
+                } else {
+                    entry.noPreview = true
+                }
+                store(entry, folder: folder, name: file.name)
+            }
+        }
+    }
+
+    // MARK: - Files
+
+    /// The folder's entries, read from its file the first time (under `lock`).
+    private func loadedLocked(_ folder: String) -> [String: Entry] {
+        if let entries = folders[folder] { return entries }
+        let entries = read(folder)
+        folders[folder] = entries
+        return entries
+    }
+
+    struct Document: Codable {
+        var version: Int
+        var feed: String
+        var folder: String
+        var files: [String: Entry]
+    }
+
+    private func read(_ folder: String) -> [String: Entry] {
+        let url = file(for: folder)
+        let data: Data
+        do { data = try SafeFile.read(url.path, maxBytes: Self.maxFileBytes).0 } catch .missing { return [:] } catch {
+            setAside(url, reason: error.description)
+            return [:]
+        }
+        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.version == 1 else {
+            setAside(url, reason: "not a cache file this version can read")
+            return [:]
+        }
+        // Two paths with the same hash: the other one's file is not this folder's.
+        guard document.feed == feed, document.folder == folder else { return [:] }
+        var entries: [String: Entry] = [:]
+        for (name, entry) in document.files.prefix(Self.maxEntries) {
+            if let entry = Self.checked(entry) { entries[name] = entry }
+        }
+        return entries
+    }
+
+    /// An entry from a file on disk, with every value bounded (the file is outside input
+    /// like any other); nil when it cannot be one this cache wrote.
+    static func checked(_ entry: Entry) -> Entry? {
+        guard entry.size >= 0 else { return nil }
+        var result = entry
+        if let captured = entry.captured, !(captured.isFinite && abs(captured) < 1e11) { result.captured = nil }
+        result.caption = entry.caption.map { String(SafeText.line($0).prefix(PhotoMetadata.maxCaptionBytes)) }
+        if let hash = entry.blurhash, !(6...120).contains(hash.utf8.count) || !hash.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) {
+            result.blurhash = nil
+        }
+        return result
+    }
+
+    private func setAside(_ url: URL, reason: String) {
+        let aside = url.appendingPathExtension("corrupt")
+        unlink(aside.path)
+        let moved = rename(url.path, aside.path) == 0
+        warnings.append(FeedWarning("folder cache \(SafeText.line(url.path)): \(SafeText.line(reason)); "
+                                    + (moved ? "set aside as \(SafeText.line(aside.lastPathComponent)) and built again" : "not used")))
+    }
+
+    private func scheduleWriteLocked() {
+        guard !writeScheduled else { return }
+        writeScheduled = true
+        writes.asyncAfter(deadline: .now() + writeDelay) { [self] in writePending() }
+    }
+
+    private func writePending() {
+        let batch: [(String, [String: Entry])] = lock.withLock {
+            writeScheduled = false
+            defer { dirty.removeAll() }
+            return dirty.compactMap { folder in folders[folder].map { (folder, $0) } }
+        }
+        guard !batch.isEmpty else { return }
+        AtomicFile.removeAbandonedTemporaryFiles(in: directory)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for (folder, entries) in batch {
+            let document = Document(version: 1, feed: feed, folder: folder, files: entries)
+            // A cache that cannot be written is only slower next time.
+            if let data = try? encoder.encode(document) { try? AtomicFile.write(data, to: file(for: folder)) }
+        }
+    }
+
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+
+    /// A file name for a path (the seen store's FNV-1a).
+    static func hash(_ text: String) -> String { SeenStore.hash(text) }
+}

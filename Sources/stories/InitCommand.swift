@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import StoriesCore
+import StoriesMedia
+
+/// `stories init DIR`: writes what `stories DIR` shows of a folder of photos and videos as
+/// a feed folder's documents (`feed.json`, `stories/<id>.json`, docs/feed-format.md), with
+/// each photo's BlurHash, so captions, order and links can be edited by hand. Nothing is
+/// overwritten without `--force`; the photos themselves are never touched.
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write feed.json and stories/*.json for a folder of photos and videos, to edit by hand."
+    )
+
+    @Argument(help: ArgumentHelp("The folder of photos and videos.", valueName: "dir"))
+    var directory: String
+
+    @Flag(help: "Write over a feed.json and story files that are there.")
+    var force = false
+
+    @Flag(help: "Leave out BlurHashes (faster on a large folder).")
+    var noBlurhash = false
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: directory).standardizedFileURL
+        let index = folder.appendingPathComponent("feed.json")
+        let storiesFolder = folder.appendingPathComponent("stories")
+        if !force, FileManager.default.fileExists(atPath: index.path) {
+            throw fail("\(SafeText.line(index.path)) is already there (the folder is a feed folder); --force writes it again")
+        }
+        let cache = noBlurhash ? nil : FolderCache.standard(for: folder)
+        let feed: FolderFeed
+        do { feed = try FolderFeed(directory: folder, cache: cache) } catch { throw fail(error.description) }
+        let load = feed.loadAll(pageSize: 50)
+        for warning in load.warnings where !warning.message.hasPrefix("stories:") { warn(warning.message) }
+        guard !load.stories.isEmpty else { throw fail("\(SafeText.line(folder.path)): no photos or videos to make stories of") }
+
+        // Nothing is written until everything is known to be writable as asked.
+        var info = stat()
+        if lstat(storiesFolder.path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw fail("\(SafeText.line(storiesFolder.path)) is there and is not a folder; move it away first")
+            }
+        } else {
+            do { try FileManager.default.createDirectory(at: storiesFolder, withIntermediateDirectories: false) } catch {
+                throw fail("\(SafeText.line(storiesFolder.path)): cannot be made (\(error.localizedDescription))")
+            }
+        }
+        let existing = load.stories.filter { FileManager.default.fileExists(atPath: storiesFolder.appendingPathComponent("\($0.id).json").path) }
+        if !force, let first = existing.first {
+            throw fail("stories/\(first.id).json is already there (\(existing.count) of them); --force writes them again")
+        }
+
+        var items = 0, hashed = 0
+        for (n, story) in load.stories.enumerated() {
+            var story = story
+            for index in story.items.indices {
+                guard !noBlurhash, var media = story.items[index].content.media, media.blurhash == nil else { continue }
+                media.blurhash = BlurHash.ofFile(atPath: folder.appendingPathComponent(media.location).path)
+                if media.blurhash != nil { hashed += 1 }
+                switch story.items[index].content {
+                case .image: story.items[index].content = .image(media)
+                case .video: story.items[index].content = .video(media)
+                case .text: break
+                }
+            }
+            items += story.items.count
+            try write(FeedWire.story(story, pretty: true), to: storiesFolder.appendingPathComponent("\(story.id).json"))
+            if load.stories.count > 20, (n + 1) % 20 == 0 {
+                FileHandle.standardError.write(Data("stories: init: \(n + 1) of \(load.stories.count) stories written\n".utf8))
+            }
+        }
+        let document: [String: Any] = ["version": 1, "title": feed.title, "stories": load.stories.map(\.id)]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        try write(data, to: index)
+        cache?.flush()
+        print("init: \(load.stories.count) stories, \(items) photos and videos (\(hashed) BlurHashes) in \(SafeText.line(index.path)) and \(SafeText.line(storiesFolder.path))/")
+    }
+
+    private func write(_ data: Data, to url: URL) throws {
+        do { try AtomicFile.write(data + Data("\n".utf8), to: url, mode: 0o644) } catch {
+            throw fail("\(SafeText.line(url.path)): cannot be written (\(error.localizedDescription))")
+        }
+    }
+}
