@@ -103,7 +103,12 @@ import Testing
         #expect(page.stories.isEmpty && page.warnings.contains { $0.message.contains("no photos or videos here") })
         let file = root.appendingPathComponent("one.jpg")
         try Data([0xFF]).write(to: file)
-        #expect(throws: FeedError.self) { try FolderFeed(directory: file) }
+        #expect(throws: FeedError(file: file.path, reason: "is a file; give a folder of photos and videos")) { try FolderFeed(directory: file) }
+        let loop = root.appendingPathComponent("loop"), dangling = root.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: root.appendingPathComponent("nowhere").path)
+        #expect(throws: FeedError(file: loop.path, reason: "a loop of symbolic links")) { try FolderFeed(directory: loop) }
+        #expect(throws: FeedError(file: dangling.path, reason: "a symbolic link to nothing")) { try FolderFeed(directory: dangling) }
     }
 
     @Test func storyIDsAreSafeAndUnique() {

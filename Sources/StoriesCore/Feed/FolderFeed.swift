@@ -55,11 +55,20 @@ public struct FolderFeed: FeedSource {
         self.maxEntries = max(1, maxEntries)
         var info = stat()
         guard lstat(self.directory.path, &info) == 0 else {
-            throw FeedError(file: SafeText.line(directory.path), reason: "no such file or folder")
+            throw FeedError(file: SafeText.line(directory.path), reason: errno == EACCES ? "permission denied" : "no such file or folder")
         }
         // The folder named may itself be a link (~/Pictures often is); what is inside is not followed.
         var resolved = stat()
-        guard stat(self.directory.path, &resolved) == 0, (resolved.st_mode & S_IFMT) == S_IFDIR else {
+        guard stat(self.directory.path, &resolved) == 0 else {
+            let reason = switch errno {
+            case ELOOP: "a loop of symbolic links"
+            case ENOENT: "a symbolic link to nothing"
+            case EACCES: "permission denied"
+            default: String(cString: strerror(errno))
+            }
+            throw FeedError(file: SafeText.line(directory.path), reason: reason)
+        }
+        guard (resolved.st_mode & S_IFMT) == S_IFDIR else {
             throw FeedError(file: SafeText.line(directory.path), reason: "is a file; give a folder of photos and videos")
         }
         let name = SafeText.line(self.directory.lastPathComponent)
