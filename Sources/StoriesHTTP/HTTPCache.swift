@@ -32,11 +32,7 @@ public final class HTTPCache: @unchecked Sendable {
 
     /// The default folder, from the environment.
     public static func standardDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("stories/http")
-        }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/stories/http")
+        FolderCache.standardRoot(environment: environment)?.appendingPathComponent("http")
     }
 
     func file(for url: String) -> URL {

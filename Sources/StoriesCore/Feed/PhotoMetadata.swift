@@ -45,45 +45,45 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// How much of the file's start the marker walk needs to reach the end of its EXIF
     /// segment: nil when `data` already has it, or when there is none to find.
     static func bytesNeeded(_ data: Data) -> Int? {
-        let bytes = [UInt8](data.prefix(headerBytes))
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var at = 2
-        while at + 4 <= bytes.count {
-            guard bytes[at] == 0xFF else { return nil }
-            let marker = bytes[at + 1]
-            if marker == 0xFF { at += 1; continue }
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            guard length >= 2 else { return nil }
-            if at + 2 + length > bytes.count {
-                // The segment runs past what was read: read to its end (and the next header).
-                return at + 2 + length + 4 <= headerBytes ? at + 2 + length + 4 : nil
-            }
-            if marker == 0xE1, length >= 8, bytes[(at + 4)..<(at + 10)].elementsEqual(Array("Exif\0\0".utf8)) { return nil }
-            at += 2 + length
-        }
-        return at + 4 <= headerBytes ? at + 4 : nil
+        guard case .needs(let count) = walk([UInt8](data.prefix(headerBytes))) else { return nil }
+        return count <= headerBytes ? count : nil
     }
 
-    /// The TIFF block of the first `Exif\0\0` APP1 segment, found by walking the markers up
-    /// to the start of the picture data.
+    /// The TIFF block of the first `Exif\0\0` APP1 segment.
     static func exifBlock(in data: Data) -> Data? {
         let bytes = [UInt8](data.prefix(headerBytes))
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        guard case .exif(let range) = walk(bytes) else { return nil }
+        return Data(bytes[range])
+    }
+
+    enum Walk: Equatable {
+        /// Where the TIFF block is.
+        case exif(Range<Int>)
+        /// The walk ran off the bytes there are: this many would take it one segment further.
+        case needs(Int)
+        /// Not a JPEG, or its picture starts with no EXIF before it.
+        case none
+    }
+
+    /// Walks a JPEG's markers from the start to the first `Exif\0\0` APP1 segment.
+    static func walk(_ bytes: [UInt8]) -> Walk {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .none }
         var at = 2
         while at + 4 <= bytes.count {
-            guard bytes[at] == 0xFF else { return nil }
+            guard bytes[at] == 0xFF else { return .none }
             let marker = bytes[at + 1]
             if marker == 0xFF { at += 1; continue } // fill byte
-            if marker == 0xDA || marker == 0xD9 { return nil } // the picture starts: no EXIF before it
+            if marker == 0xDA || marker == 0xD9 { return .none } // the picture starts: no EXIF before it
             let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            guard length >= 2, at + 2 + length <= bytes.count else { return nil }
+            guard length >= 2 else { return .none }
+            // The segment runs past what was read: to its end and the next marker's header.
+            if at + 2 + length > bytes.count { return .needs(at + 2 + length + 4) }
             if marker == 0xE1, length >= 8, bytes[(at + 4)..<(at + 10)].elementsEqual(Array("Exif\0\0".utf8)) {
-                return Data(bytes[(at + 10)..<(at + 2 + length)])
+                return .exif((at + 10)..<(at + 2 + length))
             }
             at += 2 + length
         }
-        return nil
+        return .needs(at + 4)
     }
 }
 
