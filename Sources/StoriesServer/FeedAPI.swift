@@ -64,7 +64,7 @@ public struct FeedAPI: Sendable {
     /// as a feed (`FolderFeed`), whose pages and stories are made from the folder.
     public enum Source: Sendable {
         case documents(DirectoryFeed)
-        case folder(FolderFeed)
+        case folder(FolderSource)
     }
 
     public let source: Source
@@ -85,7 +85,7 @@ public struct FeedAPI: Sendable {
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
             source = .documents(try DirectoryFeed(directory: directory))
         } else {
-            source = .folder(try FolderFeed(directory: directory, cache: folderCache))
+            source = .folder(try FolderSource(directory: directory, cache: folderCache, recheckAfter: recheckAfter))
         }
         files = try ConfinedFiles(root: directory, recheckAfter: recheckAfter)
         memo = Memo(recheckAfter: recheckAfter)
@@ -94,7 +94,7 @@ public struct FeedAPI: Sendable {
     public var title: String {
         switch source {
         case .documents(let feed): feed.title
-        case .folder(let feed): feed.title
+        case .folder(let folder): folder.current().title
         }
     }
 
@@ -137,7 +137,7 @@ public struct FeedAPI: Sendable {
         let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
         guard case .documents(let feed) = source else {
             guard case .folder(let folder) = source else { return error(500, "no feed", head: head) }
-            return folderPage(folder, cursor: cursor, limit: limit, request, head: head)
+            return folderPage(folder.current(), cursor: cursor, limit: limit, request, head: head)
         }
         // A page is built once and kept while none of its story files changed (checked
         // with stat on every request): the same bytes, the same tag, no parsing.
@@ -215,8 +215,11 @@ public struct FeedAPI: Sendable {
         case .documents(let feed): root = feed.directory.path
         case .folder(let folder): root = folder.directory.path
         }
-        return message.replacingOccurrences(of: root + "/", with: "").replacingOccurrences(of: files.root + "/", with: "")
-            .replacingOccurrences(of: root, with: ".")
+        // The cache's lines name the server's cache folder: the client hears only what happened.
+        if message.hasPrefix("folder cache ") { return "a damaged cache file on the server was set aside and built again" }
+        let shown = message.replacingOccurrences(of: root + "/", with: "").replacingOccurrences(of: files.root + "/", with: "")
+        // The folder itself, at the start of a line about it, by its name.
+        return shown.hasPrefix(root + ":") ? URL(fileURLWithPath: root).lastPathComponent + shown.dropFirst(root.count) : shown
     }
 
     /// What the page's files are now (inode, size, modification time of each story file of
@@ -239,9 +242,15 @@ public struct FeedAPI: Sendable {
     private func story(_ id: String, _ request: APIRequest, head: Bool) -> APIResponse {
         guard StoryIDRule.isValid(id) else { return error(404, "no story '\(SafeText.line(id))'", head: head) }
         if case .folder(let folder) = source {
+            // Kept for the recheck window like a page: a story's headers are read once.
+            let key = "story|" + id
+            if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
             let load: StoryLoad
-            do { load = try folder.story(id: id) } catch { return self.error(404, hidingFolder(error.description), head: head) }
-            return document(FeedWire.story(load.story), request, head: head)
+            do { load = try folder.current().story(id: id) } catch { return self.error(404, hidingFolder(error.description), head: head) }
+            let body = FeedWire.story(load.story)
+            let tag = ETag.strong(for: body)
+            memo.keep(key, fingerprint: tag, body: body, tag: tag)
+            return document(body, request, head: head, etag: tag)
         }
         let file: ConfinedFiles.File, bytes: Data
         do {
@@ -275,6 +284,11 @@ public struct FeedAPI: Sendable {
     }
 
     private func media(_ relative: String, _ request: APIRequest, head: Bool) -> APIResponse {
+        // A folder of photos is served as its feed shows it: its photos and videos, one level
+        // down at most, and nothing else in it (no notes, no documents, no deeper folders).
+        if case .folder = source, !FolderFeed.isMediaPath(relative) {
+            return error(404, "no '\(SafeText.line(relative))': only the photos and videos of the folder's stories are served", head: head)
+        }
         let file: ConfinedFiles.File
         do { file = try files.read(relative, maxBytes: Self.maxMediaBytes) } catch {
             return failure(error, what: "'\(relative)'", head: head)
@@ -436,5 +450,54 @@ final class Memo: @unchecked Sendable {
             if valid.count >= 65536 { valid.removeAll() }
             valid.insert(tag)
         }
+    }
+}
+
+/// A folder of photos as the server reads it: the `FolderFeed` made at start, made again
+/// when the folder's own listing changes (a story folder or a loose photo added or taken
+/// away changes its modification time), looked at no more often than `recheckAfter`.
+public final class FolderSource: @unchecked Sendable {
+    // @unchecked Sendable: `feed`, `stamp` and `checked` are touched only under `lock`.
+    public let directory: URL
+    let cache: FolderCache?
+    let recheckAfter: Double
+    private let lock = NSLock()
+    private var feed: FolderFeed
+    private var stamp: Int64
+    private var checked: UInt64
+
+    init(directory: URL, cache: FolderCache?, recheckAfter: Double) throws(FeedError) {
+        self.directory = directory.standardizedFileURL
+        self.cache = cache
+        self.recheckAfter = recheckAfter
+        feed = try FolderFeed(directory: directory, cache: cache)
+        stamp = Self.stamp(of: self.directory.path)
+        checked = ConfinedFiles.now()
+    }
+
+    /// The feed as the folder is now (a folder that cannot be listed again keeps the last one).
+    public func current() -> FolderFeed {
+        let now = ConfinedFiles.now()
+        let due: Int64? = lock.withLock {
+            guard Double(now &- checked) / 1e9 >= recheckAfter else { return nil }
+            checked = now
+            let seen = Self.stamp(of: directory.path)
+            return seen == stamp ? nil : seen
+        }
+        guard let seen = due else { return lock.withLock { feed } }
+        let fresh = try? FolderFeed(directory: directory, cache: cache)
+        return lock.withLock {
+            if let fresh {
+                feed = fresh
+                stamp = seen
+            }
+            return feed
+        }
+    }
+
+    /// The folder's modification time in nanoseconds (0 when it cannot be looked at).
+    static func stamp(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? FolderCache.nanoseconds(info.st_mtim) : 0
     }
 }

@@ -43,8 +43,13 @@ struct BlurHashAssets: ParsableCommand {
                 continue
             }
             let text = [UInt8](data)
-            let spans: [JSONEdits.ObjectSpan]
-            do { spans = try JSONEdits.objects(in: text) } catch {
+            // Only the spans of items[n].media are kept, by n.
+            var mediaSpans: [Int: JSONEdits.ObjectSpan] = [:]
+            do {
+                for span in try JSONEdits.objects(in: text, where: Self.isItemMedia) {
+                    if case .index(let n) = span.path[1] { mediaSpans[n] = span }
+                }
+            } catch {
                 warn("\(path): skipped (\(error))")
                 failed += 1
                 continue
@@ -53,7 +58,7 @@ struct BlurHashAssets: ParsableCommand {
             for (n, item) in items.enumerated() {
                 guard ["image", "video"].contains(item["type"] as? String), let media = item["media"] as? [String: Any],
                       let mediaPath = media["path"] as? String,
-                      let span = spans.first(where: { $0.path == [.key("items"), .index(n), .key("media")] }) else { continue }
+                      let span = mediaSpans[n] else { continue }
                 if media["blurhash"] != nil && !force { kept += 1; continue }
                 if let problem = FeedPath.problem(with: mediaPath) {
                     warn("\(path): \(SafeText.line(mediaPath)): \(problem)")
@@ -61,9 +66,10 @@ struct BlurHashAssets: ParsableCommand {
                     continue
                 }
                 do {
-                    // A video's hash is of its first frame (the poster it shows first).
-                    let bytes = try ImageDecoder.readFile(at: directory.appendingPathComponent(mediaPath))
-                    edits.append(JSONEdits.setting("blurhash", to: try BlurHash.ofMedia(bytes), in: span, of: text))
+                    // A video's hash is of its first frame (the poster it shows first); the
+                    // file is opened the one safe way (no link, no FIFO, bounded).
+                    let hash = try BlurHash.ofFile(directory.appendingPathComponent(mediaPath).path)
+                    edits.append(JSONEdits.setting("blurhash", to: hash, in: span, of: text))
                     written += 1
                 } catch {
                     warn("\(SafeText.line(mediaPath)): \(error)")
@@ -72,7 +78,7 @@ struct BlurHashAssets: ParsableCommand {
             }
             if !edits.isEmpty {
                 var info = stat()
-                let mode = stat(url.path, &info) == 0 ? info.st_mode & 0o777 : 0o644
+                let mode = lstat(url.path, &info) == 0 ? info.st_mode & 0o777 : 0o644
                 do { try AtomicFile.write(Data(JSONEdits.apply(edits, to: text)), to: url, mode: mode) } catch {
                     throw fail("\(url.path): cannot be written (\(error.localizedDescription))")
                 }
@@ -80,6 +86,14 @@ struct BlurHashAssets: ParsableCommand {
         }
         print("blurhash: \(written) written, \(kept) already there, \(failed) failed")
         if failed > 0 { throw ExitCode(1) }
+    }
+}
+
+extension BlurHashAssets {
+    /// `items[n].media` of a story document.
+    static func isItemMedia(_ path: [JSONEdits.PathElement]) -> Bool {
+        guard path.count == 3, path[0] == .key("items"), path[2] == .key("media"), case .index = path[1] else { return false }
+        return true
     }
 }
 

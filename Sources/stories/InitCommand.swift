@@ -26,14 +26,17 @@ struct InitCommand: ParsableCommand {
         let folder = URL(fileURLWithPath: directory).standardizedFileURL
         let index = folder.appendingPathComponent("feed.json")
         let storiesFolder = folder.appendingPathComponent("stories")
-        if !force, FileManager.default.fileExists(atPath: index.path) {
+        var indexInfo = stat()
+        if !force, lstat(index.path, &indexInfo) == 0 {
             throw fail("\(SafeText.line(index.path)) is already there (the folder is a feed folder); --force writes it again")
         }
-        let cache = noBlurhash ? nil : FolderCache.standard(for: folder)
+        // The headers' cache, without its background previews: the hashes are worked out below.
+        let cache = FolderCache.standardRoot().map { FolderCache(feed: folder, root: $0) }
         let feed: FolderFeed
         do { feed = try FolderFeed(directory: folder, cache: cache) } catch { throw fail(error.description) }
         let load = feed.loadAll(pageSize: 50)
-        for warning in load.warnings where !warning.message.hasPrefix("stories:") { warn(warning.message) }
+        // The documents' own folder is no story (after an earlier init).
+        for warning in load.warnings where warning.message != "stories: no photos or videos in it" { warn(warning.message) }
         guard !load.stories.isEmpty else { throw fail("\(SafeText.line(folder.path)): no photos or videos to make stories of") }
 
         // Nothing is written until everything is known to be writable as asked.
@@ -42,12 +45,20 @@ struct InitCommand: ParsableCommand {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw fail("\(SafeText.line(storiesFolder.path)) is there and is not a folder; move it away first")
             }
+            // A folder of photos named "stories" is one of the stories, not the place for documents.
+            let others = ((try? FileManager.default.contentsOfDirectory(atPath: storiesFolder.path)) ?? []).filter { !$0.hasSuffix(".json") }
+            if !others.isEmpty {
+                throw fail("\(SafeText.line(storiesFolder.path)) holds other files (\(others.count)); the documents go there: rename that folder first")
+            }
         } else {
             do { try FileManager.default.createDirectory(at: storiesFolder, withIntermediateDirectories: false) } catch {
                 throw fail("\(SafeText.line(storiesFolder.path)): cannot be made (\(error.localizedDescription))")
             }
         }
-        let existing = load.stories.filter { FileManager.default.fileExists(atPath: storiesFolder.appendingPathComponent("\($0.id).json").path) }
+        let existing = load.stories.filter { story in
+            var info = stat()
+            return lstat(storiesFolder.appendingPathComponent("\(story.id).json").path, &info) == 0 // a link too, even to nothing
+        }
         if !force, let first = existing.first {
             throw fail("stories/\(first.id).json is already there (\(existing.count) of them); --force writes them again")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoriesCore
 import Foundation
 
 /// `stories`: a terminal stories viewer. With no subcommand it opens the viewer (`view`).
@@ -14,7 +15,7 @@ struct StoriesCommand: ParsableCommand {
 
 /// Prints one clear line to stderr and gives the exit code to leave with.
 func fail(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("stories: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("stories: \(SafeText.line(message))\n".utf8))
     return ExitCode(1)
 }
 

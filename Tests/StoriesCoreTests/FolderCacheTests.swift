@@ -51,12 +51,14 @@ import Testing
         let (root, folder, cacheRoot) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let first = cache(folder, cacheRoot)
+        let before = try everything(in: folder)
         let story = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip").story
         #expect(story.items.map(\.caption) == ["Morning AAA", "Noon"])
+        first.waitForPreviews()
         first.flush()
         let files = try FileManager.default.contentsOfDirectory(atPath: first.directory.path)
-        #expect(files.filter { $0.hasSuffix(".json") }.count == 1, "one file for the story's folder: \(files)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".stories").path), "nothing written into the folder")
+        #expect(files.filter { $0.hasSuffix(".json") }.count == 1, "one file, for the story's folder (the top has no loose photos): \(files)")
+        #expect(try everything(in: folder) == before, "nothing written into the folder")
 
         // Same size, same time, other words: a second run takes the kept caption (no read).
         let a = folder.appendingPathComponent("Trip/a.jpg")
@@ -114,6 +116,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let first = cache(folder, cacheRoot)
         _ = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip")
+        first.waitForPreviews()
         first.flush()
         let file = first.file(for: "Trip")
         for damage in [Data("{\"version\":1,\"feed\":".utf8), Data([0xFF, 0xFE, 0x00]), Data("{\"version\":2,\"feed\":\"x\",\"folder\":\"Trip\",\"files\":{}}".utf8)] {
@@ -165,6 +168,30 @@ import Testing
         try JSONSerialization.data(withJSONObject: other).write(to: probe.file(for: "Trip"))
         let fresh = try FolderFeed(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
         #expect(fresh.items.first { $0.id == "a.jpg" }?.caption == "Morning AAA")
+    }
+
+    /// Every path under `root` with its size and modification time.
+    func everything(in root: URL) throws -> [String] {
+        let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return try paths.sorted().map { path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)
+            return "\(path) \(attributes[.size] ?? 0) \(attributes[.modificationDate] ?? 0)"
+        }
+    }
+
+    @Test func entriesOfFilesThatWentAwayAreDropped() throws {
+        let (root, folder, cacheRoot) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = cache(folder, cacheRoot)
+        _ = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip")
+        first.waitForPreviews()
+        first.flush()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Trip/b.jpg"))
+        let second = cache(folder, cacheRoot)
+        _ = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
+        second.flush()
+        let document = try JSONDecoder().decode(FolderCache.Document.self, from: Data(contentsOf: second.file(for: "Trip")))
+        #expect(document.files.keys.sorted() == ["a.jpg"])
     }
 
     @Test func theCacheFolderFollowsXDG() {

@@ -5,6 +5,8 @@ import Testing
 /// A folder of photos and videos, made by the test, read as a feed.
 @Suite struct FolderFeedTests {
     let utc = TimeZone(identifier: "UTC") ?? .current
+    /// "Hiking trip" is no valid id as it is: its id carries a hash of the name.
+    let hiking = "Hiking-trip-" + String(SeenStore.hash("Hiking trip").prefix(8))
 
     /// A JPEG start holding EXIF (`PhotoMetadataTests.jpeg`): the feed reads only headers.
     func photo(taken: String? = nil, caption: String? = nil) -> Data {
@@ -55,7 +57,7 @@ import Testing
         let feed = try FolderFeed(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(feed.title == "My Photos")
         let page = try feed.page(after: nil, limit: 10)
-        #expect(page.stories.map(\.id) == ["Hiking-trip", "day-2024-05-03", "day-2024-05-01"], "\(page.stories.map(\.id))")
+        #expect(page.stories.map(\.id) == [hiking, "day-2024-05-03", "day-2024-05-01"], "\(page.stories.map(\.id))")
         #expect(page.stories.map(\.author.name) == ["Hiking trip", "3 May 2024", "1 May 2024"], "another year: with it")
         #expect(page.stories[0].itemIDs.sorted() == ["a.jpg", "b.jpg", "c.png", "clip.mp4"])
         #expect(page.warnings.contains { $0.message.contains("Only notes: no photos or videos in it") })
@@ -68,7 +70,7 @@ import Testing
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
         let feed = try FolderFeed(directory: root, timeZone: utc)
-        let story = try feed.story(id: "Hiking-trip").story
+        let story = try feed.story(id: hiking).story
         #expect(story.items.map(\.id) == ["clip.mp4", "a.jpg", "b.jpg", "c.png"], "capture time, else the file's")
         #expect(story.items.map(\.caption) == [nil, nil, "At the top", "Lunch by the lake"])
         guard case .video(let clip) = story.items[0].content, case .image(let photo) = story.items[1].content else {
@@ -111,13 +113,23 @@ import Testing
         #expect(throws: FeedError(file: dangling.path, reason: "a symbolic link to nothing")) { try FolderFeed(directory: dangling) }
     }
 
-    @Test func storyIDsAreSafeAndUnique() {
+    @Test func storyIDsAreSafeUniqueAndStable() {
         var used = Set<StoryID>()
-        #expect(FolderFeed.storyID(for: "Hiking trip", used: &used) == "Hiking-trip")
-        #expect(FolderFeed.storyID(for: "Hiking/trip", used: &used) == "Hiking-trip-2")
-        #expect(FolderFeed.storyID(for: "..", used: &used) == "story")
-        #expect(FolderFeed.storyID(for: "山", used: &used) == "-")
+        #expect(FolderFeed.storyID(for: "Cats", used: &used) == "Cats", "a valid id stays as it is")
+        let trip = FolderFeed.storyID(for: "Hiking trip", used: &used)
+        let slash = FolderFeed.storyID(for: "Hiking/trip", used: &used)
+        #expect(trip.hasPrefix("Hiking-trip-") && slash.hasPrefix("Hiking-trip-") && trip != slash, "names that read alike stay apart")
+        #expect(FolderFeed.storyID(for: "..", used: &used).hasPrefix("story-"))
+        #expect(FolderFeed.storyID(for: "山", used: &used).hasPrefix("--"))
         #expect(used.allSatisfy(StoryIDRule.isValid))
+        // The same name has the same id whatever other folders there are (seen state keeps to it).
+        var other = Set<StoryID>()
+        for name in ["Hiking-trip", "Hiking_trip", "a", "b"] { _ = FolderFeed.storyID(for: name, used: &other) }
+        #expect(FolderFeed.storyID(for: "Hiking trip", used: &other) == trip)
+        // Thousands of names that read alike: each its own id, quickly.
+        var many = Set<StoryID>()
+        for n in 0..<20_000 { _ = FolderFeed.storyID(for: String(repeating: "山", count: 3) + String(n), used: &many) }
+        #expect(many.count == 20_000)
     }
 
     @Test func dayNamesAreShortAndCarryTheYearOnlyWhenItIsAnother() {
@@ -134,9 +146,9 @@ import Testing
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
         let feed = try FolderFeed(directory: root, timeZone: utc)
-        #expect(try feed.story(id: "Hiking-trip").story.author.avatar == "Hiking trip/a.jpg")
+        #expect(try feed.story(id: hiking).story.author.avatar == "Hiking trip/a.jpg")
         try photo().write(to: root.appendingPathComponent("Hiking trip/Avatar.PNG"))
-        let story = try FolderFeed(directory: root, timeZone: utc).story(id: "Hiking-trip").story
+        let story = try FolderFeed(directory: root, timeZone: utc).story(id: hiking).story
         #expect(story.author.avatar == "Hiking trip/Avatar.PNG")
         #expect(!story.items.contains { $0.id == "Avatar.PNG" }, "the picture is not one of the items")
         #expect(try feed.story(id: "day-2024-05-01").story.author.avatar == nil)
@@ -149,7 +161,7 @@ import Testing
         let clip = root.appendingPathComponent("Hiking trip/clip.mp4")
         try Data(VideoMetadataTests.movie(seconds: UInt64(1_717_322_400) + VideoMetadata.quickTimeEpoch)).write(to: clip)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_717_400_000)], ofItemAtPath: clip.path)
-        let story = try FolderFeed(directory: root, timeZone: utc).story(id: "Hiking-trip").story
+        let story = try FolderFeed(directory: root, timeZone: utc).story(id: hiking).story
         #expect(story.items.map(\.id) == ["a.jpg", "clip.mp4", "b.jpg", "c.png"], "\(story.items.map(\.id))")
     }
 

@@ -41,7 +41,19 @@ import Testing
         #expect(objects.map(\.path) == [[], [.key("média")], [.key("list"), .index(0), .index(0)], [.key("list"), .index(0), .index(0), .key("deep")]])
     }
 
+    @Test func onlyTheObjectsAskedForAreKept() throws {
+        let text = Array(#"{"items": [{"media": {"path": "a"}}, {"media": {}}], "media": {}}"#.utf8)
+        let picked = try JSONEdits.objects(in: text) { $0.count == 3 && $0.last == .key("media") }
+        #expect(picked.map(\.path) == [[.key("items"), .index(0), .key("media")], [.key("items"), .index(1), .key("media")]])
+        // 255 levels of arrays around a million empty objects: kept nothing, quickly.
+        let deep = String(repeating: "[", count: 250) + Array(repeating: "{}", count: 200_000).joined(separator: ",") + String(repeating: "]", count: 250)
+        #expect(try JSONEdits.objects(in: Array(deep.utf8)) { _ in false }.isEmpty)
+    }
+
     @Test func anythingButJSONIsRefusedWithWhere() {
+        #expect(throws: JSONEdits.Failure.self, "a key twice: which one a reader takes is not defined") {
+            try JSONEdits.objects(in: Array(#"{"media": {"blurhash": "a", "blurhash": "b"}}"#.utf8))
+        }
         for bad in ["", "{", #"{"a" 1}"#, #"{"a":1,}"#, "[1 2]", #"{"a":tru}"#, "{\"a\":\"x\ny\"}", #"{"a":1} x"#, #"{"a":"\"}"#, "{\"a\":-}"] {
             #expect(throws: JSONEdits.Failure.self, "\(bad)") { try JSONEdits.objects(in: Array(bad.utf8)) }
         }

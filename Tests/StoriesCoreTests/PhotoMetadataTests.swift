@@ -129,5 +129,24 @@ import Testing
         try tiny.write(to: url)
         #expect(PhotoMetadata.read(path: url.path, timeZone: utc) == PhotoMetadata.read(tiny, timeZone: utc))
         #expect(PhotoMetadata.read(path: folder.path) == PhotoMetadata(), "a folder is not a photo")
+
+        // What is read: 8 KB when the EXIF is near the start of a 3 MB photo; to the end of
+        // the EXIF segment when a 40 KB segment comes first; a few doubling steps for tiny ones.
+        func bytesRead(_ data: Data, size: Int) -> (total: Int, reads: Int) {
+            var total = 0, reads = 0
+            _ = PhotoMetadata.read(size: size, timeZone: utc) { offset, count in
+                reads += 1
+                total += count
+                let end = min(data.count, offset + count)
+                return offset < end ? data[offset..<end] : Data(count: count)
+            }
+            return (total, reads)
+        }
+        #expect(bytesRead(jpeg, size: 3_000_000) == (8 << 10, 1))
+        let farther = bytesRead(late, size: 3_000_000)
+        // Past the 40 KB segment, then at least doubling: never the whole 128 KB.
+        #expect(farther.total >= late.count - jpeg.count && farther.total <= 2 * late.count && farther.reads <= 3, "\(farther)")
+        let steps = bytesRead(tiny, size: 3_000_000)
+        #expect(steps.reads <= 6 && steps.total <= PhotoMetadata.headerBytes, "\(steps)")
     }
 }

@@ -58,7 +58,10 @@ import Testing
         }
         // Boxes that claim less than their own header, or point past the file.
         #expect(Self.read(Self.be(4, bytes: 4) + Array("moov".utf8)) == nil)
-        #expect(Self.read(Self.be(1 << 31, bytes: 4) + Array("free".utf8)) == nil)
+        let moov = Self.box("moov", Self.box("mvhd", [0, 0, 0, 0] + Self.be(june, bytes: 4)))
+        #expect(Self.read(moov) != nil, "the moov below is found on its own")
+        #expect(Self.read(Self.be(1 << 31, bytes: 4) + Array("free".utf8) + moov) == nil, "a box claiming more than the file hides it")
+        #expect(Self.read(Self.be(3, bytes: 4) + Array("free".utf8) + moov) == nil, "a box smaller than its header ends the walk")
         // Thousands of empty boxes: the walk stops at its limit.
         let many = [UInt8]((0..<5000).flatMap { _ in Self.box("free", []) }) + Self.box("moov", Self.box("mvhd", [0, 0, 0, 0] + Self.be(june, bytes: 4)))
         #expect(Self.read(many) == nil)

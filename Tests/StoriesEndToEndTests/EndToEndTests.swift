@@ -716,7 +716,8 @@ extension VideoEndToEndTests {
         let made = try Binary.run(["init", root.path], environment: environment)
         #expect(made.status == 0 && made.out.contains("init: 2 stories, 5 photos and videos (5 BlurHashes)"), "\(made)")
         let index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("feed.json"))) as? [String: Any])
-        #expect(index["stories"] as? [String] == ["Cats", "Space-trip"])
+        let ids = try #require(index["stories"] as? [String])
+        #expect(ids.count == 2 && ids.first == "Cats" && ids.last?.hasPrefix("Space-trip-") == true, "\(ids)")
         let cats = try String(contentsOf: root.appendingPathComponent("stories/Cats.json"), encoding: .utf8)
         #expect(cats.contains("\"caption\" : \"Chelsea asleep on the sofa\"") && cats.contains("\"blurhash\" : "), "\(cats)")
 

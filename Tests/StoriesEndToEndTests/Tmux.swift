@@ -79,7 +79,8 @@ final class Tmux {
     func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
         let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput,
                                    environment: ["XDG_STATE_HOME": stateDirectory.path,
-                                                 "XDG_CONFIG_HOME": stateDirectory.appendingPathComponent("config").path])
+                                                 "XDG_CONFIG_HOME": stateDirectory.appendingPathComponent("config").path,
+                                                 "XDG_CACHE_HOME": stateDirectory.appendingPathComponent("cache").path])
         try #require(result.status == 0, "tmux \(arguments.joined(separator: " ")) failed with \(result.status) (is tmux installed?)")
         return result.output
     }

@@ -68,3 +68,29 @@ import Testing
         }
     }
 }
+
+/// The hash a folder feed works out for any photo it finds, whatever its shape.
+@Suite struct BlurHashOfMediaTests {
+    @Test func aPhotoOfAnyShapeGivesAHashWithoutAHugeCanvas() throws {
+        // A strip 1 pixel wide and 200 000 high (a few KB of PNG): once asked for a
+        // 96×19 200 000 canvas; now scaled within 1:4.
+        let strip = try #require(ImageEncoder.png(RGBImage(width: 1, height: 200_000, fill: RGBPixel(200, 40, 40))))
+        let tall = try BlurHash.ofMedia(strip)
+        #expect(tall.count == 2 * (3 * 4 - 1) + 6, "3×4 components for a tall picture")
+        let band = try #require(ImageEncoder.png(RGBImage(width: 20_000, height: 1, fill: RGBPixel(40, 200, 40))))
+        #expect(try BlurHash.ofMedia(band).count == 2 * (4 * 3 - 1) + 6)
+        let decoded = try BlurHash.decode(tall, width: 4, height: 4, punch: 1)
+        #expect(decoded[2, 2].r > 150, "still the strip's red")
+    }
+
+    @Test func aFileIsReadTheSafeWayOrSaysWhyNot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurhash-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(folder.appendingPathComponent("pipe.jpg").path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.jpg").path, withDestinationPath: "/dev/zero")
+        for name in ["pipe.jpg", "zero.jpg", "missing.jpg"] {
+            #expect(throws: MediaError.self, "\(name)") { try BlurHash.ofFile(folder.appendingPathComponent(name).path) }
+        }
+    }
+}

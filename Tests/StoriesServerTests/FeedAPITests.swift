@@ -278,17 +278,18 @@ import Testing
 
         let page = try #require(try JSONSerialization.jsonObject(with: folderAPI.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
         let stories = try #require(page["stories"] as? [[String: Any]])
-        #expect(stories.map { $0["id"] as? String } == ["Space-trip"])
+        let id = "Space-trip-" + String(SeenStore.hash("Space trip").prefix(8))
+        #expect(stories.map { $0["id"] as? String } == [id])
         let warnings = try #require(page["warnings"] as? [String])
         #expect(warnings.contains("Empty: no photos or videos in it") && !warnings.joined().contains(root.path), "\(warnings)")
 
-        let response = folderAPI.respond(APIRequest(path: "/v1/stories/Space-trip"))
+        let response = folderAPI.respond(APIRequest(path: "/v1/stories/\(id)"))
         #expect(response.status == 200 && response.header("ETag") != nil)
-        let (story, _) = try FeedDecoder.story(from: response.body, file: "Space-trip", expectedID: "Space-trip")
+        let (story, _) = try FeedDecoder.story(from: response.body, file: id, expectedID: id)
         #expect(story.author.name == "Space trip" && story.items.map(\.id).sorted() == ["astronaut.jpg", "deep-field.mp4"])
         #expect(story.items.first { $0.id == "astronaut.jpg" }?.caption == "Suiting up")
         let tag = try #require(response.header("ETag"))
-        #expect(folderAPI.respond(APIRequest(path: "/v1/stories/Space-trip", ifNoneMatch: tag)).status == 304)
+        #expect(folderAPI.respond(APIRequest(path: "/v1/stories/\(id)", ifNoneMatch: tag)).status == 304)
 
         let photo = folderAPI.respond(APIRequest(path: "/v1/media/Space trip/astronaut.jpg"))
         #expect(photo.status == 200 && photo.header("Content-Type") == "image/jpeg")
@@ -296,5 +297,47 @@ import Testing
         #expect(folderAPI.respond(APIRequest(path: "/v1/stories/nope")).status == 404)
         #expect(folderAPI.respond(APIRequest(path: "/v1/feed", query: ["cursor": "99"])).status == 400)
         #expect(folderAPI.respond(APIRequest(path: "/v1/home")).status == 200)
+
+        // Only what the stories show is served: no notes, nothing deeper, nothing hidden.
+        try Data("private".utf8).write(to: root.appendingPathComponent("notes.txt"))
+        try FileManager.default.createDirectory(at: trip.appendingPathComponent("deeper"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: media.appendingPathComponent("astronaut.jpg"), to: trip.appendingPathComponent("deeper/x.jpg"))
+        try FileManager.default.copyItem(at: media.appendingPathComponent("astronaut.jpg"), to: trip.appendingPathComponent(".hidden.jpg"))
+        for path in ["notes.txt", "Space trip/astronaut.txt", "Space trip/deeper/x.jpg", "Space trip/.hidden.jpg"] {
+            #expect(folderAPI.respond(APIRequest(path: "/v1/media/" + path)).status == 404, "\(path)")
+        }
+        #expect(folderAPI.respond(APIRequest(path: "/v1/media/Space trip/deep-field.mp4")).status == 200)
+    }
+
+    /// A folder served keeps up with it: a story folder added shows once the recheck window
+    /// is over; a damaged cache file is said without the server's paths.
+    @Test func aServedFolderKeepsUpAndKeepsItsPathsToItself() throws {
+        let media = try #require(DemoFeed.directory).appendingPathComponent("media")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("serve-folder-live-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photos = root.appendingPathComponent("Photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("Cats"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: media.appendingPathComponent("chelsea.jpg"), to: photos.appendingPathComponent("Cats/chelsea.jpg"))
+        let cache = FolderCache(feed: photos, root: root.appendingPathComponent("cache"), writeDelay: .milliseconds(1))
+        let folderAPI = try FeedAPI(directory: photos, recheckAfter: 0, folderCache: cache)
+        func ids() throws -> [String] {
+            let page = try #require(try JSONSerialization.jsonObject(with: folderAPI.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
+            return (page["stories"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(try ids() == ["Cats"])
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("Dogs"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: media.appendingPathComponent("coffee.jpg"), to: photos.appendingPathComponent("Dogs/coffee.jpg"))
+        #expect(try ids().sorted() == ["Cats", "Dogs"], "the new folder is served")
+
+        // A damaged cache file (the loose photos', read at start): the first page says so, in
+        // words that name nothing of the server's.
+        try FileManager.default.copyItem(at: media.appendingPathComponent("brick.jpg"), to: photos.appendingPathComponent("loose.jpg"))
+        _ = try ids()
+        cache.flush()
+        try Data("{".utf8).write(to: cache.file(for: ""))
+        let fresh = try FeedAPI(directory: photos, recheckAfter: 0,
+                                folderCache: FolderCache(feed: photos, root: root.appendingPathComponent("cache")))
+        let body = String(decoding: fresh.respond(APIRequest(path: "/v1/feed")).body, as: UTF8.self)
+        #expect(body.contains("a damaged cache file on the server was set aside") && !body.contains(root.path), "\(body)")
     }
 }

@@ -50,8 +50,9 @@ public final class FolderCache: @unchecked Sendable {
     private var closing = false
     private let writes = DispatchQueue(label: "stories.folder-cache", qos: .utility)
     private let previews = DispatchQueue(label: "stories.folder-previews", qos: .background)
-    /// The largest cache file read (10 000 entries of a few hundred bytes fit easily).
-    static let maxFileBytes = 16 << 20
+    /// The largest cache file read: a folder's most entries (20 000) with the longest
+    /// captions (2 000 bytes) fit, so nothing this cache writes is refused when read back.
+    static let maxFileBytes = 64 << 20
     /// The most entries kept for one folder (a folder lists at most `FolderFeed.maxEntries`).
     static let maxEntries = FolderFeed.maxEntries
 
@@ -71,7 +72,8 @@ public final class FolderCache: @unchecked Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/stories")
     }
 
-    func file(for folder: String) -> URL {
+    /// The cache file of one story folder ("" for the loose files at the top).
+    public func file(for folder: String) -> URL {
         directory.appendingPathComponent(Self.hash(folder) + ".json")
     }
 
@@ -87,10 +89,30 @@ public final class FolderCache: @unchecked Sendable {
 
     /// Keeps `entry` and writes the folder's file soon.
     public func store(_ entry: Entry, folder: String, name: String) {
+        update(folder: folder, name: name, size: entry.size, modified: entry.modified) { $0 = entry }
+    }
+
+    /// Changes the entry for `name` under one hold of the lock (a preview and a header read
+    /// of the same file cannot undo each other): `change` gets the entry kept for the file
+    /// as it is now (size, time), or a new one.
+    public func update(folder: String, name: String, size: Int, modified: Int64, _ change: (inout Entry) -> Void) {
         lock.withLock {
             let known = loadedLocked(folder)[name]
+            var entry = known.flatMap { $0.size == size && $0.modified == modified ? $0 : nil } ?? Entry(size: size, modified: modified)
+            change(&entry)
             guard known != entry, known != nil || (folders[folder]?.count ?? 0) < Self.maxEntries else { return }
             folders[folder, default: [:]][name] = entry // in place: no copy of the folder's entries
+            dirty.insert(folder)
+            scheduleWriteLocked()
+        }
+    }
+
+    /// Drops the entries of files no longer in the folder (`names`: what its listing has now).
+    public func prune(folder: String, keeping names: Set<String>) {
+        lock.withLock {
+            let entries = loadedLocked(folder)
+            guard entries.keys.contains(where: { !names.contains($0) }) else { return }
+            folders[folder] = entries.filter { names.contains($0.key) }
             dirty.insert(folder)
             scheduleWriteLocked()
         }
@@ -108,7 +130,7 @@ public final class FolderCache: @unchecked Sendable {
     /// (before the process ends: the next run works them out).
     public func flush() {
         lock.withLock { closing = true }
-        writes.sync { writePending() }
+        writes.sync { writePending(final: true) }
     }
 
     /// Waits for every preview asked for so far (tests).
@@ -138,14 +160,9 @@ public final class FolderCache: @unchecked Sendable {
                 // The file may have changed meanwhile: keep the preview only for the same file.
                 var info = stat()
                 guard lstat(file.path, &info) == 0, Int(info.st_size) == file.size, Self.nanoseconds(info.st_mtim) == file.modified else { return }
-                var entry = lock.withLock { loadedLocked(folder)[file.name] } ?? Entry(size: file.size, modified: file.modified)
-                if entry.size != file.size || entry.modified != file.modified { entry = Entry(size: file.size, modified: file.modified) }
-                if let preview {
-                    entry.blurhash = preview
-                } else {
-                    entry.noPreview = true
+                update(folder: folder, name: file.name, size: file.size, modified: file.modified) { entry in
+                    if let preview { entry.blurhash = preview } else { entry.noPreview = true }
                 }
-                store(entry, folder: folder, name: file.name)
             }
         }
     }
@@ -209,14 +226,17 @@ public final class FolderCache: @unchecked Sendable {
     }
 
     private func scheduleWriteLocked() {
-        guard !writeScheduled else { return }
+        // After `flush` nothing more is written: a preview that finishes late is for next time.
+        guard !writeScheduled, !closing else { return }
         writeScheduled = true
         writes.asyncAfter(deadline: .now() + writeDelay) { [self] in writePending() }
     }
 
-    private func writePending() {
+    /// `final`: the last write, from `flush`; any other write after `flush` is skipped.
+    private func writePending(final: Bool = false) {
         let batch: [(String, [String: Entry])] = lock.withLock {
             writeScheduled = false
+            if closing && !final { return [] }
             defer { dirty.removeAll() }
             return dirty.compactMap { folder in folders[folder].map { (folder, $0) } }
         }
@@ -231,7 +251,8 @@ public final class FolderCache: @unchecked Sendable {
         }
     }
 
-    static func nanoseconds(_ time: timespec) -> Int64 {
+    /// A file time in nanoseconds since 1970 (the cache's key, with the size).
+    public static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 

@@ -17,6 +17,8 @@ public struct FolderFeed: FeedSource {
     public let directory: URL
     public let title: String
     let stories: [Entry]
+    /// Where each story is in `stories`, by id.
+    let place: [StoryID: Int]
     /// What the loose files' headers said when `init` read them for their day.
     let looseMetadata: [String: PhotoMetadata]
     let warnings: [FeedWarning]
@@ -75,15 +77,15 @@ public struct FolderFeed: FeedSource {
         title = name.isEmpty || name == "/" ? "Photos" : name
         var warnings: [FeedWarning] = []
         guard let top = Self.list(self.directory, relative: "", maxEntries: self.maxEntries, warnings: &warnings) else {
-            throw FeedError(file: SafeText.line(directory.path), reason: warnings.first?.message ?? "cannot be read")
+            // The line says the path already: only its reason goes after the path here.
+            let line = warnings.first?.message ?? ""
+            let reason = line.range(of: ": cannot be read").map { String(line[line.index($0.lowerBound, offsetBy: 2)...]) } ?? "cannot be read"
+            throw FeedError(file: SafeText.line(self.directory.path), reason: reason)
         }
         var entries: [Entry] = []
         var usedIDs = Set<StoryID>()
-        for folder in top.folders {
-            let id = Self.storyID(for: folder.name, used: &usedIDs)
-            entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: folder.modified))
-        }
-        // Loose files: one story per day they were taken.
+        // Loose files: one story per day they were taken (their ids first: "day-…" stays
+        // theirs whatever folders there are).
         var days: [String: (date: Date, files: [FileEntry])] = [:]
         var looseMetadata: [String: PhotoMetadata] = [:]
         for file in top.files {
@@ -94,16 +96,22 @@ public struct FolderFeed: FeedSource {
             days[day, default: (taken, [])].files.append(file)
             if let date = days[day]?.date, taken > date { days[day]?.date = taken }
         }
-        for (day, value) in days {
+        cache?.prune(folder: "", keeping: Set(top.files.map(\.name)))
+        for (day, value) in days.sorted(by: { $0.key < $1.key }) {
             let id = Self.storyID(for: "day-" + day, used: &usedIDs)
             let files = Listing(files: value.files, sidecars: top.sidecars)
             entries.append(Entry(id: id, name: Self.dayName(value.date, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
         }
+        for folder in top.folders {
+            let id = Self.storyID(for: folder.name, used: &usedIDs)
+            entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: folder.modified))
+        }
         // Newest first, as a ring row is; the name breaks ties so the order is stable.
         self.looseMetadata = looseMetadata
         stories = entries.sorted { ($0.latest, $1.name) > ($1.latest, $0.name) }
+        place = Dictionary(stories.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         if entries.isEmpty {
-            warnings.append(FeedWarning("\(SafeText.line(directory.path)): no photos or videos here, nor in its folders"))
+            warnings.append(FeedWarning("\(SafeText.line(self.directory.path)): no photos or videos here, nor in its folders"))
         }
         self.warnings = warnings
     }
@@ -134,7 +142,7 @@ public struct FolderFeed: FeedSource {
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
-        guard let entry = stories.first(where: { $0.id == id }) else {
+        guard let index = place[id], let entry = stories[safe: index] else {
             throw FeedError(file: SafeText.line(id), reason: "no such story in \(SafeText.line(directory.lastPathComponent))")
         }
         var warnings: [FeedWarning] = []
@@ -160,6 +168,8 @@ public struct FolderFeed: FeedSource {
         }
         guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: "no photos or videos in it") }
         cache?.requestPreviews(folder: entry.folder, files: missingPreviews)
+        // A day's story is some of the loose files: theirs are pruned by `init`, which lists them all.
+        if !entry.folder.isEmpty { cache?.prune(folder: entry.folder, keeping: Set(listing.files.map(\.name))) }
         warnings += cache?.takeWarnings() ?? []
         let ordered = items.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
         let author = Author(name: entry.name, avatar: avatar(of: entry, listing))
@@ -180,6 +190,17 @@ public struct FolderFeed: FeedSource {
         } catch {
             throw FeedError(file: SafeText.line(location), reason: SafeFile.describe(error, maxBytes: maxBytes))
         }
+    }
+
+    /// Whether `location` is one a folder feed's items or pictures can have: a photo or
+    /// video by its ending, at the top or one folder down, no part hidden (what a server of
+    /// a folder sends; everything else in the folder stays there).
+    public static func isMediaPath(_ location: String) -> Bool {
+        guard FeedPath.problem(with: location) == nil, SafeText.line(location) == location else { return false }
+        let parts = location.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return false }
+        let ending = (location as NSString).pathExtension.lowercased()
+        return photoExtensions.contains(ending) || videoExtensions.contains(ending)
     }
 
     // MARK: - Listing
@@ -237,7 +258,8 @@ public struct FolderFeed: FeedSource {
             guard FeedPath.problem(with: name) == nil, SafeText.line(name) == name else { skipped += 1; continue }
             var info = stat()
             guard lstat(url.appendingPathComponent(name).path, &info) == 0 else { vanished += 1; continue }
-            let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+            // Clamped to years 1970–9999: a time a file system allows is not always one a date format writes.
+            let modified = Date(timeIntervalSince1970: Double(min(max(0, info.st_mtim.tv_sec), 253_402_300_799)))
             let ending = (name as NSString).pathExtension.lowercased()
             let isVideo = videoExtensions.contains(ending), isPhoto = photoExtensions.contains(ending)
             switch info.st_mode & S_IFMT {
@@ -283,13 +305,10 @@ public struct FolderFeed: FeedSource {
         let path = folderURL.appendingPathComponent(file.name).path
         let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(path: path))
             : PhotoMetadata.read(path: path, timeZone: timeZone)
-        if let cache {
-            var entry = cache.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds)
-                ?? FolderCache.Entry(size: file.size, modified: file.modifiedNanoseconds)
+        cache?.update(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds) { entry in
             entry.read = true
             entry.captured = meta.captured?.timeIntervalSince1970
             entry.caption = meta.caption
-            cache.store(entry, folder: folder, name: file.name)
         }
         return meta
     }
@@ -310,7 +329,10 @@ public struct FolderFeed: FeedSource {
 
     // MARK: - Names
 
-    /// A story id from a folder name: the characters ids may hold, the rest as `-`, unique.
+    /// A story id from a folder name: the name itself when it is a valid id; otherwise the
+    /// characters ids may hold (the rest as `-`) and a hash of the whole name, so that two
+    /// names that read alike stay apart and an id does not change when other folders come
+    /// or go (seen state is kept by id).
     static func storyID(for name: String, used: inout Set<StoryID>) -> StoryID {
         var id = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
             let value = scalar.value
@@ -319,9 +341,15 @@ public struct FolderFeed: FeedSource {
             return allowed ? scalar : "-"
         }).prefix(100))
         while id.hasPrefix(".") { id.removeFirst() }
-        if id.isEmpty { id = "story" }
+        if id != name {
+            id = (id.isEmpty ? "story" : id) + "-" + String(SeenStore.hash(name).prefix(8))
+        }
+        // Only a name made to match another's hash gets here more than once; bounded anyway.
         var unique = id, n = 2
-        while used.contains(unique) { unique = "\(id)-\(n)"; n += 1 }
+        while used.contains(unique) {
+            unique = n <= 100 ? "\(id)-\(n)" : "\(id)-\(SeenStore.hash(name + "\u{0}" + String(n)).prefix(12))"
+            n += 1
+        }
         used.insert(unique)
         return unique
     }

@@ -26,12 +26,15 @@ public enum JSONEdits {
         public var description: String { "not JSON this tool can edit at byte \(offset): \(reason)" }
     }
 
-    /// Every object in the document, outermost first. The walk follows RFC 8259 (strings
-    /// with their escapes, numbers, literals), refuses anything else, and stops at depth 256.
-    public static func objects(in text: [UInt8]) throws(Failure) -> [ObjectSpan] {
-        var walker = Walker(bytes: text)
+    /// The objects of the document that `wanted` picks by their path (every one by default),
+    /// outermost first. The walk follows RFC 8259 (strings with their escapes, numbers,
+    /// literals), refuses anything else and an object that names a key twice (which copy a
+    /// reader takes is not defined), and stops at depth 256. Paths are kept on one stack
+    /// and copied only for the objects picked, so deep nesting costs no more than its bytes.
+    public static func objects(in text: [UInt8], where wanted: @escaping ([PathElement]) -> Bool = { _ in true }) throws(Failure) -> [ObjectSpan] {
+        var walker = Walker(bytes: text, wanted: wanted)
         walker.skipSpace()
-        try walker.value(path: [], depth: 0)
+        try walker.value(depth: 0)
         walker.skipSpace()
         guard walker.at == text.count else { throw Failure(offset: walker.at, reason: "more after the document") }
         return walker.objects.sorted { $0.open < $1.open }
@@ -68,9 +71,17 @@ public enum JSONEdits {
 
     struct Walker {
         let bytes: [UInt8]
+        let wanted: ([PathElement]) -> Bool
         var at = 0
         var objects: [ObjectSpan] = []
+        /// Where the walk is: pushed on the way into a member or element, popped on the way out.
+        var path: [PathElement] = []
         static let maxDepth = 256
+
+        init(bytes: [UInt8], wanted: @escaping ([PathElement]) -> Bool) {
+            self.bytes = bytes
+            self.wanted = wanted
+        }
 
         mutating func skipSpace() {
             while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
@@ -78,12 +89,12 @@ public enum JSONEdits {
 
         func fail(_ reason: String) -> Failure { Failure(offset: at, reason: reason) }
 
-        mutating func value(path: [PathElement], depth: Int) throws(Failure) {
+        mutating func value(depth: Int) throws(Failure) {
             guard depth < Self.maxDepth else { throw fail("nested more than \(Self.maxDepth) deep") }
             guard at < bytes.count else { throw fail("the document ends early") }
             switch bytes[at] {
-            case UInt8(ascii: "{"): try object(path: path, depth: depth)
-            case UInt8(ascii: "["): try array(path: path, depth: depth)
+            case UInt8(ascii: "{"): try object(depth: depth)
+            case UInt8(ascii: "["): try array(depth: depth)
             case UInt8(ascii: "\""): _ = try string()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             default:
@@ -95,14 +106,16 @@ public enum JSONEdits {
             }
         }
 
-        mutating func object(path: [PathElement], depth: Int) throws(Failure) {
+        mutating func object(depth: Int) throws(Failure) {
             let open = at
             at += 1
+            let picked = wanted(path)
             var members: [(key: String, keyRange: Range<Int>, valueRange: Range<Int>)] = []
+            var keys = Set<String>()
             skipSpace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
                 at += 1
-                objects.append(ObjectSpan(path: path, open: open, close: at - 1, members: []))
+                if picked { objects.append(ObjectSpan(path: path, open: open, close: at - 1, members: [])) }
                 return
             }
             while true {
@@ -110,32 +123,37 @@ public enum JSONEdits {
                 let keyStart = at
                 guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw fail("expected a key") }
                 let key = try string()
+                guard keys.insert(key).inserted else { throw Failure(offset: keyStart, reason: "the key \"\(SafeText.line(key))\" twice in one object") }
                 let keyRange = keyStart..<at
                 skipSpace()
                 guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 at += 1
                 skipSpace()
                 let valueStart = at
-                try value(path: path + [.key(key)], depth: depth + 1)
-                members.append((key, keyRange, valueStart..<at))
+                path.append(.key(key))
+                try value(depth: depth + 1)
+                path.removeLast()
+                if picked { members.append((key, keyRange, valueStart..<at)) }
                 skipSpace()
                 guard at < bytes.count else { throw fail("the document ends early") }
                 if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
                 guard bytes[at] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
                 at += 1
-                objects.append(ObjectSpan(path: path, open: open, close: at - 1, members: members))
+                if picked { objects.append(ObjectSpan(path: path, open: open, close: at - 1, members: members)) }
                 return
             }
         }
 
-        mutating func array(path: [PathElement], depth: Int) throws(Failure) {
+        mutating func array(depth: Int) throws(Failure) {
             at += 1
             skipSpace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return }
             var index = 0
             while true {
                 skipSpace()
-                try value(path: path + [.index(index)], depth: depth + 1)
+                path.append(.index(index))
+                try value(depth: depth + 1)
+                path.removeLast()
                 index += 1
                 skipSpace()
                 guard at < bytes.count else { throw fail("the document ends early") }

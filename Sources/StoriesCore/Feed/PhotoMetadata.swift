@@ -32,11 +32,18 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// The metadata of the photo at `path`, reading only as much of its start as its
     /// segments need (a few KB for most files; never more than `headerBytes`), through no link.
     public static func read(path: String, timeZone: TimeZone = .current) -> PhotoMetadata {
-        guard let file = try? SafeFile.open(path), var data = try? file.read(at: 0, count: 8 << 10) else { return PhotoMetadata() }
-        while let needed = bytesNeeded(data), needed > data.count, data.count < file.size {
+        guard let file = try? SafeFile.open(path) else { return PhotoMetadata() }
+        return read(size: file.size, timeZone: timeZone) { offset, count in try? file.read(at: offset, count: count) }
+    }
+
+    /// The same over any way of reading `count` bytes at `offset` of a file of `size` bytes
+    /// (tests count what is read).
+    static func read(size: Int, timeZone: TimeZone, reading: (Int, Int) -> Data?) -> PhotoMetadata {
+        guard var data = reading(0, min(size, 8 << 10)) else { return PhotoMetadata() }
+        while let needed = bytesNeeded(data), needed > data.count, data.count < size {
             // At least doubling: a file of many tiny segments is read in a few steps, not one per segment.
-            guard let more = try? file.read(at: data.count, count: max(needed - data.count, min(data.count, headerBytes - data.count))),
-                  !more.isEmpty else { break }
+            let count = min(size - data.count, max(needed - data.count, min(data.count, headerBytes - data.count)))
+            guard count > 0, let more = reading(data.count, count), !more.isEmpty else { break }
             data += more
         }
         return read(data, timeZone: timeZone)

@@ -109,7 +109,7 @@ public final class SeenStore: Sendable {
     }
 
     /// FNV-1a, 64 bits: a stable file name for a feed path.
-    static func hash(_ text: String) -> String {
+    public static func hash(_ text: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return String(value, radix: 16)

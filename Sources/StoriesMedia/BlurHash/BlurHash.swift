@@ -157,7 +157,10 @@ extension BlurHash {
     /// smaller inputs tint the blur.
     public static func ofMedia(_ bytes: Data, limits: MediaLimits = .standard) throws(MediaError) -> String {
         let image = try StillDecoder.decode(bytes, minimumSize: (96, 96), limits: limits)
-        let small = ImageScaler.scale(image, width: 96, height: max(1, 96 * image.height / max(1, image.width)), fit: .fill)
+        // The aspect kept, within 1:4 either way: a 1×1 000 000 strip must not ask for a
+        // 96×96 000 000 canvas (the components only need the rough shape).
+        let height = min(384, max(24, 96 * image.height / max(1, image.width)))
+        let small = ImageScaler.scale(image, width: 96, height: height, fit: .fill)
         let portrait = image.height >= image.width
         return encode(small, componentsX: portrait ? 3 : 4, componentsY: portrait ? 4 : 3)
     }
@@ -165,8 +168,16 @@ extension BlurHash {
     /// `ofMedia` for a file in a folder, opened the one safe way; nil when it cannot be read
     /// or decoded (a folder feed then shows no placeholder for it).
     public static func ofFile(atPath path: String, limits: MediaLimits = .standard) -> String? {
-        guard let bytes = try? SafeFile.read(path, maxBytes: limits.maxBytes).0 else { return nil }
-        return try? ofMedia(bytes, limits: limits)
+        try? ofFile(path, limits: limits)
+    }
+
+    /// `ofFile(atPath:)` with the reason it gave none, in words.
+    public static func ofFile(_ path: String, limits: MediaLimits = .standard) throws -> String {
+        let bytes: Data
+        do { bytes = try SafeFile.read(path, maxBytes: limits.maxBytes).0 } catch {
+            throw MediaError.unreadable(SafeFile.describe(error, maxBytes: limits.maxBytes))
+        }
+        return try ofMedia(bytes, limits: limits)
     }
 }
 

@@ -1,0 +1,38 @@
+// libFuzzer entry point for what a folder feed reads from files it did not write: a
+// photo's EXIF, a video's movie header, a cache file, and the JSON documents
+// `stories assets blurhash` edits. Built by build.sh with one of FUZZ_EXIF, FUZZ_MOVIE,
+// FUZZ_CACHE or FUZZ_JSONEDITS defined, compiled into one module with StoriesCore's sources
+// (so it reaches their internals); not part of the Swift package.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    #if FUZZ_EXIF
+    // The whole input, and the walk that decides how much of a file to read.
+    _ = PhotoMetadata.read(data, timeZone: TimeZone(identifier: "UTC") ?? .current)
+    _ = PhotoMetadata.bytesNeeded(data)
+    #elseif FUZZ_MOVIE
+    let bytes = [UInt8](data)
+    _ = VideoMetadata.creationTime { offset, count in
+        guard offset >= 0, offset < bytes.count, count >= 0 else { return Data() }
+        return Data(bytes[offset..<min(bytes.count, offset + min(count, bytes.count - offset))])
+    }
+    #elseif FUZZ_CACHE
+    if let document = try? JSONDecoder().decode(FolderCache.Document.self, from: data) {
+        for entry in document.files.values { _ = FolderCache.checked(entry) }
+    }
+    #elseif FUZZ_JSONEDITS
+    // Any document the walk accepts must still be JSON after a member is set in each object.
+    let text = [UInt8](data)
+    if let objects = try? JSONEdits.objects(in: text) {
+        let edits = objects.suffix(1).map { JSONEdits.setting("blurhash", to: "LEHV6nWB2yk8", in: $0, of: text) }
+        let edited = JSONEdits.apply(edits, to: text)
+        if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil,
+           (try? JSONSerialization.jsonObject(with: Data(edited), options: [.fragmentsAllowed])) == nil {
+            fatalError("an edit broke a valid document")
+        }
+    }
+    #endif
+    return 0
+}
