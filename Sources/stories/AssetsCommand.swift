@@ -29,7 +29,11 @@ struct BlurHashAssets: ParsableCommand {
     mutating func run() throws {
         let directory = URL(fileURLWithPath: feed)
         let index: DirectoryFeed
-        do { index = try DirectoryFeed(directory: directory) } catch { throw fail(error.description) }
+        do { index = try DirectoryFeed(directory: directory) } catch {
+            var info = stat()
+            let plain = lstat(directory.appendingPathComponent("feed.json").path, &info) != 0 && stat(directory.path, &info) == 0
+            throw fail(error.description + (plain ? " (a folder of photos has no documents yet: stories init \(feed) writes them, with BlurHashes)" : ""))
+        }
         var written = 0, kept = 0, failed = 0
         for id in index.index.storyIDs {
             let url = directory.appendingPathComponent("stories/\(id).json")

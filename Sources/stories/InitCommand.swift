@@ -36,7 +36,11 @@ struct InitCommand: ParsableCommand {
         do { feed = try FolderFeed(directory: folder, cache: cache) } catch { throw fail(error.description) }
         let load = feed.loadAll(pageSize: 50)
         // The documents' own folder is no story (after an earlier init).
-        for warning in load.warnings where warning.message != "stories: no photos or videos in it" { warn(warning.message) }
+        // Each line once (a page and a story both list a folder).
+        var said = Set<String>()
+        for warning in load.warnings where !warning.message.hasPrefix("stories: no photos or videos in it") && said.insert(warning.message).inserted {
+            warn(warning.message)
+        }
         guard !load.stories.isEmpty else { throw fail("\(SafeText.line(folder.path)): no photos or videos to make stories of") }
 
         // Nothing is written until everything is known to be writable as asked.
@@ -63,13 +67,19 @@ struct InitCommand: ParsableCommand {
             throw fail("stories/\(first.id).json is already there (\(existing.count) of them); --force writes them again")
         }
 
-        var items = 0, hashed = 0
+        var items = 0, hashed = 0, worked = 0
+        let started = Date()
         for (n, story) in load.stories.enumerated() {
             var story = story
             for index in story.items.indices {
-                guard !noBlurhash, var media = story.items[index].content.media, media.blurhash == nil else { continue }
+                guard !noBlurhash, var media = story.items[index].content.media else { continue }
+                if media.blurhash != nil { hashed += 1; continue }
                 media.blurhash = BlurHash.ofFile(atPath: folder.appendingPathComponent(media.location).path)
                 if media.blurhash != nil { hashed += 1 }
+                worked += 1
+                if worked % 250 == 0 {
+                    FileHandle.standardError.write(Data("stories: init: \(worked) BlurHashes worked out (\(Int(Date().timeIntervalSince(started))) s; --no-blurhash skips them)\n".utf8))
+                }
                 switch story.items[index].content {
                 case .image: story.items[index].content = .image(media)
                 case .video: story.items[index].content = .video(media)
@@ -86,7 +96,9 @@ struct InitCommand: ParsableCommand {
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         try write(data, to: index)
         cache?.flush()
-        print("init: \(load.stories.count) stories, \(items) photos and videos (\(hashed) BlurHashes) in \(SafeText.line(index.path)) and \(SafeText.line(storiesFolder.path))/")
+        let stories = load.stories.count == 1 ? "1 story" : "\(load.stories.count) stories"
+        let media = items == 1 ? "1 photo or video" : "\(items) photos and videos"
+        print("init: \(stories), \(media) (\(hashed) with a BlurHash) in \(SafeText.line(index.path)) and \(SafeText.line(storiesFolder.path))/")
     }
 
     private func write(_ data: Data, to url: URL) throws {

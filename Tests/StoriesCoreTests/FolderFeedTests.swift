@@ -105,7 +105,9 @@ import Testing
         #expect(page.stories.isEmpty && page.warnings.contains { $0.message.contains("no photos or videos here") })
         let file = root.appendingPathComponent("one.jpg")
         try Data([0xFF]).write(to: file)
-        #expect(throws: FeedError(file: file.path, reason: "is a file; give a folder of photos and videos")) { try FolderFeed(directory: file) }
+        #expect(throws: FeedError(file: file.path, reason: "is a file; give a folder of photos and videos (to show one photo: stories print FILE, one video: stories play FILE)")) {
+            try FolderFeed(directory: file)
+        }
         let loop = root.appendingPathComponent("loop"), dangling = root.appendingPathComponent("dangling")
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: root.appendingPathComponent("nowhere").path)
@@ -120,7 +122,8 @@ import Testing
         let slash = FolderFeed.storyID(for: "Hiking/trip", used: &used)
         #expect(trip.hasPrefix("Hiking-trip-") && slash.hasPrefix("Hiking-trip-") && trip != slash, "names that read alike stay apart")
         #expect(FolderFeed.storyID(for: "..", used: &used).hasPrefix("story-"))
-        #expect(FolderFeed.storyID(for: "山", used: &used).hasPrefix("--"))
+        #expect(FolderFeed.storyID(for: "山", used: &used).hasPrefix("story-"), "never a leading '-': ids are file names")
+        #expect(FolderFeed.storyID(for: "-rf", used: &used).hasPrefix("rf-"))
         #expect(used.allSatisfy(StoryIDRule.isValid))
         // The same name has the same id whatever other folders there are (seen state keeps to it).
         var other = Set<StoryID>()
@@ -133,9 +136,9 @@ import Testing
     }
 
     @Test func dayNamesAreShortAndCarryTheYearOnlyWhenItIsAnother() {
-        let june = Date(timeIntervalSince1970: 1_717_322_400) // 2 June 2024
-        #expect(FolderFeed.dayName(june, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) == "2 Jun")
-        #expect(FolderFeed.dayName(june, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000)) == "2 Jun 2024")
+        #expect(FolderFeed.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) == "2 Jun")
+        #expect(FolderFeed.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000)) == "2 Jun 2024")
+        #expect(FolderFeed.dayName("2024-6-2", timeZone: utc) == "2024-6-2" && FolderFeed.dayParts("2024-13-01") == nil)
         let root = try? makeFolder()
         defer { root.map { try? FileManager.default.removeItem(at: $0.deletingLastPathComponent()) } }
         let feed = root.flatMap { try? FolderFeed(directory: $0, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) }
@@ -206,6 +209,54 @@ import Testing
         let withTrip = try FolderFeed(directory: root, timeZone: utc)
         try FileManager.default.removeItem(at: trip)
         #expect(throws: FeedError.self) { try withTrip.story(id: "Trip") }
-        #expect(try withTrip.page(after: nil, limit: 10).warnings.contains { $0.message.contains("Trip: cannot be read (gone since it was listed)") })
+        let gone = try withTrip.page(after: nil, limit: 10).warnings.map(\.message)
+        #expect(gone.contains("Trip: cannot be read (gone since it was listed)") && !gone.contains { $0.hasPrefix("Trip: no photos") }, "\(gone)")
+    }
+
+    @Test func aLooseDayIsTheDayTheCamerasClockShowed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-day-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // 23:30 in New York on 1 May is 2 May in UTC: the photo belongs to 1 May.
+        let late = PhotoMetadataTests.jpeg(littleEndian: true, ifd0: [], exif: [(0x9003, .ascii("2023:05:01 23:30:00")), (0x9011, .ascii("-05:00"))])
+        try late.write(to: root.appendingPathComponent("late.jpg"))
+        let feed = try FolderFeed(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let page = try feed.page(after: nil, limit: 10)
+        #expect(page.stories.map(\.id) == ["day-2023-05-01"] && page.stories.first?.author.name == "1 May 2023")
+    }
+
+    @Test func aHugeFolderIsAStoryOfItsLastThousandByName() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-huge-\(UUID().uuidString)")
+        let album = root.appendingPathComponent("Album")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bytes = photo()
+        for n in 0..<1005 { try bytes.write(to: album.appendingPathComponent(String(format: "IMG_%04d.jpg", n))) }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let page = try feed.page(after: nil, limit: 10)
+        #expect(page.stories.first?.itemIDs.count == FolderFeed.maxItemsPerStory && page.stories.first?.itemIDs.first == "IMG_0005.jpg")
+        #expect(page.warnings.contains { $0.message == "Album: 1005 photos and videos; the story shows the last 1000 by name" })
+        let story = try feed.story(id: "Album").story
+        #expect(Set(story.items.map(\.id)) == Set(page.stories.first?.itemIDs ?? []), "the ring's items are the story's")
+        #expect(FeedWire.story(story).count < FeedDecoder.maxDocumentBytes)
+    }
+
+    @Test func whatIsLeftOutIsSaidAndAFolderOfFoldersSaysWhy() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-links-\(UUID().uuidString)")
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("2024/Trip"), withIntermediateDirectories: true)
+        try photo().write(to: root.appendingPathComponent("2024/Trip/a.jpg"))
+        try fm.createDirectory(at: root.appendingPathComponent("Real"), withIntermediateDirectories: true)
+        try photo().write(to: root.appendingPathComponent("Real/a.jpg"))
+        try Data("  Two   spaces\tand a tab \n".utf8).write(to: root.appendingPathComponent("Real/a.txt"))
+        defer { try? fm.removeItem(at: root) }
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Phone").path, withDestinationPath: root.appendingPathComponent("Real").path)
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let page = try feed.page(after: nil, limit: 10)
+        #expect(page.stories.map(\.id) == ["Real"])
+        let lines = page.warnings.map(\.message)
+        #expect(lines.contains { $0.contains("1 entry left out (links") }, "a link to a folder is said: \(lines)")
+        #expect(lines.contains("2024: no photos or videos in it (only its 1 folder; a story is one folder down, no deeper)"), "\(lines)")
+        #expect(try feed.story(id: "Real").story.items.first?.caption == "Two spaces and a tab")
     }
 }

@@ -714,7 +714,7 @@ extension VideoEndToEndTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let environment = ["XDG_CACHE_HOME": root.appendingPathComponent(".cache").path]
         let made = try Binary.run(["init", root.path], environment: environment)
-        #expect(made.status == 0 && made.out.contains("init: 2 stories, 5 photos and videos (5 BlurHashes)"), "\(made)")
+        #expect(made.status == 0 && made.out.contains("init: 2 stories, 5 photos and videos (5 with a BlurHash)"), "\(made)")
         let index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("feed.json"))) as? [String: Any])
         let ids = try #require(index["stories"] as? [String])
         #expect(ids.count == 2 && ids.first == "Cats" && ids.last?.hasPrefix("Space-trip-") == true, "\(ids)")

@@ -22,6 +22,8 @@ public final class FolderCache: @unchecked Sendable {
         /// Whether the header was read (captured and caption are what it said).
         public var read: Bool?
         public var captured: Double?
+        /// The camera's day ("2023-05-01"), when the header gave one.
+        public var day: String?
         public var caption: String?
         public var blurhash: String?
         /// True once a preview was tried and the file gave none (not tried again).
@@ -211,6 +213,7 @@ public final class FolderCache: @unchecked Sendable {
         var result = entry
         if let captured = entry.captured, !(captured.isFinite && abs(captured) < 1e11) { result.captured = nil }
         result.caption = entry.caption.map { String(SafeText.line($0).prefix(PhotoMetadata.maxCaptionBytes)) }
+        if let day = entry.day, FolderFeed.dayParts(day) == nil { result.day = nil }
         if let hash = entry.blurhash, !(6...120).contains(hash.utf8.count) || !hash.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) {
             result.blurhash = nil
         }

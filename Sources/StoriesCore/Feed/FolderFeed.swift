@@ -42,6 +42,9 @@ public struct FolderFeed: FeedSource {
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv"]
     /// The most entries read from one folder; past it the rest are left out with a line.
     public static let maxEntries = 20_000
+    /// The most items one story has: a story is watched item by item (and its document must
+    /// stay within the 4 MB a feed document may be, written by `init` or served).
+    public static let maxItemsPerStory = 1000
     /// How far a listing counts entries past the limit before it stops reading the folder.
     static let maxCounted = 1_000_000
     /// The longest sidecar caption read.
@@ -71,7 +74,8 @@ public struct FolderFeed: FeedSource {
             throw FeedError(file: SafeText.line(directory.path), reason: reason)
         }
         guard (resolved.st_mode & S_IFMT) == S_IFDIR else {
-            throw FeedError(file: SafeText.line(directory.path), reason: "is a file; give a folder of photos and videos")
+            throw FeedError(file: SafeText.line(directory.path),
+                            reason: "is a file; give a folder of photos and videos (to show one photo: stories print FILE, one video: stories play FILE)")
         }
         let name = SafeText.line(self.directory.lastPathComponent)
         title = name.isEmpty || name == "/" ? "Photos" : name
@@ -92,7 +96,7 @@ public struct FolderFeed: FeedSource {
             let meta = Self.metadata(of: file, folder: "", in: self.directory, cache: cache, timeZone: timeZone)
             looseMetadata[file.name] = meta
             let taken = meta.captured ?? file.modified
-            let day = Self.dayKey(taken, timeZone: timeZone)
+            let day = meta.day ?? Self.dayKey(taken, timeZone: timeZone)
             days[day, default: (taken, [])].files.append(file)
             if let date = days[day]?.date, taken > date { days[day]?.date = taken }
         }
@@ -100,7 +104,7 @@ public struct FolderFeed: FeedSource {
         for (day, value) in days.sorted(by: { $0.key < $1.key }) {
             let id = Self.storyID(for: "day-" + day, used: &usedIDs)
             let files = Listing(files: value.files, sidecars: top.sidecars)
-            entries.append(Entry(id: id, name: Self.dayName(value.date, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
+            entries.append(Entry(id: id, name: Self.dayName(day, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
         }
         for folder in top.folders {
             let id = Self.storyID(for: folder.name, used: &usedIDs)
@@ -129,9 +133,10 @@ public struct FolderFeed: FeedSource {
         while next < stories.count, summaries.count < wanted, next - offset < max(wanted, Self.maxScannedPerPage) {
             let entry = stories[next]
             next += 1
-            let listing = self.listing(of: entry, warnings: &warnings)
+            // A folder that cannot be read has said why; an empty one says so here.
+            guard let listing = self.listing(of: entry, warnings: &warnings) else { continue }
             guard !listing.files.isEmpty else {
-                warnings.append(FeedWarning("\(SafeText.line(entry.name)): no photos or videos in it"))
+                warnings.append(FeedWarning(Self.nothingIn(entry, listing)))
                 continue
             }
             summaries.append(StorySummary(id: entry.id, author: Author(name: entry.name, avatar: avatar(of: entry, listing)),
@@ -148,7 +153,9 @@ public struct FolderFeed: FeedSource {
         var warnings: [FeedWarning] = []
         let folderURL = entry.folder.isEmpty ? directory : directory.appendingPathComponent(entry.folder)
         var items: [(Date, StoryItem)] = []
-        let listing = self.listing(of: entry, warnings: &warnings)
+        guard let listing = self.listing(of: entry, warnings: &warnings) else {
+            throw FeedError(file: SafeText.line(entry.name), reason: warnings.last.map { Self.reason(of: $0.message) } ?? "cannot be read")
+        }
         var missingPreviews: [(name: String, path: String, size: Int, modified: Int64)] = []
         for file in listing.files {
             let url = folderURL.appendingPathComponent(file.name)
@@ -166,7 +173,7 @@ public struct FolderFeed: FeedSource {
             items.append((taken, StoryItem(id: file.name, content: file.isVideo ? .video(media) : .image(media),
                                           caption: caption, createdAt: taken)))
         }
-        guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: "no photos or videos in it") }
+        guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: Self.reason(of: Self.nothingIn(entry, listing))) }
         cache?.requestPreviews(folder: entry.folder, files: missingPreviews)
         // A day's story is some of the loose files: theirs are pruned by `init`, which lists them all.
         if !entry.folder.isEmpty { cache?.prune(folder: entry.folder, keeping: Set(listing.files.map(\.name))) }
@@ -174,6 +181,19 @@ public struct FolderFeed: FeedSource {
         let ordered = items.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
         let author = Author(name: entry.name, avatar: avatar(of: entry, listing))
         return StoryLoad(story: Story(id: id, author: author, items: ordered), warnings: warnings)
+    }
+
+    /// "Trip: no photos or videos in it", saying so when they are a folder further down.
+    static func nothingIn(_ entry: Entry, _ listing: Listing) -> String {
+        let name = SafeText.line(entry.name)
+        let deeper = listing.folders.count
+        guard deeper > 0 else { return "\(name): no photos or videos in it" }
+        return "\(name): no photos or videos in it (only its \(deeper) folder\(deeper == 1 ? "" : "s"); a story is one folder down, no deeper)"
+    }
+
+    /// What follows "place: " in a line.
+    static func reason(of line: String) -> String {
+        line.range(of: ": ").map { String(line[$0.upperBound...]) } ?? line
     }
 
     /// A sub-folder's picture: its `avatar.*` photo, else its first photo by name.
@@ -275,7 +295,7 @@ public struct FolderFeed: FeedSource {
             case S_IFREG:
                 break // another kind of file: not a photo or video
             default:
-                if isPhoto || isVideo { skipped += 1 } // a link, FIFO or device named like media: never opened
+                skipped += 1 // a link (to a folder too), FIFO, socket or device: never opened
             }
         }
         let place = SafeText.line(relative.isEmpty ? url.lastPathComponent : relative)
@@ -288,10 +308,16 @@ public struct FolderFeed: FeedSource {
         return listing
     }
 
-    func listing(of entry: Entry, warnings: inout [FeedWarning]) -> Listing {
-        if let files = entry.files { return files } // listed by `init`
-        return Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder, maxEntries: maxEntries, warnings: &warnings)
-            ?? Listing()
+    /// A story's files (nil, with a line, when its folder cannot be read): at most
+    /// `maxItemsPerStory`, the last by name (cameras number their files in the order taken).
+    func listing(of entry: Entry, warnings: inout [FeedWarning]) -> Listing? {
+        guard var listing = entry.files ?? Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder,
+                                                    maxEntries: maxEntries, warnings: &warnings) else { return nil }
+        if listing.files.count > Self.maxItemsPerStory {
+            warnings.append(FeedWarning("\(SafeText.line(entry.name)): \(listing.files.count) photos and videos; the story shows the last \(Self.maxItemsPerStory) by name"))
+            listing.files = Array(listing.files.sorted { $0.name < $1.name }.suffix(Self.maxItemsPerStory))
+        }
+        return listing
     }
 
     // MARK: - Metadata
@@ -300,7 +326,7 @@ public struct FolderFeed: FeedSource {
     /// unchanged, else read (a photo's EXIF, a video's movie header) and kept.
     static func metadata(of file: FileEntry, folder: String, in folderURL: URL, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
         if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true {
-            return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption)
+            return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption, day: known.day)
         }
         let path = folderURL.appendingPathComponent(file.name).path
         let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(path: path))
@@ -309,6 +335,7 @@ public struct FolderFeed: FeedSource {
             entry.read = true
             entry.captured = meta.captured?.timeIntervalSince1970
             entry.caption = meta.caption
+            entry.day = meta.day
         }
         return meta
     }
@@ -321,7 +348,8 @@ public struct FolderFeed: FeedSource {
             let data = (try? SafeFile.read(folder.appendingPathComponent(candidate).path, maxBytes: maxCaptionBytes, wholeOrNothing: false).0) ?? Data()
             guard !data.isEmpty else { continue }
             let text = String(decoding: data, as: UTF8.self)
-            let line = SafeText.line(String(text.split(whereSeparator: \.isNewline).first ?? "")).trimmingCharacters(in: .whitespaces)
+            let first = SafeText.line(String(text.split(whereSeparator: \.isNewline).first ?? ""))
+            let line = first.split(whereSeparator: \.isWhitespace).joined(separator: " ") // runs of spaces as one
             if !line.isEmpty { return line }
         }
         return nil
@@ -341,7 +369,9 @@ public struct FolderFeed: FeedSource {
             return allowed ? scalar : "-"
         }).prefix(100))
         while id.hasPrefix(".") { id.removeFirst() }
-        if id != name {
+        if id != name || id.hasPrefix("-") {
+            // Not starting with "-" either: an id is a file name for `init`, and tools read "-…" as a flag.
+            while id.hasPrefix("-") || id.hasPrefix(".") { id.removeFirst() }
             id = (id.isEmpty ? "story" : id) + "-" + String(SeenStore.hash(name).prefix(8))
         }
         // Only a name made to match another's hash gets here more than once; bounded anyway.
@@ -362,15 +392,23 @@ public struct FolderFeed: FeedSource {
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
-    /// "1 Jun" in the year of `now`, "1 Jun 2024" in another: short enough for a bubble's
-    /// label (the viewer's header shows it whole).
-    static func dayName(_ date: Date, timeZone: TimeZone, now: Date = Date()) -> String {
+    /// "1 Jun" in the year of `now`, "1 Jun 2024" in another, from a day key ("2024-06-01"):
+    /// short enough for a bubble's label (the viewer's header shows it whole).
+    static func dayName(_ key: String, timeZone: TimeZone, now: Date = Date()) -> String {
+        guard let (year, month, day) = dayParts(key) else { return key }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let month = months[safe: (parts.month ?? 1) - 1] ?? ""
-        let year = parts.year ?? 0
-        return year == calendar.component(.year, from: now) ? "\(parts.day ?? 1) \(month)" : "\(parts.day ?? 1) \(month) \(year)"
+        let name = months[safe: month - 1] ?? ""
+        return year == calendar.component(.year, from: now) ? "\(day) \(name)" : "\(day) \(name) \(year)"
+    }
+
+    /// Year, month and day of a key "YYYY-MM-DD"; nil for anything else.
+    static func dayParts(_ key: String) -> (Int, Int, Int)? {
+        let parts = key.split(separator: "-", omittingEmptySubsequences: false)
+        guard key.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return (year, month, day)
     }
 }

@@ -8,10 +8,14 @@ import Foundation
 public struct PhotoMetadata: Equatable, Sendable {
     public var captured: Date?
     public var caption: String?
+    /// The day the camera's clock showed when it was taken ("2023-05-01"), whatever the
+    /// time zone here: the day a person remembers it by.
+    public var day: String?
 
-    public init(captured: Date? = nil, caption: String? = nil) {
+    public init(captured: Date? = nil, caption: String? = nil, day: String? = nil) {
         self.captured = captured
         self.caption = caption
+        self.day = day
     }
 
     /// The most of a file's start that is looked at: EXIF is one APP1 segment (at most
@@ -166,6 +170,8 @@ struct TIFFReader {
         let offset = text(exif[0x9011], limit: 16)
         if let stamp = text(exif[0x9003], limit: 32) ?? text(ifd0[0x0132], limit: 32) {
             result.captured = Self.date(stamp, offset: offset, timeZone: timeZone)
+            // Valid (a date came of it): its first ten characters are the camera's day.
+            if result.captured != nil { result.day = String(stamp.prefix(10)).replacingOccurrences(of: ":", with: "-") }
         }
         result.caption = text(ifd0[0x010E]) ?? userComment(exif[0x9286])
         return result

@@ -177,7 +177,12 @@ public enum ViewModelFactory {
     /// First grapheme of the first two words, upper-cased: "Ayla Demir" → "AD", "山田 花子" → "山花".
     public static func initials(of name: String) -> String {
         let words = name.split(separator: " ").prefix(2)
-        let letters = words.compactMap { $0.first.map { String($0).uppercased() } }.joined()
+        // A word that is a short number counts whole: "22 Nov" is 22N, not 2N like "2 Nov".
+        let letters = words.compactMap { word -> String? in
+            let digits = word.prefix { $0.isASCII && $0.isNumber }
+            if digits.count == 2 { return String(digits) }
+            return word.first.map { String($0).uppercased() }
+        }.joined()
         return letters.truncated(toWidth: 4, ellipsis: false)
     }
 }
