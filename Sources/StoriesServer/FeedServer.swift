@@ -60,7 +60,20 @@ public struct FeedServer: Sendable {
                                     ifNoneMatch: request.headers[.ifNoneMatch], range: request.headers[.range],
                                     ifRange: request.headers[.ifRange],
                                     acceptsGzip: APIRequest.acceptsGzip(request.headers[.acceptEncoding]))
-        var answer = api.respond(apiRequest)
+        var answer: APIResponse
+        if case .folder = api.source {
+            // A folder's answers list folders and read file headers: blocking work, kept off
+            // the few threads that run every request. A serial queue of its own targets an
+            // overcommitting pool, so a slow disk holds up only this answer.
+            let api = self.api
+            answer = await withCheckedContinuation { continuation in
+                DispatchQueue(label: "stories.serve.folder", qos: .userInitiated).async {
+                    continuation.resume(returning: api.respond(apiRequest))
+                }
+            }
+        } else {
+            answer = api.respond(apiRequest)
+        }
         let network = options.network
         if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
             let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
