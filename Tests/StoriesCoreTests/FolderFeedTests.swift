@@ -207,6 +207,7 @@ import Testing
         try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
         try photo().write(to: trip.appendingPathComponent("a.jpg"))
         let withTrip = try FolderFeed(directory: root, timeZone: utc)
+        #expect(try withTrip.page(after: nil, limit: 10).stories.contains { $0.id == "Trip" }, "listed")
         try FileManager.default.removeItem(at: trip)
         #expect(throws: FeedError.self) { try withTrip.story(id: "Trip") }
         let gone = try withTrip.page(after: nil, limit: 10).warnings.map(\.message)
@@ -258,5 +259,17 @@ import Testing
         #expect(lines.contains { $0.contains("1 entry left out (links") }, "a link to a folder is said: \(lines)")
         #expect(lines.contains("2024: no photos or videos in it (only its 1 folder; a story is one folder down, no deeper)"), "\(lines)")
         #expect(try feed.story(id: "Real").story.items.first?.caption == "Two spaces and a tab")
+    }
+
+    @Test func makingTheFeedReadsNothingTheFirstPageLists() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-lazy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        // Made after the feed: the listing is the first page's, not `init`'s.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Later"), withIntermediateDirectories: true)
+        try photo().write(to: root.appendingPathComponent("Later/a.jpg"))
+        #expect(try feed.page(after: nil, limit: 10).stories.map(\.id) == ["Later"])
+        #expect(feed.title == root.lastPathComponent)
     }
 }

@@ -8,23 +8,55 @@ import Foundation
 /// `IMG_1.jpg.txt`). Hidden files, other files, links and anything that is not a regular
 /// file or folder are left out; nothing is ever written into the folder.
 ///
-/// `init` lists the folder (names and `lstat`, no file contents except the headers of the
-/// loose files, whose day decides their story); a page lists its stories' folders; a story's
-/// file headers are read when it is loaded. With a `FolderCache`, what the headers said is
+/// `init` only checks the folder; the first page lists it (names and `lstat`, no file
+/// contents except the headers of the loose files, whose day decides their story); a page
+/// lists its stories' folders; a story's file headers are read when it is loaded. With a `FolderCache`, what the headers said is
 /// kept (so a second start reads no file), and each file's BlurHash is worked
 /// out in the background the first time its story is loaded.
 public struct FolderFeed: FeedSource {
     public let directory: URL
     public let title: String
-    let stories: [Entry]
-    /// Where each story is in `stories`, by id.
-    let place: [StoryID: Int]
-    /// What the loose files' headers said when `init` read them for their day.
-    let looseMetadata: [String: PhotoMetadata]
-    let warnings: [FeedWarning]
     let timeZone: TimeZone
     let cache: FolderCache?
     let maxEntries: Int
+    let now: Date
+    /// The listing of the top folder, made once, by the first call that needs it (off the
+    /// main queue: `FeedClient` runs every call on its queues), so the screen comes up
+    /// before a large folder has been read.
+    private let once = ScanOnce()
+
+    /// What the top folder's listing gave.
+    struct Scan: Sendable {
+        var stories: [Entry]
+        /// Where each story is in `stories`, by id.
+        var place: [StoryID: Int]
+        /// What the loose files' headers said when the listing read them for their day.
+        var looseMetadata: [String: PhotoMetadata]
+        var warnings: [FeedWarning]
+    }
+
+    /// The scan, made once. `@unchecked Sendable`: `result` is touched only under `lock`
+    /// (held while the scan runs, so a second caller waits for the first one's result).
+    final class ScanOnce: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<Scan, FeedError>?
+
+        func get(_ make: () throws(FeedError) -> Scan) throws(FeedError) -> Scan {
+            let result = lock.withLock { () -> Result<Scan, FeedError> in
+                if let result = self.result { return result }
+                let made: Result<Scan, FeedError>
+                do throws(FeedError) { made = .success(try make()) } catch { made = .failure(error) }
+                self.result = made
+                return made
+            }
+            return try result.get()
+        }
+    }
+
+    /// The stories, listing the folder the first time.
+    func scan() throws(FeedError) -> Scan {
+        try once.get { () throws(FeedError) -> Scan in try Self.scan(directory, timeZone: timeZone, cache: cache, now: now, maxEntries: maxEntries) }
+    }
 
     /// One story: a sub-folder, or the loose files of one day.
     struct Entry: Sendable {
@@ -79,12 +111,22 @@ public struct FolderFeed: FeedSource {
         }
         let name = SafeText.line(self.directory.lastPathComponent)
         title = name.isEmpty || name == "/" ? "Photos" : name
+        self.now = now
+        // A folder that cannot be listed is said now, before any screen: the listing waits.
+        guard let handle = opendir(self.directory.path) else {
+            let reason = errno == EACCES ? "cannot be read (permission denied)" : "cannot be read (\(String(cString: strerror(errno))))"
+            throw FeedError(file: SafeText.line(self.directory.path), reason: reason)
+        }
+        closedir(handle)
+    }
+
+    static func scan(_ directory: URL, timeZone: TimeZone, cache: FolderCache?, now: Date, maxEntries: Int) throws(FeedError) -> Scan {
         var warnings: [FeedWarning] = []
-        guard let top = Self.list(self.directory, relative: "", maxEntries: self.maxEntries, warnings: &warnings) else {
+        guard let top = Self.list(directory, relative: "", maxEntries: maxEntries, warnings: &warnings) else {
             // The line says the path already: only its reason goes after the path here.
             let line = warnings.first?.message ?? ""
             let reason = line.range(of: ": cannot be read").map { String(line[line.index($0.lowerBound, offsetBy: 2)...]) } ?? "cannot be read"
-            throw FeedError(file: SafeText.line(self.directory.path), reason: reason)
+            throw FeedError(file: SafeText.line(directory.path), reason: reason)
         }
         var entries: [Entry] = []
         var usedIDs = Set<StoryID>()
@@ -93,7 +135,7 @@ public struct FolderFeed: FeedSource {
         var days: [String: (date: Date, files: [FileEntry])] = [:]
         var looseMetadata: [String: PhotoMetadata] = [:]
         for file in top.files {
-            let meta = Self.metadata(of: file, folder: "", in: self.directory, cache: cache, timeZone: timeZone)
+            let meta = Self.metadata(of: file, folder: "", in: directory, cache: cache, timeZone: timeZone)
             looseMetadata[file.name] = meta
             let taken = meta.captured ?? file.modified
             let day = meta.day ?? Self.dayKey(taken, timeZone: timeZone)
@@ -111,13 +153,12 @@ public struct FolderFeed: FeedSource {
             entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: folder.modified))
         }
         // Newest first, as a ring row is; the name breaks ties so the order is stable.
-        self.looseMetadata = looseMetadata
-        stories = entries.sorted { ($0.latest, $1.name) > ($1.latest, $0.name) }
-        place = Dictionary(stories.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let stories = entries.sorted { ($0.latest, $1.name) > ($1.latest, $0.name) }
+        let place = Dictionary(stories.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         if entries.isEmpty {
-            warnings.append(FeedWarning("\(SafeText.line(self.directory.path)): no photos or videos here, nor in its folders"))
+            warnings.append(FeedWarning("\(SafeText.line(directory.path)): no photos or videos here, nor in its folders"))
         }
-        self.warnings = warnings
+        return Scan(stories: stories, place: place, looseMetadata: looseMetadata, warnings: warnings)
     }
 
     /// The most folders one page looks into while looking for `limit` with something in
@@ -125,10 +166,12 @@ public struct FolderFeed: FeedSource {
     static let maxScannedPerPage = 50
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
+        let scan = try self.scan()
+        let stories = scan.stories
         let offset = try OffsetCursor.offset(cursor, count: stories.count, file: directory.path)
         let wanted = max(1, limit)
         var summaries: [StorySummary] = []
-        var warnings = offset == 0 ? self.warnings : []
+        var warnings = offset == 0 ? scan.warnings : []
         var next = offset
         while next < stories.count, summaries.count < wanted, next - offset < max(wanted, Self.maxScannedPerPage) {
             let entry = stories[next]
@@ -147,7 +190,8 @@ public struct FolderFeed: FeedSource {
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
-        guard let index = place[id], let entry = stories[safe: index] else {
+        let scan = try self.scan()
+        guard let index = scan.place[id], let entry = scan.stories[safe: index] else {
             throw FeedError(file: SafeText.line(id), reason: "no such story in \(SafeText.line(directory.lastPathComponent))")
         }
         var warnings: [FeedWarning] = []
@@ -160,7 +204,7 @@ public struct FolderFeed: FeedSource {
         for file in listing.files {
             let url = folderURL.appendingPathComponent(file.name)
             let location = entry.folder.isEmpty ? file.name : entry.folder + "/" + file.name
-            let meta = (entry.folder.isEmpty ? looseMetadata[file.name] : nil)
+            let meta = (entry.folder.isEmpty ? scan.looseMetadata[file.name] : nil)
                 ?? Self.metadata(of: file, folder: entry.folder, in: folderURL, cache: cache, timeZone: timeZone)
             let taken = meta.captured ?? file.modified
             let caption = (listing.sidecars.isEmpty ? nil : Self.sidecarCaption(for: file.name, in: folderURL, sidecars: listing.sidecars))
