@@ -37,6 +37,15 @@ import Testing
         }, writeDelay: .milliseconds(1))
     }
 
+    /// A cache that has seen "Trip" once, its previews done and its file written.
+    func filledCache(_ folder: URL, _ root: URL) throws -> FolderCache {
+        let filled = cache(folder, root)
+        _ = try FolderFeed(directory: folder, timeZone: utc, cache: filled).story(id: "Trip")
+        filled.waitForPreviews()
+        filled.flush()
+        return filled
+    }
+
     /// Rewrites a file with other bytes of the same size and puts its modification time
     /// back to the nanosecond: the cache cannot tell, so what it kept is what comes back.
     func replaceKeepingTime(_ url: URL, with data: Data) throws {
@@ -114,10 +123,7 @@ import Testing
     @Test func aDamagedCacheFileIsSetAsideSaidAndBuiltAgain() throws {
         let (root, folder, cacheRoot) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let first = cache(folder, cacheRoot)
-        _ = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip")
-        first.waitForPreviews()
-        first.flush()
+        let first = try filledCache(folder, cacheRoot)
         let file = first.file(for: "Trip")
         for damage in [Data("{\"version\":1,\"feed\":".utf8), Data([0xFF, 0xFE, 0x00]), Data("{\"version\":2,\"feed\":\"x\",\"folder\":\"Trip\",\"files\":{}}".utf8)] {
             try damage.write(to: file)
@@ -182,10 +188,7 @@ import Testing
     @Test func entriesOfFilesThatWentAwayAreDropped() throws {
         let (root, folder, cacheRoot) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let first = cache(folder, cacheRoot)
-        _ = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip")
-        first.waitForPreviews()
-        first.flush()
+        let first = try filledCache(folder, cacheRoot)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Trip/b.jpg"))
         let second = cache(folder, cacheRoot)
         _ = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
