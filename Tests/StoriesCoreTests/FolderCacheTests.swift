@@ -188,7 +188,7 @@ import Testing
     @Test func entriesOfFilesThatWentAwayAreDropped() throws {
         let (root, folder, cacheRoot) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let first = try filledCache(folder, cacheRoot)
+        _ = try filledCache(folder, cacheRoot)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Trip/b.jpg"))
         let second = cache(folder, cacheRoot)
         _ = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
