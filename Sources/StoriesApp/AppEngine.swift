@@ -117,6 +117,8 @@ public final class AppEngine {
     }
 
     public func resize(width: Int, height: Int) {
+        // One screen-size limit everywhere (a terminal, a recording, `--size`).
+        let width = InputLimits.side(width), height = InputLimits.side(height)
         guard width != self.width || height != self.height else { return }
         recorder.record(.resize(width: width, height: height), at: elapsed)
         send(.resized(width: width, height: height))

@@ -116,8 +116,9 @@ extension FitMode: ExpressibleByArgument {}
 /// `--size WxH`: cells, each 1 to 1000.
 func parseSize(_ text: String) throws -> (Int, Int) {
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-    guard parts.count == 2, let width = parts[0], let height = parts[1], (1...1000).contains(width), (1...1000).contains(height) else {
-        throw ValidationError("--size takes WxH in cells, each 1 to 1000, like 80x40; got '\(text)'")
+    let side = InputLimits.maxScreenSide
+    guard parts.count == 2, let width = parts[0], let height = parts[1], (1...side).contains(width), (1...side).contains(height) else {
+        throw ValidationError("--size takes WxH in cells, each 1 to \(side), like 80x40; got '\(SafeText.line(text))'")
     }
     return (width, height)
 }

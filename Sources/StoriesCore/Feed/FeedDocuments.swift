@@ -110,6 +110,8 @@ public enum FeedDecoder {
             guard duration > 0, duration <= maxDuration else {
                 throw durationField.fail("expected seconds between 0 and \(Int(maxDuration)), found \(duration)")
             }
+            // A floor: an item shown for 5e-324 s would have the clock fire without end.
+            duration = max(duration, StoryItem.minimumDuration)
         }
         let caption = try field.member("caption").map { f throws(FeedError) in SafeText.paragraphs(try f.string()) }
         var createdAt: Date?

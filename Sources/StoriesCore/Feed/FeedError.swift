@@ -15,15 +15,17 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
         self.isTransient = isTransient
     }
 
+    /// Printable whatever a file name, a field or a value quoted in the reason held.
     public var description: String {
-        if let field, !field.isEmpty { return "\(file): \(field): \(reason)" }
-        return "\(file): \(reason)"
+        if let field, !field.isEmpty { return SafeText.line("\(file): \(field): \(reason)") }
+        return SafeText.line("\(file): \(reason)")
     }
 }
 
 /// Something in a feed that was skipped so the rest could be shown.
 public struct FeedWarning: Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Made printable here, whoever wrote the line.
+    public init(_ message: String) { self.message = SafeText.line(message) }
     public var description: String { message }
 }

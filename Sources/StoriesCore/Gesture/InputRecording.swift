@@ -135,7 +135,8 @@ public struct InputRecording: Equatable, Sendable {
 
     /// Reads a recording; a bad line is an error naming the file, the line and the field.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> InputRecording {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // CRLF line ends and a byte order mark read like LF (an editor on another system).
+        let lines = TextLines.split(text)
         func fail(_ line: Int, _ reason: String) -> ConfigError { ConfigError(file: file, line: line, reason: reason) }
         guard let first = lines.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw fail(1, "empty: a recording starts with {\"stories-recording\":1,…}")
@@ -146,8 +147,12 @@ public struct InputRecording: Equatable, Sendable {
         guard header.recording == formatVersion else {
             throw fail(1, "recording version \(header.recording) is not supported (this stories reads version \(formatVersion))")
         }
-        guard header.width > 0, header.height > 0, header.width <= 10_000, header.height <= 10_000 else {
-            throw fail(1, "width and height must be from 1 to 10000")
+        let side = InputLimits.maxScreenSide
+        guard (1...side).contains(header.width), (1...side).contains(header.height) else {
+            throw fail(1, "width and height must be from 1 to \(side) (the largest screen, as for --size)")
+        }
+        guard header.started.isFinite, (0...InputLimits.maxWallClock).contains(header.started) else {
+            throw fail(1, "\"started\" must be seconds since 1970, up to the year 5000")
         }
         var recording = InputRecording(width: header.width, height: header.height, started: header.started,
                                        seen: SeenState(items: (header.seen ?? [:]).mapValues(Set.init),
@@ -159,8 +164,8 @@ public struct InputRecording: Equatable, Sendable {
             guard let line = try? JSONDecoder().decode(Line.self, from: Data(raw.utf8)) else {
                 throw fail(number, "not a JSON object with a number \"t\"")
             }
-            guard line.t.isFinite, line.t >= previous else {
-                throw fail(number, "\"t\" must be a number not smaller than the line before's (\(previous))")
+            guard line.t.isFinite, line.t >= previous, line.t <= InputLimits.maxRecordingTime else {
+                throw fail(number, "\"t\" must be a number not smaller than the line before's (\(previous)), at most a year (\(Int(InputLimits.maxRecordingTime)) s)")
             }
             previous = line.t
             recording.entries.append((line.t, try entry(of: line, fail: { fail(number, $0) })))
@@ -171,22 +176,27 @@ public struct InputRecording: Equatable, Sendable {
     private static func entry(of line: Line, fail: (String) -> ConfigError) throws(ConfigError) -> Entry {
         if line.end == true { return .end }
         if let size = line.resize {
-            guard size.count == 2, size[0] > 0, size[1] > 0 else { throw fail("\"resize\" must be [width, height]") }
+            let side = InputLimits.maxScreenSide
+            guard size.count == 2, (1...side).contains(size[0]), (1...side).contains(size[1]) else {
+                throw fail("\"resize\" must be [width, height], each from 1 to \(side)")
+            }
             return .resize(width: size[0], height: size[1])
         }
         if let key = line.key {
-            guard let input = KeyBindings.input(named: key) else { throw fail("\"key\": unknown key '\(key)'") }
+            guard let input = KeyBindings.input(named: key) else { throw fail("\"key\": unknown key '\(SafeText.line(String(key.prefix(40))))'") }
             return .input(input)
         }
         guard let kind = line.mouse else { throw fail("a line needs \"key\", \"mouse\", \"resize\" or \"end\"") }
-        guard let x = line.x, let y = line.y, x >= 0, y >= 0 else { throw fail("\"mouse\" needs \"x\" and \"y\" (0 or more)") }
+        guard let x = line.x, let y = line.y, (0...InputLimits.maxCoordinate).contains(x), (0...InputLimits.maxCoordinate).contains(y) else {
+            throw fail("\"mouse\" needs \"x\" and \"y\", each from 0 to \(InputLimits.maxCoordinate)")
+        }
         var modifiers: Modifiers = []
         for name in line.mods ?? [] {
             switch name.lowercased() {
             case "shift": modifiers.insert(.shift)
             case "alt": modifiers.insert(.alt)
             case "ctrl": modifiers.insert(.control)
-            default: throw fail("\"mods\": unknown modifier '\(name)'")
+            default: throw fail("\"mods\": unknown modifier '\(SafeText.line(String(name.prefix(40))))'")
             }
         }
         func button() throws(ConfigError) -> MouseButton {
@@ -212,7 +222,7 @@ public struct InputRecording: Equatable, Sendable {
             default: throw fail("\"direction\" must be up, down, left or right")
             }
         default:
-            throw fail("\"mouse\": unknown kind '\(kind)' (press, release, drag, move, wheel)")
+            throw fail("\"mouse\": unknown kind '\(SafeText.line(String(kind.prefix(40))))' (press, release, drag, move, wheel)")
         }
         return .input(.mouse(MouseEvent(kind: mouseKind, column: x, row: y, modifiers: modifiers)))
     }

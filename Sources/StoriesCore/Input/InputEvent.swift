@@ -37,10 +37,12 @@ public struct MouseEvent: Equatable, Hashable, Sendable {
     public var row: Int
     public var modifiers: Modifiers
 
+    /// Coordinates are held to 0…`InputLimits.maxCoordinate` here, the one place every
+    /// mouse event is made (terminal, recording, tests): nothing past it can overflow.
     public init(kind: Kind, column: Int, row: Int, modifiers: Modifiers = []) {
         self.kind = kind
-        self.column = column
-        self.row = row
+        self.column = InputLimits.coordinate(column)
+        self.row = InputLimits.coordinate(row)
         self.modifiers = modifiers
     }
 }

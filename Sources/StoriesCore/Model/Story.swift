@@ -99,6 +99,8 @@ public struct StoryItem: Equatable, Sendable, Identifiable {
     public var content: Content
     /// Seconds the item stays before the viewer advances.
     public var duration: Double
+    /// The shortest an item stays: a feed's shorter durations are raised to it.
+    public static let minimumDuration = 0.5
     public var caption: String?
     public var createdAt: Date?
     public var link: Link?

@@ -190,7 +190,7 @@ private struct Reduction {
                 effects.append(.loadHome)
             }
         case .resized(let width, let height):
-            guard width > 0, height > 0 else { return }
+            guard width > 0, height > 0, width <= InputLimits.maxScreenSide, height <= InputLimits.maxScreenSide else { return }
             // A resize interrupts: the animation ends and a gesture in progress is called off
             // (its cells no longer mean what they did).
             completeTransition()

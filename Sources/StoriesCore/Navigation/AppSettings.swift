@@ -21,7 +21,7 @@ public struct AppSettings: Equatable, Sendable {
 
     public func applying(_ text: String, file: String) throws(ConfigError) -> AppSettings {
         var result = self
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in TextLines.split(text).enumerated() {
             let number = offset + 1
             let line = (rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                 .trimmingCharacters(in: .whitespaces)

@@ -6,7 +6,8 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var reason: String
 
-    public var description: String { "\(file):\(line): \(reason)" }
+    /// Printable whatever the file or a value quoted in the reason held.
+    public var description: String { SafeText.line("\(file):\(line): \(reason)") }
 }
 
 /// Reads `keys.conf`: each line rebinds one action in one context, replacing its keys.
@@ -36,7 +37,7 @@ extension KeyBindings {
     /// These bindings with the file's lines applied.
     public func applying(_ text: String, file: String) throws(ConfigError) -> KeyBindings {
         var result = self
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in TextLines.split(text).enumerated() {
             let number = offset + 1
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)

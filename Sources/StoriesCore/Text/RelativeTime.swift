@@ -5,8 +5,9 @@ import Foundation
 public enum RelativeTime {
     public static func short(from date: Date, to now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
-        if seconds < 60 { return "now" }
-        let minutes = Int(seconds / 60)
+        // Not a number, or before now: "now". Past a million years: held there (no trap).
+        guard seconds.isFinite, seconds >= 60 else { return "now" }
+        let minutes = Int(min(seconds, 3e13) / 60)
         if minutes < 60 { return "\(minutes)m" }
         let hours = minutes / 60
         if hours < 24 { return "\(hours)h" }
