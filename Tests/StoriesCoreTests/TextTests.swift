@@ -100,3 +100,23 @@ import Testing
         #expect(RelativeTime.short(from: now.addingTimeInterval(600), to: now) == "now")
     }
 }
+
+/// Wrapping is linear in the text: a 100 000-character word (which the old cut-and-measure
+/// loop took minutes over) is cut in one pass into lines that each fit and add up to it.
+@Suite struct TextWrapLongWordTests {
+    @Test func aHugeWordIsCutInOnePassIntoLinesThatFit() {
+        let word = String(repeating: "abcdefghij山", count: 9_091) // 100 001 graphemes, some wide
+        let lines = TextWrap.lines("before " + word + " after", width: 37)
+        #expect(lines.allSatisfy { $0.displayWidth <= 37 })
+        #expect(lines.joined().replacingOccurrences(of: " ", with: "") == "before" + word + "after", "every grapheme kept, in order")
+        #expect(TextWrap.lines("🇫🇷", width: 1) == [""], "a grapheme wider than the line is left out, not looped on")
+    }
+
+    @Test func aTextCardIsWrappedInItsViewModelOnce() {
+        let story = Story(id: "s", author: Author(name: "A"), items: [
+            StoryItem(id: "t", content: .text(String(repeating: "word ", count: 50), background: RGB(0, 0, 0))),
+        ])
+        let page = ViewModelFactory.viewerPages(story, now: Date(), width: 40).first
+        #expect(page?.textLines == TextWrap.lines(String(repeating: "word ", count: 50), width: 32))
+    }
+}

@@ -20,12 +20,23 @@ public enum TextWrap {
                     line = ""
                     lineWidth = 0
                 }
-                while wordWidth > width {
-                    let head = word.truncated(toWidth: width, ellipsis: false)
-                    result.append(head)
-                    word = String(word.dropFirst(head.count))
-                    wordWidth = word.displayWidth
-                    if head.isEmpty { word = ""; wordWidth = 0 }
+                if wordWidth > width {
+                    // One pass over the word's graphemes: linear however long it is (a
+                    // 400 000-character word once took minutes, cut again from each rest).
+                    var chunk = "", used = 0
+                    for character in word {
+                        let w = DisplayWidth.of(character)
+                        guard w <= width else { continue } // wider than a whole line: left out
+                        if used + w > width {
+                            result.append(chunk)
+                            chunk = ""
+                            used = 0
+                        }
+                        chunk.append(character)
+                        used += w
+                    }
+                    word = chunk
+                    wordWidth = used
                 }
                 line = word
                 lineWidth = wordWidth

@@ -57,6 +57,9 @@ public struct ViewerPageViewModel: ViewModel {
     public var linkTitle: String?
     /// The screen width the caption was wrapped for.
     public var width: Int
+    /// A text card's text, wrapped to `width - 8` columns (off the main queue, once, not
+    /// per frame); empty for a photo or video.
+    public var textLines: [String] = []
 }
 
 /// One section of the home as `HomeScreen` draws it: texts cut to the width they are drawn

@@ -161,6 +161,8 @@ public enum ViewModelFactory {
             var detail = ""
             if let handle = story.author.handle { detail += "  @" + handle.truncated(toWidth: max(1, width)) }
             if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: now) }
+            var textLines: [String] = []
+            if case .text(let text, _) = item.content { textLines = TextWrap.lines(text, width: max(1, width - 8)) }
             return ViewerPageViewModel(
                 key: .init(story: story.id, item: item.id),
                 initials: initials,
@@ -169,7 +171,8 @@ public enum ViewModelFactory {
                 position: "\(index + 1)/\(story.items.count)",
                 captionLines: item.caption.map { TextWrap.lines($0, width: max(1, width - 4)) } ?? [],
                 linkTitle: item.link?.title.truncated(toWidth: max(1, width)),
-                width: width
+                width: width,
+                textLines: textLines
             )
         }
     }

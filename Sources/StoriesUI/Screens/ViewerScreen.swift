@@ -41,7 +41,7 @@ public enum ViewerScreen {
         }
         switch item.content {
         case .text(let text, let background):
-            drawText(text, background: background, in: media, into: &canvas)
+            drawText(text, lines: page.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media, into: &canvas)
         case .image(let file):
             drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: nil)
         case .video(let file):
@@ -183,11 +183,14 @@ public enum ViewerScreen {
         }
     }
 
-    static func drawText(_ text: String, background: RGB, in rect: Rect, into canvas: inout Canvas) {
+    /// `lines`: the text as its view model wrapped it. Until that is built, only as much of
+    /// the text as could fill the card is wrapped here: a frame's work stays bounded however
+    /// long the text is.
+    static func drawText(_ text: String, lines wrapped: [String]? = nil, background: RGB, in rect: Rect, into canvas: inout Canvas) {
         let bg = Color.rgb(background.red, background.green, background.blue)
         canvas.fill(rect, style: Style(background: bg))
         let textWidth = max(1, rect.width - 8)
-        var lines = TextWrap.lines(text, width: textWidth)
+        var lines = wrapped ?? TextWrap.lines(String(text.prefix(max(64, (rect.width + 1) * (rect.height + 1)))), width: textWidth)
         if lines.count > rect.height {
             lines = Array(lines.prefix(rect.height))
             if let last = lines.indices.last { lines[last] = (lines[last] + " …").truncated(toWidth: textWidth) }
