@@ -152,9 +152,11 @@ struct ViewCommand: ParsableCommand {
         let reduceMotion = reduceMotion || settings.reduceMotion
         var recording: InputRecording?
         if let replay {
-            guard let data = FileManager.default.contents(atPath: replay), let text = String(data: data, encoding: .utf8) else {
-                throw fail("--replay \(replay): cannot be read (missing, unreadable or not UTF-8 text)")
+            let data: Data
+            do { data = try SafeFile.read(replay, maxBytes: 64 << 20, followLinks: true).0 } catch {
+                throw fail("--replay \(replay): \(SafeFile.describe(error, maxBytes: 64 << 20))")
             }
+            guard let text = String(data: data, encoding: .utf8) else { throw fail("--replay \(replay): not UTF-8 text") }
             do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
         }
         let recorder = try record.map { try openForWriting($0, flag: "--record") }
@@ -195,12 +197,14 @@ struct ViewCommand: ParsableCommand {
         }
     }
 
-    /// A config file's text, or nil when there is none.
+    /// A config file's text, or nil when there is none; read the one safe way (a symlinked
+    /// dotfile is followed; a FIFO, a device or a file over 1 MB is refused with what it is).
     private func readConfig(_ url: URL) throws -> (path: String, content: String)? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw fail("\(url.path): cannot be read as UTF-8 text")
+        let data: Data
+        do { data = try SafeFile.read(url.path, maxBytes: 1 << 20, followLinks: true).0 } catch .missing { return nil } catch {
+            throw fail("\(url.path): \(SafeFile.describe(error, maxBytes: 1 << 20))")
         }
+        guard let text = String(data: data, encoding: .utf8) else { throw fail("\(url.path): cannot be read as UTF-8 text") }
         return (url.path, text)
     }
 

@@ -19,8 +19,10 @@ import Testing
         #expect(throws: SafeFile.Failure.link) { try SafeFile.read(link.path, maxBytes: 100) }
         let fifo = folder.appendingPathComponent("pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        #expect(throws: SafeFile.Failure.notRegular) { try SafeFile.read(fifo.path, maxBytes: 100) } // and no hang
-        #expect(throws: SafeFile.Failure.notRegular) { try SafeFile.read(folder.path, maxBytes: 100) }
+        #expect(throws: SafeFile.Failure.notRegular("a FIFO")) { try SafeFile.read(fifo.path, maxBytes: 100) } // and no hang
+        #expect(throws: SafeFile.Failure.notRegular("a folder")) { try SafeFile.read(folder.path, maxBytes: 100) }
+        #expect(throws: SafeFile.Failure.notRegular("a device")) { try SafeFile.read("/dev/zero", maxBytes: 100, followLinks: true) }
+        #expect(SafeFile.Failure.notRegular("a FIFO").description == "is a FIFO, not a file")
         #expect(throws: SafeFile.Failure.missing) { try SafeFile.read(folder.appendingPathComponent("none").path, maxBytes: 100) }
     }
 

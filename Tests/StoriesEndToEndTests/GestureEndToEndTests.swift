@@ -111,7 +111,9 @@ import Testing
             (["--virtual-clock"], "--virtual-clock works with --headless (add --headless)"),
             (["--size", "80x24"], "--size works with --headless; the terminal sets the size otherwise"),
             (["--headless", "--size", "80by24"], "--size takes WxH in cells, each 1 to 1000, like 80x40; got '80by24'"),
-            (["--headless", "--replay", "/nonexistent/r.jsonl"], "--replay /nonexistent/r.jsonl: cannot be read (missing, unreadable or not UTF-8 text)"),
+            (["--headless", "--replay", "/nonexistent/r.jsonl"], "--replay /nonexistent/r.jsonl: no such file"),
+            (["--headless", "--replay", "/dev/zero"], "--replay /dev/zero: is a device, not a file"),
+            (["--headless", "--replay", "/tmp"], "--replay /tmp: is a folder, not a file"),
         ]
         for (arguments, message) in bad {
             let result = try Binary.run(arguments)

@@ -11,7 +11,8 @@ public enum SafeFile {
         case link
         /// Not readable: `errno`'s words.
         case cannotOpen(String)
-        case notRegular
+        /// What it is instead: "a FIFO", "a folder", "a device", "a socket".
+        case notRegular(String)
         case tooLarge(Int)
         case unreadable(String)
     }
@@ -40,9 +41,11 @@ public enum SafeFile {
         }
     }
 
-    /// Opens a regular file the one safe way.
-    public static func open(_ path: String) throws(Failure) -> Opened {
-        let fd = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// Opens a regular file the one safe way. `followLinks`: for a file a person named on
+    /// the command line (a symlinked config or photo is theirs to name); a file found in a
+    /// folder is never reached through a link.
+    public static func open(_ path: String, followLinks: Bool = false) throws(Failure) -> Opened {
+        let fd = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .missing
@@ -52,15 +55,24 @@ public enum SafeFile {
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular }
+        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: throw .notRegular("a FIFO")
+        case S_IFDIR: throw .notRegular("a folder")
+        case S_IFCHR, S_IFBLK: throw .notRegular("a device")
+        case S_IFSOCK: throw .notRegular("a socket")
+        default: throw .notRegular("not a regular file")
+        }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified)
     }
 
     /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of
     /// reading its start. Also its modification time.
-    public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true) throws(Failure) -> (Data, modified: Date) {
-        let file = try open(path)
+    public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true,
+                            followLinks: Bool = false) throws(Failure) -> (Data, modified: Date) {
+        let file = try open(path, followLinks: followLinks)
         if wholeOrNothing, file.size > maxBytes { throw .tooLarge(file.size) }
         do {
             return (try file.handle.read(upToCount: max(0, maxBytes)) ?? Data(), file.modified)
@@ -83,7 +95,7 @@ extension SafeFile.Failure {
         case .missing: "no such file"
         case .link: "is a symbolic link, which is not followed"
         case .cannotOpen(let why): "cannot open: \(why)"
-        case .notRegular: "not a regular file"
+        case .notRegular(let kind): kind == "not a regular file" ? kind : "is \(kind), not a file"
         case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { "\($0 >> 20) MB" } ?? "size") allowed here"
         case .unreadable(let why): "cannot read: \(why)"
         }

@@ -44,10 +44,11 @@ public final class SeenStore: Sendable {
     /// `<name>.corrupt-<time>`, with a warning that says where.
     public func load() -> Loaded {
         removeAbandonedTemporaryFiles()
-        guard FileManager.default.fileExists(atPath: file.path) else { return Loaded(state: SeenState(), warning: nil) }
+        // The one safe way: not through a link, not a FIFO, at most 64 MB.
+        let read = Result { () throws(SafeFile.Failure) -> Data in try SafeFile.read(file.path, maxBytes: 64 << 20).0 }
+        if case .failure(.missing) = read { return Loaded(state: SeenState(), warning: nil) }
         do {
-            let data = try Data(contentsOf: file)
-            let document = try JSONDecoder().decode(Document.self, from: data)
+            let document = try JSONDecoder().decode(Document.self, from: try read.get())
             guard document.version == 1 else { throw CocoaError(.fileReadCorruptFile) }
             return Loaded(state: SeenState(items: document.seen.mapValues(Set.init), tooltips: Set(document.tooltips ?? [])),
                           warning: nil)

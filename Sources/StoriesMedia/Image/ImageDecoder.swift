@@ -1,5 +1,6 @@
 import CStoriesImage
 import Foundation
+import StoriesCore
 
 public enum ImageFormat: String, Sendable, Equatable {
     case jpeg, png, webp
@@ -97,18 +98,16 @@ public enum ImageDecoder {
         try decode(readFile(at: url, limits: limits), minimumSize: minimumSize, limits: limits)
     }
 
-    /// A file's bytes, refused before reading when the file is larger than the limit.
+    /// A file's bytes, refused before reading when the file is larger than the limit: opened
+    /// the one safe way (`SafeFile`), following a link since a person named the file, but
+    /// never reading a FIFO, device or folder ("is a FIFO, not a file").
     public static func readFile(at url: URL, limits: MediaLimits = .standard) throws(MediaError) -> Data {
-        let size: Int
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            size = (attributes[.size] as? Int) ?? 0
+            return try SafeFile.read(url.path, maxBytes: limits.maxBytes, followLinks: true).0
+        } catch .tooLarge(let size) {
+            throw .fileTooLarge(bytes: size, limit: limits.maxBytes)
         } catch {
-            throw .unreadable(FileManager.default.fileExists(atPath: url.path) ? "permission denied" : "no such file")
+            throw .unreadable(error.description)
         }
-        guard size <= limits.maxBytes else { throw .fileTooLarge(bytes: size, limit: limits.maxBytes) }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .unreadable((error as NSError).localizedDescription) }
-        return data
     }
 }
