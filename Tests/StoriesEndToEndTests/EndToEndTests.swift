@@ -417,7 +417,13 @@ import Testing
         try tmux.waitFor(text: "Stopped")
         #expect(!tmux.text.contains("Ayla Demir"), "the shell has the screen back")
         try tmux.type("fg")
-        try tmux.waitFor(text: "❚❚ paused  1/3")
+        // Paused where it was stopped: under a loaded machine the item may have moved on
+        // between "1/3" showing and Ctrl-Z arriving, so the position is read, then checked
+        // to stay (a playing item would move on or its bar grow).
+        let back = try tmux.waitFor("paused after fg") { $0.contains { $0.contains("❚❚ paused") } }
+        let position = back.first { $0.contains("❚❚ paused") }
+        usleep(1_500_000)
+        #expect(try tmux.screen().first { $0.contains("❚❚ paused") } == position, "still paused at the same place")
         try tmux.press("Escape")
         try tmux.waitFor(text: "Enter open")
         try tmux.press("q")
