@@ -47,6 +47,15 @@ public final class CursesScreen {
         set_term(screen)
         cbreak()
         noecho()
+        // Flow control off: Ctrl-S would otherwise freeze the display until Ctrl-Q. ncurses
+        // keeps this as the program's mode (restored after Ctrl-Z) and gives the shell its
+        // own mode back at the end.
+        var modes = termios()
+        if tcgetattr(fileno(input), &modes) == 0 {
+            modes.c_iflag &= ~tcflag_t(IXON | IXOFF)
+            tcsetattr(fileno(input), TCSANOW, &modes)
+            def_prog_mode()
+        }
         keypad(stories_stdscr(), true)
         nodelay(stories_stdscr(), true)
         leaveok(stories_stdscr(), true)

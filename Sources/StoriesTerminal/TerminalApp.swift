@@ -8,7 +8,7 @@ import StoriesMedia
 import StoriesUI
 
 /// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
-/// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP, SIGTSTP.
+/// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP/SIGQUIT, SIGTSTP.
 /// The app itself — state, reducer (gestures included), effects, frame timer — is an
 /// `AppEngine` on the main-queue scheduler; this class gives it a terminal.
 @MainActor
@@ -114,7 +114,9 @@ public final class TerminalApp {
         stop.resume()
         sources.append(stop)
 
-        let exits: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
+        // Ctrl-\ (SIGQUIT) quits like Ctrl-C: the runtime's backtrace would otherwise hold the
+        // terminal in curses mode for half a minute.
+        let exits: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)]
         for (signalNumber, status) in exits {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

@@ -396,7 +396,21 @@ import Testing
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
     }
 
-    @Test(arguments: [(SIGTERM, 143), (SIGSEGV, 139)])
+    /// Ctrl-\ quits like Ctrl-C (no half-minute backtrace in curses mode), and Ctrl-S does
+    /// not freeze the screen (flow control is off while the app runs, back on after).
+    @Test func ctrlBackslashQuitsAndCtrlSFreezesNothing() throws {
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
+        try tmux.press("C-s", "Right")
+        try tmux.waitFor(text: "Mika 🌸") // the screen still follows the keys
+        try tmux.press("C-\\")
+        try tmux.waitForPrompt()
+        try tmux.type("echo exit=$?; stty -a | grep -o -- '-\\?ixon\\b' | head -1")
+        try tmux.waitFor(text: "exit=131")
+        try tmux.waitFor("the shell's flow control back as it was") { $0.contains("ixon") }
+        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off again")
+    }
+
+    @Test(arguments: [(SIGTERM, 143), (SIGQUIT, 131), (SIGSEGV, 139)])
     func aSignalRestoresTheTerminal(signal: Int32, status: Int) throws {
         let tmux = try Tmux.runningStories(width: 80, height: 24)
         #expect(try tmux.mouseModes() == "1 1", "drag and SGR mouse reporting on while running")
