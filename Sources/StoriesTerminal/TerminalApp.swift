@@ -44,6 +44,11 @@ public final class TerminalApp {
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.persistSeen = { seenStore?.save($0) }
+        // A seen state that cannot be written is said once, on the problems line.
+        let engine = self.engine
+        seenStore?.onWriteFailure = { reason in
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.seenNotSaved(reason)) } }
+        }
         engine.quit = { [unowned self] status in self.quit(status: status) }
     }
 

@@ -82,4 +82,33 @@ import Testing
         try Data(#"{"version": 2, "feed": "x", "seen": {}}"#.utf8).write(to: store.file)
         #expect(store.load().warning != nil)
     }
+
+    /// A state folder that cannot be written is told once, in words that say why; the
+    /// reducer puts it on the problems line once a run.
+    @Test func aFolderThatCannotBeWrittenIsToldOnceAndSaidOnce() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("seen-blocked-\(UUID().uuidString)")
+        try Data("a file where the state folder should be".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let store = SeenStore(feedKey: "f", environment: ["XDG_STATE_HOME": blocker.path], delay: .milliseconds(1))
+        final class Told: @unchecked Sendable {
+            // @unchecked Sendable: `reasons` is touched only under `lock`.
+            let lock = NSLock()
+            var reasons: [String] = []
+        }
+        let told = Told()
+        store.onWriteFailure = { reason in told.lock.withLock { told.reasons.append(reason) } }
+        store.save(SeenState(items: ["s": ["a"]]))
+        store.flush()
+        store.save(SeenState(items: ["s": ["a", "b"]]))
+        store.flush()
+        let reasons = told.lock.withLock { told.reasons }
+        #expect(reasons.count == 1 && reasons.first?.hasSuffix("/stories: Not a directory") == true, "\(reasons)")
+        #expect(store.lastError != nil)
+
+        let now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
+        var app = AppState(title: "Test", now: now)
+        _ = AppReducer.reduce(&app, .seenNotSaved(reasons.first ?? ""), at: now)
+        _ = AppReducer.reduce(&app, .seenNotSaved(reasons.first ?? ""), at: now)
+        #expect(app.warnings.filter { $0.message.contains("not being kept") }.count == 1)
+    }
 }

@@ -396,6 +396,23 @@ import Testing
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
     }
 
+    /// A seen state that cannot be kept (a file where its folder goes) is said on the home
+    /// screen, once, with why; the app goes on.
+    @Test func aSeenStateThatCannotBeKeptIsSaid() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-seen-blocked-\(UUID().uuidString)")
+        try Data("not a folder".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("XDG_STATE_HOME=\(blocker.path) \(try Binary.requireBuilt())")
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "not being kept for next time: cannot make the folder")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
     /// Ctrl-\ quits like Ctrl-C (no half-minute backtrace in curses mode), and Ctrl-S does
     /// not freeze the screen (flow control is off while the app runs, back on after).
     @Test func ctrlBackslashQuitsAndCtrlSFreezesNothing() throws {

@@ -5,24 +5,51 @@ import Foundation
 /// whole, flushed to disk, then renamed over the old one. A crash at any point leaves
 /// either the old file or the new one, whole.
 public enum AtomicFile {
+    /// Why a write did not happen, in words ("cannot write /x/seen.json: No space left on device").
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static func failure(_ what: String, _ path: String, errno code: Int32) -> Failure {
+        Failure(description: "cannot \(what) \(SafeText.line(path)): \(String(cString: strerror(code)))")
+    }
+
     /// `pauseBeforeRename`: seconds between the fsync and the rename, only for the tests
     /// that kill a writer mid-write.
     public static func write(_ data: Data, to file: URL, mode: mode_t = 0o600, pauseBeforeRename: Double = 0) throws {
         let directory = file.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        if let code = makeFolders(directory.path) { throw failure("make the folder", directory.path, errno: code) }
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
         unlink(temporary.path) // one left by this pid before (a pid is reused only after its process is gone)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
+        guard fd >= 0 else { throw failure("write", temporary.path, errno: errno) }
         let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        let writeError = errno
         let synced = fsync(fd) == 0
         close(fd)
         if pauseBeforeRename > 0 { Thread.sleep(forTimeInterval: pauseBeforeRename) }
-        guard written == data.count, synced, rename(temporary.path, file.path) == 0 else {
+        guard written == data.count else {
             unlink(temporary.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+            throw failure("write", file.path, errno: written < 0 ? writeError : ENOSPC)
         }
+        guard synced, rename(temporary.path, file.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw failure("replace", file.path, errno: code)
+        }
+    }
+
+    /// `mkdir -p` with mode 0700, one component at a time so a failure has its own errno
+    /// ("Not a directory" when a file is in the way); nil when the folder is there.
+    static func makeFolders(_ path: String) -> Int32? {
+        var info = stat()
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o700) != 0, errno != EEXIST { return errno }
+        }
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR
     }
 
     /// A writer killed before its rename leaves `.<name>.<pid>.tmp` behind; the old file is

@@ -29,6 +29,8 @@ public enum AppAction: Equatable, Sendable {
     case homeFailed(String, retry: Bool)
     /// What opening a link did, in words for the notice line.
     case linkOpened(String)
+    /// Seen state could not be written (why): said once on the problems line.
+    case seenNotSaved(String)
     /// View models built in the background, handed over in one step.
     case viewModelsBuilt(ViewModelUpdate)
     /// The picture pipeline's progress on a photo (by location): fetched, decoded, ready
@@ -293,6 +295,10 @@ private struct Reduction {
             effects.append(.wake(.retryHome, after: min(30, 2 * Double(1 << min(attempt - 1, 4)))))
         case .linkOpened(let message):
             state.notice = SafeText.line(message).truncated(toWidth: 2200)
+        case .seenNotSaved(let reason):
+            guard !state.seenNotSavedSaid else { break }
+            state.seenNotSavedSaid = true
+            state.warnings.append(FeedWarning("what you watch is not being kept for next time: \(reason)"))
         case .viewModelsBuilt(let update):
             install(update)
         case .media(let location, let status):

@@ -78,6 +78,13 @@ public final class SeenStore: Sendable {
     /// The result of the last write: nil when it worked.
     public var lastError: String? { queue.sync { pending.error } }
 
+    /// Told (on the store's queue) when a write fails after writes that worked: the app
+    /// says it once on its problems line.
+    public var onWriteFailure: (@Sendable (String) -> Void)? {
+        get { pending.lock.withLock { pending.onFailure } }
+        set { pending.lock.withLock { pending.onFailure = newValue } }
+    }
+
     private func writePending() {
         guard let state = pending.state else { return }
         pending.state = nil
@@ -85,7 +92,9 @@ public final class SeenStore: Sendable {
             try write(state)
             pending.error = nil
         } catch {
+            let first = pending.error == nil
             pending.error = "\(error)"
+            if first, let tell = pending.lock.withLock({ pending.onFailure }) { tell("\(error)") }
         }
     }
 
@@ -117,9 +126,11 @@ public final class SeenStore: Sendable {
     }
 }
 
-/// The state waiting to be written. `@unchecked Sendable`: only ever touched on
-/// `SeenStore.queue`, a serial queue.
+/// The state waiting to be written. `@unchecked Sendable`: `state` and `error` are only
+/// ever touched on `SeenStore.queue`, a serial queue; `onFailure` only under `lock`.
 private final class PendingWrite: @unchecked Sendable {
     var state: SeenState?
     var error: String?
+    let lock = NSLock()
+    var onFailure: (@Sendable (String) -> Void)?
 }
