@@ -22,6 +22,19 @@ static void on_error_exit(j_common_ptr cinfo) {
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+// A progressive JPEG has about ten scans; one made of thousands (each a warning libjpeg
+// lets pass) keeps a decoder busy for minutes. Past the limit the file is refused.
+static void on_progress(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+    if (decompress->input_scan_number > STORIES_JPEG_MAX_SCANS) {
+        stories_jpeg_error *error = (stories_jpeg_error *)cinfo->err;
+        snprintf(error->message, JMSG_LENGTH_MAX, "more than %d scans (a progressive JPEG has about ten): refused",
+                 STORIES_JPEG_MAX_SCANS);
+        longjmp(error->escape, 1);
+    }
+}
+
 static unsigned read16(const unsigned char *p, int little) {
     return little ? (unsigned)(p[0] | p[1] << 8) : (unsigned)(p[0] << 8 | p[1]);
 }
@@ -87,6 +100,10 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
     }
 
     jpeg_create_decompress(&cinfo);
+    struct jpeg_progress_mgr progress;
+    memset(&progress, 0, sizeof progress);
+    progress.progress_monitor = on_progress;
+    cinfo.progress = &progress;
     // libjpeg's own working memory (a progressive file keeps every coefficient of the whole
     // picture, 2 bytes each) is bounded too; past it the file is refused, not swapped.
     cinfo.mem->max_memory_to_use = STORIES_JPEG_WORK_MEMORY;

@@ -130,6 +130,20 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         #expect(progressive.range(of: Data([0xFF, 0xC2])) != nil, "a progressive (SOF2) frame")
         #expect(close(try ImageDecoder.decode(progressive)[32, 16], Self.gradient[32, 16], within: 6))
 
+        // Its last scan repeated: 150 scans decode (libjpeg only warns); past the limit the
+        // file is refused with why, instead of keeping a core busy.
+        let bytes = [UInt8](progressive)
+        let lastScan = try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let scan = bytes[lastScan..<(bytes.count - 2)] // up to the EOI
+        let head = Array(bytes[..<(bytes.count - 2)])
+        let many = Data(head + Array([[UInt8]](repeating: Array(scan), count: 150).joined()) + [0xFF, 0xD9])
+        #expect(throws: MediaError.self) { try ImageDecoder.decode(many) }
+        do { _ = try ImageDecoder.decode(many) } catch {
+            #expect("\(error)".contains("more than 100 scans"), "\(error)")
+        }
+        let few = Data(head + Array([[UInt8]](repeating: Array(scan), count: 20).joined()) + [0xFF, 0xD9])
+        #expect((try? ImageDecoder.decode(few)) != nil, "twenty repeats are still a photo")
+
         // libjpeg marks CMYK files with an Adobe segment, whose convention (Photoshop's) is
         // inverted ink: red, C=0 M=100% Y=100% K=0, is stored as 255, 0, 0, 255.
         let cmyk = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { i, _ in [255, 0, 0, 255][i % 4] }

@@ -25,6 +25,8 @@ enum {
 
 /// libjpeg's own working memory, at most (a progressive file holds all its coefficients).
 #define STORIES_JPEG_WORK_MEMORY (512L << 20)
+// The most scans a JPEG may have (a progressive one has about ten).
+#define STORIES_JPEG_MAX_SCANS 100
 
 /// Decodes a JPEG. Reads the header first and refuses one that declares more than
 /// `max_source_pixels` before anything is allocated. Picks the smallest DCT scale (1/8,
