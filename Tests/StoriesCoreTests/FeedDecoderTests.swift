@@ -117,3 +117,28 @@ import Testing
         #expect(String(decoding: FeedWire.story(story, pretty: true), as: UTF8.self).contains("\n  \"author\" : {"))
     }
 }
+
+/// Bad JSON says where; deep JSON is refused before decoding, with the limit named.
+@Suite struct FeedJSONPlaceTests {
+    @Test func invalidJSONSaysLineAndColumn() {
+        let text = "{\n  \"id\": \"a\",\n  \"author\": {\"name\": \"A\"},\n  \"items\": [ {\"id\": \"x\" \"type\": \"text\"} ]\n}"
+        do {
+            _ = try FeedDecoder.story(from: Data(text.utf8), file: "a.json", expectedID: "a")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "a.json: not valid JSON at line 4, column 25: expected ',' or '}'", "\(error)")
+        }
+    }
+
+    @Test func nestingPastTheLimitIsRefusedAtOnce() {
+        let deep = "{\"id\":\"a\",\"x\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
+        do {
+            _ = try FeedDecoder.story(from: Data(deep.utf8), file: "a.json", expectedID: "a")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "a.json: nested more than 64 deep at line 1, column 78", "\(error)")
+        }
+        // Brackets inside strings are text, not nesting.
+        #expect(JSONValue.tooDeep(Array(("[\"" + String(repeating: "[", count: 100) + "\\\"\"]").utf8)) == nil)
+    }
+}

@@ -31,16 +31,58 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 
-    /// Parses bytes, with a reason that names the problem when they are not JSON.
+    /// The deepest a feed document may nest arrays and objects: real ones use four or five;
+    /// decoding cost grows steeply with depth, so deeper is refused before decoding.
+    static let maxDepth = 64
+
+    /// Parses bytes, with a reason that names the problem and where it is (line and column)
+    /// when they are not JSON.
     static func parse(_ data: Data, file: String) throws(FeedError) -> JSONValue {
+        let bytes = [UInt8](data)
+        if let deep = tooDeep(bytes) {
+            throw FeedError(file: file, reason: "nested more than \(maxDepth) deep at \(place(of: deep, in: bytes))")
+        }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw FeedError(file: file, reason: "not valid JSON" + (detail.map { " (\($0))" } ?? ""))
         } catch {
+            // Foundation says little about where: the document is walked again to find it.
+            do {
+                _ = try JSONEdits.objects(in: bytes) { _ in false }
+            } catch let failure {
+                throw FeedError(file: file, reason: "not valid JSON at \(place(of: failure.offset, in: bytes)): \(failure.reason)")
+            }
             throw FeedError(file: file, reason: "not valid JSON")
         }
+    }
+
+    /// Where the nesting first goes past `maxDepth` (a byte offset), skipping strings; nil
+    /// when it never does.
+    static func tooDeep(_ bytes: [UInt8]) -> Int? {
+        var depth = 0, inString = false, escaped = false
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maxDepth { return offset }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// "line 3, column 14" for a byte offset (columns count characters, from 1).
+    static func place(of offset: Int, in bytes: [UInt8]) -> String {
+        let before = bytes.prefix(max(0, min(offset, bytes.count)))
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return "line \(line), column \(column)"
     }
 }
 
