@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets: jpeg, png, webp, blurhash, video, and the folder readers
-# exif, movie, cache, jsonedits (docs/fuzzing.md).
+# Builds the libFuzzer targets: jpeg, png, webp, blurhash, video, and StoriesCore's readers
+# exif, movie, cache, jsonedits, story, recording, conf (docs/fuzzing.md).
 # Usage: Tests/Fuzz/build.sh [OUT_DIR]   (default .build-fuzz)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,11 +32,11 @@ for target in jpeg png webp blurhash; do
         "$out/StoriesCore.o" "$out/video.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -ldl -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
-# The folder feed's readers: StoriesCore's sources and the entry point as one module.
-for target in exif movie cache jsonedits; do
+# StoriesCore's readers: its sources and the entry point as one module.
+for target in exif movie cache jsonedits story recording conf; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
-    swiftc -parse-as-library -O -g $coverage -D "$flag" -module-name FuzzFolder \
-        $(find "$root/Sources/StoriesCore" -name '*.swift' | sort) "$root/Tests/Fuzz/FuzzFolder.swift" -o "$out/fuzz-$target"
+    swiftc -parse-as-library -O -g $coverage -D "$flag" -module-name FuzzCore \
+        $(find "$root/Sources/StoriesCore" -name '*.swift' | sort) "$root/Tests/Fuzz/FuzzCore.swift" -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
 # The video target is C only: our FFmpeg wrapper (instrumented) over the system's libav*.

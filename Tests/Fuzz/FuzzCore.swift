@@ -1,7 +1,8 @@
-// libFuzzer entry point for what a folder feed reads from files it did not write: a
-// photo's EXIF, a video's movie header, a cache file, and the JSON documents
-// `stories assets blurhash` edits. Built by build.sh with one of FUZZ_EXIF, FUZZ_MOVIE,
-// FUZZ_CACHE or FUZZ_JSONEDITS defined, compiled into one module with StoriesCore's sources
+// libFuzzer entry point for StoriesCore's readers of outside bytes: what a folder feed reads
+// (a photo's EXIF, a video's movie header, a cache file, the JSON documents `stories assets
+// blurhash` edits), a story document, a recording and the two config files. Built by
+// build.sh with one of FUZZ_EXIF, FUZZ_MOVIE, FUZZ_CACHE, FUZZ_JSONEDITS, FUZZ_STORY,
+// FUZZ_RECORDING or FUZZ_CONF defined, compiled into one module with StoriesCore's sources
 // (so it reaches their internals); not part of the Swift package.
 import Foundation
 
@@ -33,6 +34,20 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             fatalError("an edit broke a valid document")
         }
     }
+    #elseif FUZZ_STORY
+    if let (story, _) = try? FeedDecoder.story(from: data, file: "s.json", expectedID: "s") {
+        // What the decoder lets through is what screens are built from.
+        _ = ViewModelFactory.viewerPages(story, now: Date(timeIntervalSince1970: 1_795_197_600), width: 80)
+    }
+    #elseif FUZZ_RECORDING
+    if let recording = try? InputRecording.parse(String(decoding: data, as: UTF8.self), file: "r.jsonl") {
+        precondition(recording.width <= InputLimits.maxScreenSide && recording.height <= InputLimits.maxScreenSide)
+        _ = recording.text // and written back out
+    }
+    #elseif FUZZ_CONF
+    let text = String(decoding: data, as: UTF8.self)
+    _ = try? KeyBindings.standard.applying(text, file: "keys.conf")
+    _ = try? AppSettings().applying(text, file: "stories.conf")
     #endif
     return 0
 }
