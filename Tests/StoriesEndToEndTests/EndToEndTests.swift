@@ -396,6 +396,36 @@ import Testing
         try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
     }
 
+    /// 60 000 random bytes (escape sequences cut anywhere, invalid UTF-8, every control
+    /// byte but the three the terminal turns into signals and `q`) and mouse reports with
+    /// huge coordinates, pasted into the running app: it is still running, and SIGTERM then
+    /// gives the terminal back whole.
+    @Test func randomBytesAndHugeMouseReportsChangeNothingButTheScreen() throws {
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
+        var seed: UInt64 = 0x5EED_0F_57_0217_E5
+        var bytes: [UInt8] = []
+        while bytes.count < 60_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let byte = UInt8(truncatingIfNeeded: seed >> 33)
+            // Ctrl-C, Ctrl-Z and Ctrl-\ are signals (tested on their own); q would quit.
+            if [0x03, 0x1A, 0x1C, UInt8(ascii: "q"), UInt8(ascii: "Q")].contains(byte) { continue }
+            bytes.append(byte)
+        }
+        try tmux.sendBytes(bytes)
+        for report in ["\u{1B}[<0;3000000000000000000;5M", "\u{1B}[<32;99999999999999999999;1M", "\u{1B}[<0;9223372036854775807;9223372036854775807m",
+                       "\u{1B}[<64;2147483648;2147483648M", "\u{1B}[M\u{FF}\u{FF}\u{FF}"] {
+            try tmux.sendRaw(report)
+        }
+        usleep(1_000_000)
+        let pid = try #require(tmux.foregroundPID(named: "stories"), "still running after the paste")
+        kill(pid, SIGTERM)
+        try tmux.waitForPrompt()
+        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
+        try tmux.waitFor(text: "exit=143")
+        try tmux.waitFor(text: " echo ")
+        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off again")
+    }
+
     /// A seen state that cannot be kept (a file where its folder goes) is said on the home
     /// screen, once, with why; the app goes on.
     @Test func aSeenStateThatCannotBeKeptIsSaid() throws {

@@ -120,6 +120,16 @@ final class Tmux {
         try tmux(["send-keys", "-t", session, "-l", text])
     }
 
+    /// Sends bytes as they are (any value, not only text), a few thousand per tmux call.
+    func sendBytes(_ bytes: [UInt8]) throws {
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + 4000)
+            try tmux(["send-keys", "-t", session, "-H"] + bytes[start..<end].map { String(format: "%02x", $0) })
+            start = end
+        }
+    }
+
     /// Whether the program in the pane has drag reporting (mode 1002) and SGR encoding
     /// (1006) on, as tmux tracks them: "1 1" on, "0 0" off.
     func mouseModes() throws -> String {
