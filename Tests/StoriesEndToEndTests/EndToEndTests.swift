@@ -390,10 +390,7 @@ import Testing
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.press("C-c")
-        try tmux.waitForPrompt()
-        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
-        try tmux.waitFor(text: "exit=130")
-        try tmux.waitFor(text: " echo ") // echo is back on: the terminal was restored
+        try tmux.expectGivenBack(status: 130)
     }
 
     /// 60 000 random bytes (escape sequences cut anywhere, invalid UTF-8, every control
@@ -419,11 +416,7 @@ import Testing
         usleep(1_000_000)
         let pid = try #require(tmux.foregroundPID(named: "stories"), "still running after the paste")
         kill(pid, SIGTERM)
-        try tmux.waitForPrompt()
-        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
-        try tmux.waitFor(text: "exit=143")
-        try tmux.waitFor(text: " echo ")
-        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off again")
+        try tmux.expectGivenBack(status: 143)
     }
 
     /// A seen state that cannot be kept (a file where its folder goes) is said on the home
@@ -463,11 +456,7 @@ import Testing
         #expect(try tmux.mouseModes() == "1 1", "drag and SGR mouse reporting on while running")
         let pid = try #require(tmux.foregroundPID(named: "stories"))
         kill(pid, signal)  // SIGSEGV goes through the same handler a real crash would
-        try tmux.waitForPrompt()
-        try tmux.type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
-        try tmux.waitFor(text: "exit=\(status)")
-        try tmux.waitFor(text: " echo ")
-        #expect(try tmux.mouseModes() == "0 0", "mouse reporting off again")
+        try tmux.expectGivenBack(status: status)
     }
 
     @Test func ctrlZSuspendsPausedAndFgComesBack() throws {

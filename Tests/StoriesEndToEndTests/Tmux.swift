@@ -104,6 +104,16 @@ final class Tmux {
         try waitFor("the shell prompt back") { $0.contains { $0 == "PROMPT$" } }
     }
 
+    /// After the app has gone: the shell's prompt back, the exit status `status`, echo on
+    /// (the terminal's modes restored) and mouse reporting off.
+    func expectGivenBack(status: Int) throws {
+        try waitForPrompt()
+        try type("echo exit=$?; stty -a | grep -o -- ' -\\?echo ' | head -1")
+        try waitFor(text: "exit=\(status)")
+        try waitFor(text: " echo ")
+        #expect(try mouseModes() == "0 0", "mouse reporting off again")
+    }
+
     /// Types a command line and presses Enter.
     func type(_ line: String) throws {
         try tmux(["send-keys", "-t", session, "-l", line])
