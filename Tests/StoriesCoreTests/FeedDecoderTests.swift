@@ -130,6 +130,14 @@ import Testing
         }
     }
 
+    @Test func aByteOrderMarkAndCRLFLineEndsReadLikePlainJSON() throws {
+        let plain = "{\n\"version\": 1,\n\"title\": \"T\",\n\"stories\": [\"a\"]\n}\n"
+        let expected = try FeedDecoder.index(from: Data(plain.utf8), file: "feed.json")
+        let marked = Data([0xEF, 0xBB, 0xBF]) + Data(plain.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        let read = try FeedDecoder.index(from: marked, file: "feed.json")
+        #expect(read.title == expected.title && read.storyIDs == expected.storyIDs)
+    }
+
     @Test func nestingPastTheLimitIsRefusedAtOnce() {
         let deep = "{\"id\":\"a\",\"x\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
         do {
