@@ -485,7 +485,9 @@ public final class FolderSource: @unchecked Sendable {
             return seen == stamp ? nil : seen
         }
         guard let seen = due else { return lock.withLock { feed } }
+        // Listed before it replaces the last one: a folder that cannot be listed keeps it.
         let fresh = try? FolderFeed(directory: directory, cache: cache)
+        if let fresh, (try? fresh.prepare()) == nil { return lock.withLock { feed } }
         return lock.withLock {
             if let fresh {
                 feed = fresh

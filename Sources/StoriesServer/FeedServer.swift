@@ -63,13 +63,13 @@ public struct FeedServer: Sendable {
         var answer: APIResponse
         if case .folder = api.source {
             // A folder's answers list folders and read file headers: blocking work, kept off
-            // the few threads that run every request. A serial queue of its own targets an
-            // overcommitting pool, so a slow disk holds up only this answer.
+            // the few threads that run every request, on a fixed set of serial queues (each
+            // its own thread at most): a slow disk holds up only the answers on its queue,
+            // and a thousand requests at once cannot start a thousand threads.
             let api = self.api
+            let queue = Self.folderQueues[Int(Self.nextQueue.add(1) % UInt64(Self.folderQueues.count))]
             answer = await withCheckedContinuation { continuation in
-                DispatchQueue(label: "stories.serve.folder", qos: .userInitiated).async {
-                    continuation.resume(returning: api.respond(apiRequest))
-                }
+                queue.async { continuation.resume(returning: api.respond(apiRequest)) }
             }
         } else {
             answer = api.respond(apiRequest)
@@ -94,10 +94,22 @@ public struct FeedServer: Sendable {
                         body: answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
+    static let folderQueues = (0..<8).map { DispatchQueue(label: "stories.serve.folder.\($0)", qos: .userInitiated) }
+    static let nextQueue = Counter()
+
     /// "12.3": tenths of a millisecond, without String(format:) (a few percent of a request).
     static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let tenths = max(0, seconds) * 10_000 + attoseconds / 100_000_000_000_000
         return "\(tenths / 10).\(tenths % 10)"
     }
+}
+
+/// A number handed out in turn. `@unchecked Sendable`: `value` is touched only under `lock`.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt64 = 0
+
+    /// The value before adding `n`.
+    func add(_ n: UInt64) -> UInt64 { lock.withLock { defer { value &+= n }; return value } }
 }

@@ -272,4 +272,17 @@ import Testing
         #expect(try feed.page(after: nil, limit: 10).stories.map(\.id) == ["Later"])
         #expect(feed.title == root.lastPathComponent)
     }
+
+    @Test func aListingThatFailedIsTriedAgain() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-retry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        try FileManager.default.removeItem(at: root)
+        #expect(throws: FeedError.self) { try feed.page(after: nil, limit: 10) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Back"), withIntermediateDirectories: true)
+        try photo().write(to: root.appendingPathComponent("Back/a.jpg"))
+        #expect(try feed.page(after: nil, limit: 10).stories.map(\.id) == ["Back"], "the failure was not kept")
+        #expect(feed.waitsOnNetwork, "a folder's calls run on queues of their own")
+    }
 }

@@ -111,4 +111,19 @@ import Testing
         _ = AppReducer.reduce(&app, .seenNotSaved(reasons.first ?? ""), at: now)
         #expect(app.warnings.filter { $0.message.contains("not being kept") }.count == 1)
     }
+
+    /// A seen file that cannot be opened the safe way (here a link) is said with why and left
+    /// where it is; only one that opens and is not a seen state is moved aside.
+    @Test func aFileThatCannotBeOpenedIsSaidAndLeft() throws {
+        let target = state.appendingPathComponent("elsewhere.json")
+        try FileManager.default.createDirectory(at: state.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        try Data("{}".utf8).write(to: target)
+        let linked = store()
+        try FileManager.default.createSymbolicLink(atPath: linked.file.path, withDestinationPath: target.path)
+        let loaded = linked.load()
+        #expect(loaded.warning?.message.contains("is a symbolic link, which is not followed; starting clean, the file is left as it is") == true,
+                "\(String(describing: loaded.warning))")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: linked.file.path)) == target.path, "left where it is")
+    }
 }

@@ -35,23 +35,35 @@ public struct FolderFeed: FeedSource {
         var warnings: [FeedWarning]
     }
 
-    /// The scan, made once. `@unchecked Sendable`: `result` is touched only under `lock`
-    /// (held while the scan runs, so a second caller waits for the first one's result).
+    /// The scan, made once it works. `@unchecked Sendable`: `scan` is touched only under
+    /// `lock` (held while the scan runs, so a second caller waits for the first one's result);
+    /// a failure is not kept, so the next call (a retry) lists the folder again.
     final class ScanOnce: @unchecked Sendable {
         private let lock = NSLock()
-        private var result: Result<Scan, FeedError>?
+        private var scan: Scan?
 
         func get(_ make: () throws(FeedError) -> Scan) throws(FeedError) -> Scan {
             let result = lock.withLock { () -> Result<Scan, FeedError> in
-                if let result = self.result { return result }
-                let made: Result<Scan, FeedError>
-                do throws(FeedError) { made = .success(try make()) } catch { made = .failure(error) }
-                self.result = made
-                return made
+                if let scan { return .success(scan) }
+                do throws(FeedError) {
+                    let made = try make()
+                    scan = made
+                    return .success(made)
+                } catch {
+                    return .failure(error)
+                }
             }
             return try result.get()
         }
     }
+
+    /// A folder's calls block on the disk (the first lists the folder and reads the loose
+    /// photos' headers): each runs on a queue of its own, as a network source's do, so they
+    /// never hold the few threads of the shared pool.
+    public var waitsOnNetwork: Bool { true }
+
+    /// Lists the folder now (it is otherwise listed by the first page), saying why it cannot.
+    public func prepare() throws(FeedError) { _ = try scan() }
 
     /// The stories, listing the folder the first time.
     func scan() throws(FeedError) -> Scan {

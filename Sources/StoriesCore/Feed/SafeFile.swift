@@ -62,7 +62,7 @@ public enum SafeFile {
         case S_IFDIR: throw .notRegular("a folder")
         case S_IFCHR, S_IFBLK: throw .notRegular("a device")
         case S_IFSOCK: throw .notRegular("a socket")
-        default: throw .notRegular("not a regular file")
+        default: throw .notRegular("a special file")
         }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified)
@@ -95,7 +95,7 @@ extension SafeFile.Failure {
         case .missing: "no such file"
         case .link: "is a symbolic link, which is not followed"
         case .cannotOpen(let why): "cannot open: \(why)"
-        case .notRegular(let kind): kind == "not a regular file" ? kind : "is \(kind), not a file"
+        case .notRegular(let kind): "is \(kind), not a file"
         case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { "\($0 >> 20) MB" } ?? "size") allowed here"
         case .unreadable(let why): "cannot read: \(why)"
         }

@@ -78,9 +78,6 @@ public enum GestureStep: Equatable, Sendable {
 /// - any input during an animation first completes the animation, then applies.
 public enum GestureRecognizer {
     public static let holdDelay = 0.25
-    /// Mouse coordinates beyond any terminal are clamped here, so the arithmetic below can
-    /// never overflow whatever a terminal or a recording reports.
-    static let coordinateLimit = 1 << 20
 
     /// What a key or mouse input means now. Keys arrive one at a time: an Alt+key that no
     /// binding takes is split by the reducer (`KeyBindings.resolving`) before it comes here.
@@ -100,9 +97,8 @@ public enum GestureRecognizer {
                 decision.notes.append("a key calls off the mouse gesture in progress")
             }
             routeKey(event, state: state, decision: &decision, steps: &steps)
-        case .mouse(let raw):
-            let mouse = MouseEvent(kind: raw.kind, column: min(max(raw.column, 0), coordinateLimit),
-                                   row: min(max(raw.row, 0), coordinateLimit), modifiers: raw.modifiers)
+        case .mouse(let mouse):
+            // Coordinates are already within `InputLimits` (held there by `MouseEvent` itself).
             if !state.isUsable {
                 pointer = .idle
                 decision.declined.append(.init("all", "the terminal is too small to use"))

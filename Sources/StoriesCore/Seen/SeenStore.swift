@@ -44,11 +44,18 @@ public final class SeenStore: Sendable {
     /// `<name>.corrupt-<time>`, with a warning that says where.
     public func load() -> Loaded {
         removeAbandonedTemporaryFiles()
-        // The one safe way: not through a link, not a FIFO, at most 64 MB.
-        let read = Result { () throws(SafeFile.Failure) -> Data in try SafeFile.read(file.path, maxBytes: 64 << 20).0 }
-        if case .failure(.missing) = read { return Loaded(state: SeenState(), warning: nil) }
+        // The one safe way: not through a link, not a FIFO, at most 64 MB. A file that cannot
+        // be opened is left where it is (it may be fine, or not ours); one that opens and is
+        // not a seen state is moved aside.
+        let data: Data
+        switch Result(catching: { () throws(SafeFile.Failure) -> Data in try SafeFile.read(file.path, maxBytes: 64 << 20).0 }) {
+        case .success(let read): data = read
+        case .failure(.missing): return Loaded(state: SeenState(), warning: nil)
+        case .failure(let failure):
+            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) \(SafeFile.describe(failure, maxBytes: 64 << 20)); starting clean, the file is left as it is"))
+        }
         do {
-            let document = try JSONDecoder().decode(Document.self, from: try read.get())
+            let document = try JSONDecoder().decode(Document.self, from: data)
             guard document.version == 1 else { throw CocoaError(.fileReadCorruptFile) }
             return Loaded(state: SeenState(items: document.seen.mapValues(Set.init), tooltips: Set(document.tooltips ?? [])),
                           warning: nil)
