@@ -155,10 +155,9 @@ public final class CursesScreen {
     }
 
     private func put(_ grapheme: Character, x: Int, y: Int, attributes: attr_t, pair: Int32) {
+        // Cells hold what `DisplayWidth.forEachCell` gives (one code point that has a width and
+        // its marks), so ncurses' wcwidth and the canvas agree on the columns.
         var scalars = Array(grapheme.unicodeScalars)
-        // A text-presentation base with VS16 ("❤️") is one column to ncurses' wcwidth: drop the
-        // selector so the terminal draws it in the one column both sides agree on.
-        if DisplayWidth.of(grapheme) == 1 { scalars.removeAll { $0.value == 0xFE0F } }
         if scalars.isEmpty || !SafeText.isShowable(scalars[0]) { scalars = [" "] }
         var wide = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
         wide.append(0)

@@ -35,6 +35,82 @@ import Testing
     @Test func truncationDropsSpaceBeforeEllipsis() {
         #expect("Ayla Demir".truncated(toWidth: 6) == "Ayla…")
     }
+
+    /// What each kind of cluster is drawn as: the cells (grapheme, width) a terminal gives
+    /// them, with the parts terminals disagree on left out (measured in tmux 3.3a).
+    @Test(arguments: [
+        ("\u{1F1FA}\u{1F1F8}", [("\u{1F1FA}", 1), ("\u{1F1F8}", 1)]),                     // a flag: two indicators
+        ("\u{1F1E6}", [("\u{1F1E6}", 1)]),                                                 // one on its own
+        ("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", [("\u{1F468}", 2)]),              // a family: its first person
+        ("\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}", [("\u{1F469}", 2)]),                       // tone and joiner left out
+        ("\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}", [("\u{1F3F3}", 1)]),                        // a text-style base stays narrow
+        ("\u{2764}\u{FE0F}", [("\u{2764}", 1)]),                                           // VS16 does not widen
+        ("\u{1F600}\u{FE0E}", [("\u{1F600}", 2)]),                                         // VS15 does not narrow
+        ("\u{1F44D}\u{1F3FD}", [("\u{1F44D}", 2)]),                                         // skin tone left out
+        ("\u{1F3FD}", [("\u{1F3FD}", 2)]),                                                 // a swatch on its own stays
+        ("1\u{FE0F}\u{20E3}", [("1\u{20E3}", 1)]),                                          // keycap: the mark joins
+        ("e\u{301}", [("e\u{301}", 1)]),
+        ("\u{915}\u{94D}\u{937}\u{93F}", [("\u{915}\u{94D}", 1), ("\u{937}", 1), ("\u{93F}", 1)]), // क्षि: 3 columns
+        ("\u{1100}\u{1161}\u{11A8}", [("\u{1100}\u{1161}\u{11A8}", 2)]),                   // Hangul jamo: one cell
+        ("\u{6F22}", [("\u{6F22}", 2)]), ("\u{FF21}", [("\u{FF21}", 2)]), ("\u{FF71}", [("\u{FF71}", 1)]),
+        ("\u{1FA77}", [("\u{FFFD}", 1)]),                                                 // newer than the table
+        ("\u{378}", [("\u{FFFD}", 1)]),                                                   // unassigned
+        ("\r\n", []), ("\u{301}", []), ("\u{200B}", []), ("\u{200D}", []),
+    ] as [(String, [(String, Int)])])
+    func eachKindOfClusterIsDrawnAsCellsTheTerminalAgreesOn(text: String, cells: [(String, Int)]) throws {
+        let character = try #require(text.first)
+        #expect(text.count == 1, "one grapheme cluster")
+        var drawn: [(String, Int)] = []
+        DisplayWidth.forEachCell(of: character) { drawn.append((String($0), $1)) }
+        #expect(drawn.map(\.0) == cells.map(\.0))
+        #expect(drawn.map(\.1) == cells.map(\.1))
+        #expect(DisplayWidth.of(character) == cells.reduce(0) { $0 + $1.1 })
+        for (cell, width) in drawn {
+            // Each cell's width is its first code point's and the rest are zero width, so
+            // ncurses (which measures the same way) places it in the same columns.
+            let scalars = Array(cell.unicodeScalars)
+            #expect(DisplayWidth.tableWidth(scalars[0].value) == width || scalars[0] == "\u{FFFD}")
+            #expect(scalars.dropFirst().allSatisfy { DisplayWidth.tableWidth($0.value) == 0 })
+            #expect(scalars.count <= 1 + DisplayWidth.maxJoinedPerCell)
+        }
+    }
+
+    @Test func aClusterOfEndlessMarksIsCutToABoundedWidth() throws {
+        let spacing = try #require(("\u{915}" + String(repeating: "\u{93F}", count: 10_000)).first)
+        #expect(DisplayWidth.of(spacing) == DisplayWidth.maxClusterColumns)
+        let zero = try #require(("e" + String(repeating: "\u{301}", count: 10_000)).first)
+        var cells: [Character] = []
+        DisplayWidth.forEachCell(of: zero) { cell, _ in cells.append(cell) }
+        #expect(cells.count == 1)
+        #expect(cells.first?.unicodeScalars.count == 1 + DisplayWidth.maxJoinedPerCell)
+    }
+
+    /// The table is glibc's wcwidth for every code point, on the glibc it was written from
+    /// (this machine's and CI's); on another glibc the table is what `scripts/gen-widths` gives.
+    static var glibcVersion: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "" }
+        return String(cString: buffer) // "glibc 2.36"
+    }
+
+    @Test(.enabled(if: DisplayWidth.tableSource == glibcVersion))
+    func theTableIsGlibcsWcwidthForEveryCodePoint() throws {
+        typealias WidthFunction = @convention(c) (Int32) -> Int32
+        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "wcwidth"))
+        let wcwidth = unsafeBitCast(symbol, to: WidthFunction.self)
+        let locale = try #require(newlocale(LC_CTYPE_MASK, "C.UTF-8", nil))
+        defer { freelocale(locale) }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        var differences: [String] = []
+        for value in UInt32(0)...0x10FFFF where !(0xD800...0xDFFF).contains(value) {
+            let glibc = Int(wcwidth(Int32(bitPattern: value)))
+            if DisplayWidth.tableWidth(value) != glibc, differences.count < 10 {
+                differences.append(String(format: "U+%04X: table %d, glibc %d", value, DisplayWidth.tableWidth(value), glibc))
+            }
+        }
+        #expect(differences.isEmpty, "\(differences)")
+    }
 }
 
 @Suite struct SafeTextTests {

@@ -1,17 +1,39 @@
-/// How many terminal columns text takes. Pure Swift, so it gives the same answer in tests
-/// (C locale) as in the app; it follows what glibc's `wcwidth` and tmux say in a UTF-8
-/// locale: East Asian Wide/Fullwidth and emoji-presentation characters take two columns,
-/// combining marks and format characters none, everything else one. A grapheme cluster takes
-/// the width of its first scalar that has a width, so a ZWJ sequence or a letter with
-/// combining accents is measured as the terminal places it.
+/// How many terminal columns text takes, and what the terminal is given so that it agrees.
+///
+/// The width of a code point is glibc's `wcwidth` (the table in `WidthTable.swift`, written by
+/// `scripts/gen-widths`): ncurses places characters by that function and tmux measures with it
+/// too, so the app, ncurses and the terminal agree. It is pure Swift, so tests (C locale) get
+/// the same answers as the app.
+///
+/// A grapheme cluster is drawn as the cells a terminal gives its code points: each code point
+/// of width 1 or 2 starts a cell and the zero-width ones after it join that cell (at most
+/// four; ncurses keeps no more). Where terminals disagree about a cluster, the parts they
+/// disagree on are left out, so every terminal puts the next character in the same column
+/// (measured in tmux 3.3a; xterm 410 and tmux 3.5 read from their source):
+/// - a zero width joiner and everything after it: tmux draws "👨‍👩‍👧" in the width of its first
+///   person, xterm as three people side by side, so it is shown as "👨";
+/// - an emoji modifier after its base ("👍🏽" is 4 columns in tmux 3.3a and xterm, 2 in tmux 3.5);
+/// - variation selectors (tmux 3.5 widens a VS16 character to 2 columns, xterm and tmux 3.3a
+///   do not), so "❤️" is the one-column "❤".
+/// A flag is its two regional indicators, one column each: two cells in xterm and tmux 3.3a,
+/// one two-column cell in tmux 3.5, two columns either way. A code point glibc does not know
+/// (newer than its Unicode, or unassigned) would be dropped by tmux and moved past by ncurses,
+/// so it is drawn as "�". A cluster is cut after `maxClusterColumns` columns.
 public enum DisplayWidth {
-    /// Columns taken by one grapheme cluster (0, 1 or 2).
+    /// The most columns one grapheme cluster takes ("स्त्री" takes 4).
+    public static let maxClusterColumns = 8
+    /// The most zero-width code points kept after a cell's first (ncurses' `CCHARW_MAX` is 5).
+    public static let maxJoinedPerCell = 4
+    /// What is drawn for a code point the width table does not know.
+    public static let unknown: Character = "\u{FFFD}"
+
+    /// Columns taken by one grapheme cluster (0 to `maxClusterColumns`).
     public static func of(_ character: Character) -> Int {
-        for scalar in character.unicodeScalars {
-            let width = of(scalar)
-            if width > 0 { return width }
-        }
-        return 0
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first { return of(scalar) }
+        var total = 0
+        forEachCell(of: character) { _, width in total += width }
+        return total
     }
 
     /// Columns taken by a whole string.
@@ -21,35 +43,89 @@ public enum DisplayWidth {
         return total
     }
 
-    /// Columns taken by one scalar on its own.
+    /// Columns taken by one code point on its own: 0 for controls and zero-width marks, 1 for
+    /// one the table does not know (drawn as "�"), else glibc's width.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
-        let value = scalar.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        if value < 0x300 { return 1 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format:
-            return 0
-        default:
-            break
-        }
-        if (0x1160...0x11FF).contains(value) || value == 0x200B { return 0 }
-        if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
-        return 1
+        if isControl(scalar.value) { return 0 }
+        let width = tableWidth(scalar.value)
+        return width >= 0 ? width : 1
     }
 
-    private static func isWide(_ value: UInt32) -> Bool {
-        // East Asian Wide and Fullwidth blocks (Unicode 15, EastAsianWidth.txt, condensed).
-        switch value {
-        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
-             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF,
-             0x1B000...0x1B2FF, 0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            return true
-        default:
-            return false
+    /// The cells a cluster is drawn as, in order, each a one-cell grapheme with its width
+    /// (1 or 2). A control or a lone zero-width mark gives none.
+    public static func forEachCell(of character: Character, _ body: (Character, Int) -> Void) {
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first {
+            guard !isControl(scalar.value) else { return }
+            let width = tableWidth(scalar.value)
+            if width > 0 {
+                body(character, width)
+            } else if width < 0 {
+                body(unknown, 1)
+            }
+            return
         }
+        var cell: [Unicode.Scalar] = []
+        var cellWidth = 0
+        var total = 0
+        func flush() {
+            guard !cell.isEmpty else { return }
+            let text = String(String.UnicodeScalarView(cell))
+            // A first code point with its marks is one grapheme; should a rule of Unicode's ever
+            // split one, the first code point alone is drawn in the same columns.
+            if text.count == 1, let whole = text.first {
+                body(whole, cellWidth)
+            } else {
+                body(Character(cell[0]), cellWidth)
+            }
+            cell.removeAll(keepingCapacity: true)
+        }
+        for scalar in scalars {
+            let value = scalar.value
+            if value == 0x200D { break }                              // zero width joiner
+            if value == 0xFE0E || value == 0xFE0F { continue }        // variation selectors
+            if (0x1F3FB...0x1F3FF).contains(value), total > 0 { continue } // skin tone after its base
+            if isControl(value) { continue }
+            let width = tableWidth(value)
+            if width == 0 {
+                if !cell.isEmpty, cell.count <= maxJoinedPerCell { cell.append(scalar) }
+                continue
+            }
+            let shown: Unicode.Scalar = width < 0 ? "\u{FFFD}" : scalar
+            let columns = max(1, width)
+            guard total + columns <= maxClusterColumns else { break }
+            flush()
+            cell = [shown]
+            cellWidth = columns
+            total += columns
+        }
+        flush()
+    }
+
+    /// glibc's width of a code point: -1 (not printable), 0, 1 or 2.
+    static func tableWidth(_ value: UInt32) -> Int {
+        if value >= 0x20 && value < 0x7F { return 1 }
+        if isControl(value) { return value == 0 ? 0 : -1 }
+        // Latin, Greek and the like, and the box, block and shape characters the screens and
+        // pictures are drawn with: one column (the table has no run there).
+        if value < 0x300 || (0x2500...0x25FC).contains(value) { return 1 }
+        // Binary search over the runs (triples of first, last, width + 1).
+        let table = runs
+        var low = 0, high = table.count / 3
+        while low < high {
+            let middle = (low + high) / 2
+            if table[middle * 3 + 1] < value {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < table.count / 3, table[low * 3] <= value else { return 1 }
+        return Int(table[low * 3 + 2]) - 1
+    }
+
+    private static func isControl(_ value: UInt32) -> Bool {
+        value < 0x20 || (0x7F..<0xA0).contains(value)
     }
 }
 

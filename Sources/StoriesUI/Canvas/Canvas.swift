@@ -2,7 +2,8 @@ import StoriesCore
 import StoriesMedia
 
 /// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
-/// first cell and the next cell holds `Cell.continuation`.
+/// first cell and the next cell holds `Cell.continuation`. Text is put in as the cells
+/// `DisplayWidth.forEachCell` gives, so a cell's grapheme is what a terminal shows in it.
 public struct Cell: Equatable, Sendable {
     public var grapheme: Character?
     public var style: Style
@@ -64,11 +65,10 @@ public struct Canvas: Equatable, Sendable {
         let shown = string.truncated(toWidth: limit, ellipsis: ellipsis)
         var column = x
         for character in shown {
-            let w = DisplayWidth.of(character)
-            if w == 0 { continue }
-            if column < 0 { column += w; continue }
-            put(character, width: w, x: column, y: y, style: style)
-            column += w
+            DisplayWidth.forEachCell(of: character) { cell, w in
+                if column >= 0 { put(cell, width: w, x: column, y: y, style: style) }
+                column += w
+            }
         }
         return column - x
     }
@@ -116,11 +116,14 @@ public struct Canvas: Equatable, Sendable {
         guard limit > 0 else { return 0 }
         var column = x
         for character in string.truncated(toWidth: limit) {
-            let w = DisplayWidth.of(character)
-            guard w > 0, column >= 0 else { column += w; continue }
-            let background = self[column, y].style.background
-            put(character, width: w, x: column, y: y, style: Style(foreground: foreground, background: background, attributes: attributes))
-            column += w
+            DisplayWidth.forEachCell(of: character) { cell, w in
+                if column >= 0 {
+                    let background = self[column, y].style.background
+                    put(cell, width: w, x: column, y: y,
+                        style: Style(foreground: foreground, background: background, attributes: attributes))
+                }
+                column += w
+            }
         }
         return column - x
     }
