@@ -64,7 +64,7 @@ public final class HTTPCache: @unchecked Sendable {
 
     public func store(_ entry: Entry, for url: String) {
         guard entry.body.count <= budget / 4 else { return }
-        var data = Data("\(Self.magic)\n\(SafeText.line(url))\n\(entry.etag.map(SafeText.line) ?? "")\n\(entry.fetched.timeIntervalSince1970)\n\(entry.body.count)\n".utf8)
+        var data = Data("\(Self.magic)\n\(SafeText.line(url))\n\(entry.etag.flatMap(Self.usableTag) ?? "")\n\(entry.fetched.timeIntervalSince1970)\n\(entry.body.count)\n".utf8)
         data.append(entry.body)
         lock.withLock {
             do {
@@ -142,7 +142,20 @@ public final class HTTPCache: @unchecked Sendable {
         guard lines[0] == magic, lines[1] == SafeText.line(url),
               let seconds = Double(lines[3]), seconds.isFinite, let length = Int(lines[4]), length == data.count - (index - data.startIndex)
         else { return nil }
-        return Entry(etag: lines[2].isEmpty ? nil : String(lines[2]), fetched: Date(timeIntervalSince1970: seconds),
+        // A fetch time in the future (a damaged file, a clock set back) would keep the entry
+        // fresh for ever: it counts as long ago, so the next use asks the server.
+        let fetched = seconds >= 0 && seconds <= Date().timeIntervalSince1970 + 60 ? seconds : 0
+        return Entry(etag: usableTag(String(lines[2])), fetched: Date(timeIntervalSince1970: fetched),
                      body: data.subdata(in: index..<data.endIndex))
+    }
+
+    /// An entity tag as it may be sent back in `If-None-Match`: 1 to 256 visible ASCII
+    /// characters (RFC 9110's `entity-tag`, which has no spaces or controls). A server's tag
+    /// that is anything else is not kept, so a lying server cannot make every later request
+    /// of that address fail on a header the client refuses to send.
+    static func usableTag(_ tag: String) -> String? {
+        let bytes = tag.utf8
+        guard !bytes.isEmpty, bytes.count <= 256, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return tag
     }
 }

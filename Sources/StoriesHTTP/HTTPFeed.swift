@@ -172,7 +172,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
             if let declared, declared > maxBytes, response.status == .ok { throw Refusal.tooLarge(declared, maxBytes) }
             let body = try await response.body.collect(upTo: maxBytes)
-            return Response(status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
+            return Response(status: Int(response.status.code), etag: response.headers.first(name: "ETag").flatMap(HTTPCache.usableTag),
                             contentType: response.headers.first(name: "Content-Type"),
                             encoding: response.headers.first(name: "Content-Encoding"), body: Data(body.readableBytesView))
         }

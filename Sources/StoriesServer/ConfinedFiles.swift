@@ -38,27 +38,16 @@ public final class ConfinedFiles: @unchecked Sendable {
             return try bytes(in: 0..<size)
         }
 
-        /// The bytes in `range` (within `0..<size`), read with pread for a large file.
+        /// The bytes in `range` (within `0..<size`), read in place for a large file, which is
+        /// opened again the one safe way and must still be the file that was found.
         public func bytes(in range: Range<Int>) throws(Failure) -> Data {
             if let memory { return memory.subdata(in: range) }
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, Identity(info) == identity else { throw .unreadable("the file changed while it was served") }
-            var data = Data(count: range.count)
-            var done = 0
-            let ok = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-                guard let base = buffer.baseAddress else { return range.isEmpty }
-                while done < range.count {
-                    let n = pread(fd, base + done, range.count - done, off_t(range.lowerBound + done))
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { return false }
-                    done += n
-                }
-                return true
-            }
-            guard ok else { throw .unreadable("the file changed while it was served") }
+            let opened: SafeFile.Opened
+            do { opened = try SafeFile.open(path) } catch { throw ConfinedFiles.failure(error) }
+            guard opened.identity == identity else { throw .unreadable("the file changed while it was served") }
+            let data: Data
+            do { data = try opened.read(at: range.lowerBound, count: range.count) } catch { throw ConfinedFiles.failure(error) }
+            guard data.count == range.count else { throw .unreadable("the file changed while it was served") }
             return data
         }
     }
@@ -68,18 +57,7 @@ public final class ConfinedFiles: @unchecked Sendable {
         var file: File
     }
 
-    struct Identity: Equatable, Sendable {
-        var device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanos: Int64
-
-        init(_ info: stat) {
-            device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec); modifiedNanos = Int64(info.st_mtim.tv_nsec)
-        }
-
-        var tag: String {
-            "\"s" + ETag.hex(inode) + ETag.hex(UInt64(bitPattern: size)) + ETag.hex(UInt64(bitPattern: modified &* 1_000_000_000 &+ modifiedNanos)) + "\""
-        }
-    }
+    typealias Identity = SafeFile.Identity
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case notFound
@@ -141,38 +119,22 @@ public final class ConfinedFiles: @unchecked Sendable {
         // (the answer must not tell what exists elsewhere).
         guard let real = Self.realPath(joined), real.hasPrefix(root + "/"),
               Self.problem(with: String(real.dropFirst(root.count + 1))) == nil else { throw .notFound }
-        let fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw .notFound }
-            throw .unreadable(String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .forbidden("not a regular file") }
-        let size = Int(info.st_size)
-        guard size >= 0, size <= maxBytes else { throw .tooLarge(size) }
-        let identity = Identity(info)
+        // The one safe way (never through a link, never a FIFO or a device, checked on the
+        // open file) after the confinement checks above.
+        let opened: SafeFile.Opened
+        do { opened = try SafeFile.open(real) } catch { throw Self.failure(error) }
+        let size = opened.size
+        guard size <= maxBytes else { throw .tooLarge(size) }
+        let identity = opened.identity
         if size > Self.cacheableFileBytes {
-            return File(etag: identity.tag, size: size, memory: nil, path: real, identity: identity)
+            return File(etag: Self.tag(identity), size: size, memory: nil, path: real, identity: identity)
         }
         lock.lock()
         let cached = cache[real]
         lock.unlock()
         if let cached, cached.identity == identity { return cached.file }
-        var bytes = Data(count: size)
-        var offset = 0
-        let ok = bytes.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-            guard let base = buffer.baseAddress else { return size == 0 }
-            while offset < size {
-                let n = Glibc.read(fd, base + offset, size - offset)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
-            }
-            return true
-        }
-        guard ok else { throw .unreadable("the file changed while it was read") }
+        let bytes: Data
+        do { bytes = try opened.readAll() } catch { throw Self.failure(error) }
         let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, path: real, identity: identity)
         do {
             lock.lock()
@@ -183,6 +145,22 @@ public final class ConfinedFiles: @unchecked Sendable {
             lock.unlock()
         }
         return file
+    }
+
+    /// A large file's tag, from which version of it this is.
+    static func tag(_ identity: Identity) -> String {
+        "\"s" + ETag.hex(identity.inode) + ETag.hex(UInt64(bitPattern: identity.size)) + ETag.hex(UInt64(bitPattern: identity.modified)) + "\""
+    }
+
+    /// What the one safe open said, as an answer: what is not there (or was swapped for a
+    /// link since the checks) is not found; what is not a file is refused.
+    static func failure(_ failure: SafeFile.Failure) -> Failure {
+        switch failure {
+        case .missing, .link: .notFound
+        case .notRegular: .forbidden("not a regular file")
+        case .tooLarge(let size): .tooLarge(size)
+        case .cannotOpen(let why), .unreadable(let why): .unreadable(why)
+        }
     }
 
     static func realPath(_ path: String) -> String? {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets: jpeg, png, webp, blurhash, video, and StoriesCore's readers
-# exif, movie, cache, jsonedits, story, recording, conf (docs/fuzzing.md).
+# Builds the libFuzzer targets: jpeg, png, webp, blurhash, video, StoriesCore's readers
+# exif, movie, cache, jsonedits, story, recording, conf, and input (the terminal's bytes
+# through the engine) (docs/fuzzing.md).
 # Usage: Tests/Fuzz/build.sh [OUT_DIR]   (default .build-fuzz)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,6 +40,21 @@ for target in exif movie cache jsonedits story recording conf; do
         $(find "$root/Sources/StoriesCore" -name '*.swift' | sort) "$root/Tests/Fuzz/FuzzCore.swift" -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
+# The terminal's input through the real engine: StoriesMedia, StoriesUI and StoriesApp as
+# modules over StoriesCore's, then StoriesTerminal's decoder (it needs no ncurses) and the
+# entry point.
+swiftc -parse-as-library -O -g $coverage -wmo -module-name StoriesMedia -I "$out/module" \
+    -emit-module -emit-module-path "$out/module/StoriesMedia.swiftmodule" -c -o "$out/StoriesMedia.o" $media
+for module in StoriesUI StoriesApp; do
+    swiftc -parse-as-library -O -g $coverage -wmo -module-name "$module" -I "$out/module" \
+        -emit-module -emit-module-path "$out/module/$module.swiftmodule" -c -o "$out/$module.o" \
+        $(find "$root/Sources/$module" -name '*.swift' | sort)
+done
+swiftc -parse-as-library -O -g $coverage -module-name FuzzInput -I "$out/module" \
+    "$root/Sources/StoriesTerminal/InputDecoder.swift" "$root/Tests/Fuzz/FuzzInput.swift" \
+    "$out/StoriesCore.o" "$out/StoriesMedia.o" "$out/StoriesUI.o" "$out/StoriesApp.o" \
+    "$out/video.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -ldl -o "$out/fuzz-input"
+echo "built $out/fuzz-input"
 # The video target is C only: our FFmpeg wrapper (instrumented) over the system's libav*.
 clang -O1 -g -fsanitize=fuzzer,address -I "$root/Sources/CStoriesVideo/include" \
     "$root/Sources/CStoriesVideo/video.c" "$root/Tests/Fuzz/video_fuzz.c" \

@@ -50,6 +50,10 @@ import Testing
         (#"{"id":"other","author":{"name":"A"},"items":[]}"#,
          "stories/s.json: id: 'other' does not match the id 's' the feed lists"),
         (#"["not an object"]"#, "stories/s.json: expected an object, found an array"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"a\u0007b","type":"text","text":"t"}]}"#,
+         "stories/s.json: items[0].id: expected an item id of 1 to 1024 bytes of printable characters"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","link":{"title":"t","url":"https://a b"}}]}"#,
+         "stories/s.json: items[0].link.url: expected an address of at most 2048 bytes, without spaces or control characters"),
     ])
     func errorsNameTheFileTheFieldAndTheReason(json: String, message: String) {
         #expect(throws: FeedError.self) { try decodeStory(json) }
@@ -136,6 +140,36 @@ import Testing
         let marked = Data([0xEF, 0xBB, 0xBF]) + Data(plain.replacingOccurrences(of: "\n", with: "\r\n").utf8)
         let read = try FeedDecoder.index(from: marked, file: "feed.json")
         #expect(read.title == expected.title && read.storyIDs == expected.storyIDs)
+    }
+
+    /// Every text field is bounded where it is read, so no frame that measures or wraps one
+    /// works on megabytes: names, handles, titles, link titles and quoted values to a number
+    /// of columns, captions and text cards to a number of characters, ids and addresses to
+    /// bytes (refused past it: a cut address would lead somewhere else).
+    @Test func everyTextFieldIsBoundedWhereItIsRead() throws {
+        let huge = String(repeating: "word ", count: 60_000)
+        let marks = "e" + String(repeating: "\u{301}", count: 300_000)
+        let item: [String: Any] = ["id": "1", "type": "text", "text": huge, "caption": huge,
+                                   "link": ["title": huge, "url": "https://example.org/" + String(repeating: "u", count: 2000)]]
+        let document: [String: Any] = ["id": "s", "author": ["name": huge, "handle": marks],
+                                       "items": [item, ["id": "2", "type": huge, "text": "t"], ["id": "3", "type": "text", "text": marks]]]
+        let (story, warnings) = try FeedDecoder.story(from: try JSONSerialization.data(withJSONObject: document), file: "s.json", expectedID: "s")
+        #expect(story.author.name.displayWidth <= SafeText.Limit.name && story.author.name.hasSuffix("…"))
+        #expect(story.author.handle?.displayWidth ?? 0 <= SafeText.Limit.name)
+        #expect(story.items[0].textContent?.count == SafeText.Limit.textCard && story.items[0].textContent?.hasSuffix("…") == true)
+        #expect(story.items[0].caption?.count == SafeText.Limit.caption)
+        #expect(story.items[0].link?.title.displayWidth ?? 0 <= SafeText.Limit.linkTitle)
+        #expect(story.items[1].textContent?.unicodeScalars.count ?? 0 < 100, "a million marks on one letter are cut before they are kept")
+        #expect(warnings.count == 1 && warnings[0].message.count < 200, "\(warnings.map(\.message.count))")
+
+        let tooLong = try JSONSerialization.data(withJSONObject: ["id": "s", "author": ["name": "A"],
+            "items": [["id": "1", "type": "text", "text": "t", "link": ["title": "t", "url": "https://e.org/" + String(repeating: "u", count: 2040)]]]])
+        #expect(throws: FeedError.self) { try FeedDecoder.story(from: tooLong, file: "s.json", expectedID: "s") }
+
+        let index = try FeedDecoder.index(from: try JSONSerialization.data(withJSONObject: ["version": 1, "title": huge, "stories": ["a"]]), file: "feed.json")
+        #expect(index.title.displayWidth <= SafeText.Limit.title)
+        #expect(FeedWarning(huge).message.displayWidth <= 4 * SafeText.Limit.message)
+        #expect(FeedError(file: huge, reason: huge).description.displayWidth <= 4 * SafeText.Limit.message)
     }
 
     @Test func nestingPastTheLimitIsRefusedAtOnce() {

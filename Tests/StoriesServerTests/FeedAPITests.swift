@@ -341,3 +341,34 @@ import Testing
         #expect(body.contains("a damaged cache file on the server was set aside") && !body.contains(root.path), "\(body)")
     }
 }
+
+/// The server's files are opened the one safe way (`SafeFile`), after the confinement
+/// checks; a large file served in parts is opened again for each part and must still be the
+/// file that was found.
+@Suite struct ConfinedFilesTests {
+    @Test func aLargeFileReplacedOrTurnedIntoALinkBetweenPartsIsNotServed() throws {
+        let fm = FileManager.default
+        let folder = fm.temporaryDirectory.appendingPathComponent("confined-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: folder) }
+        try fm.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+        let big = folder.appendingPathComponent("media/big.mp4")
+        try Data(repeating: 1, count: ConfinedFiles.cacheableFileBytes + 1).write(to: big)
+        let files = try ConfinedFiles(root: folder, recheckAfter: 0)
+        let file = try files.read("media/big.mp4", maxBytes: 64 << 20)
+        #expect(try file.bytes(in: 0..<4) == Data([1, 1, 1, 1]))
+
+        try Data(repeating: 2, count: ConfinedFiles.cacheableFileBytes + 1).write(to: big) // a new file, renamed in
+        #expect(throws: ConfinedFiles.Failure.unreadable("the file changed while it was served")) { try file.bytes(in: 0..<4) }
+
+        let again = try files.read("media/big.mp4", maxBytes: 64 << 20)
+        try fm.removeItem(at: big)
+        try fm.createSymbolicLink(atPath: big.path, withDestinationPath: "/etc/passwd")
+        #expect(throws: ConfinedFiles.Failure.notFound) { try again.bytes(in: 0..<4) }
+        #expect(throws: ConfinedFiles.Failure.notFound) { try files.read("media/big.mp4", maxBytes: 64 << 20) }
+
+        #expect(mkfifo(folder.appendingPathComponent("media/pipe.mp4").path, 0o644) == 0)
+        #expect(throws: ConfinedFiles.Failure.forbidden("not a regular file")) { try files.read("media/pipe.mp4", maxBytes: 64 << 20) }
+        try Data(repeating: 3, count: 100).write(to: folder.appendingPathComponent("media/small.jpg"))
+        #expect(throws: ConfinedFiles.Failure.tooLarge(100)) { try files.read("media/small.jpg", maxBytes: 99) }
+    }
+}

@@ -112,6 +112,24 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         #expect(cache.entry(for: url) == nil)
     }
 
+    /// Numbers and tags read back from a cache file are bounded: a fetch time in the future
+    /// would keep an entry fresh for ever, so it counts as long ago; a tag that could not be
+    /// sent back as a header is not used.
+    @Test func aCacheEntryFromTheFutureOrWithAnUnsendableTagIsAskedForAgain() throws {
+        let cache = HTTPCache(directory: cacheFolder)
+        let url = "http://example.invalid/v1/media/media/a.jpg"
+        cache.store(.init(etag: "\"ok\"", fetched: Date(timeIntervalSince1970: 1e15), body: Data("x".utf8)), for: url)
+        let entry = try #require(cache.entry(for: url))
+        #expect(entry.fetched.timeIntervalSince1970 == 0, "not fresh: \(entry.fetched)")
+        #expect(entry.etag == "\"ok\"")
+        for tag in ["", "\"a b\"", "\"a\u{7F}\"", "\"é\"", String(repeating: "t", count: 257)] {
+            #expect(HTTPCache.usableTag(tag) == nil, "\(tag.debugDescription)")
+            cache.store(.init(etag: tag, fetched: Date(), body: Data("x".utf8)), for: url)
+            #expect(cache.entry(for: url)?.etag == nil)
+        }
+        #expect(HTTPCache.usableTag("W/\"5f-1a\"") == "W/\"5f-1a\"")
+    }
+
     /// A 304 refreshes an entry without writing its body again: the same file (inode), a
     /// later modification time, which is the entry's fetch time from then on.
     @Test func aRevalidationTouchesTheEntryWithoutRewritingIt() throws {

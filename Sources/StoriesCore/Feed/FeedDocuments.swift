@@ -27,7 +27,7 @@ public enum FeedDecoder {
         guard number == Double(supportedVersion) else {
             throw version.fail("unsupported version \(number.rounded() == number ? String(Int(number)) : String(number)); this build reads version \(supportedVersion)")
         }
-        let title = try root.member("title").map { field throws(FeedError) in SafeText.line(try field.string()) } ?? "Stories"
+        let title = try root.member("title").map { field throws(FeedError) in SafeText.line(try field.string(), maxColumns: SafeText.Limit.title) } ?? "Stories"
         var ids: [StoryID] = []
         var seen: Set<StoryID> = []
         var warnings: [FeedWarning] = []
@@ -52,9 +52,9 @@ public enum FeedDecoder {
         guard id == expectedID else { throw idField.fail("'\(id)' does not match the id '\(expectedID)' the feed lists") }
 
         let authorField = try root.required("author")
-        let name = SafeText.line(try authorField.required("name").nonEmptyString())
+        let name = SafeText.line(try authorField.required("name").nonEmptyString(), maxColumns: SafeText.Limit.name)
         guard !name.isEmpty else { throw FeedError(file: file, field: "author.name", reason: "has no printable characters") }
-        let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string()) }
+        let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.name) }
         let avatar = try authorField.member("avatar").map { f throws(FeedError) in try f.string() }
         let author = Author(name: name, handle: handle?.isEmpty == true ? nil : handle, avatar: avatar)
 
@@ -75,13 +75,23 @@ public enum FeedDecoder {
     private static func storyID(_ field: JSONField) throws(FeedError) -> StoryID {
         let id = try field.nonEmptyString()
         guard StoryIDRule.isValid(id) else {
-            throw field.fail("'\(SafeText.line(id))' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")
+            throw field.fail("'\(SafeText.line(id, maxColumns: SafeText.Limit.quoted))' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")
+        }
+        return id
+    }
+
+    /// An item id: 1 to 1024 bytes (a folder feed's are file names), nothing unprintable.
+    /// The same rule in a page's `itemIDs` and a story's items, so the two always match.
+    static func itemID(_ field: JSONField) throws(FeedError) -> ItemID {
+        let id = try field.nonEmptyString()
+        guard id.utf8.count <= 1024, id.unicodeScalars.allSatisfy(SafeText.isShowable) else {
+            throw field.fail("expected an item id of 1 to 1024 bytes of printable characters")
         }
         return id
     }
 
     private static func item(_ field: JSONField, warnings: inout [FeedWarning]) throws(FeedError) -> StoryItem? {
-        let id = try field.required("id").nonEmptyString()
+        let id = try itemID(field.required("id"))
         let typeField = try field.required("type")
         let type = try typeField.string()
 
@@ -90,7 +100,7 @@ public enum FeedDecoder {
         case "image": content = .image(try media(field.required("media")))
         case "video": content = .video(try media(field.required("media")))
         case "text":
-            let text = SafeText.paragraphs(try field.required("text").string())
+            let text = SafeText.paragraphs(try field.required("text").string(), maxCharacters: SafeText.Limit.textCard)
             let background: RGB
             if let bg = try field.member("background") {
                 guard let rgb = RGB(hex: try bg.string()) else { throw bg.fail("expected a colour like \"#1d3557\"") }
@@ -100,7 +110,7 @@ public enum FeedDecoder {
             }
             content = .text(text, background: background)
         default:
-            warnings.append(FeedWarning("\(field.file): \(typeField.path): unknown item type '\(SafeText.line(type))'; item skipped"))
+            warnings.append(FeedWarning("\(field.file): \(typeField.path): unknown item type '\(SafeText.line(type, maxColumns: SafeText.Limit.quoted))'; item skipped"))
             return nil
         }
 
@@ -113,21 +123,25 @@ public enum FeedDecoder {
             // A floor: an item shown for 5e-324 s would have the clock fire without end.
             duration = max(duration, StoryItem.minimumDuration)
         }
-        let caption = try field.member("caption").map { f throws(FeedError) in SafeText.paragraphs(try f.string()) }
+        let caption = try field.member("caption").map { f throws(FeedError) in SafeText.paragraphs(try f.string(), maxCharacters: SafeText.Limit.caption) }
         var createdAt: Date?
         if let dateField = try field.member("createdAt") {
             let text = try dateField.string()
             guard let date = try? Date(text, strategy: .iso8601) else {
-                throw dateField.fail("expected an ISO 8601 time like \"2026-11-20T18:00:00Z\", found \"\(SafeText.line(text))\"")
+                throw dateField.fail("expected an ISO 8601 time like \"2026-11-20T18:00:00Z\", found \"\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))\"")
             }
             createdAt = date
         }
         var link: Link?
         if let linkField = try field.member("link") {
-            link = Link(title: SafeText.line(try linkField.required("title").string()),
-                        url: SafeText.line(try linkField.required("url").string()))
+            let urlField = try linkField.required("url")
+            let url = try urlField.string()
+            guard url.utf8.count <= 2048, url.unicodeScalars.allSatisfy({ $0 != " " && SafeText.isShowable($0) }) else {
+                throw urlField.fail("expected an address of at most 2048 bytes, without spaces or control characters")
+            }
+            link = Link(title: SafeText.line(try linkField.required("title").string(), maxColumns: SafeText.Limit.linkTitle), url: url)
         }
-        return StoryItem(id: SafeText.line(id), content: content, duration: duration,
+        return StoryItem(id: id, content: content, duration: duration,
                          caption: caption?.isEmpty == true ? nil : caption, createdAt: createdAt, link: link)
     }
 
@@ -192,7 +206,7 @@ extension FeedDecoder {
         guard version == Double(supportedVersion) else {
             throw FeedError(file: file, field: "version", reason: "unsupported version; this build reads version \(supportedVersion)")
         }
-        let title = try root.member("title").map { f throws(FeedError) in SafeText.line(try f.string()) } ?? "Stories"
+        let title = try root.member("title").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.title) } ?? "Stories"
         var summaries: [StorySummary] = []
         var seen: Set<StoryID> = []
         var warnings: [FeedWarning] = []
@@ -200,13 +214,13 @@ extension FeedDecoder {
             do throws(FeedError) {
                 let id = try storyID(try element.required("id"))
                 let authorField = try element.required("author")
-                let name = SafeText.line(try authorField.required("name").nonEmptyString())
+                let name = SafeText.line(try authorField.required("name").nonEmptyString(), maxColumns: SafeText.Limit.name)
                 guard !name.isEmpty else { throw FeedError(file: file, field: "\(element.path).author.name", reason: "has no printable characters") }
-                let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string()) }
+                let handle = try authorField.member("handle").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.name) }
                 let avatar = try authorField.member("avatar").map { f throws(FeedError) in try f.string() }
                 var itemIDs: [ItemID] = []
                 for itemID in try element.required("itemIDs").array() where itemIDs.count < 1000 {
-                    itemIDs.append(try itemID.nonEmptyString())
+                    itemIDs.append(try Self.itemID(itemID))
                 }
                 guard !itemIDs.isEmpty else { throw FeedError(file: file, field: "\(element.path).itemIDs", reason: "the story has no items") }
                 var latest: Date?
@@ -223,7 +237,7 @@ extension FeedDecoder {
             }
         }
         for warning in try root.member("warnings")?.array() ?? [] where warnings.count < 100 {
-            warnings.append(FeedWarning(SafeText.line(try warning.string())))
+            warnings.append(FeedWarning(try warning.string()))
         }
         var next: FeedCursor?
         if let field = try root.member("nextCursor") {

@@ -17,15 +17,15 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Printable whatever a file name, a field or a value quoted in the reason held.
     public var description: String {
-        if let field, !field.isEmpty { return SafeText.line("\(file): \(field): \(reason)") }
-        return SafeText.line("\(file): \(reason)")
+        let whole = field.map { $0.isEmpty ? "\(file): \(reason)" : "\(file): \($0): \(reason)" } ?? "\(file): \(reason)"
+        return SafeText.line(whole, maxColumns: 4 * SafeText.Limit.message)
     }
 }
 
 /// Something in a feed that was skipped so the rest could be shown.
 public struct FeedWarning: Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    /// Made printable here, whoever wrote the line.
-    public init(_ message: String) { self.message = SafeText.line(message) }
+    /// Made printable and bounded here, whoever wrote the line.
+    public init(_ message: String) { self.message = SafeText.line(message, maxColumns: 4 * SafeText.Limit.message) }
     public var description: String { message }
 }

@@ -17,16 +17,34 @@ public enum SafeFile {
         case unreadable(String)
     }
 
+    /// Which version of which file was opened: a file replaced or changed since has another.
+    public struct Identity: Equatable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public var size: Int64
+        /// Modification time in nanoseconds since 1970.
+        public var modified: Int64
+    }
+
     /// An open regular file, for reads at places in it (a container's boxes).
     public final class Opened {
         public let size: Int
         public let modified: Date
+        public let identity: Identity
         let handle: FileHandle
 
-        init(handle: FileHandle, size: Int, modified: Date) {
+        init(handle: FileHandle, size: Int, modified: Date, identity: Identity) {
             self.handle = handle
             self.size = size
             self.modified = modified
+            self.identity = identity
+        }
+
+        /// The whole file, as long as it is still the size it was opened at.
+        public func readAll() throws(Failure) -> Data {
+            let data = try read(at: 0, count: size)
+            guard data.count == size else { throw .unreadable("the file changed while it was read") }
+            return data
         }
 
         /// Up to `count` bytes from `offset` (fewer at the end of the file).
@@ -65,7 +83,9 @@ public enum SafeFile {
         default: throw .notRegular("a special file")
         }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified)
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified, identity: identity)
     }
 
     /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of

@@ -227,10 +227,7 @@ public enum HomeDecoder {
     }
 
     static func text(_ raw: String, limit: Int) -> String {
-        // Cut by bytes before cleaning, so a huge string — even one character with a million
-        // combining marks — costs no more than a short one.
-        let bytes = raw.utf8.prefix(limit * 8)
-        return SafeText.line(String(decoding: bytes, as: UTF8.self)).truncated(toWidth: limit)
+        SafeText.line(raw, maxColumns: limit)
     }
 
     /// A span's text: cleaned like any line, but a space at either end is kept, since

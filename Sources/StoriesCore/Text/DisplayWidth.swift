@@ -29,8 +29,7 @@ public enum DisplayWidth {
 
     /// Columns taken by one grapheme cluster (0 to `maxClusterColumns`).
     public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        if scalars.count == 1, let scalar = scalars.first { return of(scalar) }
+        if let scalar = single(character) { return of(scalar) }
         var total = 0
         forEachCell(of: character) { _, width in total += width }
         return total
@@ -54,8 +53,7 @@ public enum DisplayWidth {
     /// The cells a cluster is drawn as, in order, each a one-cell grapheme with its width
     /// (1 or 2). A control or a lone zero-width mark gives none.
     public static func forEachCell(of character: Character, _ body: (Character, Int) -> Void) {
-        let scalars = character.unicodeScalars
-        if scalars.count == 1, let scalar = scalars.first {
+        if let scalar = single(character) {
             guard !isControl(scalar.value) else { return }
             let width = tableWidth(scalar.value)
             if width > 0 {
@@ -80,7 +78,9 @@ public enum DisplayWidth {
             }
             cell.removeAll(keepingCapacity: true)
         }
-        for scalar in scalars {
+        // Past this many code points nothing more can be kept (8 cells of 5), so a letter
+        // under a million combining marks costs what a short cluster does.
+        for scalar in character.unicodeScalars.prefix(maxClusterColumns * (1 + maxJoinedPerCell)) {
             let value = scalar.value
             if value == 0x200D { break }                              // zero width joiner
             if value == 0xFE0E || value == 0xFE0F { continue }        // variation selectors
@@ -100,6 +100,13 @@ public enum DisplayWidth {
             total += columns
         }
         flush()
+    }
+
+    /// The code point of a cluster that has only one (most do), without counting them all.
+    private static func single(_ character: Character) -> Unicode.Scalar? {
+        var iterator = character.unicodeScalars.makeIterator()
+        guard let first = iterator.next(), iterator.next() == nil else { return nil }
+        return first
     }
 
     /// glibc's width of a code point: -1 (not printable), 0, 1 or 2.

@@ -4,6 +4,53 @@
 /// bidirectional embedding/override/isolate controls that reorder what follows — so the
 /// rest can be drawn as plain characters. It runs once, where feed documents are decoded.
 public enum SafeText {
+    /// How long text from outside may be, in columns (a line) or characters (paragraphs).
+    /// Screens measure and wrap some text every frame: a bound here keeps any one frame's
+    /// work small however large the document that held it.
+    public enum Limit {
+        public static let title = 200
+        public static let name = 100
+        public static let linkTitle = 200
+        /// Instagram's own caption limit.
+        public static let caption = 2_200
+        /// A text card: about three screens of 120×40 full.
+        public static let textCard = 10_000
+        /// A message about something wrong (a warning or an error), quoted values included.
+        public static let message = 600
+        /// A value quoted back in a message ("unknown item type '…'").
+        public static let quoted = 40
+    }
+
+    /// `line(raw)` cut to `maxColumns` (ending in "…" when cut). The input is cut first, so
+    /// a megabyte of text, or one character under a million combining marks, costs no more
+    /// than a short line.
+    public static func line(_ raw: String, maxColumns: Int) -> String {
+        limitingClusters(line(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxColumns) * 8 + 8)))))
+            .truncated(toWidth: maxColumns)
+    }
+
+    /// `paragraphs(raw)` cut to `maxCharacters` grapheme clusters (ending in "…" when cut).
+    public static func paragraphs(_ raw: String, maxCharacters: Int) -> String {
+        let text = limitingClusters(paragraphs(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxCharacters) * 8 + 8)))))
+        guard text.count > maxCharacters else { return text }
+        return String(text.prefix(max(0, maxCharacters - 1))) + "…"
+    }
+
+    /// The most code points kept in one grapheme cluster: the longest real ones (a family
+    /// emoji with skin tones, a Tibetan stack) have about a dozen; "Zalgo" text has hundreds
+    /// of marks on one letter, which every measurement would walk.
+    public static let maxScalarsPerCluster = 16
+
+    /// Each grapheme cluster cut to its first `maxScalarsPerCluster` code points.
+    static func limitingClusters(_ text: String) -> String {
+        guard text.unicodeScalars.count > maxScalarsPerCluster else { return text }
+        var out = String.UnicodeScalarView()
+        for character in text {
+            out.append(contentsOf: character.unicodeScalars.prefix(maxScalarsPerCluster))
+        }
+        return String(out)
+    }
+
     /// One line of text (names, handles, titles): newlines and tabs become spaces, runs of
     /// spaces fold into one, ends are trimmed.
     public static func line(_ raw: String) -> String {
