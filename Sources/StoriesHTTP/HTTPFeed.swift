@@ -270,8 +270,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     static func serverMessage(_ body: Data) -> String? {
         guard body.count <= 64 << 10, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
               let message = object["error"] as? String else { return nil }
-        let line = SafeText.line(message)
-        return line.isEmpty ? nil : String(line.prefix(200))
+        let line = SafeText.line(message, maxColumns: 200)
+        return line.isEmpty ? nil : line
     }
 
     static func describe(_ error: any Error, maxBytes: Int) -> String {

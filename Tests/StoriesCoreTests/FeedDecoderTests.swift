@@ -53,7 +53,11 @@ import Testing
         (#"{"id":"s","author":{"name":"A"},"items":[{"id":"a\u0007b","type":"text","text":"t"}]}"#,
          "stories/s.json: items[0].id: expected an item id of 1 to 1024 bytes of printable characters"),
         (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","link":{"title":"t","url":"https://a b"}}]}"#,
-         "stories/s.json: items[0].link.url: expected an address of at most 2048 bytes, without spaces or control characters"),
+         "stories/s.json: items[0].link.url: a link may not hold spaces or control characters"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","link":{"title":"t","url":"javascript:alert(1)"}}]}"#,
+         "stories/s.json: items[0].link.url: expected an http or https URL"),
+        (#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"image","media":{"url":"https://e.org/a\u00a0b.jpg"}}]}"#,
+         "stories/s.json: items[0].media.url: a link may hold only the characters of a URI (others percent-encoded)"),
     ])
     func errorsNameTheFileTheFieldAndTheReason(json: String, message: String) {
         #expect(throws: FeedError.self) { try decodeStory(json) }
@@ -155,11 +159,12 @@ import Testing
                                        "items": [item, ["id": "2", "type": huge, "text": "t"], ["id": "3", "type": "text", "text": marks]]]
         let (story, warnings) = try FeedDecoder.story(from: try JSONSerialization.data(withJSONObject: document), file: "s.json", expectedID: "s")
         #expect(story.author.name.displayWidth <= SafeText.Limit.name && story.author.name.hasSuffix("…"))
-        #expect(story.author.handle?.displayWidth ?? 0 <= SafeText.Limit.name)
+        #expect(try #require(story.author.handle).unicodeScalars.count <= SafeText.maxScalarsPerCluster)
         #expect(story.items[0].textContent?.count == SafeText.Limit.textCard && story.items[0].textContent?.hasSuffix("…") == true)
         #expect(story.items[0].caption?.count == SafeText.Limit.caption)
-        #expect(story.items[0].link?.title.displayWidth ?? 0 <= SafeText.Limit.linkTitle)
-        #expect(story.items[1].textContent?.unicodeScalars.count ?? 0 < 100, "a million marks on one letter are cut before they are kept")
+        #expect(try #require(story.items[0].link).title.displayWidth <= SafeText.Limit.linkTitle)
+        #expect(try #require(story.items[1].textContent).unicodeScalars.count <= SafeText.maxScalarsPerCluster,
+                "marks by the hundred thousand on one letter are cut before they are kept")
         #expect(warnings.count == 1 && warnings[0].message.count < 200, "\(warnings.map(\.message.count))")
 
         let tooLong = try JSONSerialization.data(withJSONObject: ["id": "s", "author": ["name": "A"],
@@ -168,8 +173,21 @@ import Testing
 
         let index = try FeedDecoder.index(from: try JSONSerialization.data(withJSONObject: ["version": 1, "title": huge, "stories": ["a"]]), file: "feed.json")
         #expect(index.title.displayWidth <= SafeText.Limit.title)
-        #expect(FeedWarning(huge).message.displayWidth <= 4 * SafeText.Limit.message)
-        #expect(FeedError(file: huge, reason: huge).description.displayWidth <= 4 * SafeText.Limit.message)
+        #expect(FeedWarning(huge).message.displayWidth <= SafeText.Limit.message)
+        #expect(FeedError(file: huge, reason: huge).description.displayWidth <= SafeText.Limit.message)
+    }
+
+    /// A story shows at most 1000 items and says so; items skipped for an unknown type are
+    /// said one by one for the first few, then counted.
+    @Test func aStoryOfTensOfThousandsOfItemsShowsTheFirstThousand() throws {
+        let items = (0..<60_000).map { ["id": "\($0)", "type": $0 < 30 ? "hologram" : "text", "text": "t"] }
+        let data = try JSONSerialization.data(withJSONObject: ["id": "s", "author": ["name": "A"], "items": items])
+        let (story, warnings) = try FeedDecoder.story(from: data, file: "s.json", expectedID: "s")
+        #expect(story.items.count == FeedDecoder.maxItemsPerStory)
+        #expect(story.items.first?.id == "30")
+        #expect(warnings.map(\.message).suffix(2) == ["s.json: 20 more items skipped like those",
+                                                      "s.json: items: 60000 items; the story shows the first 1000"].reversed())
+        #expect(warnings.count == 12)
     }
 
     @Test func nestingPastTheLimitIsRefusedAtOnce() {

@@ -51,6 +51,7 @@ import Testing
         ("1\u{FE0F}\u{20E3}", [("1\u{20E3}", 1)]),                                          // keycap: the mark joins
         ("e\u{301}", [("e\u{301}", 1)]),
         ("\u{915}\u{94D}\u{937}\u{93F}", [("\u{915}\u{94D}", 1), ("\u{937}", 1), ("\u{93F}", 1)]), // क्षि: 3 columns
+        ("\u{930}\u{94D}\u{200D}\u{939}", [("\u{930}\u{94D}", 1), ("\u{939}", 1)]),      // र्‍ह: the joiner only, never the letter after it
         ("\u{1100}\u{1161}\u{11A8}", [("\u{1100}\u{1161}\u{11A8}", 2)]),                   // Hangul jamo: one cell
         ("\u{6F22}", [("\u{6F22}", 2)]), ("\u{FF21}", [("\u{FF21}", 2)]), ("\u{FF71}", [("\u{FF71}", 1)]),
         ("\u{1FA77}", [("\u{FFFD}", 1)]),                                                 // newer than the table
@@ -73,6 +74,21 @@ import Testing
             #expect(scalars.dropFirst().allSatisfy { DisplayWidth.tableWidth($0.value) == 0 })
             #expect(scalars.count <= 1 + DisplayWidth.maxJoinedPerCell)
         }
+    }
+
+    /// Cutting a long cluster never glues it to the next one: a cut ending in a joiner, a
+    /// virama or a leading jamo would, and the result would be one cluster of everything.
+    @Test(arguments: [
+        String(repeating: "\u{1F468}\u{1F3FD}\u{200D}\u{1F469}\u{1F3FD}\u{200D}\u{1F467}\u{1F3FD}\u{200D}\u{1F466}\u{1F3FD}\u{200D}\u{1F466}\u{1F3FD}\u{200D}\u{1F466}", count: 50),
+        String(repeating: String(repeating: "\u{1100}", count: 17) + "\u{1161}", count: 50),
+        String(repeating: String(repeating: "\u{600}", count: 17) + "a", count: 50),
+        String(repeating: "\u{915}" + String(repeating: "\u{94D}\u{200D}\u{937}", count: 6), count: 50),
+        String(repeating: "e" + String(repeating: "\u{301}", count: 40), count: 50),
+    ])
+    func cuttingALongClusterNeverJoinsItToTheNext(text: String) {
+        let cut = SafeText.line(text, maxColumns: 10_000)
+        #expect(cut.allSatisfy { $0.unicodeScalars.count <= SafeText.maxScalarsPerCluster })
+        #expect(cut.count >= 40, "the clusters stay apart: \(cut.count)")
     }
 
     @Test func aClusterOfEndlessMarksIsCutToABoundedWidth() throws {

@@ -11,7 +11,7 @@ import Testing
     static let hardLines = [
         "A\u{1F1FA}\u{1F1F8}B\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}C\u{2764}\u{FE0F}D\u{1F44D}\u{1F3FD}E\u{6F22}F",
         "e\u{301}|\u{915}\u{94D}\u{937}\u{93F}|\u{938}\u{94D}\u{924}\u{94D}\u{930}\u{940}|1\u{FE0F}\u{20E3}|\u{1FA77}|\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}|\u{1100}\u{1161}\u{11A8}|end",
-        "\u{2614}\u{2708}\u{FE0F}\u{1F600}\u{FE0E}\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}\u{1F1E6}x\u{AD}y\u{200B}z",
+        "\u{2614}\u{2708}\u{FE0F}\u{1F600}\u{FE0E}\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}\u{1F1E6}x\u{AD}y\u{200B}z|\u{930}\u{94D}\u{200D}\u{939}\u{93E}|",
     ]
 
     static func feed() throws -> URL {

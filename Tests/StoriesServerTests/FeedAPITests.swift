@@ -357,7 +357,7 @@ import Testing
         let file = try files.read("media/big.mp4", maxBytes: 64 << 20)
         #expect(try file.bytes(in: 0..<4) == Data([1, 1, 1, 1]))
 
-        try Data(repeating: 2, count: ConfinedFiles.cacheableFileBytes + 1).write(to: big) // a new file, renamed in
+        try Data(repeating: 2, count: ConfinedFiles.cacheableFileBytes + 1).write(to: big, options: .atomic) // a new file, renamed in
         #expect(throws: ConfinedFiles.Failure.unreadable("the file changed while it was served")) { try file.bytes(in: 0..<4) }
 
         let again = try files.read("media/big.mp4", maxBytes: 64 << 20)

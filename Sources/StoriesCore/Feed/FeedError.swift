@@ -18,7 +18,7 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Printable whatever a file name, a field or a value quoted in the reason held.
     public var description: String {
         let whole = field.map { $0.isEmpty ? "\(file): \(reason)" : "\(file): \($0): \(reason)" } ?? "\(file): \(reason)"
-        return SafeText.line(whole, maxColumns: 4 * SafeText.Limit.message)
+        return SafeText.line(whole, maxColumns: SafeText.Limit.message)
     }
 }
 
@@ -26,6 +26,6 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct FeedWarning: Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// Made printable and bounded here, whoever wrote the line.
-    public init(_ message: String) { self.message = SafeText.line(message, maxColumns: 4 * SafeText.Limit.message) }
+    public init(_ message: String) { self.message = SafeText.line(message, maxColumns: SafeText.Limit.message) }
     public var description: String { message }
 }

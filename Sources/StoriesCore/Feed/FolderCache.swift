@@ -212,7 +212,7 @@ public final class FolderCache: @unchecked Sendable {
         guard entry.size >= 0 else { return nil }
         var result = entry
         if let captured = entry.captured, !(captured.isFinite && abs(captured) < 1e11) { result.captured = nil }
-        result.caption = entry.caption.map { String(SafeText.line($0).prefix(PhotoMetadata.maxCaptionBytes)) }
+        result.caption = entry.caption.map { SafeText.line($0, maxColumns: PhotoMetadata.maxCaptionBytes / 2) }
         if let day = entry.day, FolderFeed.dayParts(day) == nil { result.day = nil }
         if let hash = entry.blurhash, !(6...120).contains(hash.utf8.count) || !hash.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) {
             result.blurhash = nil

@@ -88,7 +88,7 @@ public struct FolderFeed: FeedSource {
     public static let maxEntries = 20_000
     /// The most items one story has: a story is watched item by item (and its document must
     /// stay within the 4 MB a feed document may be, written by `init` or served).
-    public static let maxItemsPerStory = 1000
+    public static let maxItemsPerStory = FeedDecoder.maxItemsPerStory
     /// How far a listing counts entries past the limit before it stops reading the folder.
     static let maxCounted = 1_000_000
     /// The longest sidecar caption read.

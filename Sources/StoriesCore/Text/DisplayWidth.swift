@@ -31,7 +31,7 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         if let scalar = single(character) { return of(scalar) }
         var total = 0
-        forEachCell(of: character) { _, width in total += width }
+        walk(character, cell: { _, width in total += width }, joined: { _ in }, dropped: {})
         return total
     }
 
@@ -63,43 +63,79 @@ public enum DisplayWidth {
             }
             return
         }
-        var cell: [Unicode.Scalar] = []
-        var cellWidth = 0
-        var total = 0
-        func flush() {
-            guard !cell.isEmpty else { return }
-            let text = String(String.UnicodeScalarView(cell))
-            // A first code point with its marks is one grapheme; should a rule of Unicode's ever
-            // split one, the first code point alone is drawn in the same columns.
-            if text.count == 1, let whole = text.first {
-                body(whole, cellWidth)
-            } else {
-                body(Character(cell[0]), cellWidth)
-            }
-            cell.removeAll(keepingCapacity: true)
+        var cells: [(scalars: [Unicode.Scalar], width: Int)] = []
+        var changed = false
+        walk(character,
+             cell: { scalar, width in cells.append(([scalar], width)) },
+             joined: { scalar in cells[cells.count - 1].scalars.append(scalar) },
+             dropped: { changed = true })
+        // The whole cluster in one cell, nothing left out: the grapheme as it came.
+        if cells.count == 1, !changed {
+            body(character, cells[0].width)
+            return
         }
+        for (scalars, width) in cells {
+            let text = String(String.UnicodeScalarView(scalars))
+            // A first code point with its marks is one grapheme; should a rule of Unicode's
+            // ever split one, the first code point alone is drawn in the same columns.
+            if text.count == 1, let whole = text.first {
+                body(whole, width)
+            } else {
+                body(Character(scalars[0]), width)
+            }
+        }
+    }
+
+    /// The one walk over a cluster's code points that both measuring and drawing use:
+    /// `cell` for a code point that starts a cell (with its width), `joined` for a
+    /// zero-width one kept in the cell before, `dropped` when anything is left out or
+    /// replaced. Allocates nothing itself.
+    private static func walk(_ character: Character, cell: (Unicode.Scalar, Int) -> Void,
+                             joined: (Unicode.Scalar) -> Void, dropped: () -> Void) {
+        var total = 0
+        var inCell = 0           // code points in the current cell, 0 before the first
+        var cellIsEmoji = false
         // Past this many code points nothing more can be kept (8 cells of 5), so a letter
         // under a million combining marks costs what a short cluster does.
-        for scalar in character.unicodeScalars.prefix(maxClusterColumns * (1 + maxJoinedPerCell)) {
+        let limit = maxClusterColumns * (1 + maxJoinedPerCell)
+        var seen = 0
+        for scalar in character.unicodeScalars {
+            seen += 1
+            if seen > limit { dropped(); break }
             let value = scalar.value
-            if value == 0x200D { break }                              // zero width joiner
-            if value == 0xFE0E || value == 0xFE0F { continue }        // variation selectors
-            if (0x1F3FB...0x1F3FF).contains(value), total > 0 { continue } // skin tone after its base
-            if isControl(value) { continue }
-            let width = tableWidth(value)
-            if width == 0 {
-                if !cell.isEmpty, cell.count <= maxJoinedPerCell { cell.append(scalar) }
+            if value == 0x200D {
+                // A joiner ends an emoji sequence here (terminals disagree on the rest); in
+                // other scripts ("र्‍ह") it only picks a letter's form, so the letters after
+                // it are kept, each in its own cell.
+                dropped()
+                if cellIsEmoji { break }
                 continue
             }
-            let shown: Unicode.Scalar = width < 0 ? "\u{FFFD}" : scalar
+            if value == 0xFE0E || value == 0xFE0F { dropped(); continue } // variation selectors
+            if (0x1F3FB...0x1F3FF).contains(value), total > 0 { dropped(); continue } // skin tone after its base
+            if isControl(value) { dropped(); continue }
+            let width = tableWidth(value)
+            if width == 0 {
+                if inCell > 0, inCell <= maxJoinedPerCell {
+                    joined(scalar)
+                    inCell += 1
+                } else {
+                    dropped()
+                }
+                continue
+            }
             let columns = max(1, width)
-            guard total + columns <= maxClusterColumns else { break }
-            flush()
-            cell = [shown]
-            cellWidth = columns
+            guard total + columns <= maxClusterColumns else { dropped(); break }
+            if width < 0 {
+                dropped()
+                cell("\u{FFFD}", 1)
+            } else {
+                cell(scalar, columns)
+            }
+            cellIsEmoji = width > 0 && scalar.properties.isEmoji && value >= 0x100
+            inCell = 1
             total += columns
         }
-        flush()
     }
 
     /// The code point of a cluster that has only one (most do), without counting them all.

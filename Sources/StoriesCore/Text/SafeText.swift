@@ -16,7 +16,7 @@ public enum SafeText {
         /// A text card: about three screens of 120×40 full.
         public static let textCard = 10_000
         /// A message about something wrong (a warning or an error), quoted values included.
-        public static let message = 600
+        public static let message = 2_400
         /// A value quoted back in a message ("unknown item type '…'").
         public static let quoted = 40
     }
@@ -25,13 +25,14 @@ public enum SafeText {
     /// a megabyte of text, or one character under a million combining marks, costs no more
     /// than a short line.
     public static func line(_ raw: String, maxColumns: Int) -> String {
-        limitingClusters(line(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxColumns) * 8 + 8)))))
+        // The cut leaves room for escape sequences, which are removed after it.
+        limitingClusters(line(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxColumns) * 8 + 4096)))))
             .truncated(toWidth: maxColumns)
     }
 
     /// `paragraphs(raw)` cut to `maxCharacters` grapheme clusters (ending in "…" when cut).
     public static func paragraphs(_ raw: String, maxCharacters: Int) -> String {
-        let text = limitingClusters(paragraphs(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxCharacters) * 8 + 8)))))
+        let text = limitingClusters(paragraphs(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(max(0, maxCharacters) * 8 + 4096)))))
         guard text.count > maxCharacters else { return text }
         return String(text.prefix(max(0, maxCharacters - 1))) + "…"
     }
@@ -41,12 +42,25 @@ public enum SafeText {
     /// of marks on one letter, which every measurement would walk.
     public static let maxScalarsPerCluster = 16
 
-    /// Each grapheme cluster cut to its first `maxScalarsPerCluster` code points.
+    /// Each grapheme cluster cut to its first `maxScalarsPerCluster` code points. A cut one
+    /// keeps one fewer and is followed by a space: a cut could end in a joiner, a virama or
+    /// a leading jamo and glue itself to the cluster after it, and a space always stands
+    /// between two clusters. Linear, and no cluster of the result is longer than the limit.
     static func limitingClusters(_ text: String) -> String {
         guard text.unicodeScalars.count > maxScalarsPerCluster else { return text }
         var out = String.UnicodeScalarView()
         for character in text {
-            out.append(contentsOf: character.unicodeScalars.prefix(maxScalarsPerCluster))
+            var kept: [Unicode.Scalar] = []
+            for scalar in character.unicodeScalars {
+                kept.append(scalar)
+                if kept.count > maxScalarsPerCluster { break }
+            }
+            if kept.count <= maxScalarsPerCluster {
+                out.append(contentsOf: kept)
+            } else {
+                out.append(contentsOf: kept.prefix(maxScalarsPerCluster - 1))
+                out.append(" ")
+            }
         }
         return String(out)
     }

@@ -147,6 +147,11 @@ public struct Canvas: Equatable, Sendable {
         if w == 2 { set(x: x + 1, y: y, .continuation(style)) }
     }
 
+    /// Changes one cell's style and nothing else (shading an animation's frame).
+    mutating func setStyle(at index: Int, _ style: Style) {
+        cells[index].style = style
+    }
+
     /// Sets a cell and repairs any wide character it cut in half.
     private mutating func set(x: Int, y: Int, _ cell: Cell) {
         let index = y * width + x

@@ -9,13 +9,8 @@ extension Canvas {
     /// glyphs stay. The terminal's default colours count as light grey on black.
     public mutating func shade(_ factor: Double) {
         guard factor < 1 else { return }
-        for y in 0..<height {
-            for x in 0..<width {
-                let cell = self[x, y]
-                guard !cell.isContinuation else { continue }
-                put(cell.grapheme ?? " ", width: 1, x: x, y: y, style: Self.shaded(cell.style, factor))
-            }
-        }
+        // Colours only, in place: a wide grapheme keeps both its cells.
+        for index in cells.indices { setStyle(at: index, Self.shaded(cells[index].style, factor)) }
     }
 
     static func shaded(_ style: Style, _ factor: Double) -> Style {
