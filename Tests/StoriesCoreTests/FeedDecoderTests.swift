@@ -177,6 +177,16 @@ import Testing
         #expect(FeedError(file: huge, reason: huge).description.displayWidth <= SafeText.Limit.message)
     }
 
+    /// A duration of almost nothing is held at the floor: a clock firing every 5e-324 s
+    /// would never let a virtual-clock replay end.
+    @Test func aTinyDurationIsHeldAtTheFloor() throws {
+        for tiny in ["5e-324", "0.0001", "0.49"] {
+            let (story, _) = try decodeStory(#"{"id":"s","author":{"name":"A"},"items":[{"id":"x","type":"text","text":"t","duration":"# + tiny + "}]}")
+            #expect(story.items[0].duration == StoryItem.minimumDuration, "\(tiny)")
+        }
+        #expect(StoryItem.minimumDuration == 0.5)
+    }
+
     /// A story shows at most 1000 items and says so; items skipped for an unknown type are
     /// said one by one for the first few, then counted.
     @Test func aStoryOfTensOfThousandsOfItemsShowsTheFirstThousand() throws {
