@@ -610,6 +610,40 @@ import Testing
         #expect(size.err.contains("--size takes WxH in cells") && size.err.contains("stories print"))
     }
 
+    /// `assets blurhash` hashes only regular files inside the feed folder: a `../` path, a
+    /// link out of the folder and a FIFO are each said (printably) and left without a hash,
+    /// and nothing outside the folder is read.
+    @Test func assetsBlurhashReadsNothingOutsideTheFeedFolder() throws {
+        let fm = FileManager.default
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/brick.jpg")
+        let root = fm.temporaryDirectory.appendingPathComponent("e2e-assets-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: root) }
+        let feed = root.appendingPathComponent("feed")
+        try fm.createDirectory(at: feed.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: feed.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try fm.copyItem(at: demo, to: root.appendingPathComponent("outside.jpg"))
+        try fm.copyItem(at: demo, to: feed.appendingPathComponent("media/ok.jpg"))
+        try fm.createSymbolicLink(atPath: feed.appendingPathComponent("media/link.jpg").path, withDestinationPath: root.appendingPathComponent("outside.jpg").path)
+        #expect(mkfifo(feed.appendingPathComponent("media/pipe.jpg").path, 0o644) == 0)
+        try #"{"version":1,"title":"A","stories":["a"]}"#.write(to: feed.appendingPathComponent("feed.json"), atomically: true, encoding: .utf8)
+        let paths = ["../outside.jpg", "media/link.jpg", "media/pipe.jpg", "media/\\u001b]0;pwned\\u0007x.jpg", "media/ok.jpg"]
+        let items = paths.enumerated().map { #"{"id":"\#($0.offset)","type":"image","media":{"path":"\#($0.element)"}}"# }
+        let story = feed.appendingPathComponent("stories/a.json")
+        try (#"{"id":"a","author":{"name":"A"},"items":["# + items.joined(separator: ",") + "]}").write(to: story, atomically: true, encoding: .utf8)
+
+        let result = try Binary.run(["assets", "blurhash", feed.path])
+        #expect(!result.err.contains("\u{1B}") && !result.out.contains("\u{1B}"), "every message printable")
+        #expect(result.err.contains("../outside.jpg"), "\(result.err)")
+        #expect(result.err.contains("link.jpg") && result.err.contains("symbolic link"), "\(result.err)")
+        #expect(result.err.contains("pipe.jpg") && result.err.contains("FIFO"), "\(result.err)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: story)) as? [String: Any])
+        let media = (written["items"] as? [[String: Any]] ?? []).map { $0["media"] as? [String: Any] ?? [:] }
+        #expect(media.count == 5)
+        #expect(media.prefix(4).allSatisfy { $0["blurhash"] == nil }, "nothing hashed but the one file inside: \(media)")
+        #expect((media.last?["blurhash"] as? String)?.count ?? 0 >= 6, "the file inside is hashed")
+    }
+
     @Test func syntheticFlagsAreChecked() throws {
         let both = try Binary.run(["--feed", "/tmp", "--synthetic", "5"])
         #expect(both.status == 64)
