@@ -24,6 +24,12 @@ import Testing
         #expect(throws: SafeFile.Failure.notRegular("a device")) { try SafeFile.read("/dev/zero", maxBytes: 100, followLinks: true) }
         #expect(SafeFile.Failure.notRegular("a FIFO").description == "is a FIFO, not a file")
         #expect(throws: SafeFile.Failure.missing) { try SafeFile.read(folder.appendingPathComponent("none").path, maxBytes: 100) }
+        // A loop of links named on the command line (links followed) is said as a loop.
+        let one = folder.appendingPathComponent("one"), two = folder.appendingPathComponent("two")
+        try FileManager.default.createSymbolicLink(atPath: one.path, withDestinationPath: two.path)
+        try FileManager.default.createSymbolicLink(atPath: two.path, withDestinationPath: one.path)
+        #expect(throws: SafeFile.Failure.cannotOpen("its links go round in a loop")) { try SafeFile.read(one.path, maxBytes: 100, followLinks: true) }
+        #expect(throws: SafeFile.Failure.link) { try SafeFile.read(one.path, maxBytes: 100) }
     }
 
     /// The feed-folder reader goes through it: a story file linked in from outside is refused

@@ -67,7 +67,8 @@ public enum SafeFile {
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .missing
-            case ELOOP: throw .link
+            // Not following links, a link is refused; following them, ELOOP means a loop.
+            case ELOOP: throw followLinks ? .cannotOpen("its links go round in a loop") : .link
             default: throw .cannotOpen(String(cString: strerror(errno)))
             }
         }
