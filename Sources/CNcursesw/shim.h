@@ -27,11 +27,15 @@ static const attr_t STORIES_A_COLOR = A_COLOR;
 
 /// Writes one cell: up to CCHARW_MAX code points (a grapheme), attributes and an extended
 /// colour pair (above 255), which only the opts pointer of setcchar can carry.
+/// Returns STORIES_REFUSED when ncurses will not make a cell of the characters; otherwise
+/// what mvwadd_wch says (ERR also when the bottom-right cell was written but the cursor
+/// could not move on, which is not a failure to draw).
 static inline int stories_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, int pair) {
     cchar_t cell;
-    if (setcchar(&cell, chars, attrs, 0, &pair) != OK) return ERR;
+    if (setcchar(&cell, chars, attrs, 0, &pair) != OK) return -2;
     return mvwadd_wch(stdscr, y, x, &cell);
 }
+static const int STORIES_REFUSED = -2;
 
 /// The pair number ncurses uses for a foreground/background, allocating when needed.
 /// Defines pair `pair` (numbered by the caller, never reused before a reset, so ncurses

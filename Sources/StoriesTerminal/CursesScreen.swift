@@ -161,7 +161,7 @@ public final class CursesScreen {
         if scalars.isEmpty || !SafeText.isShowable(scalars[0]) { scalars = [" "] }
         var wide = scalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
         wide.append(0)
-        if stories_put_cell(Int32(y), Int32(x), wide, attributes, pair) == STORIES_ERR {
+        if stories_put_cell(Int32(y), Int32(x), wide, attributes, pair) == STORIES_REFUSED {
             // ncurses refused it (a C library that measures it otherwise than the table):
             // a blank in its place, never the cell that was there before.
             let blank: [wchar_t] = [wchar_t(bitPattern: 0x20), 0]

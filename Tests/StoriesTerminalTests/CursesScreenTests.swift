@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    /// The bottom-right cell is drawn like any other (ncurses says ERR there because the
+    /// cursor cannot move on, which is not a refusal), and joined or flagged clusters land
+    /// in the cells the canvas gave them.
+    @Test func theBottomRightCellAndSplitClustersAreDrawnAsTheCanvasHasThem() throws {
+        try withScreen { screen in
+            let (width, height) = (screen.size.width, screen.size.height)
+            var canvas = Canvas(width: width, height: height)
+            canvas.text("z", x: width - 1, y: height - 1)
+            canvas.text("\u{1F1FA}\u{1F1F8}|\u{1F468}\u{200D}\u{1F469}|\u{915}\u{94D}\u{937}\u{93F}|", x: 0, y: 0)
+            screen.draw(canvas)
+            #expect(screen.cell(x: width - 1, y: height - 1)?.text == "z")
+            let row = (0..<12).map { screen.cell(x: $0, y: 0)?.text ?? "?" }
+            #expect(row[0] == "\u{1F1FA}" && row[1] == "\u{1F1F8}" && row[2] == "|", "\(row)")
+            #expect(row[3] == "\u{1F468}" && row[5] == "|", "the family is its first person, two columns: \(row)")
+            #expect(row[6] == "\u{915}\u{94D}" && row[7] == "\u{937}" && row[8] == "\u{93F}" && row[9] == "|", "\(row)")
+        }
+    }
+
     @Test func onlyChangedCellsAreHandedToNcurses() throws {
         try withScreen { screen in
             var canvas = Canvas(width: screen.size.width, height: screen.size.height)

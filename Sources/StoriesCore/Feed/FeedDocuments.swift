@@ -76,6 +76,7 @@ public enum FeedDecoder {
                 if warnings.count < 10 { warnings += itemWarnings } else { skipped += 1 }
                 continue
             }
+            warnings += itemWarnings
             guard itemIDs.insert(item.id).inserted else {
                 throw FeedError(file: file, field: "\(element.path).id", reason: "'\(item.id)' is used by an earlier item")
             }

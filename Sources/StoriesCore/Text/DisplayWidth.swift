@@ -132,7 +132,7 @@ public enum DisplayWidth {
             } else {
                 cell(scalar, columns)
             }
-            cellIsEmoji = width > 0 && scalar.properties.isEmoji && value >= 0x100
+            cellIsEmoji = scalar.properties.isEmoji && value >= 0x100 // "�" for one too new too
             inCell = 1
             total += columns
         }

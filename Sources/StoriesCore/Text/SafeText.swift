@@ -43,24 +43,29 @@ public enum SafeText {
     public static let maxScalarsPerCluster = 16
 
     /// Each grapheme cluster cut to its first `maxScalarsPerCluster` code points. A cut one
-    /// keeps one fewer and is followed by a space: a cut could end in a joiner, a virama or
-    /// a leading jamo and glue itself to the cluster after it, and a space always stands
-    /// between two clusters. Linear, and no cluster of the result is longer than the limit.
+    /// keeps one fewer and is followed by a space (unless a space or a line end follows
+    /// anyway, or nothing does): a cut could end in a joiner, a virama or a leading jamo and
+    /// glue itself to the cluster after it, and a space always stands between two clusters.
+    /// Linear, and no cluster of the result is longer than the limit.
     static func limitingClusters(_ text: String) -> String {
         guard text.unicodeScalars.count > maxScalarsPerCluster else { return text }
         var out = String.UnicodeScalarView()
-        for character in text {
-            var kept: [Unicode.Scalar] = []
-            for scalar in character.unicodeScalars {
-                kept.append(scalar)
-                if kept.count > maxScalarsPerCluster { break }
+        var characters = text.makeIterator()
+        var current = characters.next()
+        while let character = current {
+            let next = characters.next()
+            var count = 0
+            for _ in character.unicodeScalars {
+                count += 1
+                if count > maxScalarsPerCluster { break }
             }
-            if kept.count <= maxScalarsPerCluster {
-                out.append(contentsOf: kept)
+            if count <= maxScalarsPerCluster {
+                out.append(contentsOf: character.unicodeScalars)
             } else {
-                out.append(contentsOf: kept.prefix(maxScalarsPerCluster - 1))
-                out.append(" ")
+                out.append(contentsOf: character.unicodeScalars.prefix(maxScalarsPerCluster - 1))
+                if let next, next != " ", next != "\n" { out.append(" ") }
             }
+            current = next
         }
         return String(out)
     }
