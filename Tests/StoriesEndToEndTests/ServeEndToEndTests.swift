@@ -122,7 +122,7 @@ import Testing
         let port = server.port
         let tmux = try Tmux(width: 100, height: 30)
         try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)")
-        try tmux.waitFor("the ring row from the server") { $0.first?.contains("Demo stories") == true && $0.contains { $0.contains("╭") } }
+        try tmux.waitFor("the ring row from the server") { $0.first?.contains("Demo stories") == true && $0.prefix(7).contains { $0.contains("╭") || $0.contains("┏") } }
         // The server-driven sections below the row, from GET /v1/home.
         try tmux.waitFor(text: "Featured")
         try tmux.waitFor(text: "Liftoff · a launch in 12 seconds")
@@ -131,7 +131,7 @@ import Testing
         try tmux.waitFor(text: "1/3")
         #expect(try String(contentsOf: log, encoding: .utf8).contains("GET /v1/stories/ayla 200"))
         try tmux.press("Escape")
-        try tmux.waitFor("back on the row") { $0.contains { $0.contains("╭") } }
+        try tmux.waitFor("back on the row") { $0.prefix(7).contains { $0.contains("╭") || $0.contains("┏") } }
 
         #expect(server.stop() == 0)
         // Mika's story was loaded with the first page (preloading): it opens from the cache.
@@ -183,7 +183,7 @@ import Testing
         let port = server.port
         let tmux = try Tmux(width: 100, height: 30)
         let command = "XDG_CACHE_HOME=\(folder.path)/cache XDG_STATE_HOME=\(folder.path)/state \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)"
-        func ringRow(_ lines: [String]) -> Bool { lines.first?.contains("Demo stories") == true && lines.contains { $0.contains("╭") } }
+        func ringRow(_ lines: [String]) -> Bool { lines.first?.contains("Demo stories") == true && lines.prefix(7).contains { $0.contains("╭") || $0.contains("┏") } }
         try tmux.type(command)
         try tmux.waitFor("the ring row, fetched", ringRow)
         try tmux.press("q")
