@@ -329,8 +329,38 @@ import Testing
         try tmux.waitFor("a photo") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 80 }
         let colours = try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session])
         #expect(colours.contains("\u{1B}[38;2;") || colours.contains("\u{1B}[38:2:"), "24-bit colour codes on screen")
+        // The astronaut's near-black pixels: a direct-colour number under 8 would reach the
+        // terminal as one of the eight ANSI colours (24 colour codes here before the fix).
+        let photoRows = colours.components(separatedBy: "\n").dropFirst(2).prefix(18).joined(separator: "\n")
+        #expect(Self.basicColourCodes(in: photoRows) == 0, "no ANSI palette colour among the photo's cells")
         try tmux.press("Escape", "q")
         try tmux.waitForPrompt()
+    }
+
+    /// How many SGR colours in `text` are one of the 16 ANSI colours (30–37, 40–47, 90–97,
+    /// 100–107, or 38;5/48;5 under 16), skipping the numbers inside 24-bit colours.
+    static func basicColourCodes(in text: String) -> Int {
+        var count = 0
+        var rest = Substring(text)
+        while let start = rest.range(of: "\u{1B}[") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(where: { !($0.isNumber || $0 == ";" || $0 == ":") }) else { break }
+            let parameters = rest[..<end].split(whereSeparator: { $0 == ";" || $0 == ":" }).map { Int($0) ?? -1 }
+            if rest[end] == "m" {
+                var i = 0
+                while i < parameters.count {
+                    let p = parameters[i]
+                    if (p == 38 || p == 48), i + 1 < parameters.count {
+                        if parameters[i + 1] == 2 { i += 5; continue }
+                        if parameters[i + 1] == 5, i + 2 < parameters.count { count += parameters[i + 2] < 16 ? 1 : 0; i += 3; continue }
+                    }
+                    if (30...37).contains(p) || (40...47).contains(p) || (90...97).contains(p) || (100...107).contains(p) { count += 1 }
+                    i += 1
+                }
+            }
+            rest = rest[end...]
+        }
+        return count
     }
 
     @Test func in256ColoursPhotosUseThePalette() throws {

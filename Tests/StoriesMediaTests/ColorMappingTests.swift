@@ -76,4 +76,24 @@ import Testing
             #expect(same, "\(index) → \(back)")
         }
     }
+
+    /// In direct colour no value under 8 is ever sent: a `*-direct` terminfo entry turns those
+    /// into the eight ANSI colours (issue 13: red and green specks on near-black pixels).
+    @Test func directColourNeverSendsAValueTheTerminalWouldReadAsAPaletteColour() {
+        for b in UInt8(0)..<16 {
+            let value = ColorMapping.terminalColor(.rgb(0, 0, b), depth: .direct)
+            #expect(value >= 8, "(0, 0, \(b)) → \(value)")
+            #expect(value == max(8, Int(b)), "only the eight lowest move, to (0, 0, 8)")
+        }
+        for index in UInt8(0)...255 {
+            #expect(ColorMapping.terminalColor(.palette(index), depth: .direct) >= 8, "palette \(index)")
+        }
+        var seed: UInt64 = 7
+        for _ in 0..<10_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let (r, g, b) = (UInt8(truncatingIfNeeded: seed >> 24) & 3, UInt8(truncatingIfNeeded: seed >> 32) & 3, UInt8(truncatingIfNeeded: seed >> 40))
+            #expect(ColorMapping.terminalColor(.rgb(r, g, b), depth: .direct) >= 8)
+        }
+        #expect(ColorMapping.terminalColor(.rgb(18, 52, 86), depth: .direct) == 0x123456, "everything else as it is")
+    }
 }

@@ -26,7 +26,7 @@ public enum ColorMapping {
         case (.palette(let index), .direct), (.palette(let index), .palette256):
             if depth == .direct {
                 let (r, g, b) = rgb(ofPaletteIndex: index)
-                return (Int(r) << 16) | (Int(g) << 8) | Int(b)
+                return direct(r, g, b)
             }
             return Int(index)
         case (.palette(let index), .sixteen):
@@ -34,7 +34,7 @@ public enum ColorMapping {
         case (.palette(let index), .eight):
             return index < 8 ? Int(index) : (index < 16 ? Int(index) - 8 : nearest(rgb(ofPaletteIndex: index), among: 8))
         case (.rgb(let r, let g, let b), .direct):
-            return (Int(r) << 16) | (Int(g) << 8) | Int(b)
+            return direct(r, g, b)
         case (.rgb(let r, let g, let b), .palette256):
             return nearest256(r, g, b)
         case (.rgb(let r, let g, let b), .sixteen):
@@ -42,6 +42,14 @@ public enum ColorMapping {
         case (.rgb(let r, let g, let b), .eight):
             return nearest((r, g, b), among: 8)
         }
+    }
+
+    /// A 24-bit colour as the one number a direct-colour terminfo entry takes. Those entries
+    /// (`xterm-direct`, `tmux-direct`) send a number under 8 as one of the eight ANSI colours,
+    /// whatever the theme makes of them: near-black pixels came out as bright red and green
+    /// specks. Such a colour is sent as (0, 0, 8), which no eye tells from black.
+    static func direct(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        max(8, (Int(r) << 16) | (Int(g) << 8) | Int(b))
     }
 
     private static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
