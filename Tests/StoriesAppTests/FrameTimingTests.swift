@@ -60,6 +60,21 @@ import Testing
         #expect(abs((pilot.elapsed ?? 0) - 2.5) < 1e-9, "back where it was, playing")
     }
 
+    /// While the screen is too small nothing can be seen, so keys that would move on do
+    /// nothing and nothing more is marked seen; q still quits.
+    @Test func aTerminalTooSmallMovesOnAndMarksNothing() throws {
+        let pilot = playing(after: 1.5)
+        let seen = pilot.state.seen
+        pilot.resize(width: 30, height: 8)
+        pilot.press(.key(.right), .key(.right), .key(.character("]")), .key(.character("]")))
+        pilot.click(column: 25, row: 4)
+        pilot.wait(30)
+        #expect(pilot.position! == (0, 0), "still on the first item")
+        #expect(pilot.state.seen == seen, "nothing more marked seen")
+        pilot.resize(width: 80, height: 24)
+        #expect(pilot.position! == (0, 0))
+    }
+
     @Test func theLastStepIsTheEndOfTheItem() throws {
         let pilot = playing(after: 4.99)
         let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))

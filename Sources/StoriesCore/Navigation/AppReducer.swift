@@ -343,8 +343,29 @@ private struct Reduction {
     /// then the decision joins the log.
     mutating func apply(_ recognition: Recognition) {
         state.pointer = recognition.pointer
-        for step in recognition.steps { apply(step) }
-        log(recognition.decision)
+        var decision = recognition.decision
+        for step in recognition.steps {
+            // Nobody can see anything on a screen too small to draw the app: nothing moves
+            // on or is marked seen; only leaving (quit, close the viewer or the help) works.
+            if !state.isUsable, !Self.worksWhileTooSmall(step) {
+                decision.notes.append("ignored: the terminal is too small to show anything")
+                decision.result = []
+                // A drag still ends, going back rather than on.
+                if case .endDrag(let drag, _) = step { apply(GestureStep.endDrag(drag, commit: false)) }
+                continue
+            }
+            apply(step)
+        }
+        log(decision)
+    }
+
+    static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
+        switch step {
+        case .command(let command): [.quit, .dismiss, .closeHelp].contains(command)
+        case .completeTransition: true
+        case .endDrag(_, let commit): !commit
+        case .select, .focusCell: false
+        }
     }
 
     mutating func apply(_ step: GestureStep) {
