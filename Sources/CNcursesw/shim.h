@@ -37,6 +37,13 @@ static inline int stories_put_cell(int y, int x, const wchar_t *chars, attr_t at
 }
 static const int STORIES_REFUSED = -2;
 
+/// Whether the current terminal can move its cursor to any cell (terminfo's `cup`): the app
+/// draws by cell, and without it (TERM=dumb) every frame would run together on one line.
+static inline int stories_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 /// The pair number ncurses uses for a foreground/background, allocating when needed.
 /// Defines pair `pair` (numbered by the caller, never reused before a reset, so ncurses
 /// never scans the screen for cells of a changed pair).

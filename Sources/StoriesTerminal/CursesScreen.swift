@@ -42,9 +42,14 @@ public final class CursesScreen {
         }
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
         guard let screen else { throw TerminalError.unknownTerminal(name) }
+        set_term(screen)
+        guard stories_can_address_cursor() == 1 else {
+            endwin()
+            delscreen(screen)
+            throw TerminalError.cannotMoveCursor(name)
+        }
         self.screen = screen
         outputFD = fileno(output)
-        set_term(screen)
         cbreak()
         noecho()
         // Flow control off: Ctrl-S would otherwise freeze the display until Ctrl-Q. ncurses

@@ -3,6 +3,8 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     case notATerminal
     case termNotSet
     case unknownTerminal(String)
+    /// A terminal type without cursor addressing (terminfo's `cup`), like `dumb`.
+    case cannotMoveCursor(String)
 
     public var description: String {
         switch self {
@@ -12,6 +14,9 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
             "TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color"
         case .unknownTerminal(let name):
             "unknown terminal type '\(name)' (from TERM): no terminfo entry for it; try TERM=xterm-256color"
+        case .cannotMoveCursor(let name):
+            "the terminal type '\(name)' (from TERM) cannot move its cursor, and stories draws its screen cell by cell; "
+                + "run it in a terminal that can (TERM=xterm-256color, tmux-256color, …)"
         }
     }
 }

@@ -530,6 +530,19 @@ import Testing
         #expect(tmux.text.contains("stories: unknown terminal type 'no-such-term' (from TERM)"))
     }
 
+    /// TERM=dumb (no cursor addressing) is one clear line and status 1, not the whole
+    /// screen run together on one line.
+    @Test func aTerminalThatCannotMoveItsCursorIsOneClearLine() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 200, height: 10)
+        try tmux.type("TERM=dumb \(binary)")
+        try tmux.waitFor(text: "cannot move its cursor")
+        let text = tmux.text
+        #expect(text.contains("stories: the terminal type 'dumb' (from TERM) cannot move its cursor"), "\(text)")
+        #expect(!text.contains("stories ·") && !text.contains("Enter open"), "no screen drawn: \(text)")
+        try tmux.expectGivenBack(status: 1)
+    }
+
     @Test func aBrokenStoryIsSkippedWithANoticeAndTheOthersWork() throws {
         let feed = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: feed.appendingPathComponent("stories"), withIntermediateDirectories: true)
