@@ -92,7 +92,8 @@ extension PrintCommand {
         case "8": return .eight
         case "none", "mono": return .none
         case nil:
-            if !(environment["NO_COLOR"] ?? "").isEmpty { return .none }
+            // NO_COLOR, or a terminal that says it is dumb: shading, no escape sequence at all.
+            if !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" { return .none }
             let colorterm = environment["COLORTERM"]?.lowercased()
             if colorterm == "truecolor" || colorterm == "24bit" || (environment["TERM"] ?? "").hasSuffix("-direct") { return .direct }
             return .palette256

@@ -687,6 +687,21 @@ import Testing
         #expect((media.last?["blurhash"] as? String)?.count ?? 0 >= 6, "the file inside is hashed")
     }
 
+    /// `print` follows `TERM=dumb` and `NO_COLOR` when no `--colors` is given: shading
+    /// characters only, not one escape sequence.
+    @Test func printWritesNoEscapeSequenceToADumbTerminalOrWithNoColor() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/chelsea.jpg").path
+        for environment in [["TERM": "dumb", "NO_COLOR": ""], ["TERM": "xterm-256color", "NO_COLOR": "1"]] {
+            let result = try Binary.run(["print", photo, "--size", "20x6"], environment: environment)
+            #expect(result.status == 0, "\(environment): \(result.err)")
+            #expect(result.out.split(separator: "\n").count == 6)
+            #expect(!result.out.contains("\u{1B}"), "\(environment)")
+        }
+        let colour = try Binary.run(["print", photo, "--size", "20x6"], environment: ["TERM": "xterm-256color", "NO_COLOR": "", "COLORTERM": ""])
+        #expect(colour.out.contains("\u{1B}[38;5;"), "a colour terminal gets its colours")
+    }
+
     @Test func syntheticFlagsAreChecked() throws {
         let both = try Binary.run(["--feed", "/tmp", "--synthetic", "5"])
         #expect(both.status == 64)
