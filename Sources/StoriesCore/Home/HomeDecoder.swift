@@ -90,7 +90,7 @@ public enum HomeDecoder {
             let styleName = try styleField.string()
             guard let style = SectionStyle(rawValue: styleName) else {
                 let known = SectionStyle.allCases.map(\.rawValue).joined(separator: ", ")
-                warn(styleField, "'\(SafeText.line(styleName).truncated(toWidth: 40))' is not a section style this app knows (\(known)); section skipped")
+                warn(styleField, "'\(SafeText.line(styleName, maxColumns: SafeText.Limit.quoted))' is not a section style this app knows (\(known)); section skipped")
                 return nil
             }
             let title = try field.member("title").map { f throws(FeedError) in try HomeDecoder.formatted(f) }
@@ -134,7 +134,7 @@ public enum HomeDecoder {
             let subtitle = try field.member("subtitle").map { f throws(FeedError) in try HomeDecoder.formatted(f) }
             var badge: Badge?
             if let badgeField = try field.member("badge") {
-                let text = HomeDecoder.text(try badgeField.required("text").string(), limit: 12)
+                let text = SafeText.line(try badgeField.required("text").string(), maxColumns: 12)
                 let color = try badgeField.member("color").map { f throws(FeedError) in try HomeDecoder.color(f) }
                 if !text.isEmpty { badge = Badge(text: text, color: color ?? RGB(0xE6, 0x39, 0x46)) }
             }
@@ -149,7 +149,7 @@ public enum HomeDecoder {
             var tooltip: Tooltip?
             if let tooltipField = try field.member("tooltip") {
                 let tipID = try HomeDecoder.identifier(try tooltipField.required("id"))
-                let text = HomeDecoder.text(try tooltipField.required("text").string(), limit: HomeDecoder.maxTextLength)
+                let text = SafeText.line(try tooltipField.required("text").string(), maxColumns: HomeDecoder.maxTextLength)
                 if !text.isEmpty { tooltip = Tooltip(id: tipID, text: text) }
             }
             let picture = try field.member("picture").map { f throws(FeedError) in try FeedDecoder.media(f) }
@@ -170,14 +170,14 @@ public enum HomeDecoder {
             case "story":
                 let idField = try field.required("story")
                 let id = try idField.nonEmptyString()
-                guard StoryIDRule.isValid(id) else { throw idField.fail("'\(SafeText.line(id).truncated(toWidth: 40))' is not a story id") }
+                guard StoryIDRule.isValid(id) else { throw idField.fail("'\(SafeText.line(id, maxColumns: SafeText.Limit.quoted))' is not a story id") }
                 return .openStory(id)
             case "sections":
                 guard depth < HomeDecoder.maxDepth else {
                     warn(field, "sections nested more than \(HomeDecoder.maxDepth) deep; the cell shows without its action")
                     return nil
                 }
-                let title = try field.member("title").map { f throws(FeedError) in HomeDecoder.text(try f.string(), limit: 80) } ?? ""
+                let title = try field.member("title").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: 80) } ?? ""
                 let sections = try sections(try field.required("sections"), depth: depth + 1)
                 guard !sections.isEmpty else {
                     warn(field, "opens no sections; the cell shows without its action")
@@ -188,12 +188,12 @@ public enum HomeDecoder {
                 let urlField = try field.required("url")
                 let url = try urlField.string()
                 guard let problem = HomeDecoder.linkProblem(url) else {
-                    let title = try field.member("title").map { f throws(FeedError) in HomeDecoder.text(try f.string(), limit: 80) }
+                    let title = try field.member("title").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: 80) }
                     return .openLink(Link(title: title ?? url, url: url))
                 }
                 throw urlField.fail(problem)
             default:
-                warn(typeField, "'\(SafeText.line(type).truncated(toWidth: 40))' is not an action this app knows (story, sections, link); the cell shows without it")
+                warn(typeField, "'\(SafeText.line(type, maxColumns: SafeText.Limit.quoted))' is not an action this app knows (story, sections, link); the cell shows without it")
                 return nil
             }
         }
@@ -226,14 +226,10 @@ public enum HomeDecoder {
         return id
     }
 
-    static func text(_ raw: String, limit: Int) -> String {
-        SafeText.line(raw, maxColumns: limit)
-    }
-
     /// A span's text: cleaned like any line, but a space at either end is kept, since
     /// spans are joined ("Continue " + "watching").
     static func spanText(_ raw: String, limit: Int) -> String {
-        var words = text(raw, limit: limit)
+        var words = SafeText.line(raw, maxColumns: limit)
         guard !words.isEmpty, limit - words.displayWidth >= 1 else { return words }
         if raw.first?.isWhitespace == true { words = " " + words }
         if raw.last?.isWhitespace == true, limit - words.displayWidth >= 1 { words += " " }
@@ -248,7 +244,7 @@ public enum HomeDecoder {
 
     /// A string, or an array of spans `{"text", "bold", "italic", "underline", "color"}`.
     static func formatted(_ field: JSONField) throws(FeedError) -> FormattedText {
-        if case .string(let raw) = field.value { return FormattedText(text(raw, limit: maxTextLength)) }
+        if case .string(let raw) = field.value { return FormattedText(SafeText.line(raw, maxColumns: maxTextLength)) }
         let elements = try field.array()
         guard elements.count <= maxSpans else { throw field.fail("at most \(maxSpans) spans, found \(elements.count)") }
         var spans: [FormattedText.Span] = []
