@@ -280,7 +280,7 @@ public final class AppEngine {
         let pictures = PictureLookups.cached(services.pictures.cache, players: services.players, screenWidth: width,
                                              screenHeight: height, depth: colorDepth, fit: state.photosFit)
         let banners = PictureLookups.banners(services.pictures.cache, screenWidth: width, depth: colorDepth)
-        return AppView.render(state, width: width, height: height, bindings: state.bindings,
+        return AppView.render(state, width: width, height: height,
                               metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures, banners: banners)
     }
 }

@@ -136,13 +136,13 @@ final class AppDriver {
     /// The screen for the current state with pictures answered as a test says (a photo
     /// that failed, a BlurHash standing in): the pure render function, not the engine.
     func render(pictures: @escaping AppView.PictureLookup) -> Canvas {
-        AppView.render(state, width: state.screenWidth, height: state.screenHeight, bindings: state.bindings,
+        AppView.render(state, width: state.screenWidth, height: state.screenHeight,
                        pictures: pictures)
     }
 
     /// The screen the engine would draw for `state` (the cache as it is now).
     func render(_ state: AppState) -> Canvas {
-        AppView.render(state, width: state.screenWidth, height: state.screenHeight, bindings: state.bindings,
+        AppView.render(state, width: state.screenWidth, height: state.screenHeight,
                        pictures: PictureLookups.cached(services.pictures.cache, screenWidth: state.screenWidth,
                                                        screenHeight: state.screenHeight, depth: engine.colorDepth,
                                                        fit: state.photosFit))

@@ -14,10 +14,12 @@ public enum GesturePhase: String, Equatable, Sendable {
     case dismissing
     /// The help overlay has the keyboard.
     case help
+    /// The list of feed problems has the keyboard.
+    case problems
 
     public init(_ state: AppState) {
-        if state.showsHelp {
-            self = .help
+        if let modal = state.modal {
+            self = modal == .help ? .help : .problems
         } else if let transition = state.transition {
             switch transition.kind {
             case .cube: self = .transitioning
@@ -59,6 +61,24 @@ public enum GestureStep: Equatable, Sendable {
     /// A drag let go: past its threshold it completes (next story, dismiss), short of it
     /// the screen snaps back from where the pointer left it.
     case endDrag(Drag, commit: Bool)
+    /// A key typed into the `/` field.
+    case searchEdit(SearchEdit)
+}
+
+/// What a key does to the `/` field.
+public enum SearchEdit: Equatable, Sendable {
+    case insert(Character)
+    case deleteBackward
+    /// Ctrl-U: the whole text.
+    case clear
+    /// Tab, ↓: the next story that matches (round to the first); Shift-Tab, ↑: the one before.
+    case next, previous
+    /// Enter: done where it is, or (nothing loaded matches) look further along the feed.
+    case submit
+    /// Esc: back to the story selected before.
+    case cancel
+    /// A click elsewhere: done where it is.
+    case close
 }
 
 /// The rules that turn an input into a gesture (the LinkedIn design: one dispatcher for
@@ -132,6 +152,10 @@ public enum GestureRecognizer {
     // MARK: - Keys
 
     private static func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
+        if state.search != nil, state.modal == nil {
+            routeSearchKey(event, decision: &decision, steps: &steps)
+            return
+        }
         let context = state.inputContext
         guard let command = state.bindings.command(for: event, in: context) else {
             decision.declined.append(.init("keys.\(context.rawValue)", "no binding for \(event)"))
@@ -141,6 +165,30 @@ public enum GestureRecognizer {
         decision.gesture = gesture
         decision.handler = handler
         steps.append(.command(command))
+    }
+
+    /// The `/` field takes the keyboard: the keys edit it, they are not bindings.
+    private static func routeSearchKey(_ event: InputEvent, decision: inout GestureDecision, steps: inout [GestureStep]) {
+        guard case .key(let key, let modifiers) = event else { return }
+        let edit: SearchEdit?
+        switch key {
+        case .character(let c) where modifiers.isDisjoint(with: [.control, .alt]): edit = .insert(c)
+        case .character("u") where modifiers == .control: edit = .clear
+        case .backspace, .delete: edit = .deleteBackward
+        case .enter: edit = .submit
+        case .escape: edit = .cancel
+        case .tab: edit = modifiers.contains(.shift) ? .previous : .next
+        case .down: edit = .next
+        case .up: edit = .previous
+        default: edit = nil
+        }
+        guard let edit else {
+            decision.declined.append(.init("search", "\(event) does nothing in the / field"))
+            return
+        }
+        decision.gesture = "type in the / field"
+        decision.handler = "home.search"
+        steps.append(.searchEdit(edit))
     }
 
     /// The gesture a command stands for and the handler that takes it.
@@ -161,7 +209,14 @@ public enum GestureRecognizer {
         case .selectNext, .selectPrevious, .selectFirst, .selectLast:
             state.homeLevel.focus == nil ? ("choose a story", "home.ring") : ("choose a cell", "home.sections")
         case .focusUp, .focusDown: ("move between sections", "home.sections")
-        case .toggleHelp, .closeHelp: ("help", "overlay.help")
+        case .toggleHelp: ("help", "overlay.help")
+        case .closeHelp: state.modal == .problems ? ("close", "overlay.problems") : ("close", "overlay.help")
+        case .toggleProblems: ("feed problems", "overlay.problems")
+        case .pageNext, .pagePrevious:
+            if state.modal != nil { ("scroll", state.modal == .problems ? "overlay.problems" : "overlay.help") }
+            else { state.homeLevel.focus == nil ? ("a screenful", "home.ring") : ("a screenful", "home.sections") }
+        case .nextUnseen: state.viewer == nil ? ("next unseen story", "home.ring") : ("next unseen story", "viewer.cube")
+        case .search: ("find by name", "home.search")
         case .toggleGestures: ("gesture log", "overlay.gestures")
         case .toggleMetrics: ("metrics", "overlay.metrics")
         case .quit: ("quit", "app")
@@ -172,15 +227,50 @@ public enum GestureRecognizer {
 
     private static func routeMouse(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
                                    decision: inout GestureDecision, steps: inout [GestureStep]) {
-        if state.showsHelp {
-            if case .press = mouse.kind {
+        if let modal = state.modal {
+            let handler = modal == .help ? "overlay.help" : "overlay.problems"
+            switch mouse.kind {
+            case .press:
                 decision.gesture = "click"
-                decision.handler = "overlay.help"
+                decision.handler = handler
                 steps.append(.command(.closeHelp))
-            } else {
-                decision.declined.append(.init("help", "only a click closes the help"))
+            case .wheelDown, .wheelUp:
+                decision.gesture = "scroll"
+                decision.handler = handler
+                steps.append(.command(mouse.kind == .wheelDown ? .pageNext : .pagePrevious))
+            default:
+                decision.declined.append(.init("help", "only a click closes the box (the wheel scrolls it)"))
             }
             pointer = .idle
+            return
+        }
+        if state.search != nil, case .press = mouse.kind {
+            decision.notes.append("a click ends the / field where it is")
+            steps.append(.searchEdit(.close))
+        }
+        // A press on a key of the hint line, or on the ring row's ‹ ›, is a button: its
+        // release over the same place runs it.
+        if case .press(.left) = mouse.kind, let command = button(atColumn: mouse.column, row: mouse.row, state: state) {
+            pointer = .pressedButton(command)
+            decision.gesture = "press on \(command.rawValue)"
+            decision.handler = "hints"
+            decision.notes.append("runs on release over the same key")
+            return
+        }
+        if case .pressedButton(let command) = pointer {
+            if case .release(.left) = mouse.kind {
+                pointer = .idle
+                guard button(atColumn: mouse.column, row: mouse.row, state: state) == command else {
+                    decision.declined.append(.init("click", "released off the key for \(command.rawValue)"))
+                    return
+                }
+                let (gesture, handler) = meaning(of: command, in: state)
+                decision.gesture = "click: " + gesture
+                decision.handler = handler
+                steps.append(.command(command))
+            } else {
+                decision.declined.append(.init("click", "a key of the hint line does not drag"))
+            }
             return
         }
         if state.viewer != nil {
@@ -332,6 +422,13 @@ public enum GestureRecognizer {
         }
     }
 
+    /// The command a click at this cell runs as a button: a key of the hint line, or the
+    /// ring row's ‹ and › (a screenful back and on).
+    public static func button(atColumn column: Int, row: Int, state: AppState) -> Command? {
+        if let command = HintLine.command(atColumn: column, row: row, state: state) { return command }
+        return RingLayout.arrow(atColumn: column, row: row, state: state)
+    }
+
     /// The screen follows a drag locked to an axis.
     private static func follow(_ axis: DragAxis, from start: (column: Int, row: Int), to mouse: MouseEvent, width: Int, height: Int,
                                pointer: inout Pointer, decision: inout GestureDecision) {
@@ -396,6 +493,7 @@ public enum GestureRecognizer {
         case .focusCell(let section, let cell): "focus cell \(cell + 1) of section \(section + 1)"
         case .endDrag(_, let commit): commit ? "end drag: complete" : "end drag: snap back"
         case .completeTransition: "completeTransition"
+        case .searchEdit(let edit): "search \(edit)"
         }
     }
 

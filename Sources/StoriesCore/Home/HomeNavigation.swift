@@ -111,9 +111,16 @@ public enum HomeGeometry {
         if state.viewer == nil, let id = state.opening, state.homeLevel.focus != nil || state.homeLevels.count > 1 {
             let name = state.store.positions[id].map { state.store.summaries[$0].author.name } ?? id
             notice = "◌ Loading \(name)'s story… (Esc: stop)" + (notice.isEmpty ? "" : " · " + notice)
-        } else if state.viewer == nil, let id = state.seeking {
-            notice = "◌ Looking for the story '\(id)' further along the feed (\(state.store.count) stories so far; Esc: stop)"
-                + (notice.isEmpty ? "" : " · " + notice)
+        } else if state.viewer == nil, let target = state.seeking {
+            let so = "\(state.store.count) stories so far; Esc: stop"
+            let line = switch target {
+            case .story(let id): "◌ Looking for the story '\(id)' further along the feed (\(so))"
+            case .last: "◌ Going to the last story, loading the feed on the way (\(so))"
+            case .unseen: "◌ Looking for the next story with unseen items (\(so))"
+            case .name(let text, _):
+                "◌ Looking for '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' further along the feed (\(so))"
+            }
+            notice = line + (notice.isEmpty ? "" : " · " + notice)
         }
         guard !notice.isEmpty else { return [] }
         let limit = max(1, min(maxNoticeLines, (state.screenHeight - 10) / 2))

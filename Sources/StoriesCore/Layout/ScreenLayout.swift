@@ -44,4 +44,16 @@ public enum RingLayout {
         guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
         return index
     }
+
+    /// What a click on the row's ‹ (more before) or › (more after) runs, where one is drawn.
+    public static func arrow(atColumn column: Int, row cellRow: Int, state: AppState) -> Command? {
+        guard state.viewer == nil, state.isUsable, state.homeLevels.count == 1, cellRow == row + 1 else { return nil }
+        let count = state.store.count
+        guard count > 0 else { return nil }
+        let visible = visibleBubbles(width: state.screenWidth)
+        let first = firstVisible(selection: state.selection, count: count, visible: visible)
+        if column == 0, first > 0 { return .pagePrevious }
+        if column == state.screenWidth - 1, first + visible < count || state.store.hasMore { return .pageNext }
+        return nil
+    }
 }

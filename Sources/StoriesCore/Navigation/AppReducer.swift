@@ -235,6 +235,10 @@ private struct Reduction {
             }
             let added = store.append(page)
             ringChanged += added
+            if var search = state.search {
+                search.matches = countMatches(search.text)
+                state.search = search
+            }
             if !added.isEmpty, levelOpensStories { homeChanged = true }
             state.selection = min(state.selection, max(0, store.count - 1))
         case .cachedPageLoaded(let page):
@@ -365,6 +369,7 @@ private struct Reduction {
         case .completeTransition: true
         case .endDrag(_, let commit): !commit
         case .select, .focusCell: false
+        case .searchEdit(let edit): edit == .cancel || edit == .close
         }
     }
 
@@ -389,7 +394,68 @@ private struct Reduction {
             state.homeLevel.selected[section] = cell
         case .endDrag(let drag, let commit):
             endDrag(drag, commit: commit)
+        case .searchEdit(let edit):
+            self.edit(edit)
         }
+    }
+
+    /// A key in the `/` field. Each change selects the first story loaded, from where the
+    /// search began (round to the start), whose name or handle holds the text.
+    mutating func edit(_ edit: SearchEdit) {
+        guard var search = state.search, state.viewer == nil else { return }
+        let count = store.count
+        func match(from start: Int, forward: Bool) -> Int? {
+            let folded = NameSearch.fold(search.text)
+            guard count > 0, !folded.isEmpty else { return nil }
+            for step in 0..<count {
+                let index = ((start + (forward ? step : -step)) % count + count) % count
+                if let summary = store.summaries[safe: index], NameSearch.matches(summary, folded: folded) { return index }
+            }
+            return nil
+        }
+        switch edit {
+        case .insert(let character):
+            guard search.text.count < NameSearch.maxLength, SafeText.line(String(character)) == String(character) else { return }
+            search.text.append(character)
+        case .deleteBackward:
+            guard !search.text.isEmpty else { return }
+            search.text.removeLast()
+        case .clear:
+            search.text = ""
+        case .next, .previous:
+            if let index = match(from: state.selection + (edit == .next ? 1 : -1), forward: edit == .next) { state.selection = index }
+            state.search = search
+            return
+        case .submit:
+            state.search = nil
+            let folded = NameSearch.fold(search.text)
+            guard !folded.isEmpty else { return }
+            if let summary = store.summaries[safe: state.selection], NameSearch.matches(summary, folded: folded) { return }
+            // Nothing loaded answers to it: the feed is looked through further.
+            beginSeeking(.name(search.text, from: count))
+            return
+        case .cancel:
+            state.search = nil
+            state.selection = min(search.selectionBefore, max(0, count - 1))
+            return
+        case .close:
+            state.search = nil
+            return
+        }
+        search.matches = countMatches(search.text)
+        if let index = match(from: search.selectionBefore, forward: true) {
+            state.selection = index
+        } else {
+            state.selection = min(search.selectionBefore, max(0, count - 1))
+        }
+        state.search = search
+    }
+
+    /// Stories loaded that answer to the text (the field shows the count).
+    func countMatches(_ text: String) -> Int {
+        let folded = NameSearch.fold(text)
+        guard !folded.isEmpty else { return 0 }
+        return store.summaries.count { NameSearch.matches($0, folded: folded) }
     }
 
     mutating func log(_ decision: GestureDecision) {
@@ -477,11 +543,25 @@ private struct Reduction {
         case .quit:
             effects.append(.quit)
         case .toggleHelp:
-            state.showsHelp.toggle()
+            state.modal = state.modal == .help ? nil : .help
+            state.modalScroll = 0
+            syncPlayback()
+        case .toggleProblems:
+            state.modal = state.modal == .problems ? nil : .problems
+            state.modalScroll = 0
             syncPlayback()
         case .closeHelp:
-            state.showsHelp = false
+            state.modal = nil
             syncPlayback()
+        case .pageNext, .pagePrevious:
+            page(forward: command == .pageNext)
+        case .nextUnseen:
+            nextUnseen()
+        case .search:
+            guard state.viewer == nil else { break }
+            stopSeeking()
+            state.homeLevel.focus = nil // a name is looked for on the ring row
+            state.search = SearchField(selectionBefore: state.selection)
         case .toggleGestures:
             state.showsGestures.toggle()
             if state.showsGestures { state.showsMetrics = false } // one overlay at a time
@@ -500,11 +580,16 @@ private struct Reduction {
                 state.homeLevel.selected[focused.section] = min(max(0, index), cells - 1)
                 break
             }
+            stopSeeking()
             switch command {
             case .selectNext: state.selection = min(state.selection + 1, max(0, count - 1))
             case .selectPrevious: state.selection = max(state.selection - 1, 0)
             case .selectFirst: state.selection = 0
-            default: state.selection = max(0, count - 1)
+            default:
+                // The true last story: pages are asked for until the feed ends, the row
+                // following along; Esc (or any other move) stops there.
+                state.selection = max(0, count - 1)
+                if store.hasMore { beginSeeking(.last) }
             }
         case .focusDown:
             guard state.viewer == nil else { break }
@@ -583,9 +668,7 @@ private struct Reduction {
                 // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
                 // A story still opening gives way to this one, as Esc would stop it.
                 stopOpening()
-                state.seeking = id
-                state.seekPages = 0
-                seek()
+                beginSeeking(.story(id))
                 return
             }
             state.seeking = nil
@@ -610,39 +693,155 @@ private struct Reduction {
         state.opening = nil
     }
 
-    /// Looking for a story a cell opened: it opens once a page brings it; until then the
-    /// next page is asked for as soon as the last one is in; the end of the feed or the
-    /// limit ends the search with a line saying so.
+    /// Starts a search along the feed (`SeekTarget`), which looks first at what is loaded.
+    mutating func beginSeeking(_ target: SeekTarget) {
+        state.seeking = target
+        state.seekPages = 0
+        state.seekStartCount = store.count
+        seek()
+    }
+
+    /// Stops a search along the feed that moving on the row replaces (a story a cell
+    /// opened keeps being looked for: it is going to open).
+    mutating func stopSeeking() {
+        if let target = state.seeking, case .story = target { return }
+        state.seeking = nil
+    }
+
+    /// Looking for something further along the feed: as each page arrives it looks again,
+    /// and the next page is asked for as soon as the last one is in, until it is found, the
+    /// feed ends, or the search's limit is reached — each said in a line.
     mutating func seek() {
-        guard let id = state.seeking else { return }
+        guard let target = state.seeking else { return }
         // Another story opened meanwhile (from its bubble, say): that one wins.
-        if state.viewer != nil || (state.opening != nil && state.opening != id) {
+        if state.viewer != nil {
             state.seeking = nil
             return
         }
-        if let index = store.positions[id] {
+        if case .story(let id) = target, state.opening != nil, state.opening != id {
             state.seeking = nil
-            state.selection = index
-            openSelectedStory()
             return
         }
+        if found(target) {
+            state.seeking = nil
+            return
+        }
+        let limits = target.limits
+        let lookedThrough = store.count - state.seekStartCount
         switch store.paging {
-        case .ready(let next) where store.count < AppState.seekLimit && state.seekPages < AppState.seekPageLimit:
+        case .ready(let next) where lookedThrough < limits.stories && state.seekPages < limits.pages:
             state.seekPages += 1
             store.paging = .loading(cursor: next, attempt: 1)
             effects.append(.loadPage(next))
         case .ready:
             state.seeking = nil
-            state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
+            state.notice = switch target {
+            case .story(let id): "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
+            case .last: "Stopped at story \(store.count) (End again to go on)"
+            case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
+            case .name(let text, _): "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories looked through"
+            }
         case .complete:
             state.seeking = nil
-            state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+            switch target {
+            case .story(let id): state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+            case .last: break
+            case .unseen(let after): wrapToUnseen(before: after)
+            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"
+            }
         case .failed(_, let attempt, let reason, _) where attempt >= AppState.seekAttempts:
             state.seeking = nil
-            state.notice = "⚠ Could not look further for the story '\(id)': \(reason)"
+            state.notice = "⚠ Could not look further along the feed: \(reason)"
         case .notStarted, .loading, .failed:
             break // a page is on its way, or will be retried
         }
+    }
+
+    /// Whether what a search looks for is among the stories loaded; it acts on it if so.
+    mutating func found(_ target: SeekTarget) -> Bool {
+        switch target {
+        case .story(let id):
+            guard let index = store.positions[id] else { return false }
+            state.selection = index
+            openSelectedStory()
+            return true
+        case .last:
+            state.selection = max(0, store.count - 1) // the row follows the pages in
+            return !store.hasMore
+        case .unseen(let after):
+            guard let index = firstUnseen(in: (after + 1)..<max(after + 1, store.count)) else { return false }
+            state.selection = index
+            return true
+        case .name(let text, let from):
+            guard let index = firstMatch(NameSearch.fold(text), in: from..<max(from, store.count)) else { return false }
+            state.selection = index
+            return true
+        }
+    }
+
+    func firstUnseen(in range: Range<Int>) -> Int? {
+        range.first { index in
+            store.summaries[safe: index].map { state.seen.unseenCount(story: $0.id, items: $0.itemIDs) > 0 } ?? false
+        }
+    }
+
+    func firstMatch(_ folded: String, in range: Range<Int>) -> Int? {
+        range.first { store.summaries[safe: $0].map { NameSearch.matches($0, folded: folded) } ?? false }
+    }
+
+    /// `n`: the next story after the selection (or the one shown) with an item not seen
+    /// yet, paging on when none is loaded; at the end of the feed it starts again from the
+    /// first story, and says so.
+    mutating func nextUnseen() {
+        if let viewer = state.viewer {
+            let from = min(viewer.storyIndex, store.count - 1)
+            if let index = firstUnseen(in: (from + 1)..<max(from + 1, store.count)) {
+                show(story: index, item: nil)
+            } else if store.hasMore {
+                show(story: store.count, item: nil) // waits for the next page, which is new
+            } else if let index = firstUnseen(in: 0..<max(0, from)) {
+                show(story: index, item: nil)
+            } else {
+                dismiss()
+                state.notice = "✓ All caught up: every story in this feed is seen"
+            }
+            return
+        }
+        state.homeLevel.focus = nil // `n` moves on the ring row
+        let from = state.selection
+        beginSeeking(.unseen(after: from))
+    }
+
+    /// The end of the feed came with nothing unseen after `after`: the first unseen story
+    /// from the start, or a line saying everything is seen.
+    mutating func wrapToUnseen(before after: Int) {
+        if let index = firstUnseen(in: 0..<min(store.count, after + 1)) {
+            state.selection = index
+            state.notice = index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"
+        } else {
+            state.notice = "✓ All caught up: every story in this feed is seen"
+        }
+    }
+
+    /// PgDn, PgUp: a screenful on the ring row or in the focused section; a page of the
+    /// help or the problems list.
+    mutating func page(forward: Bool) {
+        let sign = forward ? 1 : -1
+        if state.modal != nil {
+            let step = max(1, ModalLayout.visibleLines(state))
+            state.modalScroll = max(0, min(ModalLayout.maxScroll(state), state.modalScroll + sign * step))
+            return
+        }
+        guard state.viewer == nil else { return }
+        if let focused = state.homeLevel.focusedCell {
+            let section = state.homeLevel.sections[focused.section]
+            let inView = HomeGeometry.cellBoxes(section, selected: focused.cell, y: 0, screenWidth: state.screenWidth).count
+            state.homeLevel.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
+            return
+        }
+        stopSeeking()
+        let step = RingLayout.visibleBubbles(width: state.screenWidth)
+        state.selection = max(0, min(store.count - 1, state.selection + sign * step))
     }
 
     /// Opens the ring row's selected story: at once when its items and pages are here,
@@ -725,7 +924,7 @@ private struct Reduction {
     /// held or dragged, not under the help, on a screen big enough to see it.
     mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.showsHelp || viewer.isWaiting
+        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.modal != nil || viewer.isWaiting
             || !state.isUsable {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
@@ -842,7 +1041,7 @@ private struct Reduction {
     /// opens or the help covers it, and never comes back.
     mutating func updateTooltip() {
         var wanted: Tooltip?
-        if state.viewer == nil, state.transition == nil, !state.showsHelp, !state.showsGestures, !state.showsMetrics,
+        if state.viewer == nil, state.transition == nil, state.modal == nil, !state.showsGestures, !state.showsMetrics,
            state.isUsable, let focused = state.homeLevel.focusedCell,
            HomeGeometry.visibleSections(state).contains(where: { $0.index == focused.section }) {
             wanted = state.homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip
@@ -900,17 +1099,17 @@ private struct Reduction {
         let stale: Bool
         switch state.pointer {
         case .pressedBubble:
-            stale = state.viewer != nil || state.showsHelp || !state.isUsable
+            stale = state.viewer != nil || state.modal != nil || !state.isUsable
         case .pressedCell:
             // New sections may put another cell where the press was.
-            stale = state.viewer != nil || state.showsHelp || !state.isUsable || state.homeGeneration != generationBefore
+            stale = state.viewer != nil || state.modal != nil || !state.isUsable || state.homeGeneration != generationBefore
         default:
             let byGesture: Bool
             switch action {
             case .input, .wake(.hold): byGesture = true
             default: byGesture = false
             }
-            stale = state.viewer == nil || state.showsHelp || !state.isUsable
+            stale = state.viewer == nil || state.modal != nil || !state.isUsable
                 || (!byGesture && state.viewer.map(ViewerPlace.init) != viewerBefore)
         }
         if stale { state.pointer = .idle }

@@ -40,16 +40,22 @@ public struct AppState: Equatable, Sendable {
     public var opening: StoryID?
     /// When the opening began (uptime): the loading ring turns with the time since.
     public var openingSince: Double = 0
-    /// A story a home cell opened that is not among the pages loaded so far: pages are
-    /// asked for, one after another, until it comes (then it opens as from its bubble),
-    /// the feed ends, or `seekLimit` stories have been looked through. Esc stops it.
-    public var seeking: StoryID?
-    /// Pages asked for by the search so far.
+    /// Something further along the feed than the pages loaded so far: a story a home cell
+    /// opened, the true last story (End), the next story with unseen items (`n`) or a
+    /// person by name (`/`). Pages are asked for, one after another, until it comes, the
+    /// feed ends, or the search's limit of stories has been looked through. Esc stops it.
+    public var seeking: SeekTarget?
+    /// Pages asked for by the search so far, and how many stories were loaded when it
+    /// began (its limits count from there, so pressing the key again goes on).
     public var seekPages = 0
+    public var seekStartCount = 0
     /// The most stories paged in while looking for one, and the most pages asked for (a
-    /// feed whose pages bring nothing new cannot keep a search going).
+    /// feed whose pages bring nothing new cannot keep a search going). End goes further:
+    /// it is asked for the end, wherever that is.
     public static let seekLimit = 1000
     public static let seekPageLimit = 100
+    public static let endSeekLimit = 10_000
+    public static let endSeekPageLimit = 1_000
     /// Tries of one page before a search gives up (the row's own paging goes on retrying).
     public static let seekAttempts = 4
     /// Problems found in the feed, newest last; the home screen shows them.
@@ -76,7 +82,16 @@ public struct AppState: Equatable, Sendable {
     public var selection = 0
     public var screen: Screen = .home
     public var seen = SeenState()
-    public var showsHelp = false
+    /// A box over the screen that has the keyboard: the help (`?`) or the list of feed
+    /// problems (`p`). Playback stops under it, and nothing is marked seen.
+    public var modal: Modal?
+    /// How far that box is scrolled, in lines (PgDn, PgUp, ↓, ↑); drawing holds it to the
+    /// text, so it can never point past the end.
+    public var modalScroll = 0
+    /// The help overlay is shown.
+    public var showsHelp: Bool { modal == .help }
+    /// The `/` field on the home screen while a name is typed (nil: not searching).
+    public var search: SearchField?
     /// Photos shown whole (letterboxed) instead of filling the screen (`f`).
     public var photosFit = false
     /// When the last action was applied; screens use it for progress and relative times.
@@ -149,13 +164,13 @@ public struct AppState: Equatable, Sendable {
 
     /// The focused cell's tooltip, while it is the one being shown.
     public var visibleTooltip: Tooltip? {
-        guard viewer == nil, !showsHelp, let tooltip, let focused = homeLevel.focusedCell,
+        guard viewer == nil, modal == nil, let tooltip, let focused = homeLevel.focusedCell,
               let tip = homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip, tip.id == tooltip else { return nil }
         return tip
     }
 
     public var inputContext: InputContext {
-        if showsHelp { return .help }
+        if modal != nil { return .help }
         return viewer == nil ? .home : .viewer
     }
 
@@ -308,6 +323,8 @@ public enum Pointer: Equatable, Sendable {
     case pressedBubble(Int)
     /// Pressed on a cell of a home section: the release on the same cell runs its action.
     case pressedCell(section: Int, cell: Int)
+    /// Pressed on a key of the hint line, or the ring row's ‹ ›: the release there runs it.
+    case pressedButton(Command)
 
     public var drag: Drag? {
         if case .dragging(_, _, _, let drag) = self { return drag }
@@ -315,6 +332,39 @@ public enum Pointer: Equatable, Sendable {
     }
 
     public var isIdle: Bool { self == .idle }
+}
+
+/// A box over the screen that has the keyboard.
+public enum Modal: String, Equatable, Sendable {
+    case help, problems
+}
+
+/// The `/` field: the text typed so far and what it found among the stories loaded.
+public struct SearchField: Equatable, Sendable {
+    public var text = ""
+    /// The selection when the search began: Esc goes back to it.
+    public var selectionBefore: Int
+    /// Stories loaded whose name or handle holds the text.
+    public var matches = 0
+
+    public init(selectionBefore: Int) { self.selectionBefore = selectionBefore }
+}
+
+/// What a search along the feed is looking for (`AppState.seeking`).
+public enum SeekTarget: Equatable, Sendable {
+    /// A story a home cell opened: it opens when found.
+    case story(StoryID)
+    /// The true last story of the feed (End): selected as each page arrives.
+    case last
+    /// The first story after this index with an item not seen yet (`n`).
+    case unseen(after: Int)
+    /// The first story from this index whose name or handle holds the text (`/`).
+    case name(String, from: Int)
+
+    /// The most stories and pages this search looks through before it stops and says so.
+    var limits: (stories: Int, pages: Int) {
+        self == .last ? (AppState.endSeekLimit, AppState.endSeekPageLimit) : (AppState.seekLimit, AppState.seekPageLimit)
+    }
 }
 
 /// The axis a drag locked to.

@@ -4,6 +4,7 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
     case toggleHelp, closeHelp, toggleGestures, toggleMetrics
+    case pageNext, pagePrevious, nextUnseen, search, toggleProblems
 }
 
 /// Which part of the app has the keyboard.
@@ -64,13 +65,18 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, [.key(.right)] + chars("l"), .selectNext, "next story in the row (next cell in a section)"),
         KeyBinding(.home, [.key(.left)] + chars("h"), .selectPrevious, "previous story in the row (previous cell)"),
         KeyBinding(.home, [.key(.home)], .selectFirst, "first story (first cell)"),
-        KeyBinding(.home, [.key(.end)], .selectLast, "last story (last cell)"),
+        KeyBinding(.home, [.key(.end)], .selectLast, "the feed's last story, paging on to it (last cell)"),
+        KeyBinding(.home, [.key(.pageDown)], .pageNext, "a screenful on (of cells in a section)"),
+        KeyBinding(.home, [.key(.pageUp)], .pagePrevious, "a screenful back"),
+        KeyBinding(.home, chars("n"), .nextUnseen, "next story with unseen items"),
+        KeyBinding(.home, chars("/"), .search, "find a person by name or handle"),
         KeyBinding(.home, [.key(.down)] + chars("j"), .focusDown, "next section below the row"),
         KeyBinding(.home, [.key(.up)] + chars("k"), .focusUp, "previous section (back up to the row)"),
         KeyBinding(.home, [.key(.enter)], .open, "open the story (run the cell's action)"),
         KeyBinding(.home, [.key(.escape)], .dismiss, "stop opening; close a section screen; back to the row"),
         KeyBinding(.home, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.home, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
+        KeyBinding(.home, chars("p"), .toggleProblems, "every feed problem, with its file and field"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
 
@@ -79,12 +85,16 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars("]") + [.key(.right, .shift)] + chars("L"), .nextStory, "swipe: next story"),
         KeyBinding(.viewer, chars("[") + [.key(.left, .shift)] + chars("H"), .previousStory, "swipe: previous story"),
         KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
+        KeyBinding(.viewer, chars("n"), .nextUnseen, "next story with unseen items"),
         KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
         KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
         KeyBinding(.viewer, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.viewer, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
+        KeyBinding(.viewer, chars("p"), .toggleProblems, "every feed problem, with its file and field"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
 
-        KeyBinding(.help, chars("?") + [.key(.escape)] + chars("q"), .closeHelp, "close help"),
+        KeyBinding(.help, [.key(.pageDown), .key(.down)] + chars(" j"), .pageNext, "scroll on"),
+        KeyBinding(.help, [.key(.pageUp), .key(.up)] + chars("k"), .pagePrevious, "scroll back"),
+        KeyBinding(.help, chars("?") + [.key(.escape)] + chars("qp"), .closeHelp, "close"),
     ])
 }

@@ -9,7 +9,7 @@ public enum AppView {
     /// as they like.
     public typealias PictureLookup = (_ media: Media) -> PictureState
 
-    public static func render(_ state: AppState, width: Int, height: Int, bindings: KeyBindings = .standard,
+    public static func render(_ state: AppState, width: Int, height: Int,
                               metrics: MetricsSnapshot? = nil,
                               pictures: PictureLookup = { _ in .loading },
                               banners: PictureLookup = { _ in .loading }) -> Canvas {
@@ -35,8 +35,8 @@ public enum AppView {
         if state.showsMetrics {
             MetricsOverlay.render(metrics ?? MetricsSnapshot(policy: state.preload), into: &canvas)
         }
-        if state.showsHelp {
-            HelpOverlay.render(context: state.viewer == nil ? .home : .viewer, bindings: bindings, into: &canvas)
+        if state.modal != nil {
+            HelpOverlay.render(state, into: &canvas)
         }
         return canvas
     }
@@ -49,7 +49,7 @@ public enum AppView {
         if state.transition != nil { return 0 }
         // Under the help or on a screen too small nothing visible moves (the reducer stops
         // the item's clock there too).
-        guard ScreenLayout.isUsable(width: width, height: height), !state.showsHelp else { return nil }
+        guard ScreenLayout.isUsable(width: width, height: height), state.modal == nil else { return nil }
         if state.viewer == nil, state.opening != nil {
             // The loading ring's next step.
             let steps = (state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond

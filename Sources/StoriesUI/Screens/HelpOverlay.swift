@@ -1,46 +1,62 @@
 import StoriesCore
 
-/// The `?` overlay: a box over the current screen listing the key bindings in force there,
-/// read from the live `KeyBindings` table.
+/// The box over the current screen that has the keyboard: the `?` help, listing the key
+/// bindings in force there (read from the live `KeyBindings` table), or the `p` list of
+/// every feed problem. What is in it and where it goes come from `ModalLayout`; a box that
+/// does not fit scrolls, and its last line says so.
 public enum HelpOverlay {
-    public static func render(context: InputContext, bindings: KeyBindings, into canvas: inout Canvas) {
-        var rows = bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
-            .map { ($0.keyNames, $0.summary) }
-        // The mouse is not rebindable; its gestures are listed after the keys.
-        rows += context == .viewer ? mouseInViewer : [("click", "open a bubble, run a cell · wheel: choose")]
-        let closing = bindings.bindings(in: .help).first?.keyNames ?? "?"
-        let keyColumn = min(18, (rows.map { $0.0.displayWidth }.max() ?? 4) + 2)
-        let summaryWidth = rows.map { $0.1.displayWidth }.max() ?? 10
-        let boxWidth = min(canvas.width - 2, max(40, keyColumn + summaryWidth + 6))
-        let boxHeight = min(canvas.height - 2, rows.count + 5)
-        let box = Rect(x: (canvas.width - boxWidth) / 2, y: (canvas.height - boxHeight) / 2,
-                       width: boxWidth, height: boxHeight)
+    public static func render(_ state: AppState, into canvas: inout Canvas) {
+        guard let content = ModalLayout.content(state) else { return }
+        let box = content.box
         let background = Style(foreground: .palette(252), background: .palette(236))
         canvas.fill(box, style: background)
         let border = background.with(foreground: Theme.accent)
-        let inner = box.width - 2
+        let inner = max(0, box.width - 2)
         canvas.text("╭" + String(repeating: "─", count: inner) + "╮", x: box.x, y: box.y, style: border)
-        for y in (box.y + 1)..<(box.maxY - 1) {
+        for y in (box.y + 1)..<max(box.y + 1, box.maxY - 1) {
             canvas.text("│", x: box.x, y: y, style: border)
             canvas.text("│", x: box.maxX - 1, y: y, style: border)
         }
         canvas.text("╰" + String(repeating: "─", count: inner) + "╯", x: box.x, y: box.maxY - 1, style: border)
-        let title = context == .viewer ? " Keys · viewer " : " Keys · stories "
-        canvas.centered(title, in: box, y: box.y, style: border.adding(.bold))
+        canvas.centered(content.title, in: box, y: box.y, style: border.adding(.bold))
 
-        var y = box.y + 2
-        for (keys, summary) in rows where y < box.maxY - 2 {
-            canvas.text(keys, x: box.x + 3, y: y, style: background.with(foreground: .palette(255)).adding(.bold),
-                        maxWidth: keyColumn - 1)
-            canvas.text(summary, x: box.x + 3 + keyColumn, y: y, style: background, maxWidth: inner - keyColumn - 3)
+        let scroll = max(0, min(content.maxScroll, state.modalScroll))
+        let shown = content.rows.dropFirst(scroll).prefix(content.visibleLines)
+        var y = content.firstLine
+        for row in shown {
+            if content.keyColumn > 0 {
+                canvas.text(row.keys, x: box.x + 3, y: y, style: background.with(foreground: .palette(255)).adding(.bold),
+                            maxWidth: content.keyColumn - 1)
+            }
+            canvas.text(row.text, x: box.x + 3 + content.keyColumn, y: y, style: background,
+                        maxWidth: inner - content.keyColumn - 3)
             y += 1
         }
-        canvas.centered("\(closing): close", in: box, y: box.maxY - 2, style: background.with(foreground: Theme.muted))
+        canvas.centered(footer(state, content: content, scroll: scroll), in: box, y: content.footerLine,
+                        style: background.with(foreground: Theme.muted))
     }
 
-    static let mouseInViewer = [
-        ("click", "left third: back · right: next"),
-        ("hold", "press and hold: pause"),
-        ("drag", "sideways: story · down: dismiss"),
-    ]
+    /// "? close", or where the page is and the keys that move it when the box scrolls.
+    static func footer(_ state: AppState, content: ModalLayout.Content, scroll: Int) -> String {
+        let keys = { (command: Command) in
+            state.bindings.bindings(in: .help).first { $0.command == command }?.inputs.first?.description
+        }
+        let close = (keys(.closeHelp) ?? "?") + " close"
+        let room = content.box.width - 4
+        guard content.maxScroll > 0 else {
+            // Every key that closes it, when they fit.
+            let all = state.bindings.bindings(in: .help).first { $0.command == .closeHelp }.map { $0.keyNames + ": close" }
+            return all.flatMap { $0.displayWidth <= room ? $0 : nil } ?? close
+        }
+        let last = min(content.rows.count, scroll + content.visibleLines)
+        let next = scroll < content.maxScroll ? keys(.pageNext).map { "\($0) more" } : nil
+        let back = scroll > 0 ? keys(.pagePrevious).map { "\($0) back" } : nil
+        // The longest form that fits the box: where the page is, the keys that move it, how to close.
+        let candidates = [["\(scroll + 1)–\(last) of \(content.rows.count)", next, back, close],
+                          ["\(scroll + 1)–\(last)/\(content.rows.count)", next, back, close],
+                          ["\(scroll + 1)–\(last)/\(content.rows.count)", next ?? back, close],
+                          ["\(scroll + 1)–\(last)/\(content.rows.count)", close]]
+            .map { $0.compactMap { $0 }.joined(separator: " · ") }
+        return candidates.first { $0.displayWidth <= room } ?? candidates[candidates.count - 1]
+    }
 }

@@ -50,22 +50,14 @@ public enum HomeScreen {
         }
         drawWarnings(state.warnings, into: &canvas, bottom: bottom)
         HomeSectionsView.drawTooltip(state, into: &canvas)
-        let hintsEnd = Hints.draw(hints(state), into: &canvas, y: height - 1)
+        if let search = state.search {
+            drawSearch(search, state: state, into: &canvas, y: height - 1)
+            return
+        }
+        let hintsEnd = Hints.draw(state, into: &canvas, y: height - 1)
         if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= width {
             canvas.text(more, x: width - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
         }
-    }
-
-    /// The key hints for where the keyboard is.
-    static func hints(_ state: AppState) -> [(String, String)] {
-        let hasSections = !state.homeLevel.sections.isEmpty
-        guard let focused = state.homeLevel.focusedCell else {
-            var hints = [("←→", "choose")]
-            if hasSections { hints.append(("↓", "sections")) }
-            return hints + [("Enter", "open"), ("?", "help"), ("q", "quit")]
-        }
-        let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
-        return [("←→", "choose"), ("↑↓", "sections"), ("Enter", action ?? "open"), ("Esc", "back"), ("?", "help")]
     }
 
     /// Where the bubble of a story is drawn, when it is in view: present grows out of it
@@ -123,10 +115,36 @@ public enum HomeScreen {
         }
     }
 
+    /// The `/` field on the last row: what is typed, a cursor, and what it found.
+    static func drawSearch(_ search: SearchField, state: AppState, into canvas: inout Canvas, y: Int) {
+        let width = canvas.width
+        let found: String
+        if search.text.isEmpty {
+            found = "type a name or @handle · Esc cancel"
+        } else if search.matches > 0 {
+            found = "\(search.matches == 1 ? "1 match" : "\(search.matches) matches") · Tab next · Enter done · Esc cancel"
+        } else if state.store.hasMore {
+            found = "none among \(state.store.count) loaded · Enter look further · Esc cancel"
+        } else {
+            found = "no one by that name · Esc cancel"
+        }
+        let foundWidth = min(found.displayWidth, max(0, width - 12))
+        var x = 1
+        x += canvas.text("/ ", x: x, y: y, style: Theme.hintKey)
+        // The end of a long query stays in view, where the typing happens.
+        let room = max(1, width - x - foundWidth - 4)
+        var shown = search.text
+        while shown.displayWidth > room, !shown.isEmpty { shown.removeFirst() }
+        x += canvas.text(shown, x: x, y: y, style: Style(attributes: [.bold]))
+        canvas.text(" ", x: x, y: y, style: Style(attributes: [.reverse]))
+        let style = search.matches > 0 || search.text.isEmpty ? Theme.hint : Style(foreground: Theme.warning)
+        canvas.text(found, x: width - foundWidth - 1, y: y, style: style, maxWidth: foundWidth)
+    }
+
     static func drawWarnings(_ warnings: [FeedWarning], into canvas: inout Canvas, bottom: Int) {
         guard let latest = warnings.last, bottom > 8 else { return }
         let style = Style(foreground: Theme.warning)
-        let prefix = warnings.count == 1 ? "⚠ " : "⚠ \(warnings.count) feed problems; latest: "
+        let prefix = warnings.count == 1 ? "⚠ " : "⚠ \(warnings.count) feed problems (p: all); latest: "
         let lines = TextWrap.lines(prefix + latest.message, width: canvas.width - 4)
         for (offset, line) in lines.suffix(2).enumerated() {
             canvas.text(line, x: 2, y: bottom - min(2, lines.count) + 1 + offset, style: style, maxWidth: canvas.width - 4)
@@ -138,19 +156,18 @@ extension String {
     fileprivate func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
 }
 
-/// The key-hint line at the bottom of a screen.
+/// The key-hint line at the bottom of a screen, as `HintLine` lays it out.
 enum Hints {
     /// Draws the hints that fit; returns the column after the last one drawn.
     @discardableResult
-    static func draw(_ hints: [(String, String)], into canvas: inout Canvas, y: Int) -> Int {
-        var x = 1
-        for (key, meaning) in hints {
-            let needed = key.displayWidth + 1 + meaning.displayWidth
-            guard x + needed < canvas.width else { break }
-            x += canvas.text(key, x: x, y: y, style: Theme.hintKey)
-            x += canvas.text(" " + meaning, x: x, y: y, style: Theme.hint)
-            x += 2
+    static func draw(_ state: AppState, into canvas: inout Canvas, y: Int) -> Int {
+        var end = 1
+        for placed in HintLine.layout(HintLine.hints(state), width: canvas.width) {
+            var x = placed.x
+            x += canvas.text(placed.hint.keyText, x: x, y: y, style: Theme.hintKey)
+            x += canvas.text(" " + placed.hint.meaning, x: x, y: y, style: Theme.hint)
+            end = x + 2
         }
-        return x
+        return end
     }
 }

@@ -80,8 +80,7 @@ public enum ViewerScreen {
             }
         }
 
-        Hints.draw([("←→", "item"), ("[ ]", "story"), ("Space", viewer.isPaused ? "play" : "pause"),
-                    ("Esc", "close"), ("?", "help")], into: &canvas, y: height - 1)
+        Hints.draw(state, into: &canvas, y: height - 1)
     }
 
     static func progressRect(width: Int) -> Rect { Rect(x: 1, y: 0, width: width - 2, height: 1) }
@@ -119,7 +118,7 @@ public enum ViewerScreen {
         for (offset, line) in lines.enumerated() where top + offset < media.maxY {
             canvas.centered(line.0, in: media.insetBy(dx: 2, dy: 0), y: top + offset, style: line.1)
         }
-        Hints.draw([("←→", "skip"), ("Esc", "close"), ("?", "help")], into: &canvas, y: height - 1)
+        Hints.draw(state, into: &canvas, y: height - 1)
     }
 
     /// Seconds until the viewer looks different with no input: the current segment gains

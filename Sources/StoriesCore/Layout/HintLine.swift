@@ -1,0 +1,94 @@
+/// The key hints on the screen's last row: which ones are shown for where the keyboard is,
+/// which survive on a narrow screen (the most important: `?` help, the way back, the main
+/// action), and where each one is, so that a click on a hint does what its key does. The
+/// reducer hit-tests clicks with it and the screens draw it, so they cannot disagree.
+public enum HintLine {
+    /// One key of a hint, and what a click on it runs.
+    public struct Key: Equatable, Sendable {
+        public var text: String
+        public var command: Command?
+    }
+
+    public struct Hint: Equatable, Sendable {
+        public var keys: [Key]
+        public var meaning: String
+        /// What a click on the meaning runs.
+        public var command: Command
+        /// Lower is kept longer when the line does not fit.
+        public var priority: Int
+
+        public var keyText: String { keys.map(\.text).joined() }
+        public var width: Int { keyText.displayWidth + 1 + meaning.displayWidth }
+    }
+
+    public struct Placed: Equatable, Sendable {
+        public var hint: Hint
+        public var x: Int
+    }
+
+    static func hint(_ keys: [(String, Command?)], _ meaning: String, _ command: Command, _ priority: Int) -> Hint {
+        Hint(keys: keys.map { Key(text: $0.0, command: $0.1) }, meaning: meaning, command: command, priority: priority)
+    }
+
+    /// The hints for where the keyboard is now (none while the `/` field is open: it takes
+    /// the line).
+    public static func hints(_ state: AppState) -> [Hint] {
+        guard state.search == nil else { return [] }
+        if let viewer = state.viewer {
+            let waiting = viewer.isWaiting || state.store.story(at: viewer.storyIndex) == nil
+            if waiting {
+                return [hint([("←", .previousItem), ("→", .nextItem)], "skip", .nextItem, 2),
+                        hint([("Esc", .dismiss)], "close", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+            }
+            return [hint([("←", .previousItem), ("→", .nextItem)], "item", .nextItem, 2),
+                    hint([("[", .previousStory), (" ", nil), ("]", .nextStory)], "story", .nextStory, 3),
+                    hint([("Space", .togglePause)], viewer.isPaused ? "play" : "pause", .togglePause, 4),
+                    hint([("n", .nextUnseen)], "unseen", .nextUnseen, 5),
+                    hint([("Esc", .dismiss)], "close", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+        }
+        let hasSections = !state.homeLevel.sections.isEmpty
+        guard let focused = state.homeLevel.focusedCell else {
+            var hints = [hint([("←", .selectPrevious), ("→", .selectNext)], "choose", .selectNext, 2)]
+            if hasSections { hints.append(hint([("↓", .focusDown)], "sections", .focusDown, 5)) }
+            hints += [hint([("Enter", .open)], "open", .open, 1), hint([("/", .search)], "find", .search, 4)]
+            if !state.warnings.isEmpty { hints.append(hint([("p", .toggleProblems)], "problems", .toggleProblems, 3)) }
+            return hints + [hint([("?", .toggleHelp)], "help", .toggleHelp, 0), hint([("q", .quit)], "quit", .quit, 1)]
+        }
+        let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
+        return [hint([("←", .selectPrevious), ("→", .selectNext)], "choose", .selectNext, 2),
+                hint([("↑", .focusUp), ("↓", .focusDown)], "sections", .focusDown, 3),
+                hint([("Enter", .open)], action ?? "open", .open, 1),
+                hint([("Esc", .dismiss)], "back", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+    }
+
+    /// The hints that fit a line `width` wide, in their order, each with its column: the
+    /// least important go first when they do not all fit.
+    public static func layout(_ hints: [Hint], width: Int) -> [Placed] {
+        var kept = hints
+        func needed(_ hints: [Hint]) -> Int { 1 + hints.reduce(0) { $0 + $1.width + 2 } - 2 }
+        while !kept.isEmpty, needed(kept) >= width {
+            guard let drop = kept.indices.max(by: { kept[$0].priority < kept[$1].priority }) else { break }
+            kept.remove(at: drop)
+        }
+        var x = 1
+        return kept.map { hint in
+            defer { x += hint.width + 2 }
+            return Placed(hint: hint, x: x)
+        }
+    }
+
+    /// What a click at this column of the hint line runs, if anything.
+    public static func command(atColumn column: Int, row: Int, state: AppState) -> Command? {
+        guard state.isUsable, row == state.screenHeight - 1 else { return nil }
+        for placed in layout(hints(state), width: state.screenWidth) {
+            var x = placed.x
+            for key in placed.hint.keys {
+                let width = key.text.displayWidth
+                if column >= x, column < x + width { return key.command }
+                x += width
+            }
+            if column >= x, column < placed.x + placed.hint.width { return placed.hint.command }
+        }
+        return nil
+    }
+}
