@@ -192,7 +192,16 @@ import Testing
         try tmux.sendRaw("user39")
         try tmux.waitFor(text: "11 matches")
         try tmux.press("Enter")
-        try tmux.waitFor(text: "@user39 ")
+        try tmux.waitFor("user39 selected") { $0.contains { $0.hasSuffix("@user39") } }
+        // n goes to the next story with unseen items: the next one, as nothing is seen yet.
+        try tmux.press("n")
+        try tmux.waitFor("user40 selected") { $0.contains { $0.hasSuffix("@user40") } }
+        try tmux.press("PgUp")
+        try tmux.waitFor("a screenful back") { $0.contains { $0.hasSuffix("@user31") } }
+        try tmux.press("/")
+        try tmux.sendRaw("user39")
+        try tmux.press("Enter")
+        try tmux.waitFor("user39 selected") { $0.contains { $0.hasSuffix("@user39") } }
         try tmux.press("Enter")
         try tmux.waitFor("the BlurHash-only photo") { $0.count > 5 && $0[5].filter { $0 == "▀" }.count == 100 }
         try tmux.press("Escape", "q")

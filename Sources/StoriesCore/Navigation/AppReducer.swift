@@ -1103,6 +1103,10 @@ private struct Reduction {
         case .pressedCell:
             // New sections may put another cell where the press was.
             stale = state.viewer != nil || state.modal != nil || !state.isUsable || state.homeGeneration != generationBefore
+        case .pressedButton:
+            // The hint line and the arrows change with the screen: a press on one ends when
+            // the viewer opens or closes under it.
+            stale = state.modal != nil || !state.isUsable || (state.viewer == nil) != (viewerBefore == nil)
         default:
             let byGesture: Bool
             switch action {

@@ -1,0 +1,272 @@
+import Foundation
+import StoriesApp
+import StoriesCore
+import StoriesUI
+import Testing
+
+/// Getting around a long feed (issue 13, point 3): End to the true last story, PgUp/PgDn,
+/// `n` to the next unseen story, `/` to a person by name, the hint line's keys and the
+/// row's ‹ › as buttons, and the problems list — through the real engine on the virtual
+/// clock, over a network slow enough that paging on is seen.
+@MainActor
+@Suite struct FeedNavigationTests {
+    /// 35 stories of made-up people, ten a page, each page 1 s away.
+    static func long(count: Int = 35, width: Int = 100, height: Int = 30) -> AppDriver {
+        let driver = AppDriver(width: width, height: height, source: SyntheticFeed(count: count),
+                               network: AppDriver.network(latency: 1))
+        driver.wait(1.5)
+        return driver
+    }
+
+    @Test func endGoesToTheTrueLastStoryPagingOnWithTheRowFollowing() {
+        let d = Self.long()
+        #expect(d.state.store.count == 10 && d.state.store.hasMore)
+        d.press(.key(.end))
+        #expect(d.state.selection == 9, "at once: the last story loaded")
+        #expect(d.text.contains("Going to the last story, loading the feed on the way (10 stories so far; Esc: stop)"))
+        d.wait(1.1)
+        #expect(d.state.selection == 19, "each page moves the row on")
+        d.wait(3)
+        #expect(d.state.store.count == 35 && !d.state.store.hasMore)
+        #expect(d.state.selection == 34 && d.state.seeking == nil)
+        #expect(d.text.contains("@user34") && d.text.contains("35 stories") && !d.text.contains("Going to"))
+    }
+
+    @Test func escOrAnyMoveStopsTheWayToTheEnd() {
+        let d = Self.long()
+        d.press(.key(.end))
+        d.press(.key(.escape))
+        #expect(d.state.seeking == nil && !d.text.contains("Going to"))
+        d.wait(5)
+        #expect(d.state.selection == 9, "the page already asked for came, and the row stayed")
+        d.press(.key(.end), .key(.left))
+        #expect(d.state.seeking == nil, "a move on the row stops it too")
+        let before = d.state.selection
+        d.wait(5)
+        #expect(d.state.selection == before)
+    }
+
+    @Test func pageKeysMoveAScreenfulAndStopAtTheEnds() {
+        let d = Self.long()
+        let screenful = RingLayout.visibleBubbles(width: 100)
+        d.press(.key(.pageDown))
+        #expect(d.state.selection == screenful)
+        d.press(.key(.pageDown))
+        #expect(d.state.selection == 9, "held to the last story loaded")
+        d.press(.key(.pageUp))
+        #expect(d.state.selection == 9 - screenful)
+        d.press(.key(.pageUp), .key(.pageUp))
+        #expect(d.state.selection == 0)
+    }
+
+    @Test func nGoesToTheNextStoryWithUnseenItemsPagingOnAndRoundToTheStart() throws {
+        let feed = SyntheticFeed(count: 25).loadAll()
+        var seen = SeenState()
+        // Everything seen but stories 2 and 22.
+        for (index, story) in feed.stories.enumerated() where index != 2 && index != 22 {
+            for item in story.items { seen.markSeen(story: story.id, item: item.id) }
+        }
+        let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 25), network: AppDriver.network(latency: 1), seen: seen)
+        d.wait(1.5)
+        d.press(.key(.character("n")))
+        #expect(d.state.selection == 2)
+        d.press(.key(.character("n")))
+        #expect(d.text.contains("Looking for the next story with unseen items (10 stories so far; Esc: stop)"))
+        d.wait(2.5)
+        #expect(d.state.selection == 22 && d.state.seeking == nil, "found two pages on")
+        d.press(.key(.character("n")))
+        d.wait(2)
+        #expect(d.state.selection == 2, "the feed ended: round to the first unseen story")
+        #expect(d.text.contains("↺ Back to the first unseen story (the feed ended)"))
+    }
+
+    @Test func nSaysAllCaughtUpWhenEverythingIsSeen() {
+        let feed = SyntheticFeed(count: 5).loadAll()
+        var seen = SeenState()
+        for story in feed.stories { for item in story.items { seen.markSeen(story: story.id, item: item.id) } }
+        let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 5), seen: seen)
+        d.press(.key(.character("n")))
+        #expect(d.state.selection == 0)
+        #expect(d.text.contains("✓ All caught up: every story in this feed is seen"))
+        d.press(.key(.enter))
+        #expect(d.state.viewer != nil)
+        d.press(.key(.character("n")))
+        #expect(d.state.viewer == nil && d.text.contains("All caught up"), "the viewer closes and says so")
+    }
+
+    @Test func nInTheViewerSkipsSeenStories() {
+        let feed = SyntheticFeed(count: 8).loadAll()
+        var seen = SeenState()
+        for index in [1, 2, 3] { for item in feed.stories[index].items { seen.markSeen(story: feed.stories[index].id, item: item.id) } }
+        let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 8), seen: seen)
+        d.press(.key(.enter))
+        #expect(d.position?.story == 0)
+        d.press(.key(.character("n")))
+        d.finishWork()
+        #expect(d.position?.story == 4)
+    }
+
+    @Test func slashFindsAPersonAsTheNameIsTypedAndEscGoesBack() throws {
+        let d = AppDriver(width: 100, height: 30)
+        let stories = d.state.store.summaries
+        let priya = try #require(stories.firstIndex { $0.author.name.hasPrefix("Priya") })
+        d.press(.key(.right), .key(.right))
+        d.press(.key(.character("/")))
+        #expect(d.lines.last?.contains("/ ") == true && d.text.contains("type a name or @handle"))
+        d.type("PRIYA")
+        #expect(d.state.selection == priya, "case does not matter")
+        #expect(d.lines.last?.contains("1 match · Tab next · Enter done · Esc cancel") == true)
+        d.press(.key(.escape))
+        #expect(d.state.selection == 2 && d.state.search == nil, "Esc goes back where the search began")
+        d.press(.key(.character("/")))
+        d.type("@priya.c")
+        d.press(.key(.enter))
+        #expect(d.state.selection == priya && d.state.search == nil, "a handle with its @; Enter ends there")
+        d.press(.key(.character("/")))
+        d.type("sofia")
+        #expect(d.state.store.summaries[d.state.selection].author.name.hasPrefix("Sofía"), "accents do not matter")
+        d.press(.key(.backspace), .key(.backspace), .key(.backspace), .key(.backspace), .key(.backspace))
+        d.type("zzz")
+        #expect(d.text.contains("no one by that name · Esc cancel"), "the whole feed is loaded: nothing further to look through")
+        d.press(.key(.character("u"), .control))
+        #expect(d.state.search?.text == "")
+        d.press(.key(.character("\u{1B}")), .key(.character("\u{7}")))
+        #expect(d.state.search?.text == "", "control characters are never typed in")
+        d.type(String(repeating: "x", count: 300))
+        #expect(d.state.search?.text.count == NameSearch.maxLength)
+    }
+
+    @Test func tabGoesFromMatchToMatchAndRound() {
+        let d = Self.long(count: 10)
+        let names = d.state.store.summaries.map(\.author.handle)
+        #expect(names.contains("user1"))
+        d.press(.key(.character("/")))
+        d.type("user")
+        #expect(d.state.selection == 0 && d.state.search?.matches == 10)
+        d.press(.key(.tab), .key(.tab))
+        #expect(d.state.selection == 2)
+        d.press(.key(.tab, .shift), .key(.up), .key(.up))
+        #expect(d.state.selection == 9, "back past the first goes round to the last")
+    }
+
+    @Test func enterOnANameNotLoadedLooksFurtherAlongTheFeed() {
+        let d = Self.long()
+        d.press(.key(.character("/")))
+        d.type("user31")
+        #expect(d.state.search?.matches == 0)
+        d.press(.key(.enter))
+        #expect(d.text.contains("Looking for 'user31' further along the feed (10 stories so far; Esc: stop)"))
+        d.wait(4)
+        #expect(d.state.selection == 31 && d.state.seeking == nil)
+        d.press(.key(.character("/")))
+        d.type("nobody")
+        d.press(.key(.enter))
+        d.wait(1)
+        #expect(d.text.contains("⚠ No one called 'nobody' in this feed (all 35 stories looked through)"))
+    }
+
+    @Test func theHintLineKeepsWhatMattersMostWhenNarrow() {
+        let d = AppDriver(width: 40, height: 12)
+        #expect(d.lines.last?.hasPrefix(" ←→ choose  Enter open  ? help  q quit") == true)
+        d.press(.key(.enter))
+        d.finishWork()
+        let hint = d.lines.last ?? ""
+        #expect(hint.contains("Esc close") && hint.contains("? help") && hint.contains("←→ item"), "\(hint)")
+        #expect(!hint.contains("Space") && !hint.contains("unseen"))
+        // The widest screen gets every hint, in the order they are written.
+        let wide = HintLine.layout(HintLine.hints(d.state), width: 200).map(\.hint.meaning)
+        #expect(wide == ["item", "story", "pause", "unseen", "close", "help"])
+    }
+
+    @Test func aClickOnAHintDoesWhatItsKeyDoes() throws {
+        let d = AppDriver(width: 100, height: 30)
+        let row = 29
+        func column(of text: String) throws -> Int {
+            let line = try #require(d.lines.last)
+            let range = try #require(line.range(of: text))
+            return line[line.startIndex..<range.lowerBound].count
+        }
+        d.click(column: try column(of: "? help"), row: row)
+        #expect(d.state.showsHelp)
+        d.click(column: 5, row: 5)
+        #expect(d.state.modal == nil, "a click closes the help")
+        d.click(column: try column(of: "open"), row: row)
+        d.finishWork()
+        #expect(d.state.viewer != nil)
+        d.click(column: try column(of: "→"), row: row)
+        #expect(d.position?.item == 1, "the arrow of ←→ goes on an item")
+        d.click(column: try column(of: "←"), row: row)
+        #expect(d.position?.item == 0)
+        // Pressed on one key and released on another: nothing.
+        let esc = try column(of: "Esc"), help = try column(of: "? help")
+        d.mouse(.press(.left), column: esc, row: row)
+        d.mouse(.release(.left), column: help, row: row)
+        #expect(d.state.viewer != nil && d.state.modal == nil)
+        #expect(d.lastDecision?.declined.contains { $0.reason.contains("released off the key for dismiss") } == true)
+        d.click(column: esc + 1, row: row)
+        #expect(d.state.viewer == nil, "Esc close closes")
+    }
+
+    @Test func theRowsArrowsAreButtons() {
+        let d = Self.long()
+        #expect(d.lines[RingLayout.row + 1].hasSuffix("›"))
+        d.click(column: 99, row: RingLayout.row + 1)
+        let screenful = RingLayout.visibleBubbles(width: 100)
+        #expect(d.state.selection == screenful)
+        #expect(d.lines[RingLayout.row + 1].hasPrefix("‹"))
+        d.click(column: 0, row: RingLayout.row + 1)
+        #expect(d.state.selection == 0)
+    }
+
+    @Test func theProblemsListShowsEveryProblemAndScrolls() throws {
+        var load = Fixture.demo
+        load.warnings = (1...30).map { FeedWarning("stories/s\($0).json: items[\($0)].type: unknown item type 'poll'; item skipped") }
+        let d = AppDriver(width: 80, height: 24, source: MemoryFeed(load: load))
+        #expect(d.text.contains("⚠ 30 feed problems (p: all); latest: stories/s30.json"))
+        d.press(.key(.character("p")))
+        #expect(d.state.modal == .problems)
+        #expect(d.text.contains("Feed problems · 30 problems"))
+        #expect(d.text.contains("• stories/s1.json: items[1].type: unknown item type 'poll'; item skipped"))
+        let footer = try #require(d.lines.first { $0.contains("PgDn more") })
+        #expect(footer.contains("1–"))
+        for _ in 0..<10 { d.press(.key(.pageDown)) }
+        #expect(d.text.contains("• stories/s30.json"), "the last page has the newest")
+        #expect(!d.text.contains("PgDn more"), "and nothing more to go on to")
+        d.press(.key(.pageUp))
+        #expect(d.text.contains("PgDn more"), "one page back after any number of presses past the end")
+        d.press(.key(.character("p")))
+        #expect(d.state.modal == nil)
+    }
+
+    @Test func underTheHelpOrTheProblemsNothingPlaysOrIsMarkedSeen() {
+        for key: Character in ["?", "p"] {
+            let d = AppDriver(width: 100, height: 30)
+            d.press(.key(.enter))
+            d.finishWork()
+            let seenBefore = d.state.seen
+            d.press(.key(.character(key)))
+            d.wait(30)
+            #expect(d.position?.story == 0 && d.position?.item == 0, "under \(key)")
+            #expect(d.state.seen == seenBefore)
+            #expect(d.state.viewer?.playback.isRunning == false)
+            d.press(.key(.escape))
+            #expect(d.state.viewer?.playback.isRunning == true, "it plays again once closed")
+        }
+    }
+
+    @Test func theHelpAtTheSmallestSizeScrollsAndSaysSo() {
+        let d = AppDriver(width: 40, height: 12)
+        d.press(.key(.character("?")))
+        let total = ModalLayout.content(d.state)?.rows.count ?? 0
+        #expect(total > 10)
+        #expect(d.text.contains("PgDn more"))
+        var seenRows = Set<String>()
+        for _ in 0..<total {
+            for line in d.lines { seenRows.insert(line) }
+            d.press(.key(.pageDown))
+        }
+        for binding in d.state.bindings.bindings(in: .home) where binding.command != .toggleHelp {
+            #expect(seenRows.contains { $0.contains(binding.keyNames) }, "\(binding.keyNames) can be reached")
+        }
+    }
+}
