@@ -12,6 +12,7 @@
 #include <ncursesw/curses.h>
 
 static inline WINDOW *stories_stdscr(void) { return stdscr; }
+static inline WINDOW *stories_curscr(void) { return curscr; }
 static inline int stories_cols(void) { return COLS; }
 static inline int stories_lines(void) { return LINES; }
 static inline int stories_colors(void) { return COLORS; }

@@ -34,6 +34,8 @@ public final class AppEngine {
     public var quit: @MainActor (Int32) -> Void = { _ in } {
         didSet { effects.quit = quit }
     }
+    /// Ctrl-L: the screen must forget what it thinks is shown (the next frame is whole).
+    public var forgetScreen: @MainActor () -> Void = {}
     /// Seen state changed: keep it.
     public var persistSeen: (@MainActor (SeenState) -> Void)? {
         didSet { effects.persistSeen = persistSeen }
@@ -78,6 +80,11 @@ public final class AppEngine {
         frame = Canvas(width: width, height: height)
         effects.send = { [weak self] in self?.send($0) }
         effects.preload = { [weak self] in self?.preload($0) }
+        effects.redrawScreen = { [weak self] in
+            guard let self else { return }
+            self.forgetScreen()
+            self.frames.setNeedsDisplay()
+        }
         services.players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }

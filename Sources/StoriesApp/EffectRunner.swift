@@ -15,6 +15,8 @@ final class EffectRunner {
     var send: @MainActor (AppAction) -> Void = { _ in }
     var quit: @MainActor (Int32) -> Void = { _ in }
     var persistSeen: (@MainActor (SeenState) -> Void)?
+    /// Ctrl-L: the screen forgets its last frame, and a frame is asked for.
+    var redrawScreen: @MainActor () -> Void = {}
     /// Hands a preload request to the picture pipeline (the engine knows the display).
     var preload: @MainActor (PreloadRequest) -> Void = { _ in }
 
@@ -68,6 +70,8 @@ final class EffectRunner {
             preload(request)
         case .quit:
             quit(0)
+        case .redrawScreen:
+            redrawScreen()
         case .persistSeen(let seen):
             persistSeen?(seen)
         }

@@ -111,6 +111,14 @@ public final class CursesScreen {
         previous = nil
     }
 
+    /// Forgets the last frame and has ncurses repaint the whole terminal on the next
+    /// `doupdate` (Ctrl-L: something else wrote over the screen).
+    public func forgetScreen() {
+        guard !isRestored else { return }
+        previous = nil
+        clearok(stories_curscr(), true)
+    }
+
     /// Draws a canvas: only the cells that differ from the last frame are handed to ncurses,
     /// then one `doupdate`.
     public func draw(_ canvas: Canvas) {

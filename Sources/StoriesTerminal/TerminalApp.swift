@@ -43,6 +43,7 @@ public final class TerminalApp {
         engine.colorDepth = terminal.colorDepth
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
+        engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.persistSeen = { seenStore?.save($0) }
         // A seen state that cannot be written is said once, on the problems line.
         let engine = self.engine

@@ -180,6 +180,23 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// Another program writes over the screen; Ctrl-L draws every cell again.
+    @Test func ctrlLRedrawsWhatAnotherProgramWroteOver() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
+        let tty = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_tty}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try tmux.screen()
+        let handle = try #require(FileHandle(forWritingAtPath: tty))
+        handle.write(Data("\u{1B}[5;10HSCRIBBLED-OVER-BY-ANOTHER-PROGRAM".utf8))
+        try handle.close()
+        try tmux.waitFor(text: "SCRIBBLED-OVER")
+        try tmux.press("C-l")
+        try tmux.waitFor("the screen as it was") { !$0.joined().contains("SCRIBBLED") }
+        #expect(try tmux.screen() == before)
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func aSyntheticFeedOfAThousandStories() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--synthetic 1012")
         try tmux.waitFor(text: "10+ stories")

@@ -220,6 +220,7 @@ public enum GestureRecognizer {
         case .toggleGestures: ("gesture log", "overlay.gestures")
         case .toggleMetrics: ("metrics", "overlay.metrics")
         case .quit: ("quit", "app")
+        case .redraw: ("redraw", "app")
         }
     }
 

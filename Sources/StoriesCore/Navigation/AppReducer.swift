@@ -93,6 +93,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
+    /// Forget what the terminal is thought to show and draw every cell again (Ctrl-L:
+    /// another program wrote over the screen).
+    case redrawScreen
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).
@@ -365,7 +368,7 @@ private struct Reduction {
 
     static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
         switch step {
-        case .command(let command): [.quit, .dismiss, .closeHelp].contains(command)
+        case .command(let command): [.quit, .dismiss, .closeHelp, .redraw].contains(command)
         case .completeTransition: true
         case .endDrag(_, let commit): !commit
         case .select, .focusCell: false
@@ -542,6 +545,8 @@ private struct Reduction {
         switch command {
         case .quit:
             effects.append(.quit)
+        case .redraw:
+            effects.append(.redrawScreen)
         case .toggleHelp:
             state.modal = state.modal == .help ? nil : .help
             state.modalScroll = 0

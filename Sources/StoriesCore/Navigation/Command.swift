@@ -4,7 +4,7 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
     case toggleHelp, closeHelp, toggleGestures, toggleMetrics
-    case pageNext, pagePrevious, nextUnseen, search, toggleProblems
+    case pageNext, pagePrevious, nextUnseen, search, toggleProblems, redraw
 }
 
 /// Which part of the app has the keyboard.
@@ -79,6 +79,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, chars("p"), .toggleProblems, "every feed problem, with its file and field"),
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
+        KeyBinding(.home, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
 
         KeyBinding(.viewer, [.key(.right)] + chars("l"), .nextItem, "tap right: next item"),
         KeyBinding(.viewer, [.key(.left)] + chars("h"), .previousItem, "tap left: previous item"),
@@ -92,9 +93,11 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),
         KeyBinding(.viewer, chars("p"), .toggleProblems, "every feed problem, with its file and field"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
+        KeyBinding(.viewer, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
 
         KeyBinding(.help, [.key(.pageDown), .key(.down)] + chars(" j"), .pageNext, "scroll on"),
         KeyBinding(.help, [.key(.pageUp), .key(.up)] + chars("k"), .pagePrevious, "scroll back"),
         KeyBinding(.help, chars("?") + [.key(.escape)] + chars("qp"), .closeHelp, "close"),
+        KeyBinding(.help, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
     ])
 }
