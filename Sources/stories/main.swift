@@ -19,4 +19,19 @@ func fail(_ message: String) -> ExitCode {
     return ExitCode(1)
 }
 
-StoriesCommand.main()
+/// `stories --help`: the commands, then the viewer's own flags — `stories` with no
+/// subcommand is the viewer, so its flags are what most people are looking for (they are
+/// also under `stories help view`, with the keys).
+func rootHelp() -> String {
+    let view = StoriesCommand.helpMessage(for: ViewCommand.self)
+    let flags = view.components(separatedBy: "\n").drop { !$0.hasPrefix("ARGUMENTS:") && !$0.hasPrefix("OPTIONS:") }
+        .filter { !$0.contains("--version") && !$0.contains("-h, --help") }
+    return StoriesCommand.helpMessage() + "\n\nVIEWER: stories [view] [<options>] [<folder>] takes these"
+        + " (keys and more: stories help view)\n\n" + flags.joined(separator: "\n")
+}
+
+if [["--help"], ["-h"], ["help"]].contains(Array(CommandLine.arguments.dropFirst())) {
+    print(rootHelp().trimmingCharacters(in: .newlines))
+} else {
+    StoriesCommand.main()
+}

@@ -602,6 +602,13 @@ import Testing
         #expect(help.out.contains("view (default)"))
         #expect(help.out.contains("print"))
         #expect(help.out.contains("--version"))
+        // The viewer is the default: its flags are in the first help a newcomer reads.
+        for flag in ["--feed <path>", "--synthetic <N>", "--network <name>", "--reduce-motion", "--record <file>", "--headless"] {
+            #expect(help.out.contains(flag), "stories --help shows \(flag)")
+        }
+        #expect(help.out.components(separatedBy: "--version").count == 2, "said once")
+        let short = try Binary.run(["-h"]), word = try Binary.run(["help"])
+        #expect(short.out == help.out && word.out == help.out)
         let view = try Binary.run(["view", "--help"])
         #expect(view.status == 0)
         #expect(view.out.contains("--feed <path>"))
