@@ -159,6 +159,47 @@ final class Tmux {
 
     var text: String { (try? screen().joined(separator: "\n")) ?? "" }
 
+    /// Every cell the terminal shows, each with its colours and attributes ("A 38;5;255 48;5;236 1"),
+    /// row by row, trailing blank default cells left out: two captures are equal exactly
+    /// when the terminal shows the same thing, however tmux chose to write the escapes.
+    func cells() throws -> [[String]] {
+        let capture = try tmux(["capture-pane", "-p", "-e", "-t", session])
+        return capture.components(separatedBy: "\n").map { line in
+            var foreground = "39", background = "49", attributes: [String] = []
+            var row: [String] = []
+            var scalars = Array(line.unicodeScalars)[...]
+            while let scalar = scalars.popFirst() {
+                if scalar == "\u{1B}", scalars.first == "[" {
+                    scalars.removeFirst()
+                    var parameters = ""
+                    while let next = scalars.popFirst(), next != "m" { parameters.unicodeScalars.append(next) }
+                    var values = parameters.isEmpty ? ["0"] : parameters.components(separatedBy: ";")
+                    while !values.isEmpty {
+                        let value = values.removeFirst()
+                        switch value {
+                        case "0", "": foreground = "39"; background = "49"; attributes = []
+                        case "38", "48":
+                            let count = values.first == "5" ? 2 : 4
+                            let colour = ([value] + values.prefix(count)).joined(separator: ";")
+                            values.removeFirst(min(count, values.count))
+                            if value == "38" { foreground = colour } else { background = colour }
+                        case "39": foreground = "39"
+                        case "49": background = "49"
+                        default:
+                            if let n = Int(value), (30...37).contains(n) || (90...97).contains(n) { foreground = value }
+                            else if let n = Int(value), (40...47).contains(n) || (100...107).contains(n) { background = value }
+                            else { attributes.append(value) }
+                        }
+                    }
+                } else {
+                    row.append("\(Character(scalar)) \(foreground) \(background) \(attributes.joined(separator: ","))")
+                }
+            }
+            while row.last == "  39 49 " { row.removeLast() }
+            return row
+        }
+    }
+
     /// Reads the screen until `condition` holds, for up to `timeout` seconds.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 15, _ condition: ([String]) -> Bool) throws -> [String] {

@@ -27,6 +27,8 @@ public enum ViewerScreen {
         let size = photoSize(width: width, height: height)
         let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
         var overPhoto = false
+        /// On a text card: the header and caption lie on the card's colour, not darkened.
+        var overCard = false
         /// A photo, or a video's frame: the picture, or what stands in for it and why.
         func drawPicture(_ file: Media, symbol: String, kind: String, failure: String, reason: String?) {
             switch reason.map(PictureState.failed) ?? pictures(file) {
@@ -41,7 +43,11 @@ public enum ViewerScreen {
         }
         switch item.content {
         case .text(let text, let background):
-            drawText(text, lines: page.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media, into: &canvas)
+            // The card's colour fills the whole area a photo would (header to hint line);
+            // its text is centred between the header and the caption.
+            drawText(text, lines: page.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media,
+                     filling: photo, into: &canvas)
+            overCard = true
         case .image(let file):
             drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: nil)
         case .video(let file):
@@ -56,7 +62,7 @@ public enum ViewerScreen {
             if status.hasAudio { marks.append("🔇") }
         }
         drawHeader(story: story, page: page, viewer: viewer, isHeld: state.isHeld, marks: marks, into: &canvas,
-                   overPhoto: overPhoto)
+                   overPhoto: overPhoto || overCard)
 
         var lines: [(String, Style)] = []
         if let page {
@@ -72,7 +78,7 @@ public enum ViewerScreen {
         let captionTop = media.maxY + bottomLines - lines.count
         if overPhoto, !lines.isEmpty { canvas.darken(rows: captionTop..<(captionTop + lines.count)) }
         for (offset, line) in lines.enumerated() {
-            if overPhoto {
+            if overPhoto || overCard {
                 canvas.overlay(line.0, x: 2, y: captionTop + offset, foreground: line.1.foreground,
                                attributes: line.1.attributes, maxWidth: width - 4)
             } else {
@@ -185,9 +191,10 @@ public enum ViewerScreen {
     /// `lines`: the text as its view model wrapped it. Until that is built, only as much of
     /// the text as could fill the card is wrapped here: a frame's work stays bounded however
     /// long the text is.
-    static func drawText(_ text: String, lines wrapped: [String]? = nil, background: RGB, in rect: Rect, into canvas: inout Canvas) {
+    static func drawText(_ text: String, lines wrapped: [String]? = nil, background: RGB, in rect: Rect, filling area: Rect? = nil,
+                         into canvas: inout Canvas) {
         let bg = Color.rgb(background.red, background.green, background.blue)
-        canvas.fill(rect, style: Style(background: bg))
+        canvas.fill(area ?? rect, style: Style(background: bg))
         let textWidth = max(1, rect.width - 8)
         var lines = wrapped ?? TextWrap.lines(String(text.prefix(max(64, (rect.width + 1) * (rect.height + 1)))), width: textWidth)
         if lines.count > rect.height {

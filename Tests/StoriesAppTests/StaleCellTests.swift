@@ -1,0 +1,83 @@
+import StoriesApp
+import StoriesCore
+import StoriesUI
+import Testing
+
+/// No stale cell survives a frame (issue 13, point 2): after every kind of transition, and
+/// at every frame of it, what the terminal shows (the test screen, fed the same canvas
+/// diffs as ncurses) is exactly a fresh full drawing of the state.
+@MainActor
+@Suite struct StaleCellTests {
+    /// Runs frames until the animation ends, checking the screen at each.
+    func settle(_ d: AppDriver, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        var frames = 0
+        repeat {
+            d.frame(after: 1.0 / 30)
+            expectFresh(d, "\(what), frame \(frames)", sourceLocation: sourceLocation)
+            frames += 1
+        } while d.state.transition != nil && frames < 60
+        d.finishWork()
+        d.frame(after: 0.05)
+        expectFresh(d, "\(what), at rest", sourceLocation: sourceLocation)
+    }
+
+    func expectFresh(_ d: AppDriver, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = d.screen.canvas
+        let fresh = d.engine.render()
+        guard shown != fresh else { return }
+        let a = Snapshot.lines(of: shown), b = Snapshot.lines(of: fresh)
+        let rows = a.indices.filter { a[$0] != b[$0] }
+        let styled = rows.isEmpty ? " (colours or attributes differ)" : ""
+        let detail = rows.prefix(3).map { "shown: \(a[$0])\nfresh: \(b[$0])" }.joined(separator: "\n")
+        Issue.record(Comment(rawValue: "\(what): the screen is not a fresh drawing\(styled); rows \(Array(rows.prefix(5))):\n\(detail)"),
+                     sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [(100, 30), (80, 24), (40, 12)])
+    func everyKindOfTransitionEndsOnAFreshScreen(width: Int, height: Int) {
+        let d = AppDriver(width: width, height: height, motion: true)
+        d.finishWork()
+        expectFresh(d, "the row")
+        // Onto a text card (山田 花子's first item), the zoom the issue saw cells left from.
+        d.press(.key(.right), .key(.right), .key(.enter))
+        settle(d, "present onto a text card")
+        d.press(.key(.character("]")))
+        settle(d, "cube by key")
+        d.press(.key(.character("[")))
+        settle(d, "cube back")
+        d.drag(from: (width * 2 / 3, height / 2), to: (width / 6, height / 2), steps: 6)
+        settle(d, "cube by drag")
+        d.drag(from: (width / 2, height / 2), to: (width / 2 - 1, height / 2), steps: 1)
+        settle(d, "a drag short of its threshold snaps back")
+        d.press(.key(.right))
+        settle(d, "tap on")
+        for key: Character in ["?", "p", "g", "i"] {
+            d.press(.key(.character(key)))
+            settle(d, "overlay \(key) opens")
+            d.press(.key(key == "?" || key == "p" ? .escape : .character(key)))
+            settle(d, "overlay \(key) closes")
+        }
+        d.press(.key(.character("f")))
+        settle(d, "fit toggled")
+        d.press(.key(.character("]")))
+        d.resize(width: width - 7, height: height - 3)
+        settle(d, "a resize during a cube")
+        d.resize(width: width, height: height)
+        settle(d, "back to the first size")
+        d.press(.key(.escape))
+        settle(d, "dismiss into the bubble")
+        d.press(.key(.enter))
+        d.frame(after: 0.1)
+        d.drag(from: (width / 2, 4), to: (width / 2, height - 2), steps: 5)
+        settle(d, "pull-down dismiss")
+        d.press(.key(.character("/")))
+        d.type("ayla")
+        settle(d, "the / field")
+        d.press(.key(.escape), .key(.down))
+        settle(d, "into the sections")
+        d.resize(width: 30, height: 8)
+        settle(d, "too small")
+        d.resize(width: width, height: height)
+        settle(d, "usable again")
+    }
+}
