@@ -32,7 +32,7 @@ private final class Attempts: @unchecked Sendable {
         #expect(pilot.lines.last?.contains("↓ sections") == true)
         #expect(pilot.lines.last?.contains("↓ 1 more section") == true, "the list below is announced")
         // The row still has the keyboard: its selection is drawn heavy and its details show.
-        #expect(pilot.text.contains("┏━━━━━━┓"))
+        #expect(pilot.text.contains("┏━━━━━━●"), "heavy, with the dot of a story not seen yet")
         #expect(pilot.text.contains("Training day at the space centre."))
     }
 

@@ -81,3 +81,25 @@ import Testing
         settle(d, "usable again")
     }
 }
+
+/// Seen and unseen rings differ in their cells, not only in colour (NO_COLOR, 8 colours).
+@MainActor
+@Suite struct RingsWithoutColourTests {
+    @Test func seenAndUnseenBubblesDifferWithoutColour() {
+        var watched = SeenState()
+        let ayla = Fixture.demo.stories[0]
+        for item in ayla.items { watched.markSeen(story: ayla.id, item: item.id) }
+        let d = AppDriver(width: 100, height: 30, seen: watched)
+        d.press(.key(.right))
+        let row = d.lines[RingLayout.row]
+        let seen = Bubble(name: "a", initials: "A", ring: .seen, isSelected: false)
+        let unseen = Bubble(name: "a", initials: "A", ring: .unseen, isSelected: false)
+        var a = Canvas(width: 12, height: 4), b = Canvas(width: 12, height: 4)
+        seen.draw(into: &a, x: 0, y: 0)
+        unseen.draw(into: &b, x: 0, y: 0)
+        #expect(Snapshot.lines(of: a) != Snapshot.lines(of: b), "the text alone tells them apart")
+        // On the screen: Ayla's story is all seen and has no dot; every other bubble has one.
+        #expect(row.hasPrefix("   ╭──────╮"), "\(row)")
+        #expect(row.components(separatedBy: "●").count - 1 == RingLayout.visibleBubbles(width: 100) - 1, "\(row)")
+    }
+}

@@ -2,8 +2,9 @@ import StoriesCore
 import StoriesMedia
 
 /// A story bubble in the ring row: a ring around the author's initials, the name below.
-/// Unseen stories get the coloured ring, seen ones a grey ring; the selected one is drawn
-/// heavy with its name highlighted.
+/// Unseen stories get the coloured ring with a dot on its corner, seen ones a grey ring
+/// with none (so they differ without colour too); the selected one is drawn heavy with its
+/// name highlighted.
 public struct Bubble {
     public static let slotWidth = RingLayout.slotWidth
     public static let height = RingLayout.bubbleHeight
@@ -82,7 +83,9 @@ public struct Bubble {
         let side = Style(foreground: colours.1, attributes: bold)
         let bottom = Style(foreground: colours.2, attributes: bold)
 
-        canvas.text(tl + String(repeating: h, count: inner) + tr, x: left, y: y, style: top)
+        // Unseen stories carry a dot on the ring's corner as well as its colours, so the two
+        // differ on a terminal without colour (NO_COLOR, 8 colours read as grey).
+        canvas.text(tl + String(repeating: h, count: inner) + (ring == .unseen ? "●" : tr), x: left, y: y, style: top)
         canvas.text(v, x: left, y: y + 1, style: side)
         canvas.text(v, x: left + inner + 1, y: y + 1, style: side)
         canvas.text(bl + String(repeating: h, count: inner) + br, x: left, y: y + 2, style: bottom)
