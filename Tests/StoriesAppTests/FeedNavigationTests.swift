@@ -238,6 +238,19 @@ import Testing
         #expect(d.state.modal == nil)
     }
 
+    @Test func aLongProblemKeepsItsStartOnTheHomeScreen() throws {
+        var load = Fixture.demo
+        let long = "stories/mika.json: items[2].caption: " + String(repeating: "far too long a caption ", count: 40)
+        load.warnings = [FeedWarning(long)]
+        let d = AppDriver(width: 60, height: 20, source: MemoryFeed(load: load))
+        let first = try #require(d.lines.firstIndex { $0.contains("⚠") })
+        #expect(d.lines[first].hasPrefix("  ⚠ stories/mika.json: items[2].caption: far too long"), "where it is comes first")
+        #expect(d.lines[first + 1].hasSuffix("…"), "the rest is cut, and says so")
+        d.press(.key(.character("p")))
+        let box = d.lines.filter { $0.contains("far too long") }.count
+        #expect(box >= 5, "the problems list shows it whole, wrapped")
+    }
+
     @Test func underTheHelpOrTheProblemsNothingPlaysOrIsMarkedSeen() {
         for key: Character in ["?", "p"] {
             let d = AppDriver(width: 100, height: 30)

@@ -145,9 +145,15 @@ public enum HomeScreen {
         guard let latest = warnings.last, bottom > 8 else { return }
         let style = Style(foreground: Theme.warning)
         let prefix = warnings.count == 1 ? "⚠ " : "⚠ \(warnings.count) feed problems (p: all); latest: "
-        let lines = TextWrap.lines(prefix + latest.message, width: canvas.width - 4)
-        for (offset, line) in lines.suffix(2).enumerated() {
-            canvas.text(line, x: 2, y: bottom - min(2, lines.count) + 1 + offset, style: style, maxWidth: canvas.width - 4)
+        // The start of the line says what and where (file, field); a message longer than two
+        // lines keeps its start and ends in "…" (`p` lists every problem whole).
+        var lines = TextWrap.lines(prefix + latest.message, width: canvas.width - 4)
+        if lines.count > 2 {
+            lines = Array(lines.prefix(2))
+            lines[1] = (lines[1] + " …").truncated(toWidth: canvas.width - 4)
+        }
+        for (offset, line) in lines.enumerated() {
+            canvas.text(line, x: 2, y: bottom - lines.count + 1 + offset, style: style, maxWidth: canvas.width - 4)
         }
     }
 }
