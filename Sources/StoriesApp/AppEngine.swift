@@ -24,6 +24,7 @@ public final class AppEngine {
     private let frames: FrameScheduler
     private let recorder = SessionRecorder()
     private let metrics = MetricsReporter()
+    private var gestureLog: GestureLogWriter?
 
     /// How the terminal shows colour, and a cell's width over its height (pictures).
     public var colorDepth: ColorDepth = .palette256
@@ -95,10 +96,16 @@ public final class AppEngine {
     public var width: Int { state.screenWidth }
     public var height: Int { state.screenHeight }
 
-    /// Starts recording every input to `file` (JSON lines, docs/gestures.md).
-    public func record(to file: FileHandle) {
+    /// Starts recording every input to `file` (JSON lines, docs/gestures.md), with the
+    /// setup that shaped the session in the header.
+    public func record(to file: FileHandle, setup: SessionSetup? = nil) {
         recorder.start(file, header: InputRecording(width: width, height: height,
-                                                    started: state.now.date.timeIntervalSince1970, seen: state.seen))
+                                                    started: state.now.date.timeIntervalSince1970, seen: state.seen, setup: setup))
+    }
+
+    /// Writes every routing decision to `file` as it is made (`--gesture-log`).
+    public func writeGestureLog(to file: FileHandle) {
+        gestureLog = GestureLogWriter(file: file)
     }
 
     /// Appends one JSON line per navigation to `file` (`--metrics`).
@@ -167,6 +174,7 @@ public final class AppEngine {
         reductions += 1
         if case .input = action { inputReductions += 1 }
         let work = AppReducer.reduce(&state, action, at: scheduler.now())
+        gestureLog?.write(state, before: before, startUptime: startUptime)
         for effect in work { effects.perform(effect) }
         guard state != before else { return }
         frames.setNeedsDisplay()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoriesCore
+import StoriesMedia
 import StoriesUI
 
 /// `--headless`: the app over an off-screen canvas, no terminal. It starts, feeds a
@@ -19,6 +20,12 @@ public enum HeadlessRun {
         public var recording: InputRecording?
         /// Where `--metrics` lines go.
         public var metrics: FileHandle?
+        /// `--until`: the moment of the recording to stop at (seconds from its start).
+        public var until: Double?
+        /// Where `--gesture-log` lines go.
+        public var gestureLog: FileHandle?
+        /// The colours pictures are made for (a recording's).
+        public var colors = "256"
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: FileHandle? = nil) {
@@ -45,9 +52,15 @@ public enum HeadlessRun {
         engine.quit = { _ in quit = true }
         engine.start()
         for (time, entry) in options.recording?.entries ?? [] {
+            if let until = options.until, time > until { break }
             scheduler.run(until: start.uptime + time)
             if quit { break }
             if !apply(entry, to: engine) { break }
+        }
+        if let until = options.until {
+            // The screen as it was at that moment, work in flight and all.
+            scheduler.run(until: start.uptime + until)
+            return Snapshot.lines(of: engine.redraw())
         }
         // Let what was started finish (a bounded number of steps: a failing page retries
         // forever, but not as pending work).
@@ -72,7 +85,11 @@ public enum HeadlessRun {
         engine.quit = { _ in finish(Snapshot.lines(of: engine.frame)) }
         engine.afterTurn = { finishIfIdle() }
         engine.start()
-        let entries = options.recording?.entries ?? []
+        let entries = (options.recording?.entries ?? []).filter { entry in options.until.map { entry.time <= $0 } ?? true }
+        if let until = options.until {
+            // The screen as it was at that moment, work in flight and all.
+            scheduler.after(until) { finish(Snapshot.lines(of: engine.redraw())) }
+        }
         for (time, entry) in entries {
             scheduler.after(time) {
                 guard !inputsDone else { return }
@@ -92,6 +109,8 @@ public enum HeadlessRun {
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
                                reduceMotion: options.reduceMotion, preload: options.preload)
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
+        if let log = options.gestureLog { engine.writeGestureLog(to: log) }
+        engine.colorDepth = ColorDepth(name: options.colors) ?? .palette256
         return engine
     }
 

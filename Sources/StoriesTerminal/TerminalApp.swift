@@ -20,7 +20,12 @@ public final class TerminalApp {
     private let seenStore: SeenStore?
     /// Run as the app ends, before the terminal is given back (a cache's last write).
     public var onQuit: (() -> Void)?
-    private var replay: InputRecording?
+    private var replay: (recording: InputRecording, name: String, until: Double?, notes: [String])?
+    /// A line for stderr once the terminal is given back (the network's seed).
+    public var farewell: String?
+
+    /// The colours this terminal shows, as recordings name them.
+    public var colorName: String { terminal.colorDepth.name }
 
     /// `seenStore` keeps what was watched between runs; its state is read before the screen
     /// is touched (a corrupt file becomes a warning on the home screen).
@@ -54,25 +59,45 @@ public final class TerminalApp {
     }
 
     /// Writes every input to `file` as the session goes (`--record`).
-    public func record(to file: FileHandle) { engine.record(to: file) }
+    public func record(to file: FileHandle, setup: SessionSetup? = nil) { engine.record(to: file, setup: setup) }
+
+    /// Writes every routing decision to `file` as JSON lines (`--gesture-log`).
+    public func writeGestureLog(to file: FileHandle) { engine.writeGestureLog(to: file) }
 
     /// Appends one JSON line per navigation to `file` (`--metrics`).
     public func writeMetrics(to file: FileHandle) { engine.writeMetrics(to: file) }
 
     /// Feeds a recording's inputs at their times once the app runs (`--replay`); keys and
     /// the mouse keep working meanwhile and after.
-    public func replay(_ recording: InputRecording) { replay = recording }
+    /// Feeds a recording's inputs at their times (up to `until`), with the hint line saying
+    /// it is a replay and the notice line how this run differs from the recorded one.
+    public func replay(_ recording: InputRecording, name: String, until: Double? = nil, notes: [String] = []) {
+        replay = (recording, name, until, notes)
+    }
 
     /// Starts the app and never returns; the process ends through `quit(status:)`.
     public func run() -> Never {
         installSources()
         engine.start()
         if let replay {
-            for (time, entry) in replay.entries {
+            // The terminal keeps its own size: resize entries are skipped.
+            let entries = replay.recording.entries.filter { entry in replay.until.map { entry.time <= $0 } ?? true }
+            let end = replay.until ?? replay.recording.duration
+            let since = engine.startUptime
+            engine.send(.replay(ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: replay.until != nil)))
+            if !replay.notes.isEmpty { engine.send(.notice("Replaying: " + replay.notes.joined(separator: "; "))) }
+            for (time, entry) in entries {
                 DispatchQueue.main.asyncAfter(deadline: .now() + time) {
                     MainActor.assumeIsolated {
                         if case .input(let event) = entry { self.engine.input(event) }
                     }
+                }
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + end) {
+                MainActor.assumeIsolated {
+                    var status = ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: replay.until != nil)
+                    status.isOver = true
+                    self.engine.send(.replay(status))
                 }
             }
         }
@@ -159,6 +184,7 @@ public final class TerminalApp {
         seenStore?.flush()
         onQuit?()
         terminal.restore()
+        if let farewell { FileHandle.standardError.write(Data((farewell + "\n").utf8)) }
         exit(status)
     }
 }

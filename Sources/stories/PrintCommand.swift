@@ -85,12 +85,8 @@ extension PrintCommand {
 
     static func colorDepth(_ colors: String?) throws -> ColorDepth {
         let environment = ProcessInfo.processInfo.environment
-        switch colors?.lowercased() {
-        case "truecolor", "24bit", "direct": return .direct
-        case "256": return .palette256
-        case "16": return .sixteen
-        case "8": return .eight
-        case "none", "mono": return .none
+        if let colors, let depth = ColorDepth(name: colors) { return depth }
+        switch colors {
         case nil:
             // NO_COLOR, or a terminal that says it is dumb: shading, no escape sequence at all.
             if !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" { return .none }

@@ -48,7 +48,10 @@ struct ViewCommand: ParsableCommand {
     var reduceMotion = false
 
     @Option(help: ArgumentHelp("Preloading: on (the default: feed, adjacent stories, a window in the story) or off (everything on demand).", valueName: "on|off"))
-    var preload: String = "on"
+    var preload: String?
+
+    @Option(help: ArgumentHelp("Seed of the pretend network's delays and failures, and of --synthetic's names (default: a new one each run for the network, said when the app ends and kept in --record; 1 for --synthetic).", valueName: "N"))
+    var seed: UInt64?
 
     @Option(help: ArgumentHelp("Append one JSON line per navigation to FILE: trigger, t1, t2, t3, time to visible, hit (docs/performance.md).", valueName: "file"))
     var metrics: String?
@@ -56,8 +59,14 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every input with its time to FILE (JSON lines, docs/gestures.md).", valueName: "file"))
     var record: String?
 
-    @Option(help: ArgumentHelp("Feed the inputs recorded in FILE back at their times.", valueName: "file"))
+    @Option(help: ArgumentHelp("Feed the inputs recorded in FILE back at their times, with the feed, network, seed and settings it was made with (flags given here win; the run says what differs).", valueName: "file"))
     var replay: String?
+
+    @Option(help: ArgumentHelp("With --replay: stop at this moment of the recording, like 3.2s (headless: print the screen as it was then).", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Write every routing decision (the g log) to FILE as JSON lines.", valueName: "file"))
+    var gestureLog: String?
 
     @Flag(help: "No terminal: run over an off-screen canvas, then print the last screen as text on stdout.")
     var headless = false
@@ -77,71 +86,35 @@ struct ViewCommand: ParsableCommand {
             throw ValidationError("--synthetic takes a number of stories from 1 to 100000; got \(synthetic)")
         }
         _ = try network.profile()
+        if let seed, seed > SessionSetup.maxSeed {
+            throw ValidationError("--seed takes a whole number from 0 to \(SessionSetup.maxSeed); got \(seed)")
+        }
+        if until != nil, replay == nil { throw ValidationError("--until needs --replay FILE") }
+        if let until, untilSeconds(until) == nil {
+            throw ValidationError("--until: '\(SafeText.line(until))' is not a time like 3.2s or 800ms (at most a year)")
+        }
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
-        _ = try preloadPolicy()
+        if let preload, PreloadPolicy(rawValue: preload.lowercased()) == nil {
+            throw ValidationError("--preload takes on or off; got '\(SafeText.line(preload))'")
+        }
     }
 
-    func preloadPolicy() throws -> PreloadPolicy {
-        guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
-            throw ValidationError("--preload takes on or off; got '\(preload)'")
-        }
-        return policy
+    func untilSeconds(_ text: String) -> Double? {
+        NetworkProfile.parseDuration(text).flatMap { $0 <= InputLimits.maxRecordingTime ? $0 : nil }
     }
 
     mutating func run() throws {
-        if let synthetic {
-            let source = SyntheticFeed(count: synthetic, photos: demoPhotoPool())
-            try start(source, seenKey: "synthetic:\(synthetic):\(source.seed)")
-            return
-        }
-        let feed = self.feed ?? folder
-        if let address = server ?? feed.flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
-            let source: HTTPFeed
-            do {
-                source = try HTTPFeed(server: address, cache: HTTPCache.standardDirectory().map { HTTPCache(directory: $0) })
-            } catch {
-                throw fail(error.description)
-            }
-            try start(source, seenKey: source.server.absoluteString)
-            return
-        }
-        let directory: URL
-        if let feed {
-            directory = URL(fileURLWithPath: feed)
-        } else if let demo = DemoFeed.directory {
-            directory = demo
-        } else {
-            throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
-        }
-        let source: any FeedSource
-        var cache: FolderCache?
-        do {
-            // A feed folder has feed.json; any other folder is read as photos and videos.
-            if feed == nil || FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
-                source = try DirectoryFeed(directory: directory)
-            } else {
-                cache = FolderCache.standard(for: directory)
-                source = try FolderFeed(directory: directory, cache: cache)
-            }
-        } catch {
-            throw fail(error.description)
-        }
-        var onQuit: (@Sendable () -> Void)?
-        if let cache { onQuit = { cache.flush() } }
-        try start(source, seenKey: directory.standardizedFileURL.path, onQuit: onQuit)
-    }
-
-    private func start(_ source: any FeedSource, seenKey: String, onQuit: (@Sendable () -> Void)? = nil) throws {
-        let client = FeedClient(source: source, profile: try network.profile())
         let environment = ProcessInfo.processInfo.environment
-        // Key bindings and settings: the defaults, with the config files applied when there are some.
-        var bindings = KeyBindings.standard
+        // Settings: the defaults, then stories.conf and keys.conf, then a recording's setup
+        // (a replay meets what the session met), then the flags given here.
         var settings = AppSettings()
+        var keysText = ""
         do {
             if let text = try readConfig(KeyBindings.configFile(environment: environment)) {
-                bindings = try bindings.applying(text.content, file: text.path)
+                _ = try KeyBindings.standard.applying(text.content, file: text.path)
+                keysText = text.content
             }
             if let text = try readConfig(AppSettings.configFile(environment: environment)) {
                 settings = try settings.applying(text.content, file: text.path)
@@ -149,7 +122,6 @@ struct ViewCommand: ParsableCommand {
         } catch let error as ConfigError {
             throw fail(error.description)
         }
-        let reduceMotion = reduceMotion || settings.reduceMotion
         var recording: InputRecording?
         if let replay {
             let data: Data
@@ -159,14 +131,116 @@ struct ViewCommand: ParsableCommand {
             guard let text = String(data: data, encoding: .utf8) else { throw fail("--replay \(replay): not UTF-8 text") }
             do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
         }
+
+        var setup = SessionSetup(reduceMotion: settings.reduceMotion, keys: keysText)
+        var notes: [String] = []
+        if let recorded = recording?.setup {
+            setup = recorded
+            // A recording names a server: it is asked only when it is this machine (a shared
+            // file must not make the app call out to an address of its author's choosing).
+            if case .server(let address) = recorded.feed, !Self.isLoopback(address), server == nil, feed == nil {
+                throw fail("--replay \(replay ?? ""): the recording was made against \(SafeText.line(address, maxColumns: 200)); "
+                    + "pass --server \(SafeText.line(address, maxColumns: 200)) to replay against it")
+            }
+        }
+        if let synthetic {
+            setup.feed = .synthetic(synthetic, seed: seed ?? 1)
+        } else if let address = server ?? (feed ?? folder).flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
+            setup.feed = .server(address)
+        } else if let path = feed ?? folder {
+            setup.feed = .folder(URL(fileURLWithPath: path).standardizedFileURL.path)
+        } else if let seed, case .synthetic(let count, _) = setup.feed {
+            setup.feed = .synthetic(count, seed: seed)
+        }
+        if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile() }
+        if let seed {
+            setup.seed = seed
+        } else if recording?.setup == nil {
+            setup.seed = SessionSetup.randomSeed()
+        }
+        if let preload {
+            guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
+                throw ValidationError("--preload takes on or off; got '\(SafeText.line(preload))'")
+            }
+            setup.preload = policy
+        }
+        if reduceMotion { setup.reduceMotion = true }
+        if let recorded = recording?.setup {
+            notes = setup.differences(from: recorded)
+        } else if recording != nil {
+            notes = ["the recording is version 1: it does not say which feed, network or settings it was made with"]
+        }
+        try start(setup, recording: recording, notes: notes)
+    }
+
+    /// Whether an address names this machine (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ address: String) -> Bool {
+        guard let host = URLComponents(string: address)?.host?.lowercased() else { return false }
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// The source a setup names.
+    private func source(for setup: SessionSetup) throws -> (source: any FeedSource, seenKey: String, onQuit: (@Sendable () -> Void)?) {
+        switch setup.feed {
+        case .synthetic(let count, let seed):
+            let source = SyntheticFeed(count: count, seed: seed, photos: demoPhotoPool())
+            return (source, "synthetic:\(count):\(seed)", nil)
+        case .server(let address):
+            do {
+                let source = try HTTPFeed(server: address, cache: HTTPCache.standardDirectory().map { HTTPCache(directory: $0) })
+                return (source, source.server.absoluteString, nil)
+            } catch {
+                throw fail(error.description)
+            }
+        case .demo, .folder:
+            let directory: URL
+            var given = false
+            if case .folder(let path) = setup.feed {
+                directory = URL(fileURLWithPath: path)
+                given = true
+            } else if let demo = DemoFeed.directory {
+                directory = demo
+            } else {
+                throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
+            }
+            do {
+                // A feed folder has feed.json; any other folder is read as photos and videos.
+                if !given || FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
+                    return (try DirectoryFeed(directory: directory), directory.standardizedFileURL.path, nil)
+                }
+                let cache = FolderCache.standard(for: directory)
+                let source = try FolderFeed(directory: directory, cache: cache)
+                var onQuit: (@Sendable () -> Void)?
+                if let cache { onQuit = { cache.flush() } }
+                return (source, directory.standardizedFileURL.path, onQuit)
+            } catch {
+                throw fail(error.description)
+            }
+        }
+    }
+
+    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String]) throws {
+        let (source, seenKey, onQuit) = try source(for: setup)
+        let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
+        let bindings: KeyBindings
+        do { bindings = try setup.bindings(file: recording != nil ? "\(replay ?? "recording"): setup.keys" : "keys.conf") } catch {
+            throw fail(error.description)
+        }
         let recorder = try record.map { try openForWriting($0, flag: "--record") }
         let metricsFile = try metrics.map { try openForAppending($0) }
-        let preload = try preloadPolicy()
+        let gestureFile = try gestureLog.map { try openForWriting($0, flag: "--gesture-log") }
+        let stopAt = until.flatMap(untilSeconds)
+        let replayName = replay.map { URL(fileURLWithPath: $0).lastPathComponent }
 
         if headless {
+            // What differs from the recording is said on stderr; stdout is the screen alone.
+            for note in notes { FileHandle.standardError.write(Data("stories: replaying \(SafeText.line(replayName ?? "")): \(note)\n".utf8)) }
             let (width, height) = try size.map(parseSize) ?? (recording.map { ($0.width, $0.height) } ?? (80, 24))
-            let options = HeadlessRun.Options(width: width, height: height, bindings: bindings, reduceMotion: reduceMotion,
-                                              preload: preload, recording: recording, metrics: metricsFile)
+            var options = HeadlessRun.Options(width: width, height: height, bindings: bindings, reduceMotion: setup.reduceMotion,
+                                              preload: setup.preload, recording: recording, metrics: metricsFile)
+            options.until = stopAt
+            options.gestureLog = gestureFile
+            options.colors = setup.colors
             MainActor.assumeIsolated {
                 if virtualClock {
                     printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
@@ -185,13 +259,26 @@ struct ViewCommand: ParsableCommand {
             let app: TerminalApp
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
-                                      reduceMotion: reduceMotion, preload: preload)
+                                      reduceMotion: setup.reduceMotion, preload: setup.preload)
             } catch {
                 throw fail("\(error)")
             }
-            if let recorder { app.record(to: recorder) }
+            var setup = setup
+            setup.colors = app.colorName
+            if let recorder { app.record(to: recorder, setup: setup) }
             if let metricsFile { app.writeMetrics(to: metricsFile) }
-            if let recording { app.replay(recording) }
+            if let gestureFile { app.writeGestureLog(to: gestureFile) }
+            if let recording {
+                var notes = notes
+                if let recorded = recording.setup, recorded.colors != setup.colors {
+                    notes.append("this terminal shows \(setup.colors) colours; the recording had \(recorded.colors)")
+                }
+                app.replay(recording, name: replayName ?? "", until: stopAt, notes: notes)
+            }
+            // The seed is said when the app ends, so a run worth repeating can be.
+            if self.seed == nil, recording == nil, setup.network != .local {
+                app.farewell = "stories: the network's seed was \(setup.seed) (--seed \(setup.seed) meets the same delays and failures)"
+            }
             app.onQuit = onQuit
             app.run()
         }
@@ -259,14 +346,14 @@ struct ShapingOptions: ParsableArguments {
         }
         if (isGiven || timeout != nil) && network == nil { profile.name = "custom" }
         if let latency {
-            guard let seconds = NetworkProfile.parseDuration(latency), seconds <= 3600 else {
+            guard let seconds = NetworkProfile.parseDuration(latency), seconds <= NetworkProfile.maxDelay else {
                 throw ValidationError("--latency: '\(SafeText.line(latency))' is not a time like 300ms or 1.5s (at most an hour)")
             }
             profile.latency = seconds
             profile.jitter = 0
         }
         if let bandwidth {
-            guard let rate = NetworkProfile.parseBandwidth(bandwidth), rate >= 1, rate <= 1e12 else {
+            guard let rate = NetworkProfile.parseBandwidth(bandwidth), rate >= 1, rate <= NetworkProfile.maxBandwidth else {
                 throw ValidationError("--bandwidth: '\(SafeText.line(bandwidth))' is not a rate like 2MB/s or 500KB/s")
             }
             profile.bandwidth = rate
@@ -276,7 +363,7 @@ struct ShapingOptions: ParsableArguments {
             profile.failureRate = fail
         }
         if let timeout {
-            guard let seconds = NetworkProfile.parseDuration(timeout), seconds > 0, seconds <= 3600 else {
+            guard let seconds = NetworkProfile.parseDuration(timeout), seconds > 0, seconds <= NetworkProfile.maxDelay else {
                 throw ValidationError("--timeout: '\(SafeText.line(timeout))' is not a time like 10s (at most an hour)")
             }
             profile.timeout = seconds

@@ -126,4 +126,67 @@ import Testing
         pilot.wait(1)
         #expect(abs((pilot.elapsed ?? 0) - 1.1) < 0.05, "the bar runs from the moment the photo came")
     }
+
+    /// `--until`: the screen as it was at that moment, not after the rest of the recording.
+    @Test func untilStopsAtAMoment() throws {
+        var options = HeadlessRun.Options(width: 100, height: 30, recording: Self.session)
+        options.until = 1.2
+        let atOne = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        #expect(atOne.contains { $0.contains("Mika 🌸") && $0.contains("1/3") }, "Mika's first item, opened at 0.8 s (the zoom over by 1.05 s)")
+        #expect(!atOne.joined().contains("Gestures"), "the g at 5 s has not come")
+        options.until = 6.0
+        let atSix = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        #expect(atSix.joined().contains("Gestures"))
+        #expect(atOne == HeadlessRun.runOnVirtualClock(client: try demoClient(), options: { var o = options; o.until = 1.2; return o }()),
+                "the same moment gives the same screen")
+    }
+
+    /// `--gesture-log`: every decision, resizes included, one JSON line each.
+    @Test func theGestureLogIsWrittenAsJSONLinesWithResizes() throws {
+        var recording = Self.session
+        recording.entries.insert((4.8, .resize(width: 90, height: 28)), at: recording.entries.count - 2)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gestures-\(UUID()).jsonl")
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var options = HeadlessRun.Options(width: 100, height: 30, recording: recording)
+        options.gestureLog = try FileHandle(forWritingTo: url)
+        _ = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        let inputs = recording.entries.filter { if case .input = $0.entry { true } else { false } }.count
+        #expect(lines.count == inputs + 1 + 1, "each input, the hold check, and the resize")
+        struct Line: Decodable { var t: Double; var phase: String; var input: String; var gesture: String; var handler: String; var result: [String] }
+        let decoded = try lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        #expect(decoded.first?.input == "key →" && decoded.first?.phase == "home" && decoded.first?.t == 0.4)
+        #expect(decoded.contains { $0.input == "resize to 90×28" && $0.gesture == "resize" && $0.t == 4.8 })
+        #expect(decoded.contains { $0.gesture == "hold" && $0.input.hasPrefix("timer") })
+        #expect(decoded.map(\.t) == decoded.map(\.t).sorted())
+    }
+
+    @Test func aResizeIsInTheLogAndSaysWhatItInterrupted() {
+        let d = AppDriver(width: 100, height: 30, motion: true)
+        d.press(.key(.enter))
+        d.resize(width: 30, height: 10)
+        let decision = d.lastDecision
+        #expect(decision?.input == "resize to 30×10" && decision?.handler == "app")
+        #expect(decision?.notes.contains("the animation ended at once") == true)
+        #expect(decision?.notes.contains { $0.hasPrefix("too small to show anything") } == true)
+        d.resize(width: 30, height: 10)
+        #expect(d.state.gestureLog.filter { $0.gesture == "resize" }.count == 1, "the same size again is no resize")
+    }
+
+    /// A live replay says so on the hint line, with its clock, and ticks only while it runs.
+    @Test func aLiveReplayShowsReplayingWithItsTime() {
+        let d = AppDriver(width: 100, height: 30)
+        #expect(AppView.secondsUntilNextChange(d.state, width: 100, height: 30) == nil, "idle: no frames")
+        d.deliver(.replay(ReplayStatus(name: "session.jsonl", since: d.now.uptime, end: 9.5, stoppedEarly: false)))
+        d.wait(3.25)
+        #expect(d.lines.last?.hasSuffix("▶ replaying session.jsonl 3.2/9.5 s") == true, "\(d.lines.last ?? "")")
+        #expect(d.lines.last?.hasPrefix(" ←→ choose") == true, "the hints keep their place")
+        #expect(AppView.secondsUntilNextChange(d.state, width: 100, height: 30) != nil)
+        var over = ReplayStatus(name: "session.jsonl", since: 0, end: 3.2, stoppedEarly: true)
+        over.isOver = true
+        d.deliver(.replay(over))
+        #expect(d.lines.last?.hasSuffix("■ replay session.jsonl stopped at 3.2 s") == true)
+        #expect(AppView.secondsUntilNextChange(d.state, width: 100, height: 30) == nil, "over: idle again")
+    }
 }

@@ -32,13 +32,15 @@ import Testing
                 == #"{"button":"left","mouse":"press","t":1.02,"x":70,"y":12}"#)
         #expect(InputRecording.line(.end, at: 9.5) == #"{"end":true,"t":9.5}"#)
         #expect(InputRecording(width: 80, height: 24, started: 0).headerLine
-                == #"{"height":24,"seen":{},"started":0,"stories-recording":1,"width":80}"#)
+                == #"{"height":24,"seen":{},"started":0,"stories-recording":2,"width":80}"#)
     }
 
     @Test(arguments: [
-        ("", "r.jsonl:1: empty: a recording starts with {\"stories-recording\":1,…}"),
-        ("{\"width\":80}", "r.jsonl:1: not a stories recording header (expected {\"stories-recording\":1,\"width\":…,\"height\":…})"),
-        ("{\"stories-recording\":2,\"width\":80,\"height\":24,\"started\":0}", "r.jsonl:1: recording version 2 is not supported (this stories reads version 1)"),
+        ("", "r.jsonl:1: empty: a recording starts with {\"stories-recording\":2,…}"),
+        ("{\"width\":80}", "r.jsonl:1: not a stories recording header (expected {\"stories-recording\":2,\"width\":…,\"height\":…})"),
+        ("{\"stories-recording\":3,\"width\":80,\"height\":24,\"started\":0}", "r.jsonl:1: recording version 3 is not supported (this stories reads versions 1 to 2)"),
+        ("{\"stories-recording\":1,\"width\":\"80\",\"height\":24,\"started\":0}", "r.jsonl:1: header: \"width\" has the wrong kind of value"),
+        ("{\"stories-recording\":1,\"width\":80,\"height\":24,\"started\":0,\"setup\":\(SetupSamples.good)}", "r.jsonl:1: \"setup\" came with version 2; this file says version 1"),
         ("{\"stories-recording\":1,\"width\":0,\"height\":24,\"started\":0}", "r.jsonl:1: width and height must be from 1 to 1000 (the largest screen, as for --size)"),
         ("{\"stories-recording\":1,\"width\":10000,\"height\":10000,\"started\":0}", "r.jsonl:1: width and height must be from 1 to 1000 (the largest screen, as for --size)"),
         ("{\"stories-recording\":1,\"width\":80,\"height\":24,\"started\":1e308}", "r.jsonl:1: \"started\" must be seconds since 1970, up to the year 5000"),
@@ -125,4 +127,83 @@ import Testing
         #expect(RelativeTime.short(from: Date(timeIntervalSince1970: .nan), to: now) == "now")
         #expect(RelativeTime.short(from: Date(timeIntervalSince1970: 1e300), to: now) == "now")
     }
+
+    @Test func aSetupRoundTripsAndAVersionOneFileStillReads() throws {
+        let setup = SessionSetup(feed: .synthetic(50, seed: 7), network: .slow, seed: 643_734_123, preload: .off,
+                                 reduceMotion: true, keys: "viewer nextItem n Right\n", colors: "truecolor")
+        var recording = InputRecording(width: 100, height: 30, started: 1_795_240_800, setup: setup)
+        recording.entries = [(0.5, .input(.key(.enter))), (1, .resize(width: 80, height: 24)), (2, .end)]
+        let read = try InputRecording.parse(recording.text, file: "r.jsonl")
+        #expect(read == recording)
+        #expect(read.setup == setup)
+        #expect(try read.setup?.bindings(file: "r.jsonl").command(for: .key(.character("n")), in: .viewer) == .nextItem)
+        for feed: SessionSetup.Feed in [.demo, .folder("/home/me/Pictures"), .server("http://127.0.0.1:8080"), .synthetic(1, seed: 0)] {
+            var other = setup
+            other.feed = feed
+            let text = InputRecording(width: 80, height: 24, started: 0, setup: other).text
+            #expect(try InputRecording.parse(text, file: "r.jsonl").setup?.feed == feed)
+        }
+        let old = try InputRecording.parse(#"{"stories-recording":1,"width":80,"height":24,"started":0}"# + "\n{\"t\":1,\"key\":\"q\"}\n", file: "r.jsonl")
+        #expect(old.setup == nil && old.entries.count == 1)
+    }
+
+    /// A hostile or damaged setup is one clear line naming the field: never a crash, and
+    /// never a value no flag could give.
+    @Test(arguments: [
+        (#""feed":{"demo":true,"synthetic":5}"#, #""setup.feed" must be one of {"demo":true}, {"folder":…}, {"server":…}, {"synthetic":N}"#),
+        (#""feed":{}"#, #""setup.feed" must be one of {"demo":true}, {"folder":…}, {"server":…}, {"synthetic":N}"#),
+        (#""feed":{"synthetic":0}"#, #""setup.feed.synthetic" must be a number of stories from 1 to 100000"#),
+        (#""feed":{"synthetic":5,"seed":18446744073709551615}"#, #""setup.feed.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""feed":{"folder":"/tmp/\u001b[2Jx"}"#, #""setup.feed.folder" must be a path of 1 to 4096 printable bytes"#),
+        (#""feed":{"server":"javascript:alert(1)"}"#, #""setup.feed.server" expected an http or https URL"#),
+        (#""seed":9007199254740992"#, #""setup.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""network":{"name":"3g","latency":1e300,"jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.latency" must be seconds from 0 to 3600"#),
+        (#""network":{"name":"3g","latency":0,"jitter":-1,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.jitter" must be seconds from 0 to 3600"#),
+        (#""network":{"name":"3g","latency":0,"jitter":0,"fail":2,"timeout":15,"offline":false}"#, #""setup.network.fail" must be a share from 0 to 1"#),
+        (#""network":{"name":"3g","latency":0,"jitter":0,"bandwidth":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.bandwidth" must be bytes a second from 1 to 1000000000000"#),
+        (#""network":{"name":"\u001b]0;x\u0007","latency":0,"jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.name" must be 1 to 40 letters, digits or -"#),
+        (#""preload":"sometimes""#, #""setup.preload" must be on or off"#),
+        (#""colors":"16777216""#, #""setup.colors" must be one of truecolor, 256, 16, 8, none"#),
+        (#""seed":"1""#, #"header: "setup.seed" has the wrong kind of value"#),
+    ])
+    func aBadSetupNamesItsField(change: String, message: String) throws {
+        var json = SetupSamples.good
+        let key = String(change.prefix { $0 != ":" })
+        // Replace the sample's value for that key with the bad one.
+        guard let range = json.range(of: key + ":", options: .backwards) else { Issue.record("no \(key) in the sample"); return }
+        let valueStart = range.upperBound
+        var depth = 0, end = valueStart, inString = false
+        for index in json[valueStart...].indices {
+            let c = json[index]
+            if c == "\"" { inString.toggle() }
+            if !inString {
+                if c == "{" { depth += 1 }
+                if c == "}" { if depth == 0 { end = index; break }; depth -= 1 }
+                if c == ",", depth == 0 { end = index; break }
+            }
+            end = json.index(after: index)
+        }
+        json.replaceSubrange(range.lowerBound..<end, with: change)
+        let file = #"{"stories-recording":2,"width":80,"height":24,"started":0,"setup":"# + json + "}"
+        do {
+            _ = try InputRecording.parse(file, file: "r.jsonl")
+            Issue.record("accepted: \(json)")
+        } catch {
+            #expect(error.description == "r.jsonl:1: " + message)
+        }
+    }
+
+    @Test func aLongKeysTextIsRefusedAndABadOneNamesTheRecording() throws {
+        var setup = SessionSetup()
+        setup.keys = String(repeating: "#", count: SessionSetup.maxKeysLength + 1)
+        let long = InputRecording(width: 80, height: 24, started: 0, setup: setup).text
+        #expect(throws: ConfigError.self) { try InputRecording.parse(long, file: "r.jsonl") }
+        setup.keys = "viewer fly q\n"
+        let bad = try InputRecording.parse(InputRecording(width: 80, height: 24, started: 0, setup: setup).text, file: "r.jsonl")
+        #expect(throws: ConfigError.self) { try bad.setup?.bindings(file: "r.jsonl: setup.keys") }
+    }
+}
+
+enum SetupSamples {
+    static let good = #"{"colors":"256","feed":{"seed":1,"synthetic":50},"keys":"","network":{"bandwidth":400000,"fail":0.02,"jitter":0.1,"latency":0.3,"name":"3g","offline":false,"timeout":15},"preload":"on","reduceMotion":false,"seed":643734123}"#
 }

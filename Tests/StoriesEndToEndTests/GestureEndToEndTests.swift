@@ -87,6 +87,62 @@ import Testing
         #expect(first.out.contains("山田 花子  @hanako"), "the replay ends where the session did: \(first.out)")
     }
 
+    /// A session on a made-up feed over a pretend 3G network replays, with no flags, on the
+    /// same feed and network (the recording keeps its setup and seed) to the screen it showed.
+    @Test func aSynthetic3GSessionReplaysToTheScreenItShowed() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        let recording = tmux.stateDirectory.appendingPathComponent("3g.jsonl").path
+        try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
+        try tmux.type("\(try Binary.requireBuilt()) --synthetic 50 --network 3g --record \(recording)")
+        try tmux.waitFor(text: "10+ stories")
+        try tmux.press("l", "l", "l", "Enter")
+        try tmux.waitFor("Teo Kaur's story") { header($0).contains("@user3") }
+        try tmux.press("l", "Space")
+        try tmux.waitFor("paused on the second item") { header($0).contains("paused") && header($0).hasSuffix("2/2") }
+        usleep(2_500_000) // the photo arrives over 3G and is drawn
+        let shown = try tmux.screen()
+        try tmux.press("q", "q")
+        try tmux.waitForPrompt()
+
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        let firstLine = try #require(text.split(separator: "\n").first)
+        #expect(firstLine.contains(#""feed":{"seed":1,"synthetic":50}"#) && firstLine.contains(#""name":"3g""#), "\(firstLine)")
+        // Up to just before the first q: the moment the screen above was read.
+        let quit = try #require(text.split(separator: "\n").last { $0.contains(#""key":"q""#) && !$0.contains("Space") })
+        let t = try #require(Double(String(quit.split(separator: ":").last?.dropLast() ?? "")))
+        let replay = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--until", "\(t - 0.3)s"])
+        #expect(replay.status == 0 && replay.err.isEmpty, "\(replay.err)")
+        let replayed = replay.out.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+        // The bar is paused where it was; live, the photo took real time to decode, so its
+        // start (and so the bar) may differ by a cell.
+        let trim = { (line: String) in line.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
+        #expect(Array(replayed.dropFirst().prefix(28)).map(trim) == Array(shown.dropFirst().prefix(28)).map(trim))
+        let bar = { (line: String) in line.filter { $0 == "━" }.count }
+        #expect(abs(bar(replayed.first ?? "") - bar(shown.first ?? "")) <= 1)
+
+        // Given a flag, the flag wins, and the run says what differs.
+        let wifi = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--network", "wifi"])
+        #expect(wifi.err.contains("stories: replaying 3g.jsonl: the network is wifi"), "\(wifi.err)")
+        #expect(wifi.err.contains("the recording used 3g"))
+    }
+
+    /// A replay in the terminal says so on the hint line, with its time, and --until stops it.
+    @Test func aLiveReplaySaysItIsOne() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        let recording = tmux.stateDirectory.appendingPathComponent("r.jsonl").path
+        try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
+        try Data(#"{"stories-recording":1,"width":100,"height":30,"started":1795240800}"#.utf8 + Data("\n{\"t\":0.5,\"key\":\"Right\"}\n{\"t\":3,\"key\":\"Right\"}\n".utf8))
+            .write(to: URL(fileURLWithPath: recording))
+        try tmux.type("\(try Binary.requireBuilt()) --replay \(recording) --until 1.5s")
+        try tmux.waitFor(text: "▶ replaying r.jsonl")
+        try tmux.waitFor(text: "Replaying: the recording is version 1")
+        try tmux.waitFor(text: "■ replay r.jsonl stopped at 1.5 s", timeout: 5)
+        usleep(2_000_000)
+        #expect(try tmux.screen().contains { $0.hasSuffix("@mika.blooms") }, "the Right at 3 s never came: still on the second story")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func aDragDownFromTheFirstItemInTheSmallestTerminalStillDismisses() throws {
         let tmux = try Tmux.runningStories(width: 40, height: 12)
         try tmux.press("Enter")

@@ -14,7 +14,9 @@ import Foundation
 /// "Space", "q"). `started` is the wall clock at the start (relative times replay the same),
 /// `seen` what had been watched before it (the first unseen item replays the same).
 public struct InputRecording: Equatable, Sendable {
-    public static let formatVersion = 1
+    /// Version 2 added `setup`; version 1 files (no setup) still replay.
+    public static let formatVersion = 2
+    public static let readableVersions = 1...2
 
     public enum Entry: Equatable, Sendable {
         case input(InputEvent)
@@ -28,19 +30,23 @@ public struct InputRecording: Equatable, Sendable {
     /// Wall-clock seconds since 1970 when the session started.
     public var started: Double
     public var seen: SeenState
+    /// What shaped the session (feed, network and seed, preloading, motion, keys,
+    /// colours); nil in a version 1 file.
+    public var setup: SessionSetup?
     public var entries: [(time: Double, entry: Entry)]
 
-    public init(width: Int, height: Int, started: Double, seen: SeenState = SeenState(),
+    public init(width: Int, height: Int, started: Double, seen: SeenState = SeenState(), setup: SessionSetup? = nil,
                 entries: [(time: Double, entry: Entry)] = []) {
         self.width = width
         self.height = height
         self.started = started
         self.seen = seen
+        self.setup = setup
         self.entries = entries
     }
 
     public static func == (a: InputRecording, b: InputRecording) -> Bool {
-        a.width == b.width && a.height == b.height && a.started == b.started && a.seen == b.seen
+        a.width == b.width && a.height == b.height && a.started == b.started && a.seen == b.seen && a.setup == b.setup
             && a.entries.count == b.entries.count
             && zip(a.entries, b.entries).allSatisfy { $0.time == $1.time && $0.entry == $1.entry }
     }
@@ -54,7 +60,7 @@ public struct InputRecording: Equatable, Sendable {
     public var headerLine: String {
         Self.json(Header(recording: Self.formatVersion, width: width, height: height, started: started,
                          seen: seen.items.mapValues { $0.sorted() },
-                         tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted()))
+                         tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted(), setup: setup?.wire))
     }
 
     /// One line of the file for an entry at a time.
@@ -139,13 +145,22 @@ public struct InputRecording: Equatable, Sendable {
         let lines = TextLines.split(text)
         func fail(_ line: Int, _ reason: String) -> ConfigError { ConfigError(file: file, line: line, reason: reason) }
         guard let first = lines.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw fail(1, "empty: a recording starts with {\"stories-recording\":1,…}")
+            throw fail(1, "empty: a recording starts with {\"stories-recording\":2,…}")
         }
-        guard let header = try? JSONDecoder().decode(Header.self, from: Data(first.utf8)) else {
-            throw fail(1, "not a stories recording header (expected {\"stories-recording\":1,\"width\":…,\"height\":…})")
+        guard let version = try? JSONDecoder().decode(Version.self, from: Data(first.utf8)) else {
+            throw fail(1, "not a stories recording header (expected {\"stories-recording\":\(formatVersion),\"width\":…,\"height\":…})")
         }
-        guard header.recording == formatVersion else {
-            throw fail(1, "recording version \(header.recording) is not supported (this stories reads version \(formatVersion))")
+        guard readableVersions.contains(version.recording) else {
+            throw fail(1, "recording version \(version.recording) is not supported (this stories reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
+        }
+        let header: Header
+        do { header = try JSONDecoder().decode(Header.self, from: Data(first.utf8)) } catch {
+            throw fail(1, "header: \(describe(error))")
+        }
+        var setup: SessionSetup?
+        if let wire = header.setup {
+            guard version.recording >= 2 else { throw fail(1, "\"setup\" came with version 2; this file says version 1") }
+            do { setup = try SessionSetup(wire) } catch { throw fail(1, "\"\(error.field)\" \(error.reason)") }
         }
         let side = InputLimits.maxScreenSide
         guard (1...side).contains(header.width), (1...side).contains(header.height) else {
@@ -156,7 +171,7 @@ public struct InputRecording: Equatable, Sendable {
         }
         var recording = InputRecording(width: header.width, height: header.height, started: header.started,
                                        seen: SeenState(items: (header.seen ?? [:]).mapValues(Set.init),
-                                                       tooltips: Set(header.tooltips ?? [])))
+                                                       tooltips: Set(header.tooltips ?? [])), setup: setup)
         var previous = 0.0
         for (offset, raw) in lines.enumerated().dropFirst() {
             let number = offset + 1
@@ -227,7 +242,30 @@ public struct InputRecording: Equatable, Sendable {
         return .input(.mouse(MouseEvent(kind: mouseKind, column: x, row: y, modifiers: modifiers)))
     }
 
+    /// Which field of a header did not decode, and why, in a person's words.
+    private static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let names = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return names.isEmpty ? "the header" : "\"" + names.joined(separator: ".") + "\""
+        }
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "\(path(context.codingPath)) has the wrong kind of value"
+        case .keyNotFound(let key, let context)?:
+            return "\(path(context.codingPath + [key])) is missing"
+        case .dataCorrupted(let context)?:
+            return "\(path(context.codingPath)) cannot be read"
+        default:
+            return "cannot be read"
+        }
+    }
+
     // MARK: - JSON shapes
+
+    private struct Version: Decodable {
+        var recording: Int
+        enum CodingKeys: String, CodingKey { case recording = "stories-recording" }
+    }
 
     private struct Header: Codable {
         var recording: Int
@@ -237,9 +275,10 @@ public struct InputRecording: Equatable, Sendable {
         var seen: [String: [String]]?
         /// Home tooltips shown before the session (so a replay shows the same ones).
         var tooltips: [String]?
+        var setup: SessionSetup.Wire?
 
         enum CodingKeys: String, CodingKey {
-            case recording = "stories-recording", width, height, started, seen, tooltips
+            case recording = "stories-recording", width, height, started, seen, tooltips, setup
         }
     }
 

@@ -77,10 +77,20 @@ public enum HintLine {
         }
     }
 
+    /// What the right end of the line says during a live replay ("▶ replaying r.jsonl 3.2/9.5 s").
+    public static func replayLabel(_ state: AppState) -> String? {
+        state.replay.map { $0.label(at: state.now.uptime) }
+    }
+
+    /// The columns the hints may take: the line, less the replay label and its margin.
+    public static func room(_ state: AppState) -> Int {
+        state.screenWidth - (replayLabel(state).map { $0.displayWidth + 3 } ?? 0)
+    }
+
     /// What a click at this column of the hint line runs, if anything.
     public static func command(atColumn column: Int, row: Int, state: AppState) -> Command? {
         guard state.isUsable, row == state.screenHeight - 1 else { return nil }
-        for placed in layout(hints(state), width: state.screenWidth) {
+        for placed in layout(hints(state), width: room(state)) {
             var x = placed.x
             for key in placed.hint.keys {
                 let width = key.text.displayWidth

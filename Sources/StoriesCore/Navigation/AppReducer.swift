@@ -47,6 +47,11 @@ public enum AppAction: Equatable, Sendable {
     case tick
     /// The running animation jumps to its end.
     case completeTransition
+    /// A live replay began, reached its end, or stopped: the hint line says so.
+    case replay(ReplayStatus?)
+    /// A line for the notice line from the runtime (how a replay differs from its
+    /// recording, say).
+    case notice(String)
 }
 
 /// What a wake-up is for. One of each kind is pending at most: a new one replaces it.
@@ -197,7 +202,15 @@ private struct Reduction {
         case .resized(let width, let height):
             guard width > 0, height > 0, width <= InputLimits.maxScreenSide, height <= InputLimits.maxScreenSide else { return }
             // A resize interrupts: the animation ends and a gesture in progress is called off
-            // (its cells no longer mean what they did).
+            // (its cells no longer mean what they did). The g log says so.
+            var decision = GestureDecision(time: state.now.uptime, input: "resize to \(width)×\(height)", gesture: "resize",
+                                           handler: "app")
+            if state.transition != nil { decision.notes.append("the animation ended at once") }
+            if !state.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
+            if !ScreenLayout.isUsable(width: width, height: height) {
+                decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
+            }
+            if width != state.screenWidth || height != state.screenHeight { log(decision) }
             completeTransition()
             state.pointer = .idle
             if width != state.screenWidth {
@@ -323,6 +336,10 @@ private struct Reduction {
             apply(.command(command) as GestureStep)
         case .completeTransition:
             completeTransition()
+        case .replay(let status):
+            state.replay = status
+        case .notice(let text):
+            state.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
         }
     }
 
@@ -462,6 +479,7 @@ private struct Reduction {
     }
 
     mutating func log(_ decision: GestureDecision) {
+        state.decisionCount += 1
         state.gestureLog.append(decision)
         if state.gestureLog.count > AppState.gestureLogLimit {
             state.gestureLog.removeFirst(state.gestureLog.count - AppState.gestureLogLimit)

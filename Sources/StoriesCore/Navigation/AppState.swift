@@ -111,6 +111,11 @@ public struct AppState: Equatable, Sendable {
     /// The latest routing decisions, oldest first (at most `gestureLogLimit`).
     public var gestureLog: [GestureDecision] = []
     public static let gestureLogLimit = 40
+    /// Decisions logged since the start (the log keeps the latest; `--gesture-log` writes
+    /// every one, counting with this).
+    public var decisionCount = 0
+    /// A live replay in progress, or just over: the hint line says so, with the time.
+    public var replay: ReplayStatus?
 
     public init(title: String, now: Moment, seen: SeenState = SeenState(), warnings: [FeedWarning] = []) {
         self.title = title
@@ -249,6 +254,7 @@ public struct AppState: Equatable, Sendable {
     /// the run loop keeps a frame timer only then, so an idle app uses no CPU.
     public var wantsFrames: Bool {
         if transition != nil { return true }
+        if let replay, !replay.isOver { return true } // its clock on the hint line
         if let viewer { return viewer.playback.isRunning }
         return opening != nil // the loading ring turns
     }
@@ -332,6 +338,37 @@ public enum Pointer: Equatable, Sendable {
     }
 
     public var isIdle: Bool { self == .idle }
+}
+
+/// Where a live replay (`--replay` in the terminal) is.
+public struct ReplayStatus: Equatable, Sendable {
+    /// The recording's file name.
+    public var name: String
+    /// Uptime when its inputs began (the engine's start): the replay's time counts from here.
+    public var since: Double
+    /// When the recording ends (its last entry), or where `--until` stops it.
+    public var end: Double
+    public var stoppedEarly: Bool
+    public var isOver = false
+
+    public init(name: String, since: Double, end: Double, stoppedEarly: Bool) {
+        self.name = name
+        self.since = since
+        self.end = end
+        self.stoppedEarly = stoppedEarly
+    }
+
+    /// "▶ replaying r.jsonl 3.2/9.5 s", then "■ replay over at 9.5 s" (or "stopped at").
+    public func label(at uptime: Double) -> String {
+        let name = SafeText.line(self.name, maxColumns: 24)
+        if isOver { return "■ replay \(name) \(stoppedEarly ? "stopped" : "over") at \(Self.seconds(end)) s" }
+        return "▶ replaying \(name) \(Self.seconds(min(end, max(0, uptime - since))))/\(Self.seconds(end)) s"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded(.down))
+        return "\(tenths / 10).\(tenths % 10)"
+    }
 }
 
 /// A box over the screen that has the keyboard.

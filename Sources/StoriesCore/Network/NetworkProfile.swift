@@ -34,6 +34,11 @@ public struct NetworkProfile: Equatable, Sendable, CustomStringConvertible {
         bandwidth.map { Double(max(0, bytes)) / $0 } ?? 0
     }
 
+    /// The longest delay (latency, jitter, timeout) and the fastest rate any source of a
+    /// profile may give: the command line's flags, stories.conf, a recording.
+    public static let maxDelay: Double = 3600
+    public static let maxBandwidth: Double = 1e12
+
     /// No network at all: files straight from the disk.
     public static let local = NetworkProfile(name: "local")
     public static let wifi = NetworkProfile(name: "wifi", latency: 0.02, jitter: 0.01, bandwidth: 12_500_000)

@@ -5,6 +5,30 @@ import Foundation
 public enum ColorDepth: Equatable, Sendable {
     case none, eight, sixteen, palette256, direct
 
+    /// From the name `--colors`, stories.conf and recordings use (truecolor, 256, 16, 8,
+    /// none; 24bit, direct and mono too).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "truecolor", "24bit", "direct": self = .direct
+        case "256": self = .palette256
+        case "16": self = .sixteen
+        case "8": self = .eight
+        case "none", "mono": self = .none
+        default: return nil
+        }
+    }
+
+    /// The name a recording keeps.
+    public var name: String {
+        switch self {
+        case .direct: "truecolor"
+        case .palette256: "256"
+        case .sixteen: "16"
+        case .eight: "8"
+        case .none: "none"
+        }
+    }
+
     /// From the number of colours terminfo reports (`COLORS`); `direct` needs ≥ 2^24.
     public init(colorCount: Int) {
         switch colorCount {

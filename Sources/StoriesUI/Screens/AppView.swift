@@ -50,6 +50,21 @@ public enum AppView {
         // Under the help or on a screen too small nothing visible moves (the reducer stops
         // the item's clock there too).
         guard ScreenLayout.isUsable(width: width, height: height), state.modal == nil else { return nil }
+        // A live replay's clock on the hint line moves on every tenth of a second.
+        var replayStep: Double?
+        if let replay = state.replay, !replay.isOver {
+            let elapsed = state.now.uptime - replay.since
+            replayStep = 0.1 - elapsed.truncatingRemainder(dividingBy: 0.1) + 1e-6
+        }
+        let other = secondsUntilOtherChange(state, width: width)
+        switch (replayStep, other) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        default: return other
+        }
+    }
+
+    private static func secondsUntilOtherChange(_ state: AppState, width: Int) -> Double? {
         if state.viewer == nil, state.opening != nil {
             // The loading ring's next step.
             let steps = (state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond

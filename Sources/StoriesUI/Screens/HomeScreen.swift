@@ -55,7 +55,7 @@ public enum HomeScreen {
             return
         }
         let hintsEnd = Hints.draw(state, into: &canvas, y: height - 1)
-        if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= width {
+        if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= HintLine.room(state) {
             canvas.text(more, x: width - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
         }
     }
@@ -168,11 +168,15 @@ enum Hints {
     @discardableResult
     static func draw(_ state: AppState, into canvas: inout Canvas, y: Int) -> Int {
         var end = 1
-        for placed in HintLine.layout(HintLine.hints(state), width: canvas.width) {
+        for placed in HintLine.layout(HintLine.hints(state), width: HintLine.room(state)) {
             var x = placed.x
             x += canvas.text(placed.hint.keyText, x: x, y: y, style: Theme.hintKey)
             x += canvas.text(" " + placed.hint.meaning, x: x, y: y, style: Theme.hint)
             end = x + 2
+        }
+        if let label = HintLine.replayLabel(state) {
+            canvas.text(label, x: max(0, canvas.width - label.displayWidth - 1), y: y,
+                        style: Style(foreground: Theme.warning, attributes: [.bold]))
         }
         return end
     }

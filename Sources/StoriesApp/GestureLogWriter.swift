@@ -1,0 +1,48 @@
+import Foundation
+import StoriesCore
+
+/// `--gesture-log FILE`: every routing decision (what the `g` overlay shows) as one JSON
+/// line, as it is made — keys, clicks, the hold timer, resizes — so a QA session's routing
+/// can be read, diffed and searched afterwards.
+///
+///     {"t":1.65,"phase":"viewing","input":"mouse release left at 70,12","gesture":"tap right",
+///      "handler":"viewer.tapZones","result":["nextItem"],"notes":["column 70 is in …"],
+///      "declined":[{"recognizer":"hold","reason":"released after 50 ms, under 250 ms"}]}
+@MainActor
+final class GestureLogWriter {
+    private let file: FileHandle
+
+    init(file: FileHandle) { self.file = file }
+
+    struct Line: Encodable {
+        struct Declined: Encodable {
+            var recognizer: String
+            var reason: String
+        }
+        var t: Double
+        var phase: String
+        var input: String
+        var gesture: String
+        var handler: String
+        var result: [String]
+        var notes: [String]
+        var declined: [Declined]
+    }
+
+    /// Writes the decisions logged since the state was `before` (each with the phase the
+    /// input met).
+    func write(_ state: AppState, before: AppState, startUptime: Double) {
+        let new = state.decisionCount - before.decisionCount
+        guard new > 0 else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let phase = GesturePhase(before).rawValue
+        for decision in state.gestureLog.suffix(min(new, state.gestureLog.count)) {
+            let line = Line(t: ((decision.time - startUptime) * 1000).rounded() / 1000, phase: phase, input: decision.input,
+                            gesture: decision.gesture, handler: decision.handler, result: decision.result, notes: decision.notes,
+                            declined: decision.declined.map { Line.Declined(recognizer: $0.recognizer, reason: $0.reason) })
+            guard let data = try? encoder.encode(line) else { continue }
+            file.write(data + Data("\n".utf8))
+        }
+    }
+}
