@@ -25,8 +25,10 @@ struct ViewCommand: ParsableCommand {
             input was routed; ? shows every key; q quits. The mouse taps (left third: back), \
             holds (pause), drags sideways (next/previous story) and pulls down (dismiss).
 
-            QA: --record FILE keeps every input with its time; --replay FILE plays it back; \
-            --headless --virtual-clock --replay FILE prints the same last screen every time.
+            QA: --record FILE keeps every input with its time and the setup it met (feed, \
+            network, seed, settings); --replay FILE plays it back on that setup (flags given \
+            win); --until 3.2s stops there; --headless --virtual-clock --replay FILE prints the \
+            same screen every time; --gesture-log FILE writes every routing decision.
             """
     )
 
