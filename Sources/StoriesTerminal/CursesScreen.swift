@@ -37,7 +37,8 @@ public final class CursesScreen {
         // entry has 256: ncurses can only send it through a *-direct entry, so use the
         // entry's direct sibling when one is installed (package ncurses-term).
         var screen: OpaquePointer?
-        if let direct = Self.directVariant(of: name, environment: environment) {
+        let direct = Self.directVariant(of: name, environment: environment)
+        if let direct {
             screen = direct.withCString { newterm($0, output, input) }
         }
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
@@ -77,6 +78,14 @@ public final class CursesScreen {
             use_default_colors()
             colorDepth = ColorDepth(colorCount: Int(stories_colors()))
             pairCapacity = max(0, Int(stories_color_pairs()) - 1)
+            // The terminal asks for 24-bit colour and this machine cannot send it: said once,
+            // at start, with how to get it (never silently 256).
+            let colorterm = environment["COLORTERM"]?.lowercased()
+            if (colorterm == "truecolor" || colorterm == "24bit"), direct == nil, colorDepth != .direct {
+                let base = name.hasSuffix("-256color") ? String(name.dropLast("-256color".count)) : name
+                truecolorNote = "\(colorDepth.name) colours: COLORTERM says truecolor, but this machine has no terminfo entry "
+                    + "'\(SafeText.line(base, maxColumns: 40))-direct' to send it with (Debian: apt install ncurses-term)"
+            }
         } else {
             colorDepth = .none
             pairCapacity = 0
@@ -85,6 +94,9 @@ public final class CursesScreen {
         cellAspect = readCellAspect()
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
     }
+
+    /// Why the terminal asked for truecolor and does not get it, when that is so.
+    public private(set) var truecolorNote: String?
 
     /// A cell's width over its height, from the terminal's pixel size when it reports one
     /// (TIOCGWINSZ), else the usual 1:2. Read at start and on every resize.

@@ -79,6 +79,7 @@ public final class TerminalApp {
     public func run() -> Never {
         installSources()
         engine.start()
+        if let note = terminal.truecolorNote { engine.send(.notice(note)) }
         if let replay {
             // The terminal keeps its own size: resize entries are skipped.
             let entries = replay.recording.entries.filter { entry in replay.until.map { entry.time <= $0 } ?? true }

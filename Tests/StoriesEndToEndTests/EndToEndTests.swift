@@ -404,6 +404,21 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// COLORTERM=truecolor where no -direct entry for the terminal exists: the app says so
+    /// once at start, with how to get it, instead of silently staying at 256 colours.
+    @Test func truecolorAskedForButNotPossibleIsSaid() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("TERM=screen-256color COLORTERM=truecolor \(binary)")
+        try tmux.waitFor(text: "10+ stories")
+        try tmux.waitFor(text: "256 colours: COLORTERM says truecolor, but this machine has no terminfo entry 'screen-direct'")
+        try tmux.waitFor(text: "(Debian: apt install ncurses-term)")
+        try tmux.press("l")
+        try tmux.waitFor("the notice read") { !$0.joined().contains("COLORTERM says") }
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
     /// How many SGR colours in `text` are one of the 16 ANSI colours (30–37, 40–47, 90–97,
     /// 100–107, or 38;5/48;5 under 16), skipping the numbers inside 24-bit colours.
     static func basicColourCodes(in text: String) -> Int {
