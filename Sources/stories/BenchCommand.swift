@@ -9,6 +9,16 @@ struct BenchCommand: ParsableCommand {
         abstract: "Benchmarks (build with -c release).",
         subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self]
     )
+
+    /// A debug build's figures are 4–5× a release build's: said on stderr before any, so
+    /// nobody compares them with a peer's by mistake.
+    static func warnIfDebugBuild() {
+        #if DEBUG
+        let line = "stories: warning: this is a debug build, whose figures are 4-5x slower than a release build's; "
+            + "for figures to compare, run: swift run -c release stories bench …\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        #endif
+    }
 }
 
 /// `stories bench render`: decode + scale + cells for a 1080×1920 story photo, JPEG and PNG,
@@ -29,6 +39,7 @@ struct RenderBench: ParsableCommand {
     var writeSamples: String?
 
     mutating func run() throws {
+        BenchCommand.warnIfDebugBuild()
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         let photo = SamplePhoto.make(width: 1080, height: 1920)
         guard let jpeg = ImageEncoder.jpeg(photo, quality: 90), let png = ImageEncoder.png(photo) else {

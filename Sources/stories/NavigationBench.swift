@@ -70,6 +70,7 @@ struct NavigationBench: ParsableCommand {
     }
 
     mutating func run() throws {
+        BenchCommand.warnIfDebugBuild()
         let profile = try profile()
         var cases: [NavigationWalk.Case] = []
         for feed in try feedList() {

@@ -40,7 +40,14 @@ struct PrintCommand: ParsableCommand {
         } catch {
             throw fail("\(SafeText.line(name)): \(error)")
         }
-        let cells = CellImage(image, width: width, height: height, symbols: options.symbols, depth: depth, fit: options.fit,
+        var (columns, rows) = (width, height)
+        if options.size == nil, options.fit == .fit {
+            // Sized by the terminal: the picture's own shape within it, with no bars, so a
+            // portrait photo in a wide terminal takes its width and no more.
+            (columns, rows) = fittedCells(imageWidth: image.width, imageHeight: image.height, within: (width, height),
+                                          cellAspect: cellAspect)
+        }
+        let cells = CellImage(image, width: columns, height: rows, symbols: options.symbols, depth: depth, fit: options.fit,
                               cellAspect: cellAspect)
         FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
     }
@@ -74,13 +81,26 @@ struct CellOptions: ParsableArguments {
 }
 
 extension PrintCommand {
-    /// The terminal's size less a line, or 80×40 when standard output is not a terminal.
+    /// The terminal's size less two lines (the command stays in view above the picture, and
+    /// the next prompt below it), or 80×40 when standard output is not a terminal.
     static func terminalSize() -> (Int, Int) {
         var ws = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 1 {
-            return (Int(ws.ws_col), Int(ws.ws_row) - 1)
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 2 {
+            return (Int(ws.ws_col), Int(ws.ws_row) - 2)
         }
         return (80, 40)
+    }
+
+    /// The cells a picture of this many pixels takes, whole and as large as fits the box,
+    /// for cells `cellAspect` as wide as they are tall.
+    static func fittedCells(imageWidth: Int, imageHeight: Int, within box: (width: Int, height: Int), cellAspect: Double) -> (Int, Int) {
+        guard imageWidth > 0, imageHeight > 0, cellAspect > 0 else { return box }
+        // Columns per row the picture's shape needs.
+        let shape = Double(imageWidth) / Double(imageHeight) / cellAspect
+        if Double(box.width) / Double(box.height) > shape {
+            return (max(1, min(box.width, Int((Double(box.height) * shape).rounded()))), box.height)
+        }
+        return (box.width, max(1, min(box.height, Int((Double(box.width) / shape).rounded()))))
     }
 
     static func colorDepth(_ colors: String?) throws -> ColorDepth {

@@ -23,6 +23,7 @@ struct VideoBench: ParsableCommand {
     var json = false
 
     mutating func run() throws {
+        BenchCommand.warnIfDebugBuild()
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds takes 0 to 600") }
         let url = try file.map { URL(fileURLWithPath: $0) }
             ?? (DemoFeed.directory?.appendingPathComponent("media/deep-field.mp4")).orThrow(fail("the demo clip is missing"))

@@ -27,6 +27,7 @@ struct ViewModelBench: ParsableCommand {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
 
     mutating func run() throws {
+        BenchCommand.warnIfDebugBuild()
         guard runs >= 1, frames >= 10 else { throw ValidationError("--runs must be at least 1 and --frames at least 10") }
         if !json { print("view models: ring bubbles + viewer pages at \(Self.width) columns, \(runs) runs (median; p90 in brackets)") }
         for count in [170, 200, 1012] {

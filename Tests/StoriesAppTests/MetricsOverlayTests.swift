@@ -23,7 +23,7 @@ import Testing
         let lines = Snapshot.lines(of: canvas)
         expectSnapshot(Snapshot.text(of: canvas, styles: false), named: "metrics-overlay-100x24")
         #expect(lines.contains { $0.contains("Metrics · preload on · hits 1/3 (33%) · i hides") })
-        #expect(lines.contains { $0.contains("memory 3.1 MB of 64.0 MB · fetched 1.0 MB · never shown 0.2 MB (20%)") })
+        #expect(lines.contains { $0.contains("memory 3.1 MB of 64.0 MB · fetched 977 KB · never shown 195 KB (20% of it)") })
         #expect(lines.contains { $0.contains("window [2/3 shown] [3/3 fetching] [1/3 ready] [next 1/3 decoding] [feed 4 queued]") })
         #expect(lines.contains { $0.hasPrefix(" miss tap right") && $0.contains("visible 305 ms") && $0.contains("t3 297 ms") })
         #expect(lines.contains { $0.hasPrefix(" left swipe to the next story") })
@@ -39,5 +39,16 @@ import Testing
         #expect(!pilot.state.showsMetrics && pilot.state.showsGestures)
         pilot.type("g")
         #expect(!pilot.text.contains("Metrics ·") && !pilot.text.contains("Gestures ·"))
+    }
+}
+
+@Suite struct MetricsWordsTests {
+    /// Small amounts are said in bytes or KB: "never shown 0.0 MB (23%)" said nothing true.
+    @Test func amountsAreNeverRoundedAwayToZero() {
+        #expect(MetricsOverlay.bytes(0) == "0 B")
+        #expect(MetricsOverlay.bytes(512) == "512 B")
+        #expect(MetricsOverlay.bytes(23_000) == "22 KB")
+        #expect(MetricsOverlay.bytes(1_048_576) == "1.0 MB")
+        #expect(MetricsOverlay.bytes(3_250_000) == "3.1 MB")
     }
 }

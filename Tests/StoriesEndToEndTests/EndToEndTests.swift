@@ -703,6 +703,8 @@ import Testing
     @Test func benchViewModelsPrintsOneJSONObjectPerLine() throws {
         let result = try Binary.run(["bench", "viewmodels", "--json", "--runs", "1", "--frames", "20"])
         #expect(result.status == 0)
+        // The tests run a debug build: its figures are not to be compared, and it says so.
+        #expect(result.err.hasPrefix("stories: warning: this is a debug build"), "\(result.err)")
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == 4)
         var sizes: [Int] = []
@@ -725,6 +727,26 @@ import Testing
         #expect(result.out.isEmpty)
         #expect(result.err.hasPrefix("stories: standard input and output must be a terminal"))
         #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    /// In a terminal, `stories print` takes the picture's own shape within the terminal, less
+    /// two lines: the command stays in view above it and the prompt comes back below.
+    @Test func printInATerminalFitsItsHeightAndKeepsTheCommandInView() throws {
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media").path
+        let tmux = try Tmux(width: 100, height: 24)
+        // A command short enough for one line, as a person would type it.
+        try tmux.type("S=\(try Binary.requireBuilt()); cd \(media); clear")
+        try tmux.type("$S print chelsea.jpg --colors 256")
+        let lines = try tmux.waitFor("the photo and the prompt") { lines in
+            lines.count > 23 && lines.contains { $0.contains("▀") } && (lines.last { !$0.isEmpty }.map { $0.hasSuffix("$") || $0.hasSuffix("# ") || $0.hasSuffix("#") } ?? false)
+        }
+        #expect(lines.first?.hasSuffix("$S print chelsea.jpg --colors 256") == true, "the command is still on screen: \(lines.first ?? "")")
+        let rows = lines.filter { $0.contains("▀") }
+        #expect(rows.count == 22, "the terminal's height less two lines")
+        // A portrait photo (169×300) in cells half as wide as tall: about 25 columns, no bars.
+        let width = rows.map { $0.count }.max() ?? 0
+        #expect((20...28).contains(width), "\(width) columns")
     }
 
     @Test func printRendersAPhotoAndRejectsBadInputWithOneLine() throws {

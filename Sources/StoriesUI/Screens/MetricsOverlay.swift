@@ -18,8 +18,9 @@ public enum MetricsOverlay {
         let strong = background.with(foreground: .palette(255))
         let muted = background.with(foreground: Theme.muted)
         // Memory and bytes.
-        let wasted = metrics.bytesFetched > 0 ? " (\(metrics.bytesNeverShown * 100 / metrics.bytesFetched)%)" : ""
-        canvas.text("memory \(megabytes(metrics.memoryBytes)) of \(megabytes(metrics.memoryBudget)) · fetched \(megabytes(metrics.bytesFetched)) · never shown \(megabytes(metrics.bytesNeverShown))\(wasted)",
+        // Small amounts in KB: "0.0 MB (23%)" said nothing true.
+        let wasted = metrics.bytesFetched > 0 ? " (\(metrics.bytesNeverShown * 100 / metrics.bytesFetched)% of it)" : ""
+        canvas.text("memory \(bytes(metrics.memoryBytes)) of \(bytes(metrics.memoryBudget)) · fetched \(bytes(metrics.bytesFetched)) · never shown \(bytes(metrics.bytesNeverShown))\(wasted)",
                     x: 1, y: y, style: muted, maxWidth: width - 2)
         y += 1
         // Video, once any has played: the live players, frames shown and dropped.
@@ -73,8 +74,11 @@ public enum MetricsOverlay {
         value < 10 ? "\(Int((value * 10).rounded()) / 10).\(Int((value * 10).rounded()) % 10) ms" : "\(Int(value.rounded())) ms"
     }
 
-    static func megabytes(_ bytes: Int) -> String {
-        let tenths = Int((Double(bytes) / 104_857.6).rounded())
+    /// "512 B", "195 KB", "3.1 MB": never a rounded-away "0.0 MB".
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(max(0, count)) B" }
+        if count < 1_048_576 { return "\(Int((Double(count) / 1024).rounded())) KB" }
+        let tenths = Int((Double(count) / 104_857.6).rounded())
         return "\(tenths / 10).\(tenths % 10) MB"
     }
 
