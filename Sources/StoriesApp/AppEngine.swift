@@ -64,7 +64,7 @@ public final class AppEngine {
 
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
-                reduceMotion: Bool = false, preload: PreloadPolicy = .on) {
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = false) {
         self.services = services
         self.scheduler = scheduler
         effects = EffectRunner(services: services, scheduler: scheduler)
@@ -74,6 +74,7 @@ public final class AppEngine {
         state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
         state.reduceMotion = reduceMotion
         state.preload = preload
+        state.photosFit = photosFit
         state.bindings = bindings
         state.screenWidth = max(0, width)
         state.screenHeight = max(0, height)

@@ -26,6 +26,8 @@ public enum HeadlessRun {
         public var gestureLog: FileHandle?
         /// The colours pictures are made for (a recording's).
         public var colors = "256"
+        /// Photos shown whole at the start.
+        public var photosFit = false
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: FileHandle? = nil) {
@@ -107,7 +109,7 @@ public enum HeadlessRun {
     private static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
         let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
-                               reduceMotion: options.reduceMotion, preload: options.preload)
+                               reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit)
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
         engine.colorDepth = ColorDepth(name: options.colors) ?? .palette256

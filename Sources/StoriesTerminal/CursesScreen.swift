@@ -8,7 +8,7 @@ import StoriesUI
 /// pairs, reads raw input and gives the terminal back. Main-actor only: ncurses is global.
 @MainActor
 public final class CursesScreen {
-    public let colorDepth: ColorDepth
+    public private(set) var colorDepth: ColorDepth
     private let screen: OpaquePointer
     private let outputFD: Int32
     private var previous: Canvas?
@@ -17,7 +17,7 @@ public final class CursesScreen {
     private var nextPair = 1
     /// Pairs ncurses can hold. Redefining a pair recolours cells already on screen (and
     /// costs a scan of the whole screen), so the table is reset when it is full instead.
-    private let pairCapacity: Int
+    private var pairCapacity: Int
     /// Cells handed to ncurses by the last `draw` (the changed ones).
     public private(set) var lastDrawnCellCount = 0
     private var isRestored = false
@@ -93,6 +93,16 @@ public final class CursesScreen {
         mouseEnabled = mouse
         cellAspect = readCellAspect()
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
+    }
+
+    /// Shows fewer colours than the terminal has (stories.conf `colors`); false when asked
+    /// for more than it has, which cannot be sent.
+    public func limitColors(to depth: ColorDepth) -> Bool {
+        guard depth.rank <= colorDepth.rank else { return false }
+        colorDepth = depth
+        if depth == .none { pairCapacity = 0 }
+        previous = nil
+        return true
     }
 
     /// Why the terminal asked for truecolor and does not get it, when that is so.

@@ -23,6 +23,8 @@ public final class TerminalApp {
     private var replay: (recording: InputRecording, name: String, until: Double?, notes: [String])?
     /// A line for stderr once the terminal is given back (the network's seed).
     public var farewell: String?
+    /// Why stories.conf's colours could not be had, said at start.
+    private var colorsNote: String?
 
     /// The colours this terminal shows, as recordings name them.
     public var colorName: String { terminal.colorDepth.name }
@@ -31,20 +33,23 @@ public final class TerminalApp {
     /// is touched (a corrupt file becomes a warning on the home screen).
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on) throws(TerminalError) {
+                preload: PreloadPolicy = .on, photosFit: Bool = false, colors: String? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
         }
         stories_install_crash_restore(STDOUT_FILENO)
         terminal = try CursesScreen(input: input, output: output)
+        if let colors, let depth = ColorDepth(name: colors), !terminal.limitColors(to: depth) {
+            colorsNote = "colors = \(colors) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
+        }
         self.seenStore = seenStore
         let loaded = seenStore?.load()
         let size = terminal.size
         engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
                            bindings: bindings, width: size.width, height: size.height,
                            seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
-                           reduceMotion: reduceMotion, preload: preload)
+                           reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
         engine.colorDepth = terminal.colorDepth
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
@@ -79,7 +84,7 @@ public final class TerminalApp {
     public func run() -> Never {
         installSources()
         engine.start()
-        if let note = terminal.truecolorNote { engine.send(.notice(note)) }
+        if let note = terminal.truecolorNote ?? colorsNote { engine.send(.notice(note)) }
         if let replay {
             // The terminal keeps its own size: resize entries are skipped.
             let entries = replay.recording.entries.filter { entry in replay.until.map { entry.time <= $0 } ?? true }

@@ -134,7 +134,10 @@ struct ViewCommand: ParsableCommand {
             do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
         }
 
-        var setup = SessionSetup(reduceMotion: settings.reduceMotion, keys: keysText)
+        var setup = SessionSetup(network: settings.network ?? .local, seed: settings.seed ?? SessionSetup.randomSeed(),
+                                 preload: settings.preload ?? .on, reduceMotion: settings.reduceMotion, keys: keysText,
+                                 colors: settings.colors ?? "256")
+        setup.photosFit = settings.fit ?? false
         var notes: [String] = []
         if let recorded = recording?.setup {
             setup = recorded
@@ -146,7 +149,7 @@ struct ViewCommand: ParsableCommand {
             }
         }
         if let synthetic {
-            setup.feed = .synthetic(synthetic, seed: seed ?? 1)
+            setup.feed = .synthetic(synthetic, seed: seed ?? settings.seed ?? 1)
         } else if let address = server ?? (feed ?? folder).flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
             setup.feed = .server(address)
         } else if let path = feed ?? folder {
@@ -155,11 +158,7 @@ struct ViewCommand: ParsableCommand {
             setup.feed = .synthetic(count, seed: seed)
         }
         if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile() }
-        if let seed {
-            setup.seed = seed
-        } else if recording?.setup == nil {
-            setup.seed = SessionSetup.randomSeed()
-        }
+        if let seed { setup.seed = seed }
         if let preload {
             guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
                 throw ValidationError("--preload takes on or off; got '\(SafeText.line(preload))'")
@@ -172,7 +171,8 @@ struct ViewCommand: ParsableCommand {
         } else if recording != nil {
             notes = ["the recording is version 1: it does not say which feed, network or settings it was made with"]
         }
-        try start(setup, recording: recording, notes: notes)
+        // The terminal shows at most the colours stories.conf (or the recording) asks for.
+        try start(setup, recording: recording, notes: notes, terminalColors: recording?.setup?.colors ?? settings.colors)
     }
 
     /// Whether an address names this machine (127.0.0.0/8, ::1, localhost).
@@ -221,7 +221,7 @@ struct ViewCommand: ParsableCommand {
         }
     }
 
-    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String]) throws {
+    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: String?) throws {
         let (source, seenKey, onQuit) = try source(for: setup)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
         let bindings: KeyBindings
@@ -243,6 +243,7 @@ struct ViewCommand: ParsableCommand {
             options.until = stopAt
             options.gestureLog = gestureFile
             options.colors = setup.colors
+            options.photosFit = setup.photosFit
             MainActor.assumeIsolated {
                 if virtualClock {
                     printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
@@ -261,7 +262,8 @@ struct ViewCommand: ParsableCommand {
             let app: TerminalApp
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
-                                      reduceMotion: setup.reduceMotion, preload: setup.preload)
+                                      reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
+                                      colors: terminalColors)
             } catch {
                 throw fail("\(error)")
             }

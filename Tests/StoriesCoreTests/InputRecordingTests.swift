@@ -79,9 +79,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion)"),
+        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed)"),
         ("\nreduce-motion = maybe", "s.conf:2: reduce-motion takes on or off; got 'maybe'"),
         ("reduce-motion", "s.conf:1: expected: name = value"),
+        ("colors = 16777216", "s.conf:1: colors takes truecolor, 256, 16, 8, none; got '16777216'"),
+        ("fit = stretch", "s.conf:1: fit takes fit (the whole photo) or fill (cropped to the screen); got 'stretch'"),
+        ("preload = sometimes", "s.conf:1: preload takes on or off; got 'sometimes'"),
+        ("network = 5g", "s.conf:1: network takes 3g, 4g, local, offline, wifi; got '5g'"),
+        ("seed = -1", "s.conf:1: seed takes a whole number from 0 to 9007199254740991; got '-1'"),
+        ("seed = 9007199254740992", "s.conf:1: seed takes a whole number from 0 to 9007199254740991; got '9007199254740992'"),
+        ("network = \u{1B}]0;pwned\u{07}", "s.conf:1: network takes 3g, 4g, local, offline, wifi; got ''"),
     ])
     func badLinesSayWhereAndWhy(text: String, message: String) {
         do {
@@ -92,13 +99,22 @@ import Testing
         }
     }
 
+    @Test func everySettingReads() throws {
+        let text = "colors = 8\nfit = fit\npreload = off\nnetwork = 3g\nseed = 42\nreduce-motion = yes\n"
+        let settings = try AppSettings().applying(text, file: "s.conf")
+        #expect(settings.colors == "8" && settings.fit == true && settings.preload == .off)
+        #expect(settings.network == .slow && settings.seed == 42 && settings.reduceMotion)
+        #expect(try AppSettings().applying("fit = fill\ncolours = TrueColor", file: "s.conf").fit == false)
+        #expect(try AppSettings().applying("colours = TrueColor", file: "s.conf").colors == "truecolor")
+    }
+
     @Test func configFilesWithCRLFOrAByteOrderMarkReadLikeLF() throws {
         #expect(try AppSettings().applying("\u{FEFF}# comment\r\nreduce-motion = on\r\n", file: "s.conf").reduceMotion)
         do {
             _ = try AppSettings().applying("# comment\r\nspeed = 3\r\n", file: "s.conf")
             Issue.record("the bad second line was swallowed by the comment")
         } catch {
-            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion)")
+            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed)")
         }
         let crlf = try KeyBindings.standard.applying("viewer togglePause l\r\n", file: "keys.conf")
         #expect(crlf == (try KeyBindings.standard.applying("viewer togglePause l\n", file: "keys.conf")))

@@ -263,6 +263,30 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// stories.conf keeps the settings people want every run: colours, fit, preloading, a
+    /// pretend network and its seed; a recording made then carries them.
+    @Test func storiesConfSettingsApplyAndAreRecorded() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("conf-e2e-\(UUID())")
+        let config = state.appendingPathComponent("config/stories")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "colors = 8\nfit = fit\nnetwork = wifi\nseed = 42\npreload = off\n"
+            .write(to: config.appendingPathComponent("stories.conf"), atomically: true, encoding: .utf8)
+        let recording = state.appendingPathComponent("r.jsonl").path
+        let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--record \(recording)", stateDirectory: state)
+        try tmux.waitFor(text: "⇅ wifi")
+        try tmux.press("Enter")
+        try tmux.waitFor("a photo") { $0.count > 5 && $0[5].contains("▀") }
+        let colours = try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session])
+        #expect(!colours.contains("38;5;") && !colours.contains("38;2;"), "eight colours only")
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+        let header = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        for part in [#""colors":"8""#, #""fit":true"#, #""name":"wifi""#, #""seed":42"#, #""preload":"off""#] {
+            #expect(header.contains(part), "\(part) in \(header)")
+        }
+        try? FileManager.default.removeItem(at: state)
+    }
+
     @Test func keysCanBeRebound() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("keys-e2e-\(UUID())")
         let config = state.appendingPathComponent("config/stories")

@@ -27,6 +27,8 @@ public struct SessionSetup: Equatable, Sendable {
     public var keys = ""
     /// How the session showed colour: truecolor, 256, 16, 8 or none.
     public var colors = "256"
+    /// Photos shown whole at the start (stories.conf `fit`); `f` toggles, as an input.
+    public var photosFit = false
 
     public init(feed: Feed = .demo, network: NetworkProfile = .local, seed: UInt64 = 1, preload: PreloadPolicy = .on,
                 reduceMotion: Bool = false, keys: String = "", colors: String = "256") {
@@ -72,6 +74,9 @@ public struct SessionSetup: Equatable, Sendable {
         }
         if keys != recorded.keys { lines.append("the key bindings differ from the recording's") }
         if colors != recorded.colors { lines.append("colours are \(colors); the recording had \(recorded.colors)") }
+        if photosFit != recorded.photosFit {
+            lines.append("photos start \(photosFit ? "whole" : "filling the screen"); the recording's started \(recorded.photosFit ? "whole" : "filling it")")
+        }
         return lines
     }
 
@@ -101,6 +106,7 @@ public struct SessionSetup: Equatable, Sendable {
         var reduceMotion: Bool
         var keys: String
         var colors: String
+        var fit: Bool?
     }
 
     var wire: Wire {
@@ -113,7 +119,8 @@ public struct SessionSetup: Equatable, Sendable {
         return Wire(feed: feedWire,
                     network: .init(name: network.name, latency: network.latency, jitter: network.jitter, bandwidth: network.bandwidth,
                                    fail: network.failureRate, timeout: network.timeout, offline: network.isOffline),
-                    seed: seed, preload: preload.rawValue, reduceMotion: reduceMotion, keys: keys, colors: colors)
+                    seed: seed, preload: preload.rawValue, reduceMotion: reduceMotion, keys: keys, colors: colors,
+                    fit: photosFit ? true : nil)
     }
 
     /// The setup a recording's header holds, every value checked and bounded: a hostile
@@ -164,6 +171,7 @@ public struct SessionSetup: Equatable, Sendable {
         keys = wire.keys
         guard Self.colorNames.contains(wire.colors) else { throw problem("colors", "must be one of \(Self.colorNames.joined(separator: ", "))") }
         colors = wire.colors
+        photosFit = wire.fit ?? false
     }
 
     /// The bindings this setup's keys give, over the defaults.

@@ -4,11 +4,26 @@ import Foundation
 ///
 ///     # stories.conf
 ///     reduce-motion = on     # instant cuts instead of present, dismiss and cube animations
+///     colors = 256           # truecolor, 256, 16, 8 or none (at most what the terminal has)
+///     fit = fill             # photos: fit (whole, the default) or fill (cropped to the screen)
+///     preload = off          # on (the default) or off
+///     network = 3g           # a pretend network: local, wifi, 4g, 3g, offline
+///     seed = 42              # the pretend network's draws, and --synthetic's names
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
-/// error naming the file and line. Command-line flags win over the file.
+/// error naming the file and line. A recording's setup and command-line flags win over the
+/// file.
 public struct AppSettings: Equatable, Sendable {
     public var reduceMotion = false
+    /// A colour depth by name (`SessionSetup.colorNames`); nil: what the terminal says.
+    public var colors: String?
+    /// Photos shown whole (true) or cropped to fill the screen; nil: the app's default.
+    public var fit: Bool?
+    public var preload: PreloadPolicy?
+    public var network: NetworkProfile?
+    public var seed: UInt64?
+
+    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed"]
 
     public init(reduceMotion: Bool = false) {
         self.reduceMotion = reduceMotion
@@ -29,14 +44,38 @@ public struct AppSettings: Equatable, Sendable {
             func fail(_ reason: String) -> ConfigError { ConfigError(file: file, line: number, reason: reason) }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty else { throw fail("expected: name = value") }
+            let value = parts[1]
+            let quoted = SafeText.line(value, maxColumns: SafeText.Limit.quoted)
             switch parts[0].lowercased() {
             case "reduce-motion":
-                guard let value = Self.boolean(parts[1]) else {
-                    throw fail("reduce-motion takes on or off; got '\(parts[1])'")
+                guard let on = Self.boolean(value) else { throw fail("reduce-motion takes on or off; got '\(quoted)'") }
+                result.reduceMotion = on
+            case "colors", "colours":
+                guard SessionSetup.colorNames.contains(value.lowercased()) else {
+                    throw fail("colors takes \(SessionSetup.colorNames.joined(separator: ", ")); got '\(quoted)'")
                 }
-                result.reduceMotion = value
+                result.colors = value.lowercased()
+            case "fit":
+                switch value.lowercased() {
+                case "fit": result.fit = true
+                case "fill": result.fit = false
+                default: throw fail("fit takes fit (the whole photo) or fill (cropped to the screen); got '\(quoted)'")
+                }
+            case "preload":
+                guard let policy = PreloadPolicy(rawValue: value.lowercased()) else { throw fail("preload takes on or off; got '\(quoted)'") }
+                result.preload = policy
+            case "network":
+                guard let profile = NetworkProfile.named[value.lowercased()] else {
+                    throw fail("network takes \(NetworkProfile.named.keys.sorted().joined(separator: ", ")); got '\(quoted)'")
+                }
+                result.network = profile
+            case "seed":
+                guard let seed = UInt64(value), seed <= SessionSetup.maxSeed else {
+                    throw fail("seed takes a whole number from 0 to \(SessionSetup.maxSeed); got '\(quoted)'")
+                }
+                result.seed = seed
             default:
-                throw fail("unknown setting '\(parts[0])' (reduce-motion)")
+                throw fail("unknown setting '\(SafeText.line(parts[0], maxColumns: SafeText.Limit.quoted))' (\(Self.names.joined(separator: ", ")))")
             }
         }
         return result

@@ -18,6 +18,17 @@ public enum ColorDepth: Equatable, Sendable {
         }
     }
 
+    /// Fewer colours rank lower.
+    public var rank: Int {
+        switch self {
+        case .none: 0
+        case .eight: 1
+        case .sixteen: 2
+        case .palette256: 3
+        case .direct: 4
+        }
+    }
+
     /// The name a recording keeps.
     public var name: String {
         switch self {
