@@ -20,9 +20,11 @@ struct ViewCommand: ParsableCommand {
             server of the same API). Stories come in pages of 10; --network (or --latency, \
             --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
-            Keys: ← → choose a story, Enter open it, ↓ ↑ the home sections below the row; in the viewer ← → previous/next item, \
-            [ ] previous/next story, Space pause, Esc back to the row; g shows how each \
-            input was routed; ? shows every key; q quits. The mouse taps (left third: back), \
+            Keys: Left/Right (h/l) choose a story, Enter open it, Down/Up the home sections below \
+            the row, End the feed's last story, PgUp/PgDn a screenful, n the next unseen story, / a \
+            person by name, p every feed problem; in the viewer Left/Right previous/next item, \
+            [ ] previous/next story, Space pause, Esc back to the row; g shows how each input \
+            was routed; Ctrl-L redraws; ? shows every key; q quits. The mouse taps (left third: back), \
             holds (pause), drags sideways (next/previous story) and pulls down (dismiss).
 
             QA: --record FILE keeps every input with its time and the setup it met (feed, \

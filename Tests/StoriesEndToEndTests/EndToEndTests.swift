@@ -686,6 +686,12 @@ import Testing
         #expect(help.out.components(separatedBy: "--version").count == 2, "said once")
         let short = try Binary.run(["-h"]), word = try Binary.run(["help"])
         #expect(short.out == help.out && word.out == help.out)
+        // Completion scripts come from the commands themselves, the newest flags included.
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Binary.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            for flag in ["gesture-log", "until", "seed", "synthetic"] { #expect(script.out.contains(flag), "\(shell) completes --\(flag)") }
+        }
         let view = try Binary.run(["view", "--help"])
         #expect(view.status == 0)
         #expect(view.out.contains("--feed <path>"))
