@@ -64,7 +64,7 @@ public final class AppEngine {
 
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
-                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = false) {
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true) {
         self.services = services
         self.scheduler = scheduler
         effects = EffectRunner(services: services, scheduler: scheduler)

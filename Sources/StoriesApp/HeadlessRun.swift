@@ -27,7 +27,7 @@ public enum HeadlessRun {
         /// The colours pictures are made for (a recording's).
         public var colors = "256"
         /// Photos shown whole at the start.
-        public var photosFit = false
+        public var photosFit = true
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: FileHandle? = nil) {

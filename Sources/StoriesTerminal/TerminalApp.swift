@@ -33,7 +33,7 @@ public final class TerminalApp {
     /// is touched (a corrupt file becomes a warning on the home screen).
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on, photosFit: Bool = false, colors: String? = nil) throws(TerminalError) {
+                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: String? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal

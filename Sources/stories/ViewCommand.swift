@@ -139,7 +139,7 @@ struct ViewCommand: ParsableCommand {
         var setup = SessionSetup(network: settings.network ?? .local, seed: settings.seed ?? SessionSetup.randomSeed(),
                                  preload: settings.preload ?? .on, reduceMotion: settings.reduceMotion, keys: keysText,
                                  colors: settings.colors ?? "256")
-        setup.photosFit = settings.fit ?? false
+        setup.photosFit = settings.fit ?? true
         var notes: [String] = []
         if let recorded = recording?.setup {
             setup = recorded

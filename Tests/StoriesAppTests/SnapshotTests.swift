@@ -46,10 +46,10 @@ import Testing
         pilot.wait(2)
         let size = ViewerScreen.photoSize(width: 80, height: 24)
         let canvas = pilot.render { _ in
-            .ready(CellImage(image, width: size.width, height: size.height, symbols: .half, depth: .palette256))
+            .ready(CellImage(image, width: size.width, height: size.height, symbols: .half, depth: .palette256, fit: .fit))
         }
         let lines = Snapshot.lines(of: canvas)
-        #expect(lines[2].allSatisfy { $0 == "▀" } && lines[2].count == 80, "the photo fills the width")
+        #expect(lines[2].allSatisfy { $0 == "▀" } && lines[2].count == 80, "the photo, whole, over its backdrop across the width")
         #expect(lines[1].hasPrefix(" AD Ayla Demir  @ayla"), "the header lies on the photo")
         #expect(lines[22].hasPrefix("  Training day at the space centre."), "the caption lies on the photo's foot")
         let band = canvas[40, 22].style.background
@@ -76,7 +76,7 @@ import Testing
             asked.append(pilot.state.preloading?.fit ?? false)
             pilot.type("f")
         }
-        #expect(asked == [false, true, false])
+        #expect(asked == [true, false, true], "whole first (the default), then filling, then whole")
         #expect(!pilot.state.awaitsMedia, "the rendition for the new fit was made and reported")
     }
 

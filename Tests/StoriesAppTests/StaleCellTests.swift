@@ -1,4 +1,5 @@
 import StoriesApp
+import StoriesMedia
 import StoriesCore
 import StoriesUI
 import Testing
@@ -101,5 +102,38 @@ import Testing
         // On the screen: Ayla's story is all seen and has no dot; every other bubble has one.
         #expect(row.hasPrefix("   ╭──────╮"), "\(row)")
         #expect(row.components(separatedBy: "●").count - 1 == RingLayout.visibleBubbles(width: 100) - 1, "\(row)")
+    }
+}
+
+/// `f` asks for the other fit: the photo as it was stays until that one is ready, never
+/// its BlurHash in between (issue 13: pressing f flashed a full-screen BlurHash).
+@MainActor
+@Suite struct FitToggleTests {
+    @Test func untilTheOtherFitIsReadyThePhotoAsItWasIsDrawn() {
+        let cache = RenditionCache(budget: 1 << 24)
+        let media = Media(location: "media/astronaut.jpg", blurhash: "TQKcbE+b-py?AC%NX-xuEM+bt7V?")
+        let fit = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: true)
+        let fill = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: false)
+        let photo = CellImage(width: fit.width, height: fit.height,
+                              cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(208), background: .palette(16)), count: fit.width * fit.height))
+        let blur = CellImage(width: fit.width, height: fit.height,
+                             cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(95), background: .palette(95)), count: fit.width * fit.height))
+        cache.insert(photo, for: fit)
+        cache.insert(blur, for: fill.placeholder(media.blurhash ?? ""))
+        let lookup = PictureLookups.cached(cache, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: false)
+        #expect(lookup(media) == .ready(photo), "the fitted photo, not the BlurHash, while the filled one is made")
+        let filled = CellImage(width: fill.width, height: fill.height,
+                               cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(1), background: .palette(2)), count: fill.width * fill.height))
+        cache.insert(filled, for: fill)
+        #expect(lookup(media) == .ready(filled), "then the filled one")
+        let fresh = PictureLookups.cached(RenditionCache(budget: 1 << 24), screenWidth: 80, screenHeight: 24, depth: .palette256, fit: true)
+        #expect(fresh(media) == .loading, "with nothing made yet, nothing is invented")
+    }
+
+    @Test func wholePhotosAreTheDefault() {
+        let d = AppDriver(width: 80, height: 24)
+        #expect(d.state.photosFit)
+        d.press(.key(.enter), .key(.character("f")))
+        #expect(!d.state.photosFit)
     }
 }

@@ -88,7 +88,7 @@ struct ReducerHarness {
         var h = ReducerHarness()
         #expect(h.work == ReducerHarness.startEffects, "the harness started the app: the first page and the home sections")
         var fresh = AppState(title: "T", now: h.now)
-        #expect(AppReducer.reduce(&fresh, .resized(width: 100, height: 30), at: h.now) == [.preload(PreloadRequest(targets: [], width: 100, height: 30, fit: false))],
+        #expect(AppReducer.reduce(&fresh, .resized(width: 100, height: 30), at: h.now) == [.preload(PreloadRequest(targets: [], width: 100, height: 30, fit: true))],
                 "only .start asks for the first page; the (empty) preload set is handed over once")
         #expect(AppReducer.reduce(&fresh, .start, at: h.now) == ReducerHarness.startEffects)
         #expect(AppReducer.reduce(&fresh, .start, at: h.now).isEmpty, "and only once")

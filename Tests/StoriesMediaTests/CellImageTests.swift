@@ -14,16 +14,44 @@ import Testing
         #expect(two[0, 0] == RGBPixel(30, 30, 30) && two[1, 0] == RGBPixel(150, 150, 150))
     }
 
-    @Test func fillCropsTheCentreAndFitLetterboxesOnTheDominantColour() {
-        // 4×1: red, green, green, blue. Square 1×1 fill keeps the middle (green).
-        var strip = RGBImage(width: 4, height: 1)
-        strip[0, 0] = RGBPixel(255, 0, 0); strip[1, 0] = RGBPixel(0, 255, 0)
-        strip[2, 0] = RGBPixel(0, 255, 0); strip[3, 0] = RGBPixel(0, 0, 255)
-        #expect(ImageScaler.scale(strip, width: 1, height: 1, fit: .fill)[0, 0] == RGBPixel(0, 255, 0))
-        // Fit into 4×4: the strip is one row; the rest is the dominant colour, green.
-        let fitted = ImageScaler.scale(strip, width: 4, height: 4, fit: .fit)
-        #expect(fitted[0, 0] == RGBPixel(0, 255, 0) && fitted[3, 3] == RGBPixel(0, 255, 0))
-        #expect((0..<4).contains { y in fitted[0, y] == RGBPixel(255, 0, 0) }, "the strip itself is there")
+    @Test func fitShowsTheWholePictureOverADarkenedBlurOfItself() {
+        // A portrait picture: white, a red square in its middle.
+        var photo = RGBImage(width: 90, height: 160, fill: RGBPixel(240, 240, 240))
+        for y in 60..<100 { for x in 25..<65 { photo[x, y] = RGBPixel(220, 30, 30) } }
+        let fitted = ImageScaler.scale(photo, width: 160, height: 90, fit: .fit)
+        let rect = ImageScaler.fitRect(imageWidth: 90, imageHeight: 160, width: 160, height: 90, pixelAspect: 1)
+        #expect(rect.width == 51 && rect.height == 90 && rect.x == 54, "whole: \(rect)")
+        #expect(fitted[rect.x + rect.width / 2, 45].r > 200 && fitted[rect.x + rect.width / 2, 45].g < 60, "the red square, whole")
+        #expect(fitted[rect.x + 2, 5] == RGBPixel(240, 240, 240), "the picture's own corner")
+        // Beside it: the picture itself, blurred and darkened, not one flat colour.
+        let side = fitted[10, 45], edge = fitted[rect.x - 1, 5]
+        #expect(Int(side.r) < 140 && Int(edge.r) < 140, "darker than the picture: \(side) \(edge)")
+        #expect(Int(side.r) > 40, "but not black")
+        // A picture of the frame's own shape has no backdrop at all.
+        let same = ImageScaler.scale(RGBImage(width: 16, height: 9, fill: RGBPixel(9, 9, 9)), width: 32, height: 18, fit: .fit)
+        #expect(Set(same.pixels) == [9])
+    }
+
+    /// Fill keeps what people look at: a face (skin) beside a busier sleeve, the upper third
+    /// of a portrait when nothing stands out, the detailed side of a landscape.
+    @Test func fillCropsWhereTheSubjectIsNotTheMiddle() {
+        // A portrait picture, plain grey; a face-coloured disc in its top fifth, and a busy
+        // black-and-white check in its middle.
+        var photo = RGBImage(width: 90, height: 160, fill: RGBPixel(200, 200, 205))
+        for y in 8..<32 { for x in 30..<60 where (x - 45) * (x - 45) + (y - 20) * (y - 20) < 144 { photo[x, y] = RGBPixel(224, 172, 140) } }
+        for y in 70..<90 { for x in 20..<70 { photo[x, y] = (x + y) % 2 == 0 ? RGBPixel(0, 0, 0) : RGBPixel(255, 255, 255) } }
+        // Into a landscape frame: a third of the height is kept.
+        let origin = ImageScaler.detailedCrop(photo, width: 90, height: 90 * 9 / 16)
+        #expect(origin.y < 10, "the face's band, not the middle: \(origin)")
+        let plain = ImageScaler.detailedCrop(RGBImage(width: 90, height: 160, fill: RGBPixel(9, 9, 9)), width: 90, height: 50)
+        #expect(abs(plain.y - (160 - 50) / 3) < 3, "nothing stands out: the upper third, \(plain)")
+        // A landscape picture with its detail at the right, into a square frame.
+        var wide = RGBImage(width: 160, height: 90, fill: RGBPixel(30, 90, 160))
+        for y in 0..<90 { for x in 120..<160 { wide[x, y] = (x * 7 + y * 3) % 5 < 2 ? RGBPixel(250, 250, 250) : RGBPixel(20, 20, 20) } }
+        let right = ImageScaler.detailedCrop(wide, width: 90, height: 90)
+        #expect(right.x > 60, "\(right)")
+        let centred = ImageScaler.detailedCrop(RGBImage(width: 160, height: 90, fill: RGBPixel(9, 9, 9)), width: 90, height: 90)
+        #expect(abs(centred.x - 35) < 2, "nothing stands out: the centre, \(centred)")
     }
 
     @Test func aUniformImageStaysUniformAtAnySize() {
@@ -83,5 +111,70 @@ import Testing
         #expect(text == "\u{1B}[38;2;10;20;30m\u{1B}[48;2;10;20;30m▀▀▀\u{1B}[0m\n")
         let mono = ANSIWriter.text(of: CellImage(pixels: image, symbols: .half, depth: .none), depth: .none)
         #expect(!mono.contains("\u{1B}"))
+    }
+}
+
+/// Colours the terminal lacks: 256 colours mix the two nearest, 8 colours shade with hints,
+/// and flat colours keep their hue.
+@Suite struct ShortPaletteTests {
+    @Test func aFlatColourThePaletteLacksKeepsItsHueWhenDithered() {
+        let navy = RGBImage(width: 16, height: 16, fill: RGBPixel(29, 53, 87))
+        let plain = CellImage(pixels: navy, symbols: .half, depth: .palette256)
+        #expect(Set(plain.cells.map(\.foreground)) == [.palette(236)], "undithered: one grey")
+        let mixed = CellImage(pixels: navy, symbols: .half, depth: .palette256, dither: true)
+        let colours = mixed.cells.flatMap { [$0.foreground, $0.background] }
+        #expect(Set(colours).count == 2, "two colours: \(Set(colours))")
+        // Their mix averages back to the colour, blue above red and green.
+        var sum = (0, 0, 0)
+        for case .palette(let index) in colours {
+            let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: index)
+            sum.0 += Int(r); sum.1 += Int(g); sum.2 += Int(b)
+        }
+        let n = colours.count
+        let (r, g, b) = (sum.0 / n, sum.1 / n, sum.2 / n)
+        #expect(b > r + 25 && b > g + 25, "the mix is blue (\(r),\(g),\(b) from \(Set(colours)))")
+        #expect(abs((r + g + b) / 3 - (29 + 53 + 87) / 3) < 12, "and as bright")
+    }
+
+    @Test func aGradientIsDrawnOnlyInEachPixelsTwoNearestColours() {
+        var ramp = RGBImage(width: 64, height: 8)
+        for y in 0..<8 { for x in 0..<64 { ramp[x, y] = RGBPixel(UInt8(x * 4), UInt8(60 + x), UInt8(200 - x * 2)) } }
+        let indices = CellImage.ditheredIndices(ramp, depth: .palette256)
+        for y in 0..<8 {
+            for x in 0..<64 {
+                let p = ramp[x, y]
+                let nearest = ColorMapping.nearest256(p.r, p.g, p.b)
+                let (nr, ng, nb) = ColorMapping.rgb(ofPaletteIndex: UInt8(nearest))
+                let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: indices[y * 64 + x])
+                // Never further from the pixel than three times the nearest colour is (the second
+                // nearest lies beyond the pixel from the first).
+                let d = { (a: (UInt8, UInt8, UInt8)) in abs(Int(a.0) - Int(p.r)) + abs(Int(a.1) - Int(p.g)) + abs(Int(a.2) - Int(p.b)) }
+                #expect(d((r, g, b)) <= 3 * d((nr, ng, nb)) + 2)
+            }
+        }
+    }
+
+    @Test func flatUIColoursKeepTheirHueIn256Colours() {
+        #expect(ColorMapping.terminalColor(.rgb(29, 53, 87), depth: .palette256) == 18, "navy stays blue, not grey 236")
+        #expect(ColorMapping.terminalColor(.rgb(106, 76, 147), depth: .palette256) == 97, "purple stays purple, not slate 60")
+        #expect(ColorMapping.terminalColor(.rgb(40, 40, 40), depth: .palette256) == ColorMapping.nearest256(40, 40, 40), "greys as before")
+        #expect(ColorMapping.terminalColor(.rgb(157, 2, 8), depth: .palette256) == 124)
+    }
+
+    @Test func eightColoursShadeWithColourHints() {
+        let dark = CellImage.shadedHint(RGBPixel(20, 15, 10))
+        #expect(dark.glyph == " " && dark.background == .palette(0))
+        let red = CellImage.shadedHint(RGBPixel(220, 30, 30))
+        #expect(red.foreground == .palette(1) && red.glyph != " ")
+        let skin = CellImage.shadedHint(RGBPixel(224, 172, 140))
+        #expect(skin.foreground == .palette(7), "skin reads as light, not red")
+        let white = CellImage.shadedHint(RGBPixel(250, 250, 250))
+        #expect(white.glyph == "█" && white.foreground == .palette(7))
+        #expect(CellImage.shadedHint(RGBPixel(30, 60, 200)).foreground == .palette(4))
+        // A fitted picture's backdrop is black in eight colours: nothing to compete with it.
+        let photo = RGBImage(width: 30, height: 60, fill: RGBPixel(200, 200, 200))
+        let cells = CellImage(photo, width: 40, height: 10, depth: .eight, fit: .fit, cellAspect: 0.5)
+        #expect(cells[0, 5].glyph == " " && cells[0, 5].background == .palette(0))
+        #expect(cells[20, 5].glyph != " ", "the picture is shaded")
     }
 }

@@ -28,7 +28,7 @@ public struct SessionSetup: Equatable, Sendable {
     /// How the session showed colour: truecolor, 256, 16, 8 or none.
     public var colors = "256"
     /// Photos shown whole at the start (stories.conf `fit`); `f` toggles, as an input.
-    public var photosFit = false
+    public var photosFit = true
 
     public init(feed: Feed = .demo, network: NetworkProfile = .local, seed: UInt64 = 1, preload: PreloadPolicy = .on,
                 reduceMotion: Bool = false, keys: String = "", colors: String = "256") {
@@ -120,7 +120,7 @@ public struct SessionSetup: Equatable, Sendable {
                     network: .init(name: network.name, latency: network.latency, jitter: network.jitter, bandwidth: network.bandwidth,
                                    fail: network.failureRate, timeout: network.timeout, offline: network.isOffline),
                     seed: seed, preload: preload.rawValue, reduceMotion: reduceMotion, keys: keys, colors: colors,
-                    fit: photosFit ? true : nil)
+                    fit: photosFit)
     }
 
     /// The setup a recording's header holds, every value checked and bounded: a hostile
@@ -171,7 +171,7 @@ public struct SessionSetup: Equatable, Sendable {
         keys = wire.keys
         guard Self.colorNames.contains(wire.colors) else { throw problem("colors", "must be one of \(Self.colorNames.joined(separator: ", "))") }
         colors = wire.colors
-        photosFit = wire.fit ?? false
+        photosFit = wire.fit ?? true
     }
 
     /// The bindings this setup's keys give, over the defaults.

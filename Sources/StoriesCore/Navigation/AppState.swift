@@ -92,8 +92,9 @@ public struct AppState: Equatable, Sendable {
     public var showsHelp: Bool { modal == .help }
     /// The `/` field on the home screen while a name is typed (nil: not searching).
     public var search: SearchField?
-    /// Photos shown whole (letterboxed) instead of filling the screen (`f`).
-    public var photosFit = false
+    /// Photos shown whole over a backdrop made from the photo (the default), or filling the
+    /// screen cropped to their most detailed part (`f` toggles).
+    public var photosFit = true
     /// When the last action was applied; screens use it for progress and relative times.
     public var now: Moment
     /// When the app started (uptime): the gesture log counts from here.

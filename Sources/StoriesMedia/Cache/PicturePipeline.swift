@@ -170,7 +170,7 @@ public final class PicturePipeline {
         if case .ready = cache.state(peek: blurKey) { return }
         let (px, py) = key.symbols.pixelsPerCell
         guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
-        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth), for: blurKey)
+        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth, dither: true), for: blurKey)
     }
 
     // MARK: - Reading

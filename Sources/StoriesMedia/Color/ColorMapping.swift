@@ -71,7 +71,7 @@ public enum ColorMapping {
         case (.rgb(let r, let g, let b), .direct):
             return direct(r, g, b)
         case (.rgb(let r, let g, let b), .palette256):
-            return nearest256(r, g, b)
+            return nearest256KeepingHue(r, g, b)
         case (.rgb(let r, let g, let b), .sixteen):
             return nearest((r, g, b), among: 16)
         case (.rgb(let r, let g, let b), .eight):
@@ -133,6 +133,32 @@ public enum ColorMapping {
         return best
     }
 
+    /// The nearest of the 240 for a flat colour (a card, a badge, a ring): one cell cannot
+    /// be dithered, and the plain nearest turns dark or muted colours grey (navy (29,53,87)
+    /// → grey 236, purple (106,76,147) → slate 60). A colour with chroma keeps its hue: the
+    /// nearest among the palette colours within 20° of its hue and at least 70% of its
+    /// chroma (in OKLab), and the plain nearest when there is none.
+    public static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        let lab = OKLab(r, g, b)
+        let chroma = lab.chroma
+        guard chroma >= 0.04 else { return nearest256(r, g, b) }
+        let hue = lab.hue
+        var best = -1
+        var bestDistance = Float.greatestFiniteMagnitude
+        for (index, candidate) in palette256Lab.enumerated() where palette256Chroma[index] >= 0.7 * chroma {
+            var difference = abs(palette256Hue[index] - hue)
+            if difference > .pi { difference = 2 * .pi - difference }
+            guard difference <= maxHueShift else { continue }
+            let d = lab.distance(to: candidate)
+            if d < bestDistance { best = index; bestDistance = d }
+        }
+        return best < 0 ? nearest256(r, g, b) : 16 + best
+    }
+
+    private static let maxHueShift: Float = 20 * .pi / 180
+    private static let palette256Chroma: [Float] = palette256Lab.map(\.chroma)
+    private static let palette256Hue: [Float] = palette256Lab.map(\.hue)
+
     /// The full search over all 240 (what `nearest256` must agree with).
     static func nearest256BySearchingAll(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
         nearest(OKLab(r, g, b), in: palette256Lab, offset: 16)
@@ -180,6 +206,9 @@ struct OKLab {
         self.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s
         self.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s
     }
+
+    var chroma: Float { (a * a + b * b).squareRoot() }
+    var hue: Float { atan2f(b, a) }
 
     func distance(to other: OKLab) -> Float {
         let dl = l - other.l, da = a - other.a, db = b - other.b

@@ -53,7 +53,14 @@ public enum PictureLookups {
                    frame.cells.width == key.width, frame.cells.height == key.height {
                     return .ready(frame.cells)
                 }
-                return peek(cache, key, blurhash: media.blurhash)
+                let state = peek(cache, key, blurhash: media.blurhash)
+                // `f` asks for the other fit: until it is ready the photo as it was stays,
+                // rather than its BlurHash flashing up in between.
+                if case .ready = state { return state }
+                var other = key
+                other.fit = key.fit == .fit ? .fill : .fit
+                if case .ready(let cells) = cache.state(peek: other) { return .ready(cells) }
+                return state
             }
         }
     }
