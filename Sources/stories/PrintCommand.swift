@@ -64,7 +64,7 @@ struct CellOptions: ParsableArguments {
     @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
     var symbols: CellSymbols = .half
 
-    @Option(help: "fill crops to the size; fit letterboxes (a photo on its dominant colour, a video on black).")
+    @Option(help: "fit shows the whole picture (a photo over a blurred, darkened copy of itself; a video on black); fill crops it to the size, keeping the subject.")
     var fit: FitMode = .fit
 
     func validate() throws {
