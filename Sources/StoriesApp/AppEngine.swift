@@ -37,6 +37,10 @@ public final class AppEngine {
     }
     /// Ctrl-L: the screen must forget what it thinks is shown (the next frame is whole).
     public var forgetScreen: @MainActor () -> Void = {}
+    /// `y`: the screen puts a link on the terminal's clipboard.
+    public var copyToClipboard: @MainActor (String) -> Void = { _ in } {
+        didSet { effects.copyToClipboard = copyToClipboard }
+    }
     /// Seen state changed: keep it.
     public var persistSeen: (@MainActor (SeenState) -> Void)? {
         didSet { effects.persistSeen = persistSeen }

@@ -15,6 +15,8 @@ final class EffectRunner {
     var send: @MainActor (AppAction) -> Void = { _ in }
     var quit: @MainActor (Int32) -> Void = { _ in }
     var persistSeen: (@MainActor (SeenState) -> Void)?
+    /// Puts text on the terminal's clipboard (the terminal writes OSC 52).
+    var copyToClipboard: @MainActor (String) -> Void = { _ in }
     /// Ctrl-L: the screen forgets its last frame, and a frame is asked for.
     var redrawScreen: @MainActor () -> Void = {}
     /// Hands a preload request to the picture pipeline (the engine knows the display).
@@ -72,6 +74,8 @@ final class EffectRunner {
             quit(0)
         case .redrawScreen:
             redrawScreen()
+        case .copyToClipboard(let text):
+            copyToClipboard(text)
         case .persistSeen(let seen):
             persistSeen?(seen)
         }

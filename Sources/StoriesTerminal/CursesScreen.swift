@@ -133,6 +133,13 @@ public final class CursesScreen {
         previous = nil
     }
 
+    /// Puts text on the terminal's clipboard with OSC 52 (base64, so nothing in it can be
+    /// read as a control sequence). Terminals that do not allow it ignore the sequence.
+    public func copyToClipboard(_ text: String) {
+        guard !isRestored else { return }
+        writeRaw("\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}")
+    }
+
     /// Forgets the last frame and has ncurses repaint the whole terminal on the next
     /// `doupdate` (Ctrl-L: something else wrote over the screen).
     public func forgetScreen() {
@@ -162,7 +169,68 @@ public final class CursesScreen {
         }
         wnoutrefresh(stories_stdscr())
         doupdate()
+        if hyperlinks, canvas.links != previous?.links || !canvas.links.isEmpty && lastDrawnCellCount > 0 {
+            writeHyperlinks(canvas)
+        }
         previous = canvas
+    }
+
+    /// OSC 8 hyperlinks are written where the terminal is likely to take them (not the Linux
+    /// console, which shows unknown sequences, nor a terminal without colour).
+    private lazy var hyperlinks: Bool = {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return !term.hasPrefix("linux") && term != "dumb" && colorDepth != .none
+            && ProcessInfo.processInfo.environment["STORIES_NO_HYPERLINKS"] == nil
+    }()
+
+    /// Writes each link's cells again, as they already are, inside an OSC 8 hyperlink, so a
+    /// terminal that knows OSC 8 makes them clickable (one that does not ignores the
+    /// sequence). The cursor and attributes are saved and restored around it (DECSC,
+    /// DECRC), so ncurses' idea of the terminal stays true.
+    private func writeHyperlinks(_ canvas: Canvas) {
+        var out = "\u{1B}7"
+        for link in canvas.links where link.y >= 0 && link.y < canvas.height && link.x >= 0 {
+            // The URL passed every check a link gets; still, nothing below space or DEL goes out.
+            let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
+            out += "\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}]8;;\(url)\u{1B}\\"
+            var x = link.x
+            while x < min(canvas.width, link.x + link.width) {
+                let cell = canvas[x, link.y]
+                out += sgr(cell.style) + (cell.grapheme.map(String.init) ?? "")
+                x += max(1, cell.grapheme.map { DisplayWidth.of($0) } ?? 1)
+            }
+            out += "\u{1B}]8;;\u{1B}\\"
+        }
+        writeRaw(out + "\u{1B}[0m\u{1B}8")
+    }
+
+    /// The SGR sequence for a cell's style, as ncurses would set it.
+    private func sgr(_ style: Style) -> String {
+        var codes = ["0"]
+        if style.attributes.contains(.bold) { codes.append("1") }
+        if style.attributes.contains(.italic) { codes.append("3") }
+        if style.attributes.contains(.underline) { codes.append("4") }
+        if style.attributes.contains(.reverse) { codes.append("7") }
+        func colour(_ color: Color, base: Int) -> String? {
+            switch color {
+            case .default:
+                return nil
+            case .rgb(let r, let g, let b) where colorDepth == .direct:
+                return "\(base + 8);2;\(r);\(g);\(b)"
+            case .palette(let index) where colorDepth == .direct:
+                let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: index)
+                return "\(base + 8);2;\(r);\(g);\(b)"
+            default:
+                let n = terminalColor(color)
+                if n < 0 { return nil }
+                if n < 8 { return "\(base + n)" }
+                if n < 16 { return "\(base + 60 + n - 8)" }
+                return "\(base + 8);5;\(n)"
+            }
+        }
+        if let fg = colour(style.foreground, base: 30) { codes.append(fg) }
+        if let bg = colour(style.background, base: 40) { codes.append(bg) }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
     /// Colour pairs allocated since the table was last emptied.

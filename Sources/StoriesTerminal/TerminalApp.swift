@@ -54,6 +54,7 @@ public final class TerminalApp {
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
+        engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
         engine.persistSeen = { seenStore?.save($0) }
         // A seen state that cannot be written is said once, on the problems line.
         let engine = self.engine

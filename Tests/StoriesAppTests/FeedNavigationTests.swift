@@ -282,4 +282,37 @@ import Testing
             #expect(seenRows.contains { $0.contains(binding.keyNames) }, "\(binding.keyNames) can be reached")
         }
     }
+
+    /// A link is opened (o), its address shown (u) or copied (y) only when asked, and what
+    /// happened is said on the last line.
+    @Test func aLinkIsOpenedShownOrCopiedOnlyWhenAsked() throws {
+        let d = AppDriver(width: 100, height: 30)
+        var copied: [String] = []
+        d.engine.copyToClipboard = { copied.append($0) }
+        d.press(.key(.character("/")))
+        d.type("jonas")
+        d.press(.key(.enter), .key(.enter))
+        d.finishWork()
+        d.press(.key(.character(" ")))
+        #expect(d.text.contains("↗ About the Hubble Deep Field") && !d.text.contains("https://hubblesite.org/"), "Jonas's first item")
+        #expect(copied.isEmpty, "nothing reaches the clipboard unasked")
+        d.press(.key(.character("u")))
+        #expect(d.text.contains("  https://hubblesite.org/"), "u shows the address")
+        let region = try #require(d.engine.frame.links.first) // the frame the terminal was given
+        #expect(region.url == "https://hubblesite.org/" && d.engine.frame.links.count == 2, "title and address are links")
+        d.press(.key(.character("y")))
+        #expect(copied == ["https://hubblesite.org/"])
+        #expect(d.lines.last?.hasPrefix(" ⧉ Copied https://hubblesite.org/") == true)
+        d.press(.key(.character("o")))
+        #expect(d.lines.last?.contains("https://hubblesite.org/") == true)
+        d.finishWork()
+        d.press(.key(.character("u")))
+        #expect(!d.text.contains("  https://hubblesite.org/"), "u hides it again")
+        d.press(.key(.right))
+        d.finishWork()
+        d.press(.key(.character("o")))
+        #expect(d.lines.last?.contains("This item has no link") == true, "the next item has none")
+        d.press(.key(.character(" ")))
+        #expect(d.lines.last?.hasPrefix(" ←→ item") == true, "the next key clears the notice")
+    }
 }

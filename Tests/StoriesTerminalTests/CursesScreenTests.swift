@@ -166,4 +166,39 @@ import Testing
             #expect(cell.attributes & STORIES_A_REVERSE != 0)
         }
     }
+
+    /// What the screen wrote to its output file.
+    static func written(_ file: UnsafeMutablePointer<FILE>) -> String {
+        fflush(file)
+        let fd = fileno(file)
+        let size = Int(lseek(fd, 0, SEEK_END))
+        guard size > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: size)
+        _ = pread(fd, &bytes, size, 0)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `y` puts a link on the clipboard with OSC 52, base64 so nothing in it is a control
+    /// sequence; a link on the canvas is written inside OSC 8, its cells as they are, with
+    /// the cursor saved and restored around it.
+    @Test func clipboardAndHyperlinksAreTheirSequences() throws {
+        let output = try #require(tmpfile())
+        let input = try #require(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try CursesScreen(termName: "xterm-256color", input: input, output: output,
+                                      environment: ["TERM": "xterm-256color"], mouse: false)
+        defer { screen.close() }
+        screen.copyToClipboard("https://hubblesite.org/\u{07}\u{1B}]0;x")
+        let url = "https://hubblesite.org/"
+        var canvas = Canvas(width: screen.size.width, height: screen.size.height)
+        let drawn = canvas.text("↗ Hubble", x: 2, y: 5, style: Style(foreground: .palette(205), attributes: [.underline]))
+        canvas.links = [.init(x: 2, y: 5, width: drawn, url: url)]
+        screen.draw(canvas)
+        let text = Self.written(output)
+        let encoded = Data("https://hubblesite.org/\u{07}\u{1B}]0;x".utf8).base64EncodedString()
+        #expect(text.contains("\u{1B}]52;c;\(encoded)\u{07}"), "OSC 52, the text base64")
+        #expect(text.contains("\u{1B}7\u{1B}[6;3H\u{1B}]8;;\(url)\u{1B}\\"), "OSC 8 at the link's cell, after saving the cursor")
+        #expect(text.contains("\u{1B}[0;4;38;5;205m↗\u{1B}[0;4;38;5;205m "), "the cells as they are drawn")
+        #expect(text.contains("\u{1B}]8;;\u{1B}\\\u{1B}[0m\u{1B}8"), "the link closed, the cursor restored")
+    }
 }

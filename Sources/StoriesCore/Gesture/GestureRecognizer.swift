@@ -221,6 +221,9 @@ public enum GestureRecognizer {
         case .toggleMetrics: ("metrics", "overlay.metrics")
         case .quit: ("quit", "app")
         case .redraw: ("redraw", "app")
+        case .openLink: ("open the link", "viewer.link")
+        case .toggleLinkAddress: ("show the link's address", "viewer.link")
+        case .copyLink: ("copy the link", "viewer.link")
         }
     }
 

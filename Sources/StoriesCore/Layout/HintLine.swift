@@ -34,6 +34,8 @@ public enum HintLine {
     /// the line).
     public static func hints(_ state: AppState) -> [Hint] {
         guard state.search == nil else { return [] }
+        // In the viewer a notice (a link opened or copied) takes the line until the next key.
+        if state.viewer != nil, state.notice != nil { return [] }
         if let viewer = state.viewer {
             let waiting = viewer.isWaiting || state.store.story(at: viewer.storyIndex) == nil
             if waiting {

@@ -98,6 +98,8 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
+    /// Put text on the terminal's clipboard (OSC 52): only ever because the person asked.
+    case copyToClipboard(String)
     /// Forget what the terminal is thought to show and draw every cell again (Ctrl-L:
     /// another program wrote over the screen).
     case redrawScreen
@@ -385,7 +387,7 @@ private struct Reduction {
 
     static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
         switch step {
-        case .command(let command): [.quit, .dismiss, .closeHelp, .redraw].contains(command)
+        case .command(let command): [.quit, .dismiss, .closeHelp, .redraw, .copyLink].contains(command)
         case .completeTransition: true
         case .endDrag(_, let commit): !commit
         case .select, .focusCell: false
@@ -565,6 +567,23 @@ private struct Reduction {
             effects.append(.quit)
         case .redraw:
             effects.append(.redrawScreen)
+        case .openLink, .copyLink, .toggleLinkAddress:
+            guard let viewer = state.viewer else { break }
+            guard let link = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.link else {
+                state.notice = "This item has no link"
+                break
+            }
+            let address = SafeText.line(link.url, maxColumns: 2048)
+            switch command {
+            case .openLink:
+                state.notice = "↗ Opening \(address)…"
+                effects.append(.openLink(link.url))
+            case .copyLink:
+                state.notice = "⧉ Copied \(address) (if this terminal lets programs use the clipboard)"
+                effects.append(.copyToClipboard(link.url))
+            default:
+                state.showsLinkAddress.toggle()
+            }
         case .toggleHelp:
             state.modal = state.modal == .help ? nil : .help
             state.modalScroll = 0

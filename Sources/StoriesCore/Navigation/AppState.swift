@@ -90,6 +90,8 @@ public struct AppState: Equatable, Sendable {
     public var modalScroll = 0
     /// The help overlay is shown.
     public var showsHelp: Bool { modal == .help }
+    /// Links show their address beside their title (`u`).
+    public var showsLinkAddress = false
     /// The `/` field on the home screen while a name is typed (nil: not searching).
     public var search: SearchField?
     /// Photos shown whole over a backdrop made from the photo (the default), or filling the

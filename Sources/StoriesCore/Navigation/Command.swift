@@ -5,6 +5,7 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
     case toggleHelp, closeHelp, toggleGestures, toggleMetrics
     case pageNext, pagePrevious, nextUnseen, search, toggleProblems, redraw
+    case openLink, toggleLinkAddress, copyLink
 }
 
 /// Which part of the app has the keyboard.
@@ -88,6 +89,9 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
         KeyBinding(.viewer, chars("n"), .nextUnseen, "next story with unseen items"),
         KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
+        KeyBinding(.viewer, chars("o"), .openLink, "open the item's link in the browser"),
+        KeyBinding(.viewer, chars("u"), .toggleLinkAddress, "show or hide links' addresses"),
+        KeyBinding(.viewer, chars("y"), .copyLink, "copy the item's link to the clipboard (OSC 52)"),
         KeyBinding(.viewer, [.key(.escape)] + chars("q") + [.key(.down)] + chars("j"), .dismiss, "dismiss: back to the row"),
         KeyBinding(.viewer, chars("g"), .toggleGestures, "gesture log: how each input was routed"),
         KeyBinding(.viewer, chars("i"), .toggleMetrics, "metrics: time to visible, the preload window"),

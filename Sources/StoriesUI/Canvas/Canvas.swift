@@ -26,6 +26,23 @@ public struct Canvas: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Runs of cells that are a link (its title or address): a terminal that knows OSC 8
+    /// makes them clickable. Not part of the cells: the diff and the test screen ignore them.
+    public var links: [LinkRegion] = []
+
+    public struct LinkRegion: Equatable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var url: String
+
+        public init(x: Int, y: Int, width: Int, url: String) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.url = url
+        }
+    }
 
     public init(width: Int, height: Int, fill: Cell = .blank) {
         self.width = max(0, width)

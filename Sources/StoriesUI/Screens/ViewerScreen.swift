@@ -65,10 +65,18 @@ public enum ViewerScreen {
                    overPhoto: overPhoto || overCard)
 
         var lines: [(String, Style)] = []
+        var linkLines: Set<Int> = []
         if let page {
             lines += page.captionLines.map { ($0, Style(foreground: .palette(255))) }
             if let link = page.linkTitle {
+                linkLines.insert(lines.count)
                 lines.append(("↗ " + link, Style(foreground: Theme.accent, attributes: [.underline])))
+                // `u`: the address under the title, to read before opening (o) or copying (y).
+                if state.showsLinkAddress, let url = item.link?.url {
+                    linkLines.insert(lines.count)
+                    lines.append(("  " + SafeText.line(url, maxColumns: 2048).truncated(toWidth: max(1, width - 6)),
+                                  Style(foreground: .palette(252), attributes: [.underline])))
+                }
             }
         }
         if lines.count > bottomLines {
@@ -78,14 +86,21 @@ public enum ViewerScreen {
         let captionTop = media.maxY + bottomLines - lines.count
         if overPhoto, !lines.isEmpty { canvas.darken(rows: captionTop..<(captionTop + lines.count)) }
         for (offset, line) in lines.enumerated() {
-            if overPhoto || overCard {
-                canvas.overlay(line.0, x: 2, y: captionTop + offset, foreground: line.1.foreground,
-                               attributes: line.1.attributes, maxWidth: width - 4)
-            } else {
-                canvas.text(line.0, x: 2, y: media.maxY + offset, style: line.1, maxWidth: width - 4)
+            let y = overPhoto || overCard ? captionTop + offset : media.maxY + offset
+            let drawn = overPhoto || overCard
+                ? canvas.overlay(line.0, x: 2, y: y, foreground: line.1.foreground, attributes: line.1.attributes, maxWidth: width - 4)
+                : canvas.text(line.0, x: 2, y: y, style: line.1, maxWidth: width - 4)
+            if linkLines.contains(offset), let url = item.link?.url, drawn > 0 {
+                canvas.links.append(.init(x: 2, y: y, width: drawn, url: url))
             }
         }
 
+        if let notice = state.notice {
+            // What the last key did (a link opened or copied), in place of the hints until
+            // the next key.
+            canvas.text(" " + notice, x: 0, y: height - 1, style: Style(foreground: Theme.accent), maxWidth: width)
+            return
+        }
         Hints.draw(state, into: &canvas, y: height - 1)
     }
 
