@@ -223,7 +223,14 @@ import Testing
         let tmux = try Tmux.runningStories(width: 100, height: 30)
         let tty = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_tty}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let before = try tmux.screen()
+        // The home as it settles (banner pictures arrive a moment after the row).
+        var before = try tmux.screen()
+        for _ in 0..<40 {
+            usleep(150_000)
+            let now = try tmux.screen()
+            if now == before { break }
+            before = now
+        }
         let handle = try #require(FileHandle(forWritingAtPath: tty))
         handle.write(Data("\u{1B}[5;10HSCRIBBLED-OVER-BY-ANOTHER-PROGRAM".utf8))
         try handle.close()
