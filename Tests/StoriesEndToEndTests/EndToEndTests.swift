@@ -295,6 +295,47 @@ import Testing
         try? FileManager.default.removeItem(at: state)
     }
 
+    static let readme: String = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    /// README is true about flags: every `--flag` it names is one the app's help lists
+    /// (link anchors aside, and `.ci/run --deps`, a script's).
+    @Test func everyFlagREADMENamesExists() throws {
+        var help = try Binary.run(["--help"]).out
+        for command in [["view"], ["serve"], ["init"], ["print"], ["play"], ["bench", "render"], ["bench", "viewmodels"],
+                        ["bench", "navigation"], ["bench", "video"], ["assets", "blurhash"]] {
+            help += try Binary.run(["help"] + command).out
+        }
+        let text = Self.readme.replacingOccurrences(of: #"#[^)\s]*"#, with: "", options: .regularExpression)
+        let flags = Set(text.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) })
+        #expect(flags.count > 30, "README was read")
+        for flag in flags.sorted() where !["--deps", "--generate-completion-script"].contains(flag) {
+            #expect(help.contains(flag + " ") || help.contains(flag + "\n") || help.contains(flag + ","), "README names \(flag), which no help lists")
+        }
+        #expect(try Binary.run(["--generate-completion-script", "bash"]).status == 0)
+    }
+
+    /// README's captures are what the app draws: `scripts/readme-captures` makes each from the
+    /// app (headless, on the virtual clock), and each must be in README as it is.
+    @Test func theREADMECapturesAreWhatTheAppDraws() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let (status, output) = try Spawn.run([root.appendingPathComponent("scripts/readme-captures").path, try Binary.requireBuilt()],
+                                            captureOutput: true)
+        #expect(status == 0)
+        let captures = output.components(separatedBy: "## ").dropFirst()
+        #expect(captures.count == 7)
+        for capture in captures {
+            let lines = capture.split(separator: "\n", omittingEmptySubsequences: false)
+            let name = lines.first.map(String.init) ?? ""
+            var body = lines.dropFirst().map(String.init)
+            while body.last == "" { body.removeLast() }
+            #expect(Self.readme.contains("```text\n" + body.joined(separator: "\n") + "\n```"), "README's \(name) capture is not what the app draws now")
+        }
+    }
+
     @Test func keysCanBeRebound() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("keys-e2e-\(UUID())")
         let config = state.appendingPathComponent("config/stories")
