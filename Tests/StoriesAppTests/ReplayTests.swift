@@ -146,7 +146,7 @@ import Testing
         var recording = Self.session
         recording.entries.insert((4.8, .resize(width: 90, height: 28)), at: recording.entries.count - 2)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gestures-\(UUID()).jsonl")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: url) }
         var options = HeadlessRun.Options(width: 100, height: 30, recording: recording)
         options.gestureLog = try FileHandle(forWritingTo: url)

@@ -106,7 +106,8 @@ import Testing
     static var glibcVersion: String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "" }
-        return String(cString: buffer) // "glibc 2.36"
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self) // "glibc 2.36"
     }
 
     @Test(.enabled(if: DisplayWidth.tableSource == glibcVersion))
