@@ -10,7 +10,7 @@ import StoriesCore
 ///      "declined":[{"recognizer":"hold","reason":"released after 50 ms, under 250 ms"}]}
 @MainActor
 final class GestureLogWriter {
-    private let file: FileHandle
+    private var file: FileHandle?
 
     init(file: FileHandle) { self.file = file }
 
@@ -42,7 +42,8 @@ final class GestureLogWriter {
                             gesture: decision.gesture, handler: decision.handler, result: decision.result, notes: decision.notes,
                             declined: decision.declined.map { Line.Declined(recognizer: $0.recognizer, reason: $0.reason) })
             guard let data = try? encoder.encode(line) else { continue }
-            file.write(data + Data("\n".utf8))
+            // A full disk or a closed pipe ends the log, never the app.
+            do { try file?.write(contentsOf: data + Data("\n".utf8)) } catch { file = nil }
         }
     }
 }

@@ -53,13 +53,16 @@ public enum HeadlessRun {
         var quit = false
         engine.quit = { _ in quit = true }
         engine.start()
+        // A moment past the recording's end is its end: what follows is the usual wait for
+        // the work to finish (bounded), never a year of virtual frames.
+        let until = options.until.flatMap { $0 < (options.recording?.duration ?? 0) ? $0 : nil }
         for (time, entry) in options.recording?.entries ?? [] {
-            if let until = options.until, time > until { break }
+            if let until, time > until { break }
             scheduler.run(until: start.uptime + time)
             if quit { break }
             if !apply(entry, to: engine) { break }
         }
-        if let until = options.until {
+        if let until {
             // The screen as it was at that moment, work in flight and all.
             scheduler.run(until: start.uptime + until)
             return Snapshot.lines(of: engine.redraw())
@@ -87,8 +90,9 @@ public enum HeadlessRun {
         engine.quit = { _ in finish(Snapshot.lines(of: engine.frame)) }
         engine.afterTurn = { finishIfIdle() }
         engine.start()
-        let entries = (options.recording?.entries ?? []).filter { entry in options.until.map { entry.time <= $0 } ?? true }
-        if let until = options.until {
+        let until = options.until.flatMap { $0 < (options.recording?.duration ?? 0) ? $0 : nil }
+        let entries = (options.recording?.entries ?? []).filter { entry in until.map { entry.time <= $0 } ?? true }
+        if let until {
             // The screen as it was at that moment, work in flight and all.
             scheduler.after(until) { finish(Snapshot.lines(of: engine.redraw())) }
         }

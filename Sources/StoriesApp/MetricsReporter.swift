@@ -38,7 +38,7 @@ final class MetricsReporter {
     }
 
     private func emit(_ record: NavigationRecord) {
-        file?.write(Data((record.jsonLine + "\n").utf8))
+        do { try file?.write(contentsOf: Data((record.jsonLine + "\n").utf8)) } catch { file = nil } // a full disk ends the lines, not the app
         onNavigation?(record)
     }
 

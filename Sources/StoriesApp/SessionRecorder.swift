@@ -25,6 +25,6 @@ final class SessionRecorder {
     }
 
     private func write(_ line: String) {
-        file?.write(Data((line + "\n").utf8))
+        do { try file?.write(contentsOf: Data((line + "\n").utf8)) } catch { file = nil } // a full disk ends the recording, not the app
     }
 }

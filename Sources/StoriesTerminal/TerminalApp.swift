@@ -25,15 +25,32 @@ public final class TerminalApp {
     public var farewell: String?
     /// Why stories.conf's colours could not be had, said at start.
     private var colorsNote: String?
+    /// `--step`: where the replay is, on its virtual clock.
+    private var stepper: Stepper?
+
+    struct Stepper {
+        let recording: InputRecording
+        let name: String
+        let scheduler: VirtualScheduler
+        /// The next entry to feed.
+        var next = 0
+
+        var start: Double { 1000 }
+        var end: Double { recording.duration }
+    }
 
     /// The colours this terminal shows, as recordings name them.
     public var colorName: String { terminal.colorDepth.name }
 
     /// `seenStore` keeps what was watched between runs; its state is read before the screen
     /// is touched (a corrupt file becomes a warning on the home screen).
+    ///
+    /// `stepping` (`--replay FILE --step`): the recording is replayed on the virtual clock,
+    /// one input (→, Space, Enter) or one frame (.) per key, and nothing is saved.
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: String? = nil) throws(TerminalError) {
+                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: String? = nil,
+                stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
@@ -43,19 +60,30 @@ public final class TerminalApp {
         if let colors, let depth = ColorDepth(name: colors), !terminal.limitColors(to: depth) {
             colorsNote = "colors = \(colors) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
         }
-        self.seenStore = seenStore
-        let loaded = seenStore?.load()
         let size = terminal.size
-        engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
-                           bindings: bindings, width: size.width, height: size.height,
-                           seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
-                           reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
+        if let stepping {
+            // The recording's own start and seen state, on a clock that moves only when a key
+            // asks it to: the same frames as a headless replay, one at a time.
+            let scheduler = VirtualScheduler(start: Moment(uptime: 1000, date: Date(timeIntervalSince1970: stepping.recording.started)))
+            self.seenStore = nil
+            engine = AppEngine(services: VirtualServices(client: client, scheduler: scheduler), scheduler: scheduler,
+                               bindings: bindings, width: size.width, height: size.height, seen: stepping.recording.seen,
+                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
+            stepper = Stepper(recording: stepping.recording, name: stepping.name, scheduler: scheduler)
+        } else {
+            self.seenStore = seenStore
+            let loaded = seenStore?.load()
+            engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
+                               bindings: bindings, width: size.width, height: size.height,
+                               seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
+                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
+        }
         engine.colorDepth = terminal.colorDepth
         engine.cellAspect = terminal.cellAspect
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
-        engine.persistSeen = { seenStore?.save($0) }
+        engine.persistSeen = { [seenStore = self.seenStore] in seenStore?.save($0) }
         // A seen state that cannot be written is said once, on the problems line.
         let engine = self.engine
         seenStore?.onWriteFailure = { reason in
@@ -86,12 +114,16 @@ public final class TerminalApp {
         installSources()
         engine.start()
         if let note = terminal.truecolorNote ?? colorsNote { engine.send(.notice(note)) }
+        if stepper != nil {
+            showStep()
+            dispatchMain()
+        }
         if let replay {
             // The terminal keeps its own size: resize entries are skipped.
             let entries = replay.recording.entries.filter { entry in replay.until.map { entry.time <= $0 } ?? true }
-            let end = replay.until ?? replay.recording.duration
+            let end = min(replay.until ?? replay.recording.duration, replay.recording.duration)
             let since = engine.startUptime
-            engine.send(.replay(ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: replay.until != nil)))
+            engine.send(.replay(ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: (replay.until ?? .infinity) < replay.recording.duration)))
             if !replay.notes.isEmpty { engine.send(.notice("Replaying: " + replay.notes.joined(separator: "; "))) }
             for (time, entry) in entries {
                 DispatchQueue.main.asyncAfter(deadline: .now() + time) {
@@ -102,7 +134,7 @@ public final class TerminalApp {
             }
             DispatchQueue.main.asyncAfter(deadline: .now() + end) {
                 MainActor.assumeIsolated {
-                    var status = ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: replay.until != nil)
+                    var status = ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: (replay.until ?? .infinity) < replay.recording.duration)
                     status.isOver = true
                     self.engine.send(.replay(status))
                 }
@@ -119,7 +151,53 @@ public final class TerminalApp {
             quit(status: 0) // the terminal went away; without this the source would fire forever
         }
         for input in raw { decoder.feed(input) }
-        for event in decoder.flush() { engine.input(event) }
+        for event in decoder.flush() {
+            if stepper != nil { step(event) } else { engine.input(event) }
+        }
+    }
+
+    // MARK: - Stepping (--step)
+
+    /// A key while stepping: the next recorded input (→, Space, Enter, l), one frame (.), or
+    /// the end of it (q, Esc, Ctrl-C); anything else only shows the keys again.
+    private func step(_ event: InputEvent) {
+        guard var stepper else { return }
+        switch event {
+        case .key(.right, []), .key(.character(" "), []), .key(.enter, []), .key(.character("l"), []):
+            if stepper.next < stepper.recording.entries.count {
+                let (time, entry) = stepper.recording.entries[stepper.next]
+                stepper.scheduler.run(until: stepper.start + time)
+                switch entry {
+                case .input(let input): engine.input(input)
+                case .resize, .end: break // the terminal keeps its own size
+                }
+                stepper.next += 1
+                stepper.scheduler.run(until: stepper.scheduler.now().uptime)
+            }
+        case .key(.character("."), []):
+            stepper.scheduler.run(until: stepper.scheduler.now().uptime + 1.0 / 30)
+        case .key(.character("q"), []), .key(.escape, []), .key(.character("c"), .control):
+            quit(status: 0)
+        default:
+            break
+        }
+        self.stepper = stepper
+        showStep()
+    }
+
+    /// The hint line's replay label and the notice say where the stepping is.
+    private func showStep() {
+        guard let stepper else { return }
+        let remaining = stepper.recording.entries.count - stepper.next
+        var status = ReplayStatus(name: stepper.name, since: stepper.start, end: stepper.end, stoppedEarly: false)
+        status.isOver = remaining == 0
+        engine.send(.replay(status))
+        let next = stepper.recording.entries[safe: stepper.next].map { entry -> String in
+            if case .input(let input) = entry.entry { return "next: \(GestureRecognizer.describe(input)) at \(ReplayStatus.seconds(entry.time)) s" }
+            return "next: the end at \(ReplayStatus.seconds(entry.time)) s"
+        } ?? "no input left"
+        engine.send(.notice("Stepping: → next input · . one frame · q quit · \(next) (\(remaining) left)"))
+        stepper.scheduler.run(until: stepper.scheduler.now().uptime)
     }
 
     // MARK: - Sources and exit

@@ -72,6 +72,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every routing decision (the g log) to FILE as JSON lines.", valueName: "file"))
     var gestureLog: String?
 
+    @Flag(help: "With --replay in the terminal: step through it on a virtual clock, one input (→, Space) or one frame (.) per key.")
+    var step = false
+
     @Flag(help: "No terminal: run over an off-screen canvas, then print the last screen as text on stdout.")
     var headless = false
 
@@ -94,6 +97,7 @@ struct ViewCommand: ParsableCommand {
             throw ValidationError("--seed takes a whole number from 0 to \(SessionSetup.maxSeed); got \(seed)")
         }
         if until != nil, replay == nil { throw ValidationError("--until needs --replay FILE") }
+        if step, replay == nil || headless { throw ValidationError("--step needs --replay FILE, in the terminal (not --headless)") }
         if let until, untilSeconds(until) == nil {
             throw ValidationError("--until: '\(SafeText.line(until))' is not a time like 3.2s or 800ms (at most a year)")
         }
@@ -151,7 +155,9 @@ struct ViewCommand: ParsableCommand {
             }
         }
         if let synthetic {
-            setup.feed = .synthetic(synthetic, seed: seed ?? settings.seed ?? 1)
+            var recordedSeed: UInt64?
+            if case .synthetic(_, let seed)? = recording?.setup?.feed { recordedSeed = seed }
+            setup.feed = .synthetic(synthetic, seed: seed ?? recordedSeed ?? settings.seed ?? 1)
         } else if let address = server ?? (feed ?? folder).flatMap({ $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }) {
             setup.feed = .server(address)
         } else if let path = feed ?? folder {
@@ -159,7 +165,7 @@ struct ViewCommand: ParsableCommand {
         } else if let seed, case .synthetic(let count, _) = setup.feed {
             setup.feed = .synthetic(count, seed: seed)
         }
-        if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile() }
+        if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile(base: setup.network) }
         if let seed { setup.seed = seed }
         if let preload {
             guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
@@ -184,7 +190,10 @@ struct ViewCommand: ParsableCommand {
     }
 
     /// The source a setup names.
-    private func source(for setup: SessionSetup) throws -> (source: any FeedSource, seenKey: String, onQuit: (@Sendable () -> Void)?) {
+    /// `origin` names where the feed was given when it was not a flag ("--replay r.jsonl:
+    /// setup.feed"), so a line about it says which file to look at.
+    private func source(for setup: SessionSetup, origin: String?) throws -> (source: any FeedSource, seenKey: String, onQuit: (@Sendable () -> Void)?) {
+        let prefix = origin.map { $0 + ": " } ?? ""
         switch setup.feed {
         case .synthetic(let count, let seed):
             let source = SyntheticFeed(count: count, seed: seed, photos: demoPhotoPool())
@@ -194,7 +203,7 @@ struct ViewCommand: ParsableCommand {
                 let source = try HTTPFeed(server: address, cache: HTTPCache.standardDirectory().map { HTTPCache(directory: $0) })
                 return (source, source.server.absoluteString, nil)
             } catch {
-                throw fail(error.description)
+                throw fail(prefix + error.description)
             }
         case .demo, .folder:
             let directory: URL
@@ -205,7 +214,7 @@ struct ViewCommand: ParsableCommand {
             } else if let demo = DemoFeed.directory {
                 directory = demo
             } else {
-                throw fail("the embedded demo feed is missing next to the binary; pass --feed PATH")
+                throw fail(prefix + "the embedded demo feed is missing next to the binary; pass --feed PATH")
             }
             do {
                 // A feed folder has feed.json; any other folder is read as photos and videos.
@@ -218,13 +227,14 @@ struct ViewCommand: ParsableCommand {
                 if let cache { onQuit = { cache.flush() } }
                 return (source, directory.standardizedFileURL.path, onQuit)
             } catch {
-                throw fail(error.description)
+                throw fail(prefix + error.description)
             }
         }
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: String?) throws {
-        let (source, seenKey, onQuit) = try source(for: setup)
+        let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
+        let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
         let bindings: KeyBindings
         do { bindings = try setup.bindings(file: recording != nil ? "\(replay ?? "recording"): setup.keys" : "keys.conf") } catch {
@@ -265,7 +275,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      colors: terminalColors)
+                                      colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }
@@ -274,7 +284,7 @@ struct ViewCommand: ParsableCommand {
             if let recorder { app.record(to: recorder, setup: setup) }
             if let metricsFile { app.writeMetrics(to: metricsFile) }
             if let gestureFile { app.writeGestureLog(to: gestureFile) }
-            if let recording {
+            if let recording, !step {
                 var notes = notes
                 if let recorded = recording.setup, recorded.colors != setup.colors {
                     notes.append("this terminal shows \(setup.colors) colours; the recording had \(recorded.colors)")
@@ -341,8 +351,11 @@ struct ShapingOptions: ParsableArguments {
 
     var isGiven: Bool { network != nil || latency != nil || bandwidth != nil || fail != nil }
 
-    func profile(timeout: String? = nil) throws -> NetworkProfile {
-        var profile = NetworkProfile.local
+    /// The profile these flags give, over `base` (what stories.conf or a recording said):
+    /// `--network` replaces it; `--latency`, `--bandwidth`, `--fail`, `--timeout` change one
+    /// value of it.
+    func profile(timeout: String? = nil, base: NetworkProfile = .local) throws -> NetworkProfile {
+        var profile = base
         if let network {
             guard let named = NetworkProfile.named[network.lowercased()] else {
                 let names = NetworkProfile.named.keys.sorted().joined(separator: ", ")
@@ -350,7 +363,7 @@ struct ShapingOptions: ParsableArguments {
             }
             profile = named
         }
-        if (isGiven || timeout != nil) && network == nil { profile.name = "custom" }
+        if (isGiven || timeout != nil) && network == nil && base == .local { profile.name = "custom" }
         if let latency {
             guard let seconds = NetworkProfile.parseDuration(latency), seconds <= NetworkProfile.maxDelay else {
                 throw ValidationError("--latency: '\(SafeText.line(latency))' is not a time like 300ms or 1.5s (at most an hour)")
@@ -387,5 +400,5 @@ struct NetworkOptions: ParsableArguments {
 
     var isGiven: Bool { shaping.isGiven || timeout != nil }
 
-    func profile() throws -> NetworkProfile { try shaping.profile(timeout: timeout) }
+    func profile(base: NetworkProfile = .local) throws -> NetworkProfile { try shaping.profile(timeout: timeout, base: base) }
 }

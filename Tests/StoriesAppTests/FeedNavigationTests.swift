@@ -315,4 +315,43 @@ import Testing
         d.press(.key(.character(" ")))
         #expect(d.lines.last?.hasPrefix(" ←→ item") == true, "the next key clears the notice")
     }
+
+    /// `/` while a story still loads stops the opening (as Esc would): the viewer never opens
+    /// under the field, where keys went to a field that took none of them.
+    @Test func theSearchFieldStopsAStoryStillOpeningAndNeverSitsOverTheViewer() {
+        let d = AppDriver(width: 100, height: 30, network: AppDriver.network(latency: 1))
+        d.wait(1.5)
+        d.press(.key(.enter))
+        #expect(d.state.opening != nil)
+        d.press(.key(.character("/")))
+        #expect(d.state.opening == nil && d.state.search != nil)
+        d.type("mika")
+        d.wait(3)
+        #expect(d.state.viewer == nil, "the story stopped loading: no viewer opened under the field")
+        d.press(.key(.escape))
+        #expect(d.state.search == nil)
+    }
+
+    @Test func aSpaceBetweenWordsAndCtrlLWorkInTheField() {
+        let d = AppDriver(width: 100, height: 30)
+        d.press(.key(.character("/")))
+        d.type(" priya raman")
+        #expect(d.state.search?.text == "priya raman", "a leading space is not typed; one between words is")
+        #expect(d.state.store.summaries[d.state.selection].author.name == "Priya Raman")
+        d.press(.key(.character("l"), .control))
+        #expect(d.lastDecision?.handler == "app" && d.state.search != nil, "Ctrl-L redraws, the field stays")
+    }
+
+    @Test func slashAndNOnAScreenOfSectionsGoBackToTheRow() throws {
+        let d = AppDriver(width: 100, height: 34)
+        // Explore › Space: a screen of sections with no ring row.
+        d.press(.key(.down), .key(.down), .key(.down), .key(.down), .key(.enter))
+        #expect(d.state.homeLevels.count == 2)
+        d.press(.key(.character("/")))
+        #expect(d.state.homeLevels.count == 1 && d.state.homeLevel.focus == nil, "back on the home, the row has the keyboard")
+        d.press(.key(.escape), .key(.down), .key(.down), .key(.down), .key(.down), .key(.enter))
+        #expect(d.state.homeLevels.count == 2)
+        d.press(.key(.character("n")))
+        #expect(d.state.homeLevels.count == 1 && d.text.contains("◉ stories"))
+    }
 }

@@ -189,4 +189,12 @@ import Testing
         #expect(d.lines.last?.hasSuffix("■ replay session.jsonl stopped at 3.2 s") == true)
         #expect(AppView.secondsUntilNextChange(d.state, width: 100, height: 30) == nil, "over: idle again")
     }
+
+    /// `--until` past the recording's end is its end: the usual finish, not a year of frames.
+    @Test func untilPastTheEndIsTheEnd() throws {
+        var options = HeadlessRun.Options(width: 100, height: 30, recording: Self.session)
+        let normal = HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options)
+        options.until = InputLimits.maxRecordingTime
+        #expect(HeadlessRun.runOnVirtualClock(client: try demoClient(), options: options) == normal)
+    }
 }

@@ -176,6 +176,7 @@ import Testing
         (#""network":{"name":"3g","latency":1e300,"jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.latency" must be seconds from 0 to 3600"#),
         (#""network":{"name":"3g","latency":0,"jitter":-1,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.jitter" must be seconds from 0 to 3600"#),
         (#""network":{"name":"3g","latency":0,"jitter":0,"fail":2,"timeout":15,"offline":false}"#, #""setup.network.fail" must be a share from 0 to 1"#),
+        (#""network":{"name":"3g","latency":0,"jitter":0,"fail":0,"timeout":0,"offline":false}"#, #""setup.network.timeout" must be seconds over 0, at most 3600"#),
         (#""network":{"name":"3g","latency":0,"jitter":0,"bandwidth":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.bandwidth" must be bytes a second from 1 to 1000000000000"#),
         (#""network":{"name":"\u001b]0;x\u0007","latency":0,"jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.name" must be 1 to 40 letters, digits or -"#),
         (#""preload":"sometimes""#, #""setup.preload" must be on or off"#),

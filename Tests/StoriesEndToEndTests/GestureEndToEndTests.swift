@@ -125,6 +125,12 @@ import Testing
         let wifi = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--network", "wifi"])
         #expect(wifi.err.contains("stories: replaying 3g.jsonl: the network is wifi"), "\(wifi.err)")
         #expect(wifi.err.contains("the recording used 3g"))
+        // One value changed keeps the rest of the recorded network.
+        let noFailures = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--fail", "0"])
+        #expect(noFailures.err.contains("the network is 3g: 300 ms ±100 ms, 400 KB/s; the recording used 3g: 300 ms ±100 ms, 400 KB/s, 2% fail"), "\(noFailures.err)")
+        // A gesture log that cannot be written ends, the app does not.
+        let full = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--gesture-log", "/dev/full"])
+        #expect(full.status == 0, "\(full.err)")
     }
 
     /// A replay in the terminal says so on the hint line, with its time, and --until stops it.
@@ -140,6 +146,28 @@ import Testing
         try tmux.waitFor(text: "■ replay r.jsonl stopped at 1.5 s", timeout: 5)
         usleep(2_000_000)
         #expect(try tmux.screen().contains { $0.hasSuffix("@mika.blooms") }, "the Right at 3 s never came: still on the second story")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    /// `--step`: a recording in the terminal, one input per key on a virtual clock, with
+    /// the next input said; q ends it.
+    @Test func aReplayCanBeSteppedThroughInput() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        let recording = tmux.stateDirectory.appendingPathComponent("step.jsonl").path
+        try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
+        try Data(("{\"stories-recording\":1,\"width\":100,\"height\":30,\"started\":1795240800}\n"
+            + "{\"t\":0.5,\"key\":\"Right\"}\n{\"t\":1.0,\"key\":\"Enter\"}\n{\"t\":3.0,\"key\":\"Right\"}\n").utf8)
+            .write(to: URL(fileURLWithPath: recording))
+        try tmux.type("\(try Binary.requireBuilt()) --replay \(recording) --step")
+        try tmux.waitFor(text: "next: key → at 0.5 s (3 left)")
+        usleep(500_000)
+        #expect(!tmux.text.contains("Mika 🌸  @mika.blooms"), "nothing moves until a key")
+        try tmux.press("Right")
+        try tmux.waitFor(text: "Mika 🌸  @mika.blooms")
+        try tmux.press("Right", "Right")
+        try tmux.waitFor("Mika's second item") { $0.count > 1 && $0[1].hasSuffix("2/3") }
+        try tmux.waitFor(text: "no input left (0 left)")
         try tmux.press("q")
         try tmux.waitForPrompt()
     }

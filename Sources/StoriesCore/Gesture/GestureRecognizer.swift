@@ -152,7 +152,9 @@ public enum GestureRecognizer {
     // MARK: - Keys
 
     private static func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
-        if state.search != nil, state.modal == nil {
+        // The `/` field has the keyboard on the row (never in the viewer); Ctrl-L still redraws.
+        if state.search != nil, state.modal == nil, state.viewer == nil,
+           state.bindings.command(for: event, in: .home) != .redraw {
             routeSearchKey(event, decision: &decision, steps: &steps)
             return
         }

@@ -151,8 +151,11 @@ public struct SessionSetup: Equatable, Sendable {
         guard (1...40).contains(n.name.count), n.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
             throw problem("network.name", "must be 1 to 40 letters, digits or -")
         }
-        for (field, value) in [("latency", n.latency), ("jitter", n.jitter), ("timeout", n.timeout)] {
+        for (field, value) in [("latency", n.latency), ("jitter", n.jitter)] {
             guard value.isFinite, (0...limit).contains(value) else { throw problem("network.\(field)", "must be seconds from 0 to \(Int(limit))") }
+        }
+        guard n.timeout.isFinite, n.timeout > 0, n.timeout <= limit else {
+            throw problem("network.timeout", "must be seconds over 0, at most \(Int(limit))")
         }
         guard n.fail.isFinite, (0...1).contains(n.fail) else { throw problem("network.fail", "must be a share from 0 to 1") }
         if let rate = n.bandwidth {

@@ -437,7 +437,10 @@ private struct Reduction {
         }
         switch edit {
         case .insert(let character):
-            guard search.text.count < NameSearch.maxLength, SafeText.line(String(character)) == String(character) else { return }
+            // Printable characters; a space between words (a name is "Priya Raman").
+            let printable = character == " " ? !search.text.isEmpty
+                : character.unicodeScalars.allSatisfy(SafeText.isShowable) && SafeText.line(String(character)) == String(character)
+            guard search.text.count < NameSearch.maxLength, printable else { return }
             search.text.append(character)
         case .deleteBackward:
             guard !search.text.isEmpty else { return }
@@ -601,8 +604,11 @@ private struct Reduction {
             nextUnseen()
         case .search:
             guard state.viewer == nil else { break }
-            stopSeeking()
-            state.homeLevel.focus = nil // a name is looked for on the ring row
+            // The field works on the ring row: a story still opening, or being looked for,
+            // stops (as Esc would), and a screen of sections goes back to the home.
+            stopOpening()
+            state.seeking = nil
+            backToTheRow()
             state.search = SearchField(selectionBefore: state.selection)
         case .toggleGestures:
             state.showsGestures.toggle()
@@ -849,9 +855,20 @@ private struct Reduction {
             }
             return
         }
-        state.homeLevel.focus = nil // `n` moves on the ring row
+        backToTheRow() // `n` moves on the ring row
         let from = state.selection
         beginSeeking(.unseen(after: from))
+    }
+
+    /// The ring row takes the keyboard: a screen of sections a cell opened closes (it has no
+    /// ring row), the home's sections let go.
+    mutating func backToTheRow() {
+        if state.homeLevels.count > 1 {
+            state.homeLevels.removeLast(state.homeLevels.count - 1)
+            state.homeGeneration += 1
+            homeChanged = true
+        }
+        state.homeLevel.focus = nil
     }
 
     /// The end of the feed came with nothing unseen after `after`: the first unseen story
@@ -919,6 +936,7 @@ private struct Reduction {
         let before = state.viewer
         defer { animate(from: before) }
         state.opening = nil
+        state.search = nil // the field belongs to the row
         state.selection = max(0, min(storyIndex, store.count - 1))
         guard let story = store.story(at: storyIndex), state.pages[story.id] != nil else {
             var viewer = ViewerState(storyIndex: storyIndex, itemIndex: 0, startedAt: state.now.uptime)

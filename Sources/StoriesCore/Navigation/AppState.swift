@@ -85,8 +85,8 @@ public struct AppState: Equatable, Sendable {
     /// A box over the screen that has the keyboard: the help (`?`) or the list of feed
     /// problems (`p`). Playback stops under it, and nothing is marked seen.
     public var modal: Modal?
-    /// How far that box is scrolled, in lines (PgDn, PgUp, ↓, ↑); drawing holds it to the
-    /// text, so it can never point past the end.
+    /// How far that box is scrolled, in lines; PgDn, PgUp, ↓, ↑ and the wheel move it a page
+    /// at a time, held to the text so it can never point past the end.
     public var modalScroll = 0
     /// The help overlay is shown.
     public var showsHelp: Bool { modal == .help }
@@ -368,7 +368,7 @@ public struct ReplayStatus: Equatable, Sendable {
         return "▶ replaying \(name) \(Self.seconds(min(end, max(0, uptime - since))))/\(Self.seconds(end)) s"
     }
 
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded(.down))
         return "\(tenths / 10).\(tenths % 10)"
     }

@@ -80,9 +80,9 @@ public struct CellImage: Equatable, Sendable {
 
     /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
     /// `height × pixelsPerCell.y`. `dither` (stills: photos, posters, BlurHash placeholders;
-    /// not video, where it would shimmer from frame to frame) spreads each pixel's colour
-    /// error onto its neighbours in 256 and 16 colours (Floyd–Steinberg, serpentine, at the
-    /// pixel grid: two pixels a cell), so gradients do not band and a flat colour the palette
+    /// not video, where it would shimmer from frame to frame) mixes each pixel's two nearest
+    /// palette colours in 256 and 16 colours (`ditheredIndices`: an 8×8 Bayer matrix at the
+    /// pixel grid, two pixels a cell), so gradients do not band and a flat colour the palette
     /// lacks keeps its hue as a mix of two it has. Eight colours get shading with colour
     /// hints instead: a shade glyph for the brightness, drawn in the nearest hue.
     /// `subject` (output pixels) is where a fitted picture lies over its backdrop: only it is

@@ -56,7 +56,8 @@ public enum HomeScreen {
         }
         let hintsEnd = Hints.draw(state, into: &canvas, y: height - 1)
         if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= HintLine.room(state) {
-            canvas.text(more, x: width - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
+            // At the right of the hints' room: a replay's label, when there is one, is beyond it.
+            canvas.text(more, x: HintLine.room(state) - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
         }
     }
 
