@@ -73,14 +73,20 @@ public final class VirtualScheduler: EngineScheduler {
     }
 
     /// Runs everything due up to `uptime` in order, moving the clock to each, and leaves
-    /// the clock at `uptime`.
-    public func run(until uptime: Double) {
+    /// the clock at `uptime` — or, after `limit` pieces of work (a story playing on for a
+    /// virtual year is 10⁹ frames), at the last one run; false then.
+    @discardableResult
+    public func run(until uptime: Double, limit: Int = .max) -> Bool {
+        var steps = 0
         while let index = nextIndex(), queue[index].time <= uptime + 1e-9 {
+            guard steps < limit else { return false }
             let entry = queue.remove(at: index)
             advance(to: entry.time)
             entry.work()
+            steps += 1
         }
         advance(to: uptime)
+        return true
     }
 
     /// Runs the next piece of work alone (whenever it is due); false when there is none.

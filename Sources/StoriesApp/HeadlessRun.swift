@@ -53,9 +53,7 @@ public enum HeadlessRun {
         var quit = false
         engine.quit = { _ in quit = true }
         engine.start()
-        // A moment past the recording's end is its end: what follows is the usual wait for
-        // the work to finish (bounded), never a year of virtual frames.
-        let until = options.until.flatMap { $0 < (options.recording?.duration ?? 0) ? $0 : nil }
+        let until = options.until
         for (time, entry) in options.recording?.entries ?? [] {
             if let until, time > until { break }
             scheduler.run(until: start.uptime + time)
@@ -63,8 +61,9 @@ public enum HeadlessRun {
             if !apply(entry, to: engine) { break }
         }
         if let until {
-            // The screen as it was at that moment, work in flight and all.
-            scheduler.run(until: start.uptime + until)
+            // The screen as it was at that moment, work in flight and all (a moment far past
+            // the end stops after as many steps as the usual finish may take).
+            scheduler.run(until: start.uptime + until, limit: 1_000_000)
             return Snapshot.lines(of: engine.redraw())
         }
         // Let what was started finish (a bounded number of steps: a failing page retries
@@ -90,7 +89,7 @@ public enum HeadlessRun {
         engine.quit = { _ in finish(Snapshot.lines(of: engine.frame)) }
         engine.afterTurn = { finishIfIdle() }
         engine.start()
-        let until = options.until.flatMap { $0 < (options.recording?.duration ?? 0) ? $0 : nil }
+        let until = options.until
         let entries = (options.recording?.entries ?? []).filter { entry in until.map { entry.time <= $0 } ?? true }
         if let until {
             // The screen as it was at that moment, work in flight and all.

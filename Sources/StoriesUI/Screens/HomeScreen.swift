@@ -55,9 +55,10 @@ public enum HomeScreen {
             return
         }
         let hintsEnd = Hints.draw(state, into: &canvas, y: height - 1)
-        if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= HintLine.room(state) {
-            // At the right of the hints' room: a replay's label, when there is one, is beyond it.
-            canvas.text(more, x: HintLine.room(state) - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
+        // At the right of the hints' room: a replay's label, when there is one, is beyond it.
+        let room = width - (HintLine.replayLabel(state).map { $0.displayWidth + 3 } ?? 0)
+        if let more = HomeSectionsView.moreBelow(state), hintsEnd + more.displayWidth + 2 <= room {
+            canvas.text(more, x: room - more.displayWidth - 1, y: height - 1, style: Theme.mutedText)
         }
     }
 
