@@ -177,4 +177,19 @@ import Testing
         #expect(cells[0, 5].glyph == " " && cells[0, 5].background == .palette(0))
         #expect(cells[20, 5].glyph != " ", "the picture is shaded")
     }
+
+    @Test func theQuickHueKeepingSearchAgreesWithTheFullOne() {
+        var checked = 0
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in stride(from: 0, through: 255, by: 15) {
+                for b in stride(from: 0, through: 255, by: 15) {
+                    let quick = ColorMapping.nearest256KeepingHue(UInt8(r), UInt8(g), UInt8(b))
+                    let full = ColorMapping.nearest256KeepingHue(UInt8(r), UInt8(g), UInt8(b), searchingAll: true)
+                    #expect(quick == full, "(\(r),\(g),\(b))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 18 * 18 * 18)
+    }
 }

@@ -139,19 +139,36 @@ public enum ColorMapping {
     /// nearest among the palette colours within 20° of its hue and at least 70% of its
     /// chroma (in OKLab), and the plain nearest when there is none.
     public static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        nearest256KeepingHue(r, g, b, searchingAll: false)
+    }
+
+    /// `searchingAll`: every cube colour, not the neighbourhood first (what the quick search
+    /// must agree with; ColorMappingTests checks it).
+    static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8, searchingAll: Bool) -> Int {
         let lab = OKLab(r, g, b)
         let chroma = lab.chroma
         guard chroma >= 0.04 else { return nearest256(r, g, b) }
         let hue = lab.hue
         var best = -1
         var bestDistance = Float.greatestFiniteMagnitude
-        for (index, candidate) in palette256Lab.enumerated() where palette256Chroma[index] >= 0.7 * chroma {
+        func consider(_ index: Int) {
+            guard palette256Chroma[index] >= 0.7 * chroma else { return }
             var difference = abs(palette256Hue[index] - hue)
             if difference > .pi { difference = 2 * .pi - difference }
-            guard difference <= maxHueShift else { continue }
-            let d = lab.distance(to: candidate)
+            guard difference <= maxHueShift else { return }
+            let d = lab.distance(to: palette256Lab[index])
             if d < bestDistance { best = index; bestDistance = d }
         }
+        // The cube cells two levels round the colour first (a frame of an animation shades
+        // thousands of cells into new colours); the whole cube only when none of them will do.
+        func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (Int(v) - 35) / 40)) }
+        let (ri, gi, bi) = (level(r), level(g), level(b))
+        for x in max(0, ri - 2)...min(5, ri + 2) {
+            for y in max(0, gi - 2)...min(5, gi + 2) {
+                for z in max(0, bi - 2)...min(5, bi + 2) { consider(36 * x + 6 * y + z) }
+            }
+        }
+        if best < 0 || searchingAll { for index in 0..<216 { consider(index) } }
         return best < 0 ? nearest256(r, g, b) : 16 + best
     }
 
