@@ -218,6 +218,26 @@ import Testing
         try tmux.waitForPrompt()
     }
 
+    /// The problems list, and a link's address and copy, as a person presses them.
+    @Test func problemsListAndALinksAddressAndCopy() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
+        try tmux.press("p")
+        try tmux.waitFor(text: "Feed problems · 0 problems")
+        try tmux.waitFor(text: "No problems found in this feed so far.")
+        try tmux.press("p")
+        try tmux.waitFor("the list closed") { !$0.joined().contains("Feed problems") }
+        try tmux.press("/")
+        try tmux.sendRaw("jonas")
+        try tmux.press("Enter", "Enter")
+        try tmux.waitFor(text: "↗ About the Hubble Deep Field")
+        try tmux.press("Space", "u")
+        try tmux.waitFor(text: "  https://hubblesite.org/")
+        try tmux.press("y")
+        try tmux.waitFor(text: "⧉ Copied https://hubblesite.org/")
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+    }
+
     /// Another program writes over the screen; Ctrl-L draws every cell again.
     @Test func ctrlLRedrawsWhatAnotherProgramWroteOver() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30)
