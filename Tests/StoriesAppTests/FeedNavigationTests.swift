@@ -187,7 +187,7 @@ import Testing
             return line[line.startIndex..<range.lowerBound].count
         }
         d.click(column: try column(of: "? help"), row: row)
-        #expect(d.state.showsHelp)
+        #expect(d.state.modal == .help)
         d.click(column: 5, row: 5)
         #expect(d.state.modal == nil, "a click closes the help")
         d.click(column: try column(of: "open"), row: row)
@@ -353,5 +353,22 @@ import Testing
         #expect(d.state.homeLevels.count == 2)
         d.press(.key(.character("n")))
         #expect(d.state.homeLevels.count == 1 && d.text.contains("◉ stories"))
+    }
+
+    /// The hint line shows the keys in force: keys.conf rebinds them there too, and a click
+    /// on one still does what it says.
+    @Test func theHintLineShowsTheKeysInForce() throws {
+        let bindings = try KeyBindings.standard.applying("home quit x\nviewer togglePause p Space\n", file: "keys.conf")
+        let d = AppDriver(width: 100, height: 30, bindings: bindings)
+        let home = try #require(d.lines.last)
+        #expect(home.contains("x quit") && !home.contains("q quit"), "\(home)")
+        d.press(.key(.enter))
+        d.finishWork()
+        let viewer = try #require(d.lines.last)
+        #expect(viewer.contains("p pause") && !viewer.contains("Space pause"), "\(viewer)")
+        let line = viewer
+        let range = try #require(line.range(of: "p pause"))
+        d.click(column: line[line.startIndex..<range.lowerBound].count, row: 29)
+        #expect(d.state.viewer?.isPaused == true)
     }
 }

@@ -26,41 +26,51 @@ public enum HintLine {
         public var x: Int
     }
 
-    static func hint(_ keys: [(String, Command?)], _ meaning: String, _ command: Command, _ priority: Int) -> Hint {
-        Hint(keys: keys.map { Key(text: $0.0, command: $0.1) }, meaning: meaning, command: command, priority: priority)
-    }
-
     /// The hints for where the keyboard is now (none while the `/` field is open: it takes
-    /// the line).
+    /// the line). Each key is written as the first key bound to its command in keys.conf (or
+    /// the defaults), so the line shows the keys in force; a hint whose commands have no key
+    /// left is not shown.
     public static func hints(_ state: AppState) -> [Hint] {
         guard state.search == nil else { return [] }
         // In the viewer a notice (a link opened or copied) takes the line until the next key.
         if state.viewer != nil, state.notice != nil { return [] }
-        if let viewer = state.viewer {
-            let waiting = viewer.isWaiting || state.store.story(at: viewer.storyIndex) == nil
-            if waiting {
-                return [hint([("←", .previousItem), ("→", .nextItem)], "skip", .nextItem, 2),
-                        hint([("Esc", .dismiss)], "close", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+        let context: InputContext = state.viewer == nil ? .home : .viewer
+        /// `keys`: the commands whose keys are shown, in order; a pair is written joined ("←→"),
+        /// `spaced` apart ("[ ]").
+        func hint(_ keys: [Command], _ meaning: String, _ command: Command, _ priority: Int, spaced: Bool = false) -> Hint? {
+            var shown: [Key] = []
+            for key in keys {
+                guard let name = state.bindings.bindings(in: context).first(where: { $0.command == key })?.inputs.first?.description
+                else { continue }
+                if spaced, !shown.isEmpty { shown.append(Key(text: " ", command: nil)) }
+                shown.append(Key(text: name, command: key))
             }
-            return [hint([("←", .previousItem), ("→", .nextItem)], "item", .nextItem, 2),
-                    hint([("[", .previousStory), (" ", nil), ("]", .nextStory)], "story", .nextStory, 3),
-                    hint([("Space", .togglePause)], viewer.isPaused ? "play" : "pause", .togglePause, 4),
-                    hint([("n", .nextUnseen)], "unseen", .nextUnseen, 5),
-                    hint([("Esc", .dismiss)], "close", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+            return shown.isEmpty ? nil : Hint(keys: shown, meaning: meaning, command: command, priority: priority)
         }
-        let hasSections = !state.homeLevel.sections.isEmpty
+        if let viewer = state.viewer {
+            if viewer.isWaiting || state.store.story(at: viewer.storyIndex) == nil {
+                return [hint([.previousItem, .nextItem], "skip", .nextItem, 2), hint([.dismiss], "close", .dismiss, 1),
+                        hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
+            }
+            return [hint([.previousItem, .nextItem], "item", .nextItem, 2),
+                    hint([.previousStory, .nextStory], "story", .nextStory, 3, spaced: true),
+                    hint([.togglePause], viewer.isPaused ? "play" : "pause", .togglePause, 4),
+                    hint([.nextUnseen], "unseen", .nextUnseen, 5),
+                    hint([.dismiss], "close", .dismiss, 1), hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
+        }
         guard let focused = state.homeLevel.focusedCell else {
-            var hints = [hint([("←", .selectPrevious), ("→", .selectNext)], "choose", .selectNext, 2)]
-            if hasSections { hints.append(hint([("↓", .focusDown)], "sections", .focusDown, 5)) }
-            hints += [hint([("Enter", .open)], "open", .open, 1), hint([("/", .search)], "find", .search, 4)]
-            if !state.warnings.isEmpty { hints.append(hint([("p", .toggleProblems)], "problems", .toggleProblems, 3)) }
-            return hints + [hint([("?", .toggleHelp)], "help", .toggleHelp, 0), hint([("q", .quit)], "quit", .quit, 1)]
+            let hasSections = !state.homeLevel.sections.isEmpty
+            return [hint([.selectPrevious, .selectNext], "choose", .selectNext, 2),
+                    hasSections ? hint([.focusDown], "sections", .focusDown, 5) : nil,
+                    hint([.open], "open", .open, 1), hint([.search], "find", .search, 4),
+                    state.warnings.isEmpty ? nil : hint([.toggleProblems], "problems", .toggleProblems, 3),
+                    hint([.toggleHelp], "help", .toggleHelp, 0), hint([.quit], "quit", .quit, 1)].compactMap { $0 }
         }
         let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
-        return [hint([("←", .selectPrevious), ("→", .selectNext)], "choose", .selectNext, 2),
-                hint([("↑", .focusUp), ("↓", .focusDown)], "sections", .focusDown, 3),
-                hint([("Enter", .open)], action ?? "open", .open, 1),
-                hint([("Esc", .dismiss)], "back", .dismiss, 1), hint([("?", .toggleHelp)], "help", .toggleHelp, 0)]
+        return [hint([.selectPrevious, .selectNext], "choose", .selectNext, 2),
+                hint([.focusUp, .focusDown], "sections", .focusDown, 3),
+                hint([.open], action ?? "open", .open, 1),
+                hint([.dismiss], "back", .dismiss, 1), hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
     }
 
     /// The hints that fit a line `width` wide, in their order, each with its column: the
