@@ -159,6 +159,11 @@ import Testing
         #expect(ColorMapping.terminalColor(.rgb(106, 76, 147), depth: .palette256) == 97, "purple stays purple, not slate 60")
         #expect(ColorMapping.terminalColor(.rgb(40, 40, 40), depth: .palette256) == ColorMapping.nearest256(40, 40, 40), "greys as before")
         #expect(ColorMapping.terminalColor(.rgb(157, 2, 8), depth: .palette256) == 124)
+        // A photo darkened under its caption is faint: it keeps the plain nearest, never a
+        // brighter colour of its hue (a dull brown came out bright ochre, 94).
+        for (r, g, b) in [(70, 50, 30), (80, 70, 40), (38, 30, 24)] as [(UInt8, UInt8, UInt8)] {
+            #expect(ColorMapping.terminalColor(.rgb(r, g, b), depth: .palette256) == ColorMapping.nearest256(r, g, b), "(\(r),\(g),\(b))")
+        }
     }
 
     @Test func eightColoursShadeWithColourHints() {

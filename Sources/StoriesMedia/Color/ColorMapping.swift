@@ -135,9 +135,11 @@ public enum ColorMapping {
 
     /// The nearest of the 240 for a flat colour (a card, a badge, a ring): one cell cannot
     /// be dithered, and the plain nearest turns dark or muted colours grey (navy (29,53,87)
-    /// → grey 236, purple (106,76,147) → slate 60). A colour with chroma keeps its hue: the
-    /// nearest among the palette colours within 20° of its hue and at least 70% of its
-    /// chroma (in OKLab), and the plain nearest when there is none.
+    /// → grey 236, purple (106,76,147) → slate 60). A clearly coloured colour (OKLab chroma
+    /// at least 0.06) keeps its hue: the nearest among the palette colours within 20° of its
+    /// hue, at least 70% of its chroma and within 0.1 of its lightness; the plain nearest
+    /// when there is none. Faint colours (a photo darkened under a caption) keep the plain
+    /// nearest: the hue rule would lift a dull brown to bright ochre.
     public static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
         nearest256KeepingHue(r, g, b, searchingAll: false)
     }
@@ -147,12 +149,12 @@ public enum ColorMapping {
     static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8, searchingAll: Bool) -> Int {
         let lab = OKLab(r, g, b)
         let chroma = lab.chroma
-        guard chroma >= 0.04 else { return nearest256(r, g, b) }
+        guard chroma >= minKeptChroma else { return nearest256(r, g, b) }
         let hue = lab.hue
         var best = -1
         var bestDistance = Float.greatestFiniteMagnitude
         func consider(_ index: Int) {
-            guard palette256Chroma[index] >= 0.7 * chroma else { return }
+            guard palette256Chroma[index] >= 0.7 * chroma, abs(palette256Lab[index].l - lab.l) <= maxLightnessShift else { return }
             var difference = abs(palette256Hue[index] - hue)
             if difference > .pi { difference = 2 * .pi - difference }
             guard difference <= maxHueShift else { return }
@@ -173,6 +175,8 @@ public enum ColorMapping {
     }
 
     private static let maxHueShift: Float = 20 * .pi / 180
+    private static let maxLightnessShift: Float = 0.1
+    private static let minKeptChroma: Float = 0.06
     private static let palette256Chroma: [Float] = palette256Lab.map(\.chroma)
     private static let palette256Hue: [Float] = palette256Lab.map(\.hue)
 
