@@ -20,6 +20,8 @@ public final class CursesScreen {
     private var pairCapacity: Int
     /// Cells handed to ncurses by the last `draw` (the changed ones).
     public private(set) var lastDrawnCellCount = 0
+    /// The rows the last frame wrote to (links on them are written again).
+    private var changedRows: Set<Int> = []
     private var isRestored = false
     private let mouseEnabled: Bool
 
@@ -169,7 +171,9 @@ public final class CursesScreen {
         }
         wnoutrefresh(stories_stdscr())
         doupdate()
-        if hyperlinks, canvas.links != previous?.links || !canvas.links.isEmpty && lastDrawnCellCount > 0 {
+        // A link is written again when it is new or a cell of its row was redrawn (which
+        // loses the hyperlink there); a progress bar moving elsewhere leaves it be.
+        if hyperlinks, canvas.links != previous?.links || canvas.links.contains(where: { changedRows.contains($0.y) }) {
             writeHyperlinks(canvas)
         }
         previous = canvas
@@ -241,6 +245,7 @@ public final class CursesScreen {
     private func drawCells(_ canvas: Canvas, fallBackWhenFull: Bool) -> Bool {
         let diff = canvas.diff(from: previous)
         if diff.isFull { werase(stories_stdscr()) }
+        changedRows = diff.isFull ? Set(0..<canvas.height) : Set(diff.changes.map(\.y))
         for change in diff.changes {
             guard let grapheme = change.cell.grapheme else { continue }
             let pair: Int32

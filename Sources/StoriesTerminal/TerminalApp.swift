@@ -101,10 +101,9 @@ public final class TerminalApp {
     /// Appends one JSON line per navigation to `file` (`--metrics`).
     public func writeMetrics(to file: FileHandle) { engine.writeMetrics(to: file) }
 
-    /// Feeds a recording's inputs at their times once the app runs (`--replay`); keys and
-    /// the mouse keep working meanwhile and after.
-    /// Feeds a recording's inputs at their times (up to `until`), with the hint line saying
-    /// it is a replay and the notice line how this run differs from the recorded one.
+    /// Feeds a recording's inputs at their times once the app runs (`--replay`, up to
+    /// `until`); keys and the mouse keep working meanwhile and after. The hint line says it
+    /// is a replay, the notice line how this run differs from the recorded one.
     public func replay(_ recording: InputRecording, name: String, until: Double? = nil, notes: [String] = []) {
         replay = (recording, name, until, notes)
     }
@@ -113,7 +112,11 @@ public final class TerminalApp {
     public func run() -> Never {
         installSources()
         engine.start()
-        if let note = terminal.truecolorNote ?? colorsNote { engine.send(.notice(note)) }
+        // What is said at start, on the one notice line: why colours are fewer than asked,
+        // and how a replay differs from its recording.
+        var notices = [terminal.truecolorNote, colorsNote].compactMap { $0 }
+        if let replay, !replay.notes.isEmpty { notices.append("Replaying: " + replay.notes.joined(separator: "; ")) }
+        if !notices.isEmpty { engine.send(.notice(notices.joined(separator: " · "))) }
         if stepper != nil {
             showStep()
             dispatchMain()
@@ -122,9 +125,9 @@ public final class TerminalApp {
             // The terminal keeps its own size: resize entries are skipped.
             let entries = replay.recording.entries.filter { entry in replay.until.map { entry.time <= $0 } ?? true }
             let end = min(replay.until ?? replay.recording.duration, replay.recording.duration)
-            let since = engine.startUptime
-            engine.send(.replay(ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: (replay.until ?? .infinity) < replay.recording.duration)))
-            if !replay.notes.isEmpty { engine.send(.notice("Replaying: " + replay.notes.joined(separator: "; "))) }
+            let status = ReplayStatus(name: replay.name, since: engine.startUptime, end: end,
+                                      stoppedEarly: (replay.until ?? .infinity) < replay.recording.duration)
+            engine.send(.replay(status))
             for (time, entry) in entries {
                 DispatchQueue.main.asyncAfter(deadline: .now() + time) {
                     MainActor.assumeIsolated {
@@ -132,12 +135,11 @@ public final class TerminalApp {
                     }
                 }
             }
+            var over = status
+            over.isOver = true
+            let ended = over
             DispatchQueue.main.asyncAfter(deadline: .now() + end) {
-                MainActor.assumeIsolated {
-                    var status = ReplayStatus(name: replay.name, since: since, end: end, stoppedEarly: (replay.until ?? .infinity) < replay.recording.duration)
-                    status.isOver = true
-                    self.engine.send(.replay(status))
-                }
+                MainActor.assumeIsolated { self.engine.send(.replay(ended)) }
             }
         }
         dispatchMain()

@@ -142,14 +142,13 @@ struct ViewCommand: ParsableCommand {
 
         var setup = SessionSetup(network: settings.network ?? .local, seed: settings.seed ?? SessionSetup.randomSeed(),
                                  preload: settings.preload ?? .on, reduceMotion: settings.reduceMotion, keys: keysText,
-                                 colors: settings.colors ?? "256")
-        setup.photosFit = settings.fit ?? true
+                                 colors: settings.colors ?? "256", photosFit: settings.fit ?? true)
         var notes: [String] = []
         if let recorded = recording?.setup {
             setup = recorded
             // A recording names a server: it is asked only when it is this machine (a shared
             // file must not make the app call out to an address of its author's choosing).
-            if case .server(let address) = recorded.feed, !Self.isLoopback(address), server == nil, feed == nil {
+            if case .server(let address) = recorded.feed, !SessionSetup.isLoopback(address), server == nil, feed == nil {
                 throw fail("--replay \(replay ?? ""): the recording was made against \(SafeText.line(address, maxColumns: 200)); "
                     + "pass --server \(SafeText.line(address, maxColumns: 200)) to replay against it")
             }
@@ -167,12 +166,7 @@ struct ViewCommand: ParsableCommand {
         }
         if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile(base: setup.network) }
         if let seed { setup.seed = seed }
-        if let preload {
-            guard let policy = PreloadPolicy(rawValue: preload.lowercased()) else {
-                throw ValidationError("--preload takes on or off; got '\(SafeText.line(preload))'")
-            }
-            setup.preload = policy
-        }
+        if let policy = preload.flatMap({ PreloadPolicy(rawValue: $0.lowercased()) }) { setup.preload = policy } // checked in validate()
         if reduceMotion { setup.reduceMotion = true }
         if let recorded = recording?.setup {
             notes = setup.differences(from: recorded)
@@ -181,12 +175,6 @@ struct ViewCommand: ParsableCommand {
         }
         // The terminal shows at most the colours stories.conf (or the recording) asks for.
         try start(setup, recording: recording, notes: notes, terminalColors: recording?.setup?.colors ?? settings.colors)
-    }
-
-    /// Whether an address names this machine (127.0.0.0/8, ::1, localhost).
-    static func isLoopback(_ address: String) -> Bool {
-        guard let host = URLComponents(string: address)?.host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     /// The source a setup names.

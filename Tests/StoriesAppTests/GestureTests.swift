@@ -245,7 +245,7 @@ final class GestureRig {
         let r = opened()
         r.key(.character("?"))
         r.mouse(.press(.left), 60, 12)
-        #expect(!r.state.showsHelp)
+        #expect(r.state.modal != .help)
         #expect(r.last?.handler == "overlay.help")
         r.d.resize(width: 30, height: 30)
         r.mouse(.press(.left), 20, 12)

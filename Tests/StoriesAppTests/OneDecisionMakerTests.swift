@@ -86,7 +86,7 @@ import Testing
             let context = "sequence \(sequence) of seed \(seed) (STORIES_SEED=\(seed)): \(steps.joined(separator: ", "))"
             #expect(s.drag == nil && !s.isHeld && s.pointer == .idle, "a gesture outlived its release: \(context)")
             #expect(s.transition == nil, "an animation never ended: \(context)")
-            if let viewer = s.viewer, !viewer.isPaused, !s.showsHelp, !viewer.isWaiting, s.isUsable, !s.awaitsMedia {
+            if let viewer = s.viewer, !viewer.isPaused, s.modal == nil, !viewer.isWaiting, s.isUsable, !s.awaitsMedia {
                 #expect(viewer.playback.isRunning, "the bar stopped for no reason: \(context)")
             }
             #expect(d.engine.inputReductions == inputs, "one reducer run per input: \(context)")

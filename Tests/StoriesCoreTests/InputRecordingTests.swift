@@ -210,6 +210,22 @@ import Testing
         }
     }
 
+    @Test func onlyThisMachineIsLoopback() {
+        for address in ["http://127.0.0.1:8080", "http://localhost/", "http://[::1]:9000", "https://127.1.2.3"] {
+            #expect(SessionSetup.isLoopback(address), "\(address)")
+        }
+        for address in ["http://127.evil.example", "http://127.0.0.1.example.com", "http://10.0.0.1", "http://128.0.0.1",
+                        "http://localhost.example", "http://127.0.0.256", "not a url"] {
+            #expect(!SessionSetup.isLoopback(address), "\(address)")
+        }
+    }
+
+    @Test func colourNamesReadAsTheyDoForColors() {
+        #expect(SessionSetup.colorName("24bit") == "truecolor" && SessionSetup.colorName("Direct") == "truecolor")
+        #expect(SessionSetup.colorName("mono") == "none" && SessionSetup.colorName("256") == "256")
+        #expect(SessionSetup.colorName("65536") == nil)
+    }
+
     @Test func aLongKeysTextIsRefusedAndABadOneNamesTheRecording() throws {
         var setup = SessionSetup()
         setup.keys = String(repeating: "#", count: SessionSetup.maxKeysLength + 1)

@@ -31,7 +31,7 @@ public struct SessionSetup: Equatable, Sendable {
     public var photosFit = true
 
     public init(feed: Feed = .demo, network: NetworkProfile = .local, seed: UInt64 = 1, preload: PreloadPolicy = .on,
-                reduceMotion: Bool = false, keys: String = "", colors: String = "256") {
+                reduceMotion: Bool = false, keys: String = "", colors: String = "256", photosFit: Bool = true) {
         self.feed = feed
         self.network = network
         self.seed = seed
@@ -39,16 +39,37 @@ public struct SessionSetup: Equatable, Sendable {
         self.reduceMotion = reduceMotion
         self.keys = keys
         self.colors = colors
+        self.photosFit = photosFit
     }
 
     /// Seeds are whole numbers a JSON reader keeps exactly.
     public static let maxSeed: UInt64 = (1 << 53) - 1
     public static let colorNames = ["truecolor", "256", "16", "8", "none"]
+
+    /// A colour depth's name as recordings keep it, from any name `--colors` takes
+    /// (`24bit` and `direct` are truecolor, `mono` is none); nil for anything else.
+    public static func colorName(_ name: String) -> String? {
+        switch name.lowercased() {
+        case "truecolor", "24bit", "direct": "truecolor"
+        case "mono", "none": "none"
+        case let other: colorNames.contains(other) ? other : nil
+        }
+    }
     /// The most a keys.conf kept in a recording may hold.
     public static let maxKeysLength = 64 << 10
 
     /// A seed for a run that was given none: different each run, short enough to type.
     public static func randomSeed() -> UInt64 { UInt64.random(in: 1...999_999_999) }
+
+    /// Whether an address names this machine: localhost, ::1, or an IPv4 address in
+    /// 127.0.0.0/8 written as four numbers (a name such as 127.example.com is not). A
+    /// recording's server is only asked when it is.
+    public static func isLoopback(_ address: String) -> Bool {
+        guard let host = URLComponents(string: address)?.host?.lowercased() else { return false }
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
 
     /// What a feed is called in a line about it.
     public static func describe(_ feed: Feed) -> String {

@@ -94,6 +94,4 @@ public enum ModalLayout {
                        visibleLines: max(1, boxHeight - around), firstLine: box.y + (roomy ? 2 : 1))
     }
 
-    public static func visibleLines(_ state: AppState) -> Int { content(state)?.visibleLines ?? 1 }
-    public static func maxScroll(_ state: AppState) -> Int { content(state)?.maxScroll ?? 0 }
 }

@@ -205,14 +205,16 @@ private struct Reduction {
             guard width > 0, height > 0, width <= InputLimits.maxScreenSide, height <= InputLimits.maxScreenSide else { return }
             // A resize interrupts: the animation ends and a gesture in progress is called off
             // (its cells no longer mean what they did). The g log says so.
-            var decision = GestureDecision(time: state.now.uptime, input: "resize to \(width)×\(height)", gesture: "resize",
-                                           handler: "app")
-            if state.transition != nil { decision.notes.append("the animation ended at once") }
-            if !state.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
-            if !ScreenLayout.isUsable(width: width, height: height) {
-                decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
+            if width != state.screenWidth || height != state.screenHeight {
+                var decision = GestureDecision(time: state.now.uptime, input: "resize to \(width)×\(height)", gesture: "resize",
+                                               handler: "app")
+                if state.transition != nil { decision.notes.append("the animation ended at once") }
+                if !state.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
+                if !ScreenLayout.isUsable(width: width, height: height) {
+                    decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
+                }
+                log(decision)
             }
-            if width != state.screenWidth || height != state.screenHeight { log(decision) }
             completeTransition()
             state.pointer = .idle
             if width != state.screenWidth {
@@ -886,9 +888,8 @@ private struct Reduction {
     /// help or the problems list.
     mutating func page(forward: Bool) {
         let sign = forward ? 1 : -1
-        if state.modal != nil {
-            let step = max(1, ModalLayout.visibleLines(state))
-            state.modalScroll = max(0, min(ModalLayout.maxScroll(state), state.modalScroll + sign * step))
+        if let content = ModalLayout.content(state) {
+            state.modalScroll = max(0, min(content.maxScroll, state.modalScroll + sign * max(1, content.visibleLines)))
             return
         }
         guard state.viewer == nil else { return }

@@ -51,10 +51,10 @@ public struct AppSettings: Equatable, Sendable {
                 guard let on = Self.boolean(value) else { throw fail("reduce-motion takes on or off; got '\(quoted)'") }
                 result.reduceMotion = on
             case "colors", "colours":
-                guard SessionSetup.colorNames.contains(value.lowercased()) else {
+                guard let name = SessionSetup.colorName(value) else {
                     throw fail("colors takes \(SessionSetup.colorNames.joined(separator: ", ")); got '\(quoted)'")
                 }
-                result.colors = value.lowercased()
+                result.colors = name
             case "fit":
                 switch value.lowercased() {
                 case "fit": result.fit = true

@@ -88,8 +88,6 @@ public struct AppState: Equatable, Sendable {
     /// How far that box is scrolled, in lines; PgDn, PgUp, ↓, ↑ and the wheel move it a page
     /// at a time, held to the text so it can never point past the end.
     public var modalScroll = 0
-    /// The help overlay is shown.
-    public var showsHelp: Bool { modal == .help }
     /// Links show their address beside their title (`u`).
     public var showsLinkAddress = false
     /// The `/` field on the home screen while a name is typed (nil: not searching).

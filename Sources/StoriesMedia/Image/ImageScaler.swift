@@ -138,20 +138,17 @@ public enum ImageScaler {
         let lines = alongX ? gw : gh
         var detail = [Float](repeating: 0, count: lines)
         var skin = [Float](repeating: 0, count: lines)
-        var gradients: Float = 0
         for y in 0..<(gh - 1) {
             for x in 0..<(gw - 1) {
                 let i = y * gw + x
                 let g = abs(luma[i + 1] - luma[i]) + abs(luma[i + gw] - luma[i])
                 detail[alongX ? x : y] += g
-                gradients += g
                 // Skin, by its chroma (YCbCr), in light enough pixels.
                 let r = Float(small.pixels[i * 3]), gr = Float(small.pixels[i * 3 + 1]), b = Float(small.pixels[i * 3 + 2])
                 let cb = 128 - 0.1687 * r - 0.3313 * gr + 0.5 * b, cr = 128 + 0.5 * r - 0.4187 * gr - 0.0813 * b
                 if luma[i] > 60, (77...127).contains(cb), (133...173).contains(cr) { skin[alongX ? x : y] += 1 }
             }
         }
-        _ = gradients
         let window = max(1, min(lines, Int(((alongX ? cropW / Double(image.width) : cropH / Double(image.height)) * Double(lines)).rounded())))
         var prefix = [Float](repeating: 0, count: lines + 1), skinPrefix = [Float](repeating: 0, count: lines + 1)
         for i in 0..<lines {

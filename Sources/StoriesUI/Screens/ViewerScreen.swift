@@ -95,13 +95,17 @@ public enum ViewerScreen {
             }
         }
 
+        drawLastLine(state, into: &canvas)
+    }
+
+    /// The key hints, or what the last key did (a link opened or copied) in their place
+    /// until the next key.
+    static func drawLastLine(_ state: AppState, into canvas: inout Canvas) {
         if let notice = state.notice {
-            // What the last key did (a link opened or copied), in place of the hints until
-            // the next key.
-            canvas.text(" " + notice, x: 0, y: height - 1, style: Style(foreground: Theme.accent), maxWidth: width)
-            return
+            canvas.text(" " + notice, x: 0, y: canvas.height - 1, style: Style(foreground: Theme.accent), maxWidth: canvas.width)
+        } else {
+            Hints.draw(state, into: &canvas, y: canvas.height - 1)
         }
-        Hints.draw(state, into: &canvas, y: height - 1)
     }
 
     static func progressRect(width: Int) -> Rect { Rect(x: 1, y: 0, width: width - 2, height: 1) }
@@ -139,7 +143,7 @@ public enum ViewerScreen {
         for (offset, line) in lines.enumerated() where top + offset < media.maxY {
             canvas.centered(line.0, in: media.insetBy(dx: 2, dy: 0), y: top + offset, style: line.1)
         }
-        Hints.draw(state, into: &canvas, y: height - 1)
+        drawLastLine(state, into: &canvas)
     }
 
     /// Seconds until the viewer looks different with no input: the current segment gains
