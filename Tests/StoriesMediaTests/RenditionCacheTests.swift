@@ -92,6 +92,15 @@ import Testing
             Issue.record("no blur made with the request"); return
         }
         #expect(blur.width == 12 && blur.height == 8)
+        // In 256 colours the stand-in is dithered, as a photo is (it banded before).
+        let key256 = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .palette256)
+        pipeline.prefetch([(key: key256, priority: .visible, blurhash: hash)])
+        if case .ready(let blur256) = cache.state(peek: key256.placeholder(hash)), let pixels = try? BlurHash.decode(hash, width: 12, height: 16) {
+            #expect(blur256 == CellImage(pixels: pixels, symbols: .half, depth: .palette256, dither: true))
+            #expect(blur256 != CellImage(pixels: pixels, symbols: .half, depth: .palette256), "the dither shows")
+        } else {
+            Issue.record("no 256-colour blur made with the request")
+        }
         #expect(cache.state(peek: key) == .loading)
         #expect(reports.first == .queued || reports.first == .fetching, "\(reports)")
         await pipeline.prepare(key)
