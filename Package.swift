@@ -85,6 +85,7 @@ let package = Package(
             name: "stories",
             dependencies: [
                 "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
+                "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"

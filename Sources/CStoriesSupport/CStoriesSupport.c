@@ -4,6 +4,16 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+void stories_tune_allocator(void) {
+#ifdef __GLIBC__
+    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
 
 static struct termios saved_termios;
 static int saved_fd = -1;

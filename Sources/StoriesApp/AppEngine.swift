@@ -119,6 +119,7 @@ public final class AppEngine {
     /// Asks for the first page and draws the first frame.
     public func start() {
         startUptime = scheduler.now().uptime
+        services.pictures.cache.setBudget(RenditionCache.budget(width: width, height: height))
         send(.resized(width: width, height: height))
         send(.start)
         redraw()
@@ -140,6 +141,7 @@ public final class AppEngine {
         let width = InputLimits.side(width), height = InputLimits.side(height)
         guard width != self.width || height != self.height else { return }
         recorder.record(.resize(width: width, height: height), at: elapsed)
+        services.pictures.cache.setBudget(RenditionCache.budget(width: width, height: height))
         send(.resized(width: width, height: height))
     }
 

@@ -49,6 +49,7 @@ public final class LiveServices: EngineServices {
             }
             return { request.cancel() }
         }
+        pictures.cache.reserved = { [players] in players.estimatedBytes }
     }
 
     public var feedTitle: String { client.source.title }

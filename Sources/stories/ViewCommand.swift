@@ -184,7 +184,7 @@ struct ViewCommand: ParsableCommand {
         let prefix = origin.map { $0 + ": " } ?? ""
         switch setup.feed {
         case .synthetic(let count, let seed):
-            let source = SyntheticFeed(count: count, seed: seed, photos: demoPhotoPool())
+            let source = SyntheticFeed(count: count, seed: seed, photos: demoMediaPool())
             return (source, "synthetic:\(count):\(seed)", nil)
         case .server(let address):
             do {

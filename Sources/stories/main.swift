@@ -1,4 +1,5 @@
 import ArgumentParser
+import CStoriesSupport
 import StoriesCore
 import Foundation
 
@@ -29,6 +30,10 @@ func rootHelp() -> String {
     return StoriesCommand.helpMessage() + "\n\nVIEWER: stories [view] [<options>] [<folder>] takes these"
         + " (keys and more: stories help view)\n\n" + flags.joined(separator: "\n")
 }
+
+// Before any thread: glibc's allocator kept from fragmenting (docs/performance.md, "Memory").
+// STORIES_MALLOC=default leaves it as it is, for measuring the difference.
+if ProcessInfo.processInfo.environment["STORIES_MALLOC"] != "default" { stories_tune_allocator() }
 
 if [["--help"], ["-h"], ["help"]].contains(Array(CommandLine.arguments.dropFirst())) {
     print(rootHelp().trimmingCharacters(in: .newlines))

@@ -63,6 +63,28 @@ import Testing
         #expect(throws: FeedError.self) { try feed.story(id: "s99999") }
     }
 
+    @Test func aVideoInThePoolIsHandedOutAsVideoItems() throws {
+        let pool = [SyntheticFeed.Photo(data: Data([1, 2, 3]), width: 10, height: 20, blurhash: "h0"),
+                    SyntheticFeed.Photo(data: Data([9, 9]), width: 288, height: 512, blurhash: "h1", isVideo: true)]
+        let feed = SyntheticFeed(count: 40, photos: pool)
+        var photos = 0, videos = 0
+        for index in 0..<40 {
+            for item in feed.story(index).items {
+                switch item.content {
+                case .image(let media):
+                    photos += 1
+                    #expect(try feed.media(at: media.location, maxBytes: 100) == Data([1, 2, 3]))
+                case .video(let media):
+                    videos += 1
+                    #expect(try feed.media(at: media.location, maxBytes: 100) == Data([9, 9]))
+                    #expect(media.width == 288 && media.height == 512)
+                case .text: break
+                }
+            }
+        }
+        #expect(photos > 10 && videos > 10, "\(photos) photos, \(videos) videos")
+    }
+
     @Test func givenAPoolEveryPhotoItemHasItsOwnLocationAndThePoolsBytes() throws {
         let pool = [SyntheticFeed.Photo(data: Data([1, 2, 3]), width: 10, height: 20, blurhash: "h0"),
                     SyntheticFeed.Photo(data: Data([4, 5]), width: 30, height: 40, blurhash: "h1")]

@@ -45,6 +45,7 @@ import Testing
             return files(location, maxBytes, done)
         }
         let small = RenditionKey(location: "media/chelsea.jpg", width: 20, height: 10, depth: .palette256)
+        cache.pinned = ["media/chelsea.jpg"] // the visible item, as the app pins it
         await pipeline.prepare(small)
         guard case .ready(let cells) = cache.state(for: small) else { Issue.record("not ready"); return }
         #expect(cells.width == 20 && cells.height == 10)
@@ -56,6 +57,59 @@ import Testing
         guard case .ready(let larger) = cache.state(for: big) else { Issue.record("not re-rendered"); return }
         #expect(larger.width == 40)
         #expect(fetches.value == 1)
+    }
+
+    @Test func decodedPixelsAreKeptOnlyWhilePinnedAndAnUnpinnedFileIsFetchedAgainForAnotherSize() async throws {
+        let fetches = Counter()
+        let files = readingFiles(in: try #require(DemoFeed.directory))
+        let cache = RenditionCache()
+        let pipeline = PicturePipeline(cache: cache) { location, maxBytes, done in
+            fetches.add()
+            return files(location, maxBytes, done)
+        }
+        let location = "media/coffee.jpg"
+        let small = RenditionKey(location: location, width: 20, height: 10, depth: .palette256)
+        await pipeline.prepare(small)
+        #expect(cache.state(peek: small) != .loading, "the rendition is kept")
+        #expect(cache.decodedImage(for: location) == nil, "not pinned: its pixels are let go once its rendition exists")
+        let big = RenditionKey(location: location, width: 40, height: 20, depth: .palette256)
+        await pipeline.prepare(big)
+        #expect(cache.state(peek: big) != .loading)
+        #expect(fetches.value == 2, "another size of a file not pinned is made from the file again")
+
+        cache.pinned = [location]
+        let third = RenditionKey(location: location, width: 30, height: 12, depth: .palette256)
+        await pipeline.prepare(third)
+        #expect(cache.decodedImage(for: location) != nil, "pinned: its pixels stay for a resize")
+        cache.pinned = []
+        #expect(cache.decodedImage(for: location) == nil, "unpinned: let go at once")
+        #expect(cache.state(peek: third) != .loading, "its renditions stay")
+    }
+
+    @Test func theBudgetIsSizedFromTheScreenAndLiveVideoCountsAgainstIt() {
+        let small = RenditionCache.budget(width: 100, height: 30)
+        let large = RenditionCache.budget(width: 300, height: 90)
+        #expect(small == RenditionCache.minimumBudget || small < 24 << 20, "\(small)")
+        #expect(small < 64 << 20, "not the old fixed 64 MB at 100×30")
+        #expect(large > small, "a bigger screen needs more: \(large) vs \(small)")
+        #expect(large >= 9 * (300 * 90 * MemoryLayout<ImageCell>.stride), "at least the screen's renditions")
+        #expect(RenditionCache.budget(width: 1, height: 1) >= RenditionCache.minimumBudget, "never under the floor")
+
+        let one = cells(10, 10)
+        let cache = RenditionCache(budget: one.byteCount * 4)
+        let keys = (0..<4).map { RenditionKey(location: "\($0).jpg", width: 10, height: 10, depth: .direct) }
+        for key in keys { cache.insert(one, for: key) }
+        #expect(keys.allSatisfy { cache.state(peek: $0) != .loading })
+        // A video player takes two renditions' worth: the two least recently used go.
+        cache.reserved = { one.byteCount * 2 }
+        cache.insert(one, for: keys[3])
+        #expect(cache.bytesInUse <= one.byteCount * 2)
+        #expect(cache.state(peek: keys[0]) == .loading && cache.state(peek: keys[1]) == .loading)
+        #expect(cache.state(peek: keys[3]) != .loading)
+        // A smaller screen: the budget shrinks and the cache with it, at once.
+        cache.reserved = { 0 }
+        cache.setBudget(one.byteCount)
+        #expect(cache.bytesInUse <= one.byteCount)
     }
 
     @Test func aResizeStormDecodesTheFileOnceAndRendersTheNewestSize() async throws {

@@ -10,4 +10,11 @@ void stories_install_crash_restore(int fd);
 /// Async-signal-safe; safe to call more than once.
 void stories_restore_terminal_now(void);
 
+/// Keeps glibc's allocator from fragmenting under the decode threads (docs/performance.md,
+/// "Memory"): at most two arenas, and every block of 128 KB or more (decoded pictures,
+/// video frames) mapped on its own so it goes back to the system when freed, instead of
+/// the threshold rising after the first such free. Call first thing, before any thread.
+/// Does nothing on other C libraries.
+void stories_tune_allocator(void);
+
 #endif

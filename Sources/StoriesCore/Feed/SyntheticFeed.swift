@@ -2,9 +2,10 @@ import Foundation
 
 /// A feed made up from a seed, for scale: `count` stories with generated names (some CJK,
 /// Arabic and emoji among them), 2–6 items each, text cards and photos. Given `photos`
-/// (the app passes the demo feed's), every photo item shows one of them — its own location,
-/// the pool's bytes — so fetching and decoding run at scale; without, photos are BlurHash
-/// only (no bytes: the viewer shows the blur). The same count, seed and pool give the same
+/// (the app passes the demo feed's photos and videos), every media item shows one of them —
+/// its own location, the pool's bytes, a video item where the pool's entry is a video — so
+/// fetching, decoding and playing run at scale; without, photos are BlurHash only (no
+/// bytes: the viewer shows the blur). The same count, seed and pool give the same
 /// feed every time.
 public struct SyntheticFeed: FeedSource {
     public let count: Int
@@ -17,12 +18,15 @@ public struct SyntheticFeed: FeedSource {
         public var width: Int?
         public var height: Int?
         public var blurhash: String?
+        /// A video: items that hand it out are video items.
+        public var isVideo: Bool
 
-        public init(data: Data, width: Int?, height: Int?, blurhash: String?) {
+        public init(data: Data, width: Int?, height: Int?, blurhash: String?, isVideo: Bool = false) {
             self.data = data
             self.width = width
             self.height = height
             self.blurhash = blurhash
+            self.isVideo = isVideo
         }
     }
 
@@ -112,6 +116,7 @@ public struct SyntheticFeed: FeedSource {
             }
             let blurhash = Self.blurhashes[random.next(Self.blurhashes.count)]
             let media: Media
+            var isVideo = false
             if photos.isEmpty {
                 media = Media(location: Self.scheme + itemID, width: 1080, height: 1920, blurhash: blurhash)
             } else {
@@ -119,8 +124,10 @@ public struct SyntheticFeed: FeedSource {
                 let photo = photos[index]
                 media = Media(location: Self.scheme + "\(index)/" + itemID, width: photo.width, height: photo.height,
                               blurhash: photo.blurhash ?? blurhash)
+                isVideo = photo.isVideo
             }
-            return StoryItem(id: itemID, content: .image(media), duration: 5, caption: caption, createdAt: created)
+            return StoryItem(id: itemID, content: isVideo ? .video(media) : .image(media), duration: 5, caption: caption,
+                             createdAt: created)
         }
         return Story(id: id, author: Author(name: name, handle: "user\(index)"), items: items)
     }

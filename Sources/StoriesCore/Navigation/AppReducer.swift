@@ -1017,12 +1017,27 @@ private struct Reduction {
             }
         }
         // Pages built for a width that is no longer current are dropped: newer ones follow.
+        // (A story whose build was dropped and that is wanted is asked for again in `settle`.)
+        for id in update.pages.keys { state.pagesBuilding.remove(id) }
         if update.width == state.screenWidth {
             for (id, pages) in update.pages { state.pages[id] = pages }
+            forgetFarPages()
         }
         // Sections built for another screen of sections are dropped the same way; those for
         // an old width still draw until the new ones come (their texts are cut shorter).
         if let home = update.home, home.generation == state.homeGeneration { state.homeModels = home }
+    }
+
+    /// Keeps at most `AppState.pagesKept` stories' pages: those farthest (in feed order) from
+    /// the story shown, or the selection, go first; the stories the planner wants now stay.
+    mutating func forgetFarPages() {
+        guard state.pages.count > AppState.pagesKept else { return }
+        let near = state.viewer?.storyIndex ?? state.selection
+        let wanted = Set(PreloadPlanner.storiesToLoad(state))
+        let far = state.pages.keys.filter { !wanted.contains($0) }
+            .map { (id: $0, distance: abs((store.positions[$0] ?? Int.max / 2) - near)) }
+            .sorted { ($0.distance, $0.id) > ($1.distance, $1.id) }
+        for entry in far.prefix(state.pages.count - AppState.pagesKept) { state.pages[entry.id] = nil }
     }
 
     /// Where a bubble for the story at `position` in the store goes in the ring list, which
@@ -1086,7 +1101,13 @@ private struct Reduction {
         seek()
 
         // Items: the shown and opening stories, and (preloading) the adjacent and feed layers.
-        for id in PreloadPlanner.storiesToLoad(state) where store.items[id] == nil { loadItems(id) }
+        for id in PreloadPlanner.storiesToLoad(state) {
+            if store.items[id] == nil {
+                loadItems(id)
+            } else if state.pages[id] == nil, !state.pagesBuilding.contains(id), store.positions[id].flatMap({ store.story(at: $0) }) != nil {
+                pagesChanged.append(id) // its pages were let go far back (forgetFarPages): built again
+            }
+        }
 
         endStaleGesture(after: action, viewerBefore: viewerBefore)
         updateTooltip()
@@ -1223,6 +1244,7 @@ private struct Reduction {
             let pages = pagesChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
                 store.positions[id].flatMap { store.story(at: $0) }
             }
+            state.pagesBuilding.formUnion(pages.map(\.id))
             var home: ViewModelJob.HomeInput?
             if homeChanged {
                 var items: [StoryID: [ItemID]] = [:]

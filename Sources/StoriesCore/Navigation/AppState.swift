@@ -14,6 +14,12 @@ public struct AppState: Equatable, Sendable {
     public var ring = ViewModelList<RingBubbleViewModel>()
     /// What the viewer draws for each loaded story, built for `screenWidth`.
     public var pages: [StoryID: [ViewerPageViewModel]] = [:]
+    /// Stories whose pages a build on its way will bring (asked for, not yet installed).
+    public var pagesBuilding: Set<StoryID> = []
+    /// Stories whose pages are kept at most: those farthest from where the person is go
+    /// first, and are built again (about a millisecond) when wanted, so memory does not
+    /// grow with the distance travelled.
+    public static let pagesKept = 48
     /// The screen's size in cells (the runtime reports resizes as `.resized`). View models
     /// are built for its width; gestures are recognised against both.
     public var screenWidth = 80

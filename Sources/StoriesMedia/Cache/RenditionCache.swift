@@ -41,13 +41,21 @@ extension RenditionKey {
     }
 }
 
-/// Decoded pictures, their cell renditions and videos' bytes, least recently used first
-/// out once the byte budget is exceeded. Decoded pixels are kept so a resize re-renders
-/// without the file; a video's bytes so its player starts without fetching them again.
+/// Cell renditions, videos' bytes and the decoded pixels of the pinned items, least
+/// recently used first out once the byte budget is exceeded. The budget is sized from the
+/// screen (`budget(width:height:)`): what the preload window can hold at this size, not a
+/// fixed amount, so memory stays flat however far a person travels. Decoded pixels are
+/// kept only while their item is pinned (the visible item and the story's window: a resize
+/// or `f` re-renders those without the file) and let go once it is not; a video's bytes are
+/// kept so its player starts without fetching them again. What live video players hold
+/// (`reserved`) counts against the same budget.
 /// Main-actor only: screens read it while drawing; work done elsewhere is handed in.
 @MainActor
 public final class RenditionCache {
-    public let budget: Int
+    public private(set) var budget: Int
+    /// Bytes held outside the cache that count against its budget: the live video players'
+    /// frames and decoders.
+    public var reserved: @MainActor () -> Int = { 0 }
     /// One table for every kind of entry, so inserting, touching and evicting are one rule.
     private var entries: [Slot: (value: Stored, used: UInt64)] = [:]
     private var failures: [String: String] = [:]
@@ -82,12 +90,45 @@ public final class RenditionCache {
     }
 
     public init(budget: Int = 64 << 20) {
-        self.budget = budget
+        self.budget = max(0, budget)
+    }
+
+    /// The smallest budget, whatever the screen.
+    public static let minimumBudget = 8 << 20
+    /// Preload targets at most (`PreloadPlanner`'s layers, deepest window) and pinned items.
+    static let targets = 16, pinnedItems = 8
+
+    /// The budget for a screen of `width × height` cells: every preload target's rendition
+    /// and BlurHash stand-in at full screen size, the pinned items' decoded pixels (decoded
+    /// for a screen twice the size, up to twice again for the DCT's scale steps, 3 bytes a
+    /// pixel) and half a megabyte of video bytes for each target; never under
+    /// `minimumBudget`. What is left over keeps the way back: renditions of items already
+    /// passed stay until newer ones need the room.
+    public static func budget(width: Int, height: Int, symbols: CellSymbols = .half) -> Int {
+        let cells = max(1, width) * max(1, height)
+        let (px, py) = symbols.pixelsPerCell
+        let rendition = cells * MemoryLayout<ImageCell>.stride
+        let decoded = cells * px * py * 4 * 4 * 3
+        let needed = targets * (2 * rendition + (512 << 10)) + pinnedItems * decoded
+        return max(minimumBudget, needed)
+    }
+
+    /// A new budget (the screen changed size); evicts at once when it shrank.
+    public func setBudget(_ bytes: Int) {
+        budget = max(0, bytes)
+        evict()
     }
 
     /// Files eviction leaves alone (the visible item and the story's window). When only
     /// they are left, the cache stays over its budget rather than drop what is on screen.
-    public var pinned: Set<String> = []
+    /// Decoded pixels of a file that stops being pinned are let go: its renditions exist.
+    public var pinned: Set<String> = [] {
+        didSet {
+            for slot in entries.keys {
+                if case .decoded(let location) = slot, !pinned.contains(location) { drop(slot) }
+            }
+        }
+    }
 
     /// The state without counting as a use (the metrics overlay looks without touching).
     public func state(peek key: RenditionKey) -> PictureState {
@@ -121,7 +162,12 @@ public final class RenditionCache {
 
     public func insert(video data: Data, for location: String) { put(.video(data), at: .video(location)) }
 
-    public func insert(decoded image: RGBImage, for location: String) { put(.image(image), at: .decoded(location)) }
+    /// Keeps a file's decoded pixels while it is pinned; otherwise they are let go at once
+    /// (its rendition is what is drawn; another size fetches the file again).
+    public func insert(decoded image: RGBImage, for location: String) {
+        guard pinned.contains(location) else { return }
+        put(.image(image), at: .decoded(location))
+    }
 
     public func insert(_ cells: CellImage, for key: RenditionKey) { put(.cells(cells), at: .rendition(key)) }
 
@@ -137,13 +183,20 @@ public final class RenditionCache {
         failures[location] = reason
     }
 
-    /// Drops least recently used entries until the cache fits its budget.
+    private func drop(_ slot: Slot) {
+        guard let old = entries.removeValue(forKey: slot) else { return }
+        bytesInUse -= old.value.bytes
+    }
+
+    /// Drops least recently used entries until the cache and what is reserved fit the
+    /// budget: one pass that sorts the candidates, not a search per entry.
     private func evict() {
-        while bytesInUse > budget {
-            guard let oldest = entries.filter({ !pinned.contains($0.key.location) }).min(by: { $0.value.used < $1.value.used })
-            else { break }
-            entries[oldest.key] = nil
-            bytesInUse -= oldest.value.value.bytes
+        let limit = budget - max(0, reserved())
+        guard bytesInUse > limit else { return }
+        let candidates = entries.filter { !pinned.contains($0.key.location) }.sorted { $0.value.used < $1.value.used }
+        for (slot, _) in candidates {
+            guard bytesInUse > limit else { break }
+            drop(slot)
         }
     }
 }

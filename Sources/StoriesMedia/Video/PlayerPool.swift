@@ -60,6 +60,10 @@ public final class PlayerPool {
 
     public func player(for location: String) -> VideoPlayer? { players[location] }
 
+    /// About what the live players hold (`VideoPlayer.estimatedBytes`): counted against the
+    /// rendition cache's budget.
+    public var estimatedBytes: Int { players.values.reduce(0) { $0 + $1.estimatedBytes } }
+
     /// Frames shown and dropped, all told.
     public var framesShown: Int { shownBefore + players.values.reduce(0) { $0 + $1.framesShown } }
     public var framesDropped: Int { droppedBefore + players.values.reduce(0) { $0 + $1.framesDropped } }

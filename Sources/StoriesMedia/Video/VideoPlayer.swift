@@ -40,6 +40,17 @@ public final class VideoPlayer {
     public private(set) var queue: [VideoFrame] = []
     public static let queueLimit = 4
 
+    /// About what this player holds: the decoder's reference frames and its own (eight
+    /// frames of the source in YUV 4:2:0 once opened), the frame scaled for the cells, and
+    /// the frames queued and on screen.
+    public var estimatedBytes: Int {
+        let source = info.map { max(0, $0.width) * max(0, $0.height) * 3 / 2 * 8 } ?? 0
+        let (px, py) = key.symbols.pixelsPerCell
+        let scaled = key.width * px * key.height * py * 4
+        let frames = (queue.count + (current == nil ? 0 : 1)) * key.width * key.height * MemoryLayout<ImageCell>.stride
+        return source + scaled + frames
+    }
+
     /// News for the app: opened, stalled, resumed, ended, failed.
     public var onEvent: (@MainActor (VideoEvent) -> Void)?
 
