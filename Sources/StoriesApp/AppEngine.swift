@@ -95,6 +95,8 @@ public final class AppEngine {
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
         services.pictures.onStatus = { [weak self] location, status in self?.send(.media(location, status)) }
+        services.pictures.clock = { [weak scheduler] in scheduler?.now().uptime ?? 0 }
+        services.pictures.onFetchTimed = { [weak self] seconds in self?.send(.fetchTimed(seconds)) }
     }
 
     public var bindings: KeyBindings { state.bindings }
@@ -260,13 +262,15 @@ public final class AppEngine {
             let stage = status == .ready && state.shownMedia.contains(target.media.location) ? "shown" : (status?.word ?? "-")
             window.append(.init(label: label, stage: stage, isVisible: target.priority == .visible))
         }
-        return MetricsSnapshot(policy: state.preload, latest: metrics.records, window: window,
+        var snapshot = MetricsSnapshot(policy: state.preload, latest: metrics.records, window: window,
                                memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
                                bytesFetched: pictures.bytesFetched,
                                bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),
                                hits: metrics.hits, navigations: metrics.count,
                                framesShown: services.players.framesShown, framesDropped: services.players.framesDropped,
                                livePlayers: services.players.decoders.current)
+        snapshot.preloadState = PreloadPlanner.describe(state)
+        return snapshot
     }
 
     /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a

@@ -246,8 +246,17 @@ public final class CursesScreen {
         let diff = canvas.diff(from: previous)
         if diff.isFull { werase(stories_stdscr()) }
         changedRows = diff.isFull ? Set(0..<canvas.height) : Set(diff.changes.map(\.y))
+        // Neighbouring cells mostly share a style (a row of text, a flat band): its pair and
+        // attributes are looked up once for the run.
+        var lastStyle: Style?
+        var lastPair: Int32 = 0, lastAttributes = STORIES_A_NORMAL
         for change in diff.changes {
             guard let grapheme = change.cell.grapheme else { continue }
+            if change.cell.style == lastStyle {
+                put(grapheme, x: change.x, y: change.y, attributes: lastAttributes, pair: lastPair)
+                lastDrawnCellCount += 1
+                continue
+            }
             let pair: Int32
             if let allocated = self.pair(for: change.cell.style) {
                 pair = allocated
@@ -256,13 +265,28 @@ public final class CursesScreen {
             } else {
                 return false
             }
-            put(grapheme, x: change.x, y: change.y, attributes: attributes(change.cell.style.attributes), pair: pair)
+            let attributes = attributes(change.cell.style.attributes)
+            (lastStyle, lastPair, lastAttributes) = (change.cell.style, pair, attributes)
+            put(grapheme, x: change.x, y: change.y, attributes: attributes, pair: pair)
             lastDrawnCellCount += 1
         }
         return true
     }
 
     private func put(_ grapheme: Character, x: Int, y: Int, attributes: attr_t, pair: Int32) {
+        // One code point (nearly every cell: blocks, letters): no arrays.
+        let scalars = grapheme.unicodeScalars
+        if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex, SafeText.isShowable(only) {
+            var wide: (wchar_t, wchar_t) = (wchar_t(bitPattern: only.value), 0)
+            let refused = withUnsafePointer(to: &wide) { pointer in
+                pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { stories_put_cell(Int32(y), Int32(x), $0, attributes, pair) }
+            } == STORIES_REFUSED
+            if !refused { return }
+        }
+        putSlowly(grapheme, x: x, y: y, attributes: attributes, pair: pair)
+    }
+
+    private func putSlowly(_ grapheme: Character, x: Int, y: Int, attributes: attr_t, pair: Int32) {
         // Cells hold what `DisplayWidth.forEachCell` gives (one code point that has a width and
         // its marks), so ncurses' wcwidth and the canvas agree on the columns.
         var scalars = Array(grapheme.unicodeScalars)

@@ -33,11 +33,15 @@ struct NavigationBench: ParsableCommand {
     @Flag(help: "One JSON object per line instead of a table.")
     var json = false
 
+    @Option(help: ArgumentHelp("Preloading in the walks: off, on, or both.", valueName: "policy"))
+    var preload = "both"
+
     @Option(help: ArgumentHelp("Also append every navigation's record to FILE (JSON lines, as view --metrics, with the walk named).", valueName: "file"))
     var metrics: String?
 
     func validate() throws {
         guard navigations >= 4 else { throw ValidationError("--navigations must be at least 4") }
+        guard ["off", "on", "both"].contains(preload) else { throw ValidationError("--preload takes off, on or both; got '\(preload)'") }
         _ = try paceList()
         _ = try feedList()
         _ = try network.profile()
@@ -75,7 +79,7 @@ struct NavigationBench: ParsableCommand {
         var cases: [NavigationWalk.Case] = []
         for feed in try feedList() {
             for pace in try paceList() {
-                for policy in [PreloadPolicy.off, .on] {
+                for policy in [PreloadPolicy.off, .on] where preload == "both" || preload == policy.rawValue {
                     cases.append(.init(feed: feed, paceMilliseconds: pace, policy: policy))
                 }
             }

@@ -28,6 +28,11 @@ struct PlayCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance)
+    }
+
+    /// The whole command, from parsed values (the fast path in main.swift comes here too).
+    static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int) throws {
         let (width, height) = try cells.cellSize()
         let depth = try cells.colorDepth()
         let data: Data

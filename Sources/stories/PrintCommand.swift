@@ -17,15 +17,20 @@ struct PrintCommand: ParsableCommand {
     @OptionGroup var cells: CellOptions
 
     mutating func run() throws {
+        try Self.run(file: file, options: cells.settings)
+    }
+
+    /// The whole command, from parsed values (the fast path in main.swift comes here too).
+    static func run(file: String, options: CellSettings) throws {
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
-        try Self.printPhoto(data, name: file, options: cells)
+        try printPhoto(data, name: file, options: options)
     }
 
     /// Decodes a photo at the size it will be shown and writes it as cells to stdout.
-    static func printPhoto(_ data: Data, name: String, options: CellOptions) throws {
+    static func printPhoto(_ data: Data, name: String, options: CellSettings) throws {
         let (width, height) = try options.cellSize()
         let depth = try options.colorDepth()
         let (px, py) = options.symbols.pixelsPerCell
@@ -49,7 +54,7 @@ struct PrintCommand: ParsableCommand {
         }
         let cells = CellImage(image, width: columns, height: rows, symbols: options.symbols, depth: depth, fit: options.fit,
                               cellAspect: cellAspect)
-        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(of: cells, depth: depth)))
+        PlayCommand.write(ANSIWriter.bytes(of: cells, depth: depth))
     }
 }
 
@@ -68,9 +73,20 @@ struct CellOptions: ParsableArguments {
     var fit: FitMode = .fit
 
     func validate() throws {
-        _ = try cellSize()
-        _ = try colorDepth()
+        _ = try settings.cellSize()
+        _ = try settings.colorDepth()
     }
+
+    /// The same as plain values (an option group can only be read once parsed).
+    var settings: CellSettings { CellSettings(size: size, colors: colors, symbols: symbols, fit: fit) }
+}
+
+/// What `print` and `play` were asked for, as plain values.
+struct CellSettings {
+    var size: String?
+    var colors: String?
+    var symbols: CellSymbols = .half
+    var fit: FitMode = .fit
 
     func cellSize() throws -> (Int, Int) {
         if let size { return try parseSize(size) }
@@ -104,14 +120,14 @@ extension PrintCommand {
     }
 
     static func colorDepth(_ colors: String?) throws -> ColorDepth {
-        let environment = ProcessInfo.processInfo.environment
         if let colors, let depth = ColorDepth(name: colors) { return depth }
         switch colors {
         case nil:
+            func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
             // NO_COLOR, or a terminal that says it is dumb: shading, no escape sequence at all.
-            if !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" { return .none }
-            let colorterm = environment["COLORTERM"]?.lowercased()
-            if colorterm == "truecolor" || colorterm == "24bit" || (environment["TERM"] ?? "").hasSuffix("-direct") { return .direct }
+            if !(environment("NO_COLOR") ?? "").isEmpty || environment("TERM") == "dumb" { return .none }
+            let colorterm = environment("COLORTERM")?.lowercased()
+            if colorterm == "truecolor" || colorterm == "24bit" || (environment("TERM") ?? "").hasSuffix("-direct") { return .direct }
             return .palette256
         case let other?:
             throw ValidationError("--colors takes truecolor, 256, 16, 8 or none; got '\(other)'")

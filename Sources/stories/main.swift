@@ -33,9 +33,12 @@ func rootHelp() -> String {
 
 // Before any thread: glibc's allocator kept from fragmenting (docs/performance.md, "Memory").
 // STORIES_MALLOC=default leaves it as it is, for measuring the difference.
-if ProcessInfo.processInfo.environment["STORIES_MALLOC"] != "default" { stories_tune_allocator() }
+if getenv("STORIES_MALLOC").map({ String(cString: $0) }) != "default" { stories_tune_allocator() }
 
-if [["--help"], ["-h"], ["help"]].contains(Array(CommandLine.arguments.dropFirst())) {
+let arguments = Array(CommandLine.arguments.dropFirst())
+if FastPath.run(arguments) {
+    // `print` or `play`, done without ArgumentParser (FastPath).
+} else if [["--help"], ["-h"], ["help"]].contains(arguments) {
     print(rootHelp().trimmingCharacters(in: .newlines))
 } else {
     StoriesCommand.main()

@@ -326,7 +326,7 @@ import Testing
     @Test func everyFlagREADMENamesExists() throws {
         var help = try Binary.run(["--help"]).out
         for command in [["view"], ["serve"], ["init"], ["print"], ["play"], ["bench", "render"], ["bench", "viewmodels"],
-                        ["bench", "navigation"], ["bench", "video"], ["assets", "blurhash"]] {
+                        ["bench", "navigation"], ["bench", "video"], ["bench", "memory"], ["bench", "frames"], ["assets", "blurhash"]] {
             help += try Binary.run(["help"] + command).out
         }
         let text = Self.readme.replacingOccurrences(of: #"#[^)\s]*"#, with: "", options: .regularExpression)
@@ -861,6 +861,34 @@ import Testing
         let size = try Binary.run(["print", "x.jpg", "--size", "0x5"])
         #expect(size.status == 64)
         #expect(size.err.contains("--size takes WxH in cells") && size.err.contains("stories print"))
+    }
+
+    /// `print` and `play` are parsed by a fast path (issue 17): every spelling of the same
+    /// options prints the same, and whatever the fast path leaves is ArgumentParser's to
+    /// answer, exactly as before.
+    @Test func printsFastPathAcceptsWhatArgumentParserAcceptsAndNothingElse() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/chelsea.jpg").path
+        let spaced = try Binary.run(["print", photo, "--size", "20x10", "--colors", "256", "--fit", "fill", "--symbols", "quad"])
+        let joined = try Binary.run(["print", "--size=20x10", "--colors=256", "--fit=fill", "--symbols=quad", photo])
+        #expect(spaced.status == 0 && !spaced.out.isEmpty)
+        #expect(spaced.out == joined.out, "the same options, spelled either way, print the same")
+        for (arguments, message) in [
+            (["print", photo, "--colors", "nope"], "--colors takes truecolor, 256, 16, 8 or none"),
+            (["print", photo, "--symbols", "hex"], "--symbols"),
+            (["print", photo, photo], "Unexpected argument"),
+            (["print", photo, "--loop"], "--loop"),
+            (["play", photo, "--tolerance", "300"], "--tolerance must be 0 to 255"),
+            (["print"], "Missing expected argument"),
+        ] {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.status)")
+            #expect(result.err.contains(message), "\(arguments): \(result.err)")
+        }
+        let help = try Binary.run(["print", "--help"])
+        #expect(help.status == 0 && help.out.contains("--symbols"))
+        let playPhoto = try Binary.run(["play", photo, "--size", "20x10", "--colors", "256", "--fit", "fill", "--symbols", "quad"])
+        #expect(playPhoto.status == 0 && playPhoto.out == spaced.out, "play shows a photo as print does")
     }
 
     /// `assets blurhash` hashes only regular files inside the feed folder: a `../` path, a

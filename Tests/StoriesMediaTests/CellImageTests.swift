@@ -108,7 +108,16 @@ import Testing
     @Test func ansiOutputChangesColoursOnlyWhenTheyChangeAndResetsEachRow() {
         let image = RGBImage(width: 3, height: 2, fill: RGBPixel(10, 20, 30))
         let text = ANSIWriter.text(of: CellImage(pixels: image, symbols: .half, depth: .direct), depth: .direct)
-        #expect(text == "\u{1B}[38;2;10;20;30m\u{1B}[48;2;10;20;30m▀▀▀\u{1B}[0m\n")
+        #expect(text == "\u{1B}[38;2;10;20;30;48;2;10;20;30m▀▀▀\u{1B}[0m\n", "both colours in one SGR, once")
+        // Only the colour that changes is written; rows end with a reset.
+        var two = RGBImage(width: 2, height: 4, fill: RGBPixel(10, 20, 30))
+        two[1, 1] = RGBPixel(200, 0, 0)
+        two[0, 2] = RGBPixel(200, 0, 0)
+        let changes = ANSIWriter.text(of: CellImage(pixels: two, symbols: .half, depth: .palette256), depth: .palette256)
+        let rows = changes.split(separator: "\n")
+        #expect(rows.count == 2)
+        #expect(rows[0] == "\u{1B}[38;5;\(ColorMapping.nearest256(10, 20, 30));48;5;\(ColorMapping.nearest256(10, 20, 30))m▀"
+            + "\u{1B}[48;5;\(ColorMapping.nearest256(200, 0, 0))m▀\u{1B}[0m", "\(rows[0].debugDescription)")
         let mono = ANSIWriter.text(of: CellImage(pixels: image, symbols: .half, depth: .none), depth: .none)
         #expect(!mono.contains("\u{1B}"))
     }

@@ -96,4 +96,19 @@ import Testing
         }
         #expect(ColorMapping.terminalColor(.rgb(18, 52, 86), depth: .direct) == 0x123456, "everything else as it is")
     }
+
+    /// The per-picture memo of `nearest256` always answers what the search does, also when
+    /// colours collide in its table.
+    @Test func theNearestColourMemoAgreesWithTheSearch() {
+        var memo = ColorMapping.Nearest256Memo()
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<3 {
+            for _ in 0..<20_000 {
+                let (r, g, b) = (UInt8.random(in: 0...255, using: &random), UInt8.random(in: 0...255, using: &random),
+                                 UInt8.random(in: 0...255, using: &random))
+                #expect(memo.nearest(r, g, b) == ColorMapping.nearest256(r, g, b), "round \(round): \(r),\(g),\(b)")
+            }
+        }
+        for value in 0...255 { #expect(memo.nearest(UInt8(value), 0, 0) == ColorMapping.nearest256(UInt8(value), 0, 0)) }
+    }
 }

@@ -52,6 +52,8 @@ public enum AppAction: Equatable, Sendable {
     /// A line for the notice line from the runtime (how a replay differs from its
     /// recording, say).
     case notice(String)
+    /// A media fetch took this many seconds (the preload window adapts to it).
+    case fetchTimed(Double)
 }
 
 /// What a wake-up is for. One of each kind is pending at most: a new one replaces it.
@@ -344,6 +346,8 @@ private struct Reduction {
             state.replay = status
         case .notice(let text):
             state.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
+        case .fetchTimed(let seconds):
+            state.pace.recordFetch(seconds: seconds)
         }
     }
 
@@ -1082,6 +1086,15 @@ private struct Reduction {
         func isReady(_ index: Int) -> Bool {
             guard let story = store.story(at: index) else { return false }
             return state.pages[story.id] != nil
+        }
+        // The person's own navigations teach the preload window their pace.
+        if case .input = action, let before = viewerBefore, let after = state.viewer {
+            let time = state.now.uptime
+            if after.storyIndex != before.story {
+                state.pace.record(after.storyIndex > before.story ? .story : .back, at: time)
+            } else if after.itemIndex != before.item {
+                state.pace.record(after.itemIndex > before.item ? .item : .back, at: time)
+            }
         }
         if let viewer = state.viewer {
             if viewer.storyIndex >= store.count, !store.hasMore {

@@ -16,6 +16,8 @@ public struct AppState: Equatable, Sendable {
     public var pages: [StoryID: [ViewerPageViewModel]] = [:]
     /// Stories whose pages a build on its way will bring (asked for, not yet installed).
     public var pagesBuilding: Set<StoryID> = []
+    /// How the person navigates and how long fetches take: what the preload window adapts to.
+    public var pace = NavigationPace()
     /// Stories whose pages are kept at most: those farthest from where the person is go
     /// first, and are built again (about a millisecond) when wanted, so memory does not
     /// grow with the distance travelled.

@@ -83,6 +83,8 @@ public struct MetricsSnapshot: Equatable, Sendable {
     public var framesDropped: Int
     /// Video players alive now (at most two).
     public var livePlayers: Int
+    /// The adaptive window and what it learned (`PreloadPlanner.describe`).
+    public var preloadState = ""
 
     public init(policy: PreloadPolicy, latest: [NavigationRecord] = [], window: [WindowItem] = [], memoryBytes: Int = 0,
                 memoryBudget: Int = 0, bytesFetched: Int = 0, bytesNeverShown: Int = 0, hits: Int = 0, navigations: Int = 0,

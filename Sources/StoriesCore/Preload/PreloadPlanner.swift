@@ -43,12 +43,77 @@ public struct PreloadTarget: Equatable, Sendable {
 ///   after it;
 /// - **window**: inside the story, the next 2 items and the one before.
 ///
+/// The window and the adjacent layer adapt to the person once their pace is known
+/// (`window(_:)`): deeper in the story for a fast tapper, the first items of the next few
+/// stories for a swiper — at most `maxAhead` photos besides the one shown. In the viewer
+/// the next stories take the feed layer's place.
+///
 /// With the policy off only the visible item is prepared and only the shown story's items
 /// are loaded.
 public enum PreloadPlanner {
     public static let feedStories = 5
     public static let windowAhead = 2
     public static let windowBehind = 1
+    /// Photos prepared ahead at most, besides the one shown: the byte budget (about 1 MB of
+    /// typical story photos, a few hundred KB of cells).
+    public static let maxAhead = 12
+
+    /// How far ahead to prepare, for this person on this network (`NavigationPace`):
+    ///
+    /// - **lead**: navigations that come while one fetch runs, plus one — 2 at a browsing
+    ///   pace, 4 when tapping every 150 ms behind a 300 ms network;
+    /// - **in the story**: `lead` items ahead; for someone who moves on to the next story
+    ///   after a usual number of taps (a quarter or more of their navigations are swipes),
+    ///   no deeper than they usually go, and at least one;
+    /// - **next stories**: for a swiper, the first items of `lead − 1` stories ahead (1 to
+    ///   4), each as deep as they usually tap (up to 3); otherwise the next story's first
+    ///   unseen item, as before;
+    /// - **the story before**: its first unseen item, unless the last eight navigations
+    ///   all went forward.
+    public struct Window: Equatable, Sendable {
+        public var ahead: Int
+        public var behind: Int
+        public var nextStories: Int
+        public var itemsPerNextStory: Int
+        /// The story before is prepared too (false once the person is seen to go only forward).
+        public var backwards = true
+
+        public static let standard = Window(ahead: windowAhead, behind: windowBehind, nextStories: 1, itemsPerNextStory: 1)
+    }
+
+    public static func window(_ pace: NavigationPace) -> Window {
+        let lead = pace.lead
+        guard pace.interval != nil else { return .standard }
+        let swiper = pace.storyShare >= 0.25
+        var ahead = lead
+        // Tried: none at all once as deep as every recent story went. It saved bytes and
+        // cost hits (97% at a browsing pace): one item ahead stays.
+        if swiper, let usual = pace.usualTaps { ahead = max(1, min(lead, usual - pace.tapsInStory)) }
+        let nextStories = swiper ? max(1, min(4, lead - 1)) : 1
+        let deep = swiper ? max(1, min(3, lead - 1, (pace.usualTaps ?? 0) + 1)) : 1
+        return Window(ahead: ahead, behind: windowBehind, nextStories: nextStories, itemsPerNextStory: deep,
+                      backwards: pace.steps.contains(.back) || pace.steps.count < NavigationPace.remembered)
+    }
+
+    /// The window and what it was learned from, for the `i` overlay.
+    public static func describe(_ state: AppState) -> String {
+        guard state.preload == .on else { return "preload off: only what is shown" }
+        let pace = state.pace
+        let window = window(pace)
+        var learned: [String] = []
+        if let interval = pace.interval {
+            learned.append(interval < 1 ? "every \(Int((interval * 1000).rounded())) ms" : "every \(String(format: "%.1f", interval)) s")
+            learned.append("\(Int((pace.storyShare * 100).rounded()))% swipes")
+            if let usual = pace.usualTaps { learned.append("\(usual) taps a story") }
+        } else {
+            learned.append("pace not known yet")
+        }
+        let fetch = pace.fetchSeconds.map { "fetch \(Int(($0 * 1000).rounded())) ms" } ?? "fetch not measured"
+        let next = window.nextStories == 1 && window.itemsPerNextStory == 1 ? "next story's first item"
+            : "\(window.nextStories) next stories × \(window.itemsPerNextStory)"
+        return "preload \(learned.joined(separator: ", ")), \(fetch) → \(window.ahead) ahead, \(next)"
+            + (window.backwards ? "" : ", not the story before")
+    }
 
     /// Stories whose items should be loaded now, most urgent first.
     public static func storiesToLoad(_ state: AppState) -> [StoryID] {
@@ -58,12 +123,14 @@ public enum PreloadPlanner {
         if let viewer = state.viewer, let id = store.summaries[safe: viewer.storyIndex]?.id { ids.append(id) }
         guard state.preload == .on else { return ids }
         if let viewer = state.viewer {
-            for index in [viewer.storyIndex + 1, viewer.storyIndex - 1] {
+            let window = window(state.pace)
+            for index in Array(viewer.storyIndex + 1...viewer.storyIndex + window.nextStories) + [viewer.storyIndex - 1] {
                 if let id = store.summaries[safe: index]?.id { ids.append(id) }
             }
-        }
-        for index in feedRange(state) {
-            if let id = store.summaries[safe: index]?.id { ids.append(id) }
+        } else {
+            for index in feedRange(state) {
+                if let id = store.summaries[safe: index]?.id { ids.append(id) }
+            }
         }
         var seen = Set<StoryID>()
         return ids.filter { seen.insert($0).inserted }
@@ -87,18 +154,29 @@ public enum PreloadPlanner {
             add(viewer.storyIndex, item: viewer.itemIndex, .visible)
         }
         guard state.preload == .on else { return targets }
+        let window = window(state.pace)
         if let viewer = state.viewer, !viewer.isWaiting {
-            for offset in 1...windowAhead { add(viewer.storyIndex, item: viewer.itemIndex + offset, .window) }
-            for offset in 1...windowBehind where viewer.itemIndex - offset >= 0 {
+            for offset in 0..<window.ahead { add(viewer.storyIndex, item: viewer.itemIndex + 1 + offset, .window) }
+            for offset in 1...max(1, window.behind) where viewer.itemIndex - offset >= 0 {
                 add(viewer.storyIndex, item: viewer.itemIndex - offset, .window)
             }
         }
         if let viewer = state.viewer {
-            add(viewer.storyIndex + 1, item: nil, .adjacent)
-            if viewer.storyIndex > 0 { add(viewer.storyIndex - 1, item: nil, .adjacent) }
+            // The next stories' first unseen items first (a swipe lands there), then deeper.
+            for depth in 0..<window.itemsPerNextStory {
+                for story in viewer.storyIndex + 1...viewer.storyIndex + window.nextStories {
+                    guard let loaded = state.store.story(at: story) else { continue }
+                    add(story, item: state.seen.firstUnseenIndex(in: loaded) + depth, .adjacent)
+                }
+            }
+            // The story before, unless this person only ever goes forward.
+            if viewer.storyIndex > 0, window.backwards { add(viewer.storyIndex - 1, item: nil, .adjacent) }
+        } else {
+            // The ring row: the feed layer (in the viewer the next stories take its place).
+            for index in feedRange(state) { add(index, item: nil, .feed) }
         }
-        for index in feedRange(state) { add(index, item: nil, .feed) }
-        return targets
+        let visible = targets.filter { $0.priority == .visible }
+        return visible + targets.filter { $0.priority != .visible }.prefix(maxAhead)
     }
 
     /// The feed layer: 5 stories from the selection (the ring row follows the viewer).

@@ -53,6 +53,8 @@ public final class PicturePipeline {
         var phase: Phase
         /// A newer size asked for while this one was in flight: rendered from memory next.
         var newerKey: RenditionKey?
+        /// When its fetch began (`clock`).
+        var fetchStarted = 0.0
 
         enum Phase {
             case queued
@@ -88,6 +90,10 @@ public final class PicturePipeline {
     /// Called on the main actor with a file's stage whenever it changes, and for every
     /// target of `prefetch` as it stands then.
     public var onStatus: (@MainActor (_ location: String, _ status: MediaStatus) -> Void)?
+    /// Told how long each fetch that brought bytes took, by `clock` (the app's: virtual in
+    /// a replay).
+    public var onFetchTimed: (@MainActor (_ seconds: Double) -> Void)?
+    public var clock: @MainActor () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// How many files were decoded.
     public private(set) var decodeCount = 0
@@ -237,6 +243,7 @@ public final class PicturePipeline {
         fetchesRunning += 1
         peakFetches = max(peakFetches, fetchesRunning)
         job.phase = .fetching({})
+        job.fetchStarted = clock()
         jobs[location] = job
         report(location, .fetching)
         let execution = self.execution
@@ -256,6 +263,7 @@ public final class PicturePipeline {
         }
         guard var job = jobs[location], job.id == id, case .fetching = job.phase else { return } // cancelled
         fetchesRunning -= 1
+        if case .success(_?) = result { onFetchTimed?(clock() - job.fetchStarted) }
         switch result {
         case .success(let data?):
             job.phase = .fetched(data)

@@ -15,16 +15,19 @@ public enum ANSIWriter {
             for x in 0..<image.width {
                 let cell = image[x, y]
                 if depth != .none {
-                    if cell.foreground != foreground {
-                        out += sgr(cell.foreground, background: false, depth: depth).utf8
+                    // Both colours in one SGR when both change; numbers written as bytes.
+                    let newForeground = cell.foreground != foreground, newBackground = cell.background != background
+                    if newForeground || newBackground {
+                        out += [0x1B, 0x5B] // ESC [
+                        if newForeground { appendColor(cell.foreground, background: false, depth: depth, to: &out) }
+                        if newForeground && newBackground { out.append(0x3B) }
+                        if newBackground { appendColor(cell.background, background: true, depth: depth, to: &out) }
+                        out.append(0x6D) // m
                         foreground = cell.foreground
-                    }
-                    if cell.background != background {
-                        out += sgr(cell.background, background: true, depth: depth).utf8
                         background = cell.background
                     }
                 }
-                out += cell.glyph.utf8
+                appendGlyph(cell.glyph, to: &out)
             }
             if depth != .none { out += [0x1B, 0x5B, 0x30, 0x6D] } // ESC [ 0 m
             out.append(0x0A)
@@ -178,6 +181,17 @@ extension ANSIWriter {
         default:
             out += background ? [0x34, 0x38, 0x3B, 0x35, 0x3B] : [0x33, 0x38, 0x3B, 0x35, 0x3B] // 48;5; / 38;5;
             appendNumber(index, to: &out)
+        }
+    }
+
+    /// A glyph's UTF-8; the half block, a space and the full block without going through
+    /// the Character's String.
+    static func appendGlyph(_ glyph: Character, to out: inout [UInt8]) {
+        switch glyph {
+        case "▀": out += [0xE2, 0x96, 0x80]
+        case " ": out.append(0x20)
+        case "█": out += [0xE2, 0x96, 0x88]
+        default: out += glyph.utf8
         }
     }
 

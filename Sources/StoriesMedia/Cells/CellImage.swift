@@ -119,11 +119,15 @@ public struct CellImage: Equatable, Sendable {
         if dither, depth == .palette256 || depth == .sixteen {
             var indices = Self.ditheredIndices(image, depth: depth)
             if let subject {
-                // The backdrop in plain nearest colours: calm, not mixed.
+                // The backdrop in plain nearest colours: calm, not mixed (a few flat bands: each
+                // colour searched once).
+                var memo = ColorMapping.Nearest256Memo()
                 for y in 0..<image.height {
                     for x in 0..<image.width where !(x >= subject.x && x < subject.x + subject.width && y >= subject.y && y < subject.y + subject.height) {
                         let i = (y * image.width + x) * 3
-                        indices[y * image.width + x] = UInt8(Self.color(RGBPixel(image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]), depth).paletteIndex ?? 0)
+                        let (r, g, b) = (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
+                        indices[y * image.width + x] = depth == .palette256 ? UInt8(memo.nearest(r, g, b))
+                            : UInt8(Self.color(RGBPixel(r, g, b), depth).paletteIndex ?? 0)
                     }
                 }
             }
@@ -157,12 +161,15 @@ public struct CellImage: Equatable, Sendable {
             // The common case (every video frame): two pixels a cell, read straight from the
             // buffer with no per-cell arrays.
             let w = image.width, pixels = image.pixels
+            var memo = ColorMapping.Nearest256Memo()
+            func color(_ i: Int) -> Color {
+                depth == .palette256 ? .palette(UInt8(memo.nearest(pixels[i], pixels[i + 1], pixels[i + 2])))
+                    : Self.color(RGBPixel(pixels[i], pixels[i + 1], pixels[i + 2]), depth)
+            }
             for y in 0..<height {
                 for x in 0..<width {
                     let top = ((2 * y) * w + x) * 3, bottom = ((2 * y + 1) * w + x) * 3
-                    cells.append(ImageCell(glyph: "▀",
-                                           foreground: Self.color(RGBPixel(pixels[top], pixels[top + 1], pixels[top + 2]), depth),
-                                           background: Self.color(RGBPixel(pixels[bottom], pixels[bottom + 1], pixels[bottom + 2]), depth)))
+                    cells.append(ImageCell(glyph: "▀", foreground: color(top), background: color(bottom)))
                 }
             }
             self.cells = cells
@@ -200,9 +207,10 @@ public struct CellImage: Equatable, Sendable {
     static func ditheredIndices(_ image: RGBImage, depth: ColorDepth) -> [UInt8] {
         let w = image.width, h = image.height
         var indices = [UInt8](repeating: 0, count: w * h)
+        var memo = ColorMapping.Nearest256Memo()
         func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
             let r8 = UInt8(max(0, min(255, r))), g8 = UInt8(max(0, min(255, g))), b8 = UInt8(max(0, min(255, b)))
-            return depth == .sixteen ? ColorMapping.terminalColor(.rgb(r8, g8, b8), depth: .sixteen) : ColorMapping.nearest256(r8, g8, b8)
+            return depth == .sixteen ? ColorMapping.terminalColor(.rgb(r8, g8, b8), depth: .sixteen) : memo.nearest(r8, g8, b8)
         }
         for y in 0..<h {
             for x in 0..<w {

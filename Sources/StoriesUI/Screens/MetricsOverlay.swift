@@ -29,6 +29,11 @@ public enum MetricsOverlay {
                         x: 1, y: y, style: muted, maxWidth: width - 2)
             y += 1
         }
+        // What the adaptive window learned and chose.
+        if !metrics.preloadState.isEmpty, box.maxY - y > 3 {
+            canvas.text(metrics.preloadState, x: 1, y: y, style: muted, maxWidth: width - 2)
+            y += 1
+        }
         // The preload window, most urgent first.
         var x = 1
         x += canvas.text("window ", x: x, y: y, style: muted)

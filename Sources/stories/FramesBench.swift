@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import StoriesApp
+import StoriesAssets
+import StoriesCore
+import StoriesMedia
+import StoriesTerminal
+import StoriesUI
+
+/// `stories bench frames`: what one animation frame costs at 120×40 — the cube between two
+/// photo stories, and the zoom in from the bubble and back out — drawing the screen (the
+/// pure render of state and caches) and handing it to ncurses (the diff, colour pairs,
+/// `doupdate` into /dev/null through a real terminfo entry). The app runs on the virtual
+/// clock with the demo feed, so every run draws the same frames.
+struct FramesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frames",
+        abstract: "Time cube and zoom frames: drawing and ncurses output (120×40 by default)."
+    )
+
+    @Option(help: ArgumentHelp("The screen, COLUMNSxROWS.", valueName: "size"))
+    var size = "120x40"
+
+    @Option(help: "Cube turns and zoom in-and-outs to time, each.")
+    var runs = 20
+
+    @Option(help: ArgumentHelp("Colour depths, comma-separated: truecolor, 256.", valueName: "list"))
+    var colors = "truecolor,256"
+
+    @Flag(help: "One JSON object per line instead of a table.")
+    var json = false
+
+    func depths() throws -> [ColorDepth] {
+        let names = colors.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let depths = names.compactMap { ColorDepth(name: $0) }.filter { $0 == .direct || $0 == .palette256 }
+        guard !depths.isEmpty, depths.count == names.count else {
+            throw ValidationError("--colors takes truecolor and/or 256; got '\(colors)'")
+        }
+        return depths
+    }
+
+    func validate() throws {
+        _ = try depths()
+        _ = try parseSize(size)
+        guard (1...1000).contains(runs) else { throw ValidationError("--runs takes 1 to 1000") }
+    }
+
+    mutating func run() throws {
+        BenchCommand.warnIfDebugBuild()
+        let (width, height) = try parseSize(size)
+        guard let directory = DemoFeed.directory, let demo = try? DirectoryFeed(directory: directory) else {
+            throw fail("the embedded demo feed is missing next to the binary")
+        }
+        if !json {
+            print("frames at \(width)×\(height), the demo feed on the virtual clock, \(runs) of each (median ms per frame; p90 in brackets)")
+            print("colours    animation  frames  draw          ncurses       total         cells written")
+        }
+        for depth in try depths() {
+            let results = try MainActor.assumeIsolated {
+                try FrameTiming.run(source: demo, width: width, height: height, depth: depth, runs: runs)
+            }
+            for result in results {
+                if json {
+                    print(result.jsonLine)
+                } else {
+                    print(result.tableLine)
+                }
+            }
+        }
+    }
+}
+
+@MainActor
+enum FrameTiming {
+    struct Result {
+        var depth: ColorDepth
+        var animation: String
+        var draw: [Double] = []
+        var output: [Double] = []
+        var cells: [Int] = []
+
+        var total: [Double] { zip(draw, output).map { $0 + $1 } }
+
+        func stat(_ values: [Double]) -> (median: Double, p90: Double) {
+            values.isEmpty ? (.nan, .nan) : Stats.medianAndP90(values)
+        }
+
+        var jsonLine: String {
+            let (d, o, t) = (stat(draw), stat(output), stat(total))
+            func n(_ v: Double) -> String { String(format: "%.3f", v) }
+            return "{\"bench\":\"frames\",\"colors\":\"\(depth.name)\",\"animation\":\"\(animation)\",\"frames\":\(draw.count),"
+                + "\"draw_ms\":\(n(d.median)),\"draw_p90_ms\":\(n(d.p90)),\"ncurses_ms\":\(n(o.median)),\"ncurses_p90_ms\":\(n(o.p90)),"
+                + "\"frame_ms\":\(n(t.median)),\"frame_p90_ms\":\(n(t.p90)),\"cells_median\":\(cells.sorted()[safe: cells.count / 2] ?? 0)}"
+        }
+
+        var tableLine: String {
+            func cell(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
+            func pair(_ v: (median: Double, p90: Double)) -> String { String(format: "%.2f [%.2f]", v.median, v.p90) }
+            return cell(depth.name, 11) + cell(animation, 11) + cell("\(draw.count)", 8) + cell(pair(stat(draw)), 14)
+                + cell(pair(stat(output)), 14) + cell(pair(stat(total)), 14) + "\(cells.sorted()[safe: cells.count / 2] ?? 0)"
+        }
+    }
+
+    static func run(source: any FeedSource, width: Int, height: Int, depth: ColorDepth, runs: Int) throws -> [Result] {
+        // ncurses writing into /dev/null through the terminfo entry a terminal of this
+        // depth would have, at this size.
+        setenv("COLUMNS", "\(width)", 1)
+        setenv("LINES", "\(height)", 1)
+        guard let output = fopen("/dev/null", "w"), let input = fopen("/dev/null", "r") else {
+            throw fail("/dev/null cannot be opened")
+        }
+        let term = depth == .direct ? "xterm-direct" : "xterm-256color"
+        let screen: CursesScreen
+        do { screen = try CursesScreen(termName: term, input: input, output: output, environment: [:], mouse: false) } catch {
+            throw fail("ncurses: \(error) (\(term) needs the ncurses-term package)")
+        }
+        defer {
+            screen.close()
+            fclose(output)
+            fclose(input)
+        }
+        let start = Moment(uptime: 1000, date: Date(timeIntervalSince1970: 1_795_240_800))
+        let scheduler = VirtualScheduler(start: start)
+        let services = VirtualServices(client: FeedClient(source: source, profile: .local), scheduler: scheduler)
+        let engine = AppEngine(services: services, scheduler: scheduler, width: width, height: height)
+        engine.colorDepth = screen.colorDepth
+        var cube = Result(depth: depth, animation: "cube"), zoom = Result(depth: depth, animation: "zoom")
+        engine.draw = { _ in
+            let began = DispatchTime.now().uptimeNanoseconds
+            let canvas = engine.render()
+            let drawn = DispatchTime.now().uptimeNanoseconds
+            screen.draw(canvas)
+            let ended = DispatchTime.now().uptimeNanoseconds
+            guard let transition = engine.state.transition else { return }
+            let isCube = if case .cube = transition.kind { true } else { false }
+            let draw = Double(drawn - began) / 1e6, output = Double(ended - drawn) / 1e6
+            if isCube {
+                cube.draw.append(draw); cube.output.append(output); cube.cells.append(screen.lastDrawnCellCount)
+            } else {
+                zoom.draw.append(draw); zoom.output.append(output); zoom.cells.append(screen.lastDrawnCellCount)
+            }
+        }
+        engine.start()
+        func settle(_ seconds: Double) { _ = scheduler.run(until: scheduler.now().uptime + seconds, limit: 1_000_000) }
+        settle(1)
+        for _ in 0..<runs {
+            // Zoom in from the first bubble (a photo story), and back out.
+            engine.input(.key(.enter))
+            settle(1)
+            engine.input(.key(.character(" "))) // paused: only the animations draw
+            settle(0.2)
+            // The cube to the next story and back, between full-screen photos.
+            engine.input(.key(.character("]")))
+            settle(1)
+            engine.input(.key(.character("[")))
+            settle(1)
+            engine.input(.key(.escape))
+            settle(1)
+        }
+        return [cube, zoom]
+    }
+}
