@@ -224,6 +224,7 @@ public final class TerminalApp {
         resize.resume()
         sources.append(resize)
 
+        // (Every signal taken here is in `TerminalSignals.taken`, blocked in every thread.)
         signal(SIGTSTP, SIG_IGN)
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
         stop.setEventHandler {
@@ -273,5 +274,22 @@ public final class TerminalApp {
         terminal.restore()
         if let farewell { FileHandle.standardError.write(Data((farewell + "\n").utf8)) }
         exit(status)
+    }
+}
+
+/// The signals the terminal run loop takes through Dispatch signal sources. libdispatch reads
+/// them with signalfd, which only sees a signal that every thread blocks: a thread that does
+/// not (any started before the sources) can take it, and with its disposition SIG_IGN it is
+/// gone — a Ctrl-Z, a resize or a SIGTERM lost now and then under load. `blockInEveryThread`
+/// blocks them on the calling thread; called first thing, before any thread exists, every
+/// thread inherits the block.
+public enum TerminalSignals {
+    public static let taken: [Int32] = [SIGWINCH, SIGTSTP, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    public static func blockInEveryThread() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in taken { sigaddset(&set, signalNumber) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 }

@@ -261,10 +261,5 @@ enum NavigationWalk {
     }
 
     /// The process's resident memory now (VmRSS), in bytes.
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes * 1024
-    }
+    static func residentBytes() -> Int { Int(ProcessMemory.now().resident * 1_048_576) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CStoriesSupport
 import StoriesCore
+import StoriesTerminal
 import Foundation
 
 /// `stories`: a terminal stories viewer. With no subcommand it opens the viewer (`view`).
@@ -36,18 +37,14 @@ func rootHelp() -> String {
 if getenv("STORIES_MALLOC").map({ String(cString: $0) }) != "default" { stories_tune_allocator() }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-// The viewer in a terminal takes Ctrl-Z through a Dispatch signal source, which reads
-// SIGTSTP with signalfd: the signal must be blocked in every thread, or a thread that does
-// not block it (one started before the source) can take it and it is lost — Ctrl-Z then
-// did nothing, now and then, under load. Blocked here, before any thread, every thread
-// inherits it. Other commands keep the shell's Ctrl-Z.
-let otherCommands: Set<String> = ["serve", "init", "print", "play", "bench", "assets", "help", "-h", "--help", "--version",
-                                  "--generate-completion-script"]
-if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? "") {
-    var stop = sigset_t()
-    sigemptyset(&stop)
-    sigaddset(&stop, SIGTSTP)
-    pthread_sigmask(SIG_BLOCK, &stop, nil)
+// The viewer in a terminal takes its signals through Dispatch sources, which need them
+// blocked in every thread (TerminalSignals): blocked here, before any thread starts. Other
+// commands, and a headless run, keep the shell's Ctrl-C and Ctrl-Z.
+let otherCommands = Set(StoriesCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+    + ["help", "-h", "--help", "--version"]).subtracting(["view"])
+if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? ""), !arguments.contains("--headless"),
+   !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
+    TerminalSignals.blockInEveryThread()
 }
 if FastPath.run(arguments) {
     // `print` or `play`, done without ArgumentParser (FastPath).

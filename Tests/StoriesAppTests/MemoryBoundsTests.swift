@@ -1,5 +1,6 @@
 import Foundation
 import StoriesApp
+import StoriesAssets
 import StoriesCore
 import Testing
 
@@ -36,5 +37,32 @@ import Testing
         #expect(d.state.pages[firstID] != nil)
         #expect(d.state.pagesBuilding.isEmpty)
         #expect(d.text.contains(try #require(d.state.store.summaries[safe: first]).author.name))
+    }
+}
+
+/// The adaptive preload window (issue 17, point 2) through the real engine: the reducer
+/// learns the pace from the person's own inputs and the fetch time from the pipeline, and
+/// the planner's window follows.
+@MainActor
+@Suite struct AdaptivePreloadTests {
+    @Test func aFastTapperIsPreparedDeeperAndTheOverlaySaysSo() throws {
+        let photo = try Data(contentsOf: try #require(DemoFeed.directory).appendingPathComponent("media/coffee.jpg"))
+        let feed = SyntheticFeed(count: 30, photos: [.init(data: photo, width: 400, height: 600, blurhash: nil)])
+        let d = AppDriver(width: 100, height: 30, source: feed, network: AppDriver.network(latency: 0.3))
+        d.wait(3)
+        d.press(.key(.enter))
+        d.wait(2)
+        #expect(PreloadPlanner.window(d.state.pace) == .standard, "nothing learned yet")
+        #expect(d.state.pace.fetchSeconds.map { abs($0 - 0.3) < 0.01 } == true, "fetches timed on the app's clock: \(String(describing: d.state.pace.fetchSeconds))")
+        for _ in 0..<4 {
+            d.press(.key(.right))
+            d.wait(0.15)
+        }
+        #expect(d.state.pace.steps.count == 4)
+        #expect(d.state.pace.interval.map { abs($0 - 0.15) < 0.02 } == true)
+        let window = PreloadPlanner.window(d.state.pace)
+        #expect(window.ahead >= 3, "a 150 ms tapper behind a 300 ms network gets more than two ahead: \(window)")
+        d.press(.key(.character("i")))
+        #expect(d.text.contains("preload every 150 ms"), "\(d.text)")
     }
 }

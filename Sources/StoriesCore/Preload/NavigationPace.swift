@@ -16,6 +16,8 @@ public struct NavigationPace: Equatable, Sendable {
     public static let remembered = 8
     /// A photo's fetch time until one has been measured: a phone network's round trip.
     public static let assumedFetch = 0.35
+    /// The most items ahead a window reaches, however fast the person goes.
+    public static let maxLead = 6
 
     public private(set) var times: [Double] = []
     public private(set) var steps: [Step] = []
@@ -80,6 +82,6 @@ public struct NavigationPace: Equatable, Sendable {
     public var lead: Int {
         guard let interval else { return 2 }
         let fetch = fetchSeconds ?? Self.assumedFetch
-        return max(1, min(6, Int((fetch / max(0.02, interval)).rounded(.up)) + 1))
+        return max(1, min(Self.maxLead, Int((fetch / max(0.02, interval)).rounded(.up)) + 1))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCore
 /// What the viewer can draw for a picture right now.
 public enum PictureState: Equatable, Sendable {
     /// Not asked for yet, or being decoded, with nothing to show meanwhile.
@@ -95,8 +96,10 @@ public final class RenditionCache {
 
     /// The smallest budget, whatever the screen.
     public static let minimumBudget = 8 << 20
-    /// Preload targets at most (`PreloadPlanner`'s layers, deepest window) and pinned items.
-    static let targets = 16, pinnedItems = 8
+    /// Preload targets at most (the one shown and `PreloadPlanner.maxAhead`), and pinned
+    /// items at most (the one shown, the deepest window ahead, the one behind).
+    static let targets = 1 + PreloadPlanner.maxAhead
+    static let pinnedItems = 1 + NavigationPace.maxLead + PreloadPlanner.windowBehind
 
     /// The budget for a screen of `width × height` cells: every preload target's rendition
     /// and BlurHash stand-in at full screen size, the pinned items' decoded pixels (decoded
