@@ -63,6 +63,6 @@ import Testing
         let window = PreloadPlanner.window(d.state.pace)
         #expect(window.ahead >= 3, "a 150 ms tapper behind a 300 ms network gets more than two ahead: \(window)")
         d.press(.key(.character("i")))
-        #expect(d.text.contains("preload every 150 ms"), "\(d.text)")
+        #expect(d.text.contains("150 ms a step"), "\(d.text)")
     }
 }

@@ -100,19 +100,19 @@ public enum PreloadPlanner {
         guard state.preload == .on else { return "preload off: only what is shown" }
         let pace = state.pace
         let window = window(pace)
+        // Short enough for 80 columns: what it chose first, then what it learned.
+        var chose = "\(window.ahead) ahead · next \(window.nextStories)×\(window.itemsPerNextStory)"
+        if !window.backwards { chose += " · not back" }
         var learned: [String] = []
         if let interval = pace.interval {
-            learned.append(interval < 1 ? "every \(Int((interval * 1000).rounded())) ms" : "every \(String(format: "%.1f", interval)) s")
+            learned.append(interval < 1 ? "\(Int((interval * 1000).rounded())) ms a step" : String(format: "%.1f s a step", interval))
             learned.append("\(Int((pace.storyShare * 100).rounded()))% swipes")
-            if let usual = pace.usualTaps { learned.append("\(usual) taps a story") }
+            if let usual = pace.usualTaps { learned.append("\(usual) taps/story") }
         } else {
             learned.append("pace not known yet")
         }
-        let fetch = pace.fetchSeconds.map { "fetch \(Int(($0 * 1000).rounded())) ms" } ?? "fetch not measured"
-        let next = window.nextStories == 1 && window.itemsPerNextStory == 1 ? "next story's first item"
-            : "\(window.nextStories) next stories × \(window.itemsPerNextStory)"
-        return "preload \(learned.joined(separator: ", ")), \(fetch) → \(window.ahead) ahead, \(next)"
-            + (window.backwards ? "" : ", not the story before")
+        learned.append(pace.fetchSeconds.map { "fetch \(Int(($0 * 1000).rounded())) ms" } ?? "fetch not timed")
+        return "preload \(chose) ← " + learned.joined(separator: ", ")
     }
 
     /// Stories whose items should be loaded now, most urgent first.
