@@ -113,12 +113,15 @@ let package = Package(
         .testTarget(
             name: "StoriesServerTests",
             dependencies: [
-                "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets", "CZlib",
+                "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets", "StoriesTestSupport", "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
-        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories"]),
+        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesTestSupport"]),
+        // What the test targets share: the trait that runs a suite's tests off the
+        // cooperative pool (tests that block in real time, servers on loopback).
+        .target(name: "StoriesTestSupport", dependencies: ["StoriesCore"], path: "Tests/StoriesTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -303,7 +303,9 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         if cancellation?.isCancelled == true { return .failure(CancellationError()) }
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
-        let task = Task {
+        // On an executor of its own: the deadline measures the server, never a cooperative
+        // pool kept busy by other work.
+        let task = Task(executorPreference: executor) {
             do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
             done.signal()
         }
@@ -320,6 +322,9 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     }
 
     struct Deadline: Error {}
+
+    /// Where every request's task runs (its jobs are short: the network is NIO's).
+    static let executor = QueueExecutor(label: "stories.http")
 }
 
 /// A result handed from a task to the thread waiting for it.

@@ -1,8 +1,9 @@
 import Foundation
+import StoriesTestSupport
 import Testing
 
 /// The real binary in a real terminal (tmux), read as a person would read the screen.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .ownThread) struct EndToEndTests {
     @Test func browseOpenWatchDismissAndQuitBackToTheShell() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30)
         let home = tmux.text
@@ -243,21 +244,13 @@ import Testing
         let tmux = try Tmux.runningStories(width: 100, height: 30)
         let tty = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_tty}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        // The home as it settles (banner pictures arrive a moment after the row).
-        var before = try tmux.screen()
-        for _ in 0..<40 {
-            usleep(150_000)
-            let now = try tmux.screen()
-            if now == before { break }
-            before = now
-        }
+        let before = try tmux.settledScreen()
         let handle = try #require(FileHandle(forWritingAtPath: tty))
         handle.write(Data("\u{1B}[5;10HSCRIBBLED-OVER-BY-ANOTHER-PROGRAM".utf8))
         try handle.close()
         try tmux.waitFor(text: "SCRIBBLED-OVER")
         try tmux.press("C-l")
-        try tmux.waitFor("the screen as it was") { !$0.joined().contains("SCRIBBLED") }
-        #expect(try tmux.screen() == before)
+        try tmux.waitFor("the screen as it was before, every cell", timeout: 5) { $0 == before }
         try tmux.press("q")
         try tmux.waitForPrompt()
     }
@@ -689,7 +682,18 @@ import Testing
     @Test func idleUsesNoCPU() throws {
         let tmux = try Tmux.runningStories(width: 80, height: 24)
         let pid = try #require(tmux.foregroundPID(named: "stories"))
-        usleep(300_000)
+        // Start-up work (the feed read, the first stories' photos decoded ahead) ends by
+        // itself, but on a loaded machine it can take seconds: wait for a whole second
+        // without a tick first. An app that never gets there is polling.
+        var last = try #require(cpuTicks(of: pid))
+        var settled = false
+        for _ in 0..<20 where !settled {
+            sleep(1)
+            let now = try #require(cpuTicks(of: pid))
+            settled = now == last
+            last = now
+        }
+        #expect(settled, "the home screen kept using CPU for 20 s after it showed: something polls")
         let start = try #require(cpuTicks(of: pid))
         sleep(3)
         let end = try #require(cpuTicks(of: pid))
@@ -741,7 +745,7 @@ import Testing
 }
 
 /// The paths that never reach the screen: flags, bad feeds, no terminal.
-@Suite struct CommandLineTests {
+@Suite(.ownThread) struct CommandLineTests {
     @Test func helpAndVersion() throws {
         let help = try Binary.run(["--help"])
         #expect(help.status == 0)
@@ -957,7 +961,7 @@ import Testing
 }
 
 /// Video in a real terminal: the demo's rocket story ends with two videos.
-@Suite(.serialized) struct VideoEndToEndTests {
+@Suite(.serialized, .ownThread) struct VideoEndToEndTests {
     /// The picture rows (between the header and the caption), with their colours.
     func picture(_ tmux: Tmux) throws -> String {
         let lines = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.session]).components(separatedBy: "\n")
@@ -1026,7 +1030,7 @@ extension VideoEndToEndTests {
 
 /// `stories FOLDER` on a folder of photos the test makes: its sub-folders are the ring row,
 /// and a story opens with the caption its sidecar gives.
-@Suite(.serialized) struct FolderEndToEndTests {
+@Suite(.serialized, .ownThread) struct FolderEndToEndTests {
     @Test func aFolderOfPhotosIsAFeedOfItsSubFolders() throws {
         let root = try Self.photoFolder("e2e-folder")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -1,10 +1,11 @@
 import Foundation
+import StoriesTestSupport
 import Testing
 
 /// Gestures in a real terminal: SGR mouse reports injected into tmux (`\e[<b;x;yM` press,
 /// `…m` release, b = 32 for a drag; 1-based cells), read back from the screen, recorded,
 /// and replayed headless.
-@Suite(.serialized) struct GestureEndToEndTests {
+@Suite(.serialized, .ownThread) struct GestureEndToEndTests {
     /// An SGR mouse report for a 0-based cell.
     static func sgr(_ button: Int, _ column: Int, _ row: Int, release: Bool = false) -> String {
         "\u{1B}[<\(button);\(column + 1);\(row + 1)\(release ? "m" : "M")"

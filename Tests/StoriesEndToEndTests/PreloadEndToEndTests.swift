@@ -1,8 +1,9 @@
 import Foundation
+import StoriesTestSupport
 import Testing
 
 /// Preloading and its numbers, as a person (and a script) sees them.
-@Suite(.serialized) struct PreloadEndToEndTests {
+@Suite(.serialized, .ownThread) struct PreloadEndToEndTests {
     @Test func overA3GNetworkTheMetricsOverlayShowsPreloadHitsAsYouTapThrough() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--network 3g --seed 24301") // the same draws every run
         try tmux.press("i")

@@ -1,9 +1,10 @@
 import Foundation
+import StoriesTestSupport
 import Testing
 
 /// `stories serve` as a person starts it: it says where it listens, answers HTTP over a
 /// real socket, and a SIGTERM lets it finish and exit 0.
-@Suite(.serialized) struct ServeEndToEndTests {
+@Suite(.serialized, .ownThread) struct ServeEndToEndTests {
     /// One HTTP/1.1 request over a plain socket; the whole answer as text.
     static func get(port: Int, _ request: String) throws -> String {
         try #require(Self.request(port: port, request), "connect to 127.0.0.1:\(port)")
@@ -38,22 +39,16 @@ import Testing
 
     /// `stories serve` started as a person would; stopped with SIGTERM.
     final class Server {
-        let process = Process()
+        let process: Child
         let port: Int
         let firstLine: String
 
         init(port wanted: Int = 0, log: URL, shaping: [String] = [], directory: String? = nil, environment: [String: String] = [:]) throws {
-            process.executableURL = URL(fileURLWithPath: try Binary.requireBuilt())
-            process.arguments = ["serve", "--port", String(wanted), "--log", log.path] + shaping + (directory.map { [$0] } ?? [])
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            // Its first line goes to a file, read until it is there: a pipe would never see
-            // its end if a tmux server started meanwhile by another suite inherited it.
+            // Its first line goes to a file, read until it is there.
             let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
-            _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: outFile) }
-            process.standardOutput = try FileHandle(forWritingTo: outFile)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try Child([try Binary.requireBuilt(), "serve", "--port", String(wanted), "--log", log.path] + shaping + (directory.map { [$0] } ?? []),
+                                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: .file(outFile.path))
             // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
             var text = ""
             let deadline = Date().addingTimeInterval(20)
@@ -66,13 +61,7 @@ import Testing
             port = try #require(Int(firstLine[address.upperBound...].prefix { $0.isNumber }))
         }
 
-        func stop() -> Int32 {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            return process.terminationReason == .exit ? process.terminationStatus : -1
-        }
-
-        deinit { if process.isRunning { process.terminate() } }
+        func stop() -> Int32 { process.stop() }
     }
 
     @Test func servesTheDemoFeedAndStopsCleanlyOnSIGTERM() throws {
@@ -104,9 +93,7 @@ import Testing
         #expect(garbage.hasPrefix("HTTP/1.1 400"))
         #expect(try Self.get(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "SIGTERM: finish, then exit 0")
+        #expect(process.stop() == 0, "SIGTERM: finish, then exit 0")
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.contains("GET /v1/feed?limit=2 200"), "the access log: \(logged)")
         #expect(logged.contains("GET /v1/media/../../../../etc/passwd 404"))
@@ -224,7 +211,7 @@ import Testing
         let server = try Server(log: log)
         defer { _ = server.stop() }
 
-        var front: Process?
+        var front: Child?
         var frontPort = 0
         for _ in 0..<10 where front == nil {
             let port = Int.random(in: 20000...60000)
@@ -261,12 +248,7 @@ import Testing
             """
             let confFile = folder.appendingPathComponent("nginx.conf")
             try conf.write(to: confFile, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", folder.path, "-c", confFile.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
             // Up when it answers; gone at once when the port was taken.
             for _ in 0..<50 where process.isRunning {
                 if Self.request(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?.hasPrefix("HTTP/1.1") == true {
@@ -276,10 +258,10 @@ import Testing
                 }
                 usleep(100_000)
             }
-            if front == nil, process.isRunning { process.terminate(); process.waitUntilExit() }
+            if front == nil { _ = process.stop() }
         }
         let proxy = try #require(front, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
-        defer { proxy.terminate(); proxy.waitUntilExit() }
+        defer { _ = proxy.stop() }
 
         func header(_ answer: String, _ name: String) -> String? {
             answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }

@@ -16,29 +16,20 @@ enum Binary {
 
     /// Runs the binary without a terminal; returns exit status, stdout and stderr.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try requireBuilt())
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // Files, not pipes: a tmux server started meanwhile by another suite inherits open
-        // descriptors, and a pipe it holds never reaches its end.
+        // Files, not pipes: reading them never waits for an end another process holds.
         let folder = FileManager.default.temporaryDirectory
-        let outFile = folder.appendingPathComponent("run-\(UUID().uuidString).out")
-        let errFile = folder.appendingPathComponent("run-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        let outFile = folder.appendingPathComponent("run-\(UUID().uuidString).out").path
+        let errFile = folder.appendingPathComponent("run-\(UUID().uuidString).err").path
         defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
+            try? FileManager.default.removeItem(atPath: outFile)
+            try? FileManager.default.removeItem(atPath: errFile)
         }
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let outData = (try? Data(contentsOf: outFile)) ?? Data()
-        let errData = (try? Data(contentsOf: errFile)) ?? Data()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let child = try Child([try requireBuilt()] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                              stdout: .file(outFile), stderr: .file(errFile))
+        let status = child.wait()
+        let outData = FileManager.default.contents(atPath: outFile) ?? Data()
+        let errData = FileManager.default.contents(atPath: errFile) ?? Data()
+        return (status, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }
 
@@ -218,6 +209,25 @@ final class Tmux {
         try waitFor("'\(text)'", timeout: timeout) { $0.joined(separator: "\n").contains(text) }
     }
 
+    /// The screen once the app in the pane has settled: a whole second in which it used no
+    /// CPU and the screen did not change (pictures decoded ahead arrive a moment after the
+    /// row, later on a loaded machine), for up to `timeout` seconds.
+    func settledScreen(named name: String = "stories", timeout: Double = 20) throws -> [String] {
+        let pid = try #require(foregroundPID(named: name))
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines = try screen()
+        var ticks = cpuTicks(of: pid)
+        while Date() < deadline {
+            sleep(1)
+            let now = try screen(), nowTicks = cpuTicks(of: pid)
+            if now == lines && nowTicks == ticks { return now }
+            lines = now
+            ticks = nowTicks
+        }
+        Issue.record("the app never settled in \(timeout) s; the screen was:\n\(lines.joined(separator: "\n"))")
+        throw CancellationError()
+    }
+
     /// The process id of the program running in the pane.
     func foregroundPID(named name: String) -> Int32? {
         guard let panePID = try? tmux(["display-message", "-p", "-t", session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines),
@@ -229,8 +239,8 @@ final class Tmux {
     }
 }
 
-/// Runs a program with posix_spawn and reaps it with waitpid. (Foundation's Process left
-/// the exited tmux client unreaped here, and waitUntilExit never returned.)
+/// Runs a program through `/usr/bin/env` with the environment a terminal test wants, and
+/// waits for it; its output is read from a pipe when asked for.
 enum Spawn {
     static func run(_ arguments: [String], captureOutput: Bool, environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
@@ -240,23 +250,64 @@ enum Spawn {
         // that want that say so on the command line they type.
         environment.removeValue(forKey: "NO_COLOR")
         environment.removeValue(forKey: "COLORTERM")
+        guard captureOutput else {
+            return (try Child(["/usr/bin/env"] + arguments, environment: environment).wait(), "")
+        }
+        // Close-on-exec, so no program another test starts meanwhile holds its writing end
+        // (the child gets it as its stdout, where close-on-exec does not follow).
         var fds: [Int32] = [-1, -1]
-        if captureOutput { try #require(pipe(&fds) == 0) }
+        let pipe2 = try #require(Child.pipe2, "glibc has no pipe2")
+        try #require(pipe2(&fds, O_CLOEXEC) == 0)
+        let child: Child
+        do {
+            child = try Child(["/usr/bin/env"] + arguments, environment: environment, stdout: .descriptor(fds[1]))
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw error
+        }
+        close(fds[1])
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(buffer, count: count)
+        }
+        close(fds[0])
+        return (child.wait(), String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// A program started with posix_spawn and reaped with waitpid.
+///
+/// It inherits nothing but its three standard descriptors, and starts with every signal
+/// unblocked and at its default. The tests start programs from many threads at once: a
+/// tmux server that inherited another test's pipe kept that test reading forever, and one
+/// that inherited the socket Foundation's `Process` watches kept `waitUntilExit` from
+/// ever returning. And the test process (libdispatch) blocks most signals, which a
+/// spawned program would inherit: a tmux server started so never shuts down.
+final class Child {
+    enum Output { case null, file(String), descriptor(Int32) }
+
+    let pid: pid_t
+    private var status: Int32?
+
+    init(_ arguments: [String], environment: [String: String], stdout: Output = .null, stderr: Output = .null) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if captureOutput {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-            posix_spawn_file_actions_addclose(&actions, fds[1])
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        for (fd, output) in [(Int32(1), stdout), (2, stderr)] {
+            switch output {
+            case .null: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let source): posix_spawn_file_actions_adddup2(&actions, source, fd)
+            }
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let addCloseFrom = try #require(Self.addCloseFrom, "glibc older than 2.34")
+        try #require(addCloseFrom(&actions, 3) == 0)
 
-        // A spawned program inherits the signal mask, and the test process (libdispatch)
-        // blocks most signals: a tmux server started with them blocked never shuts down.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -267,28 +318,51 @@ enum Spawn {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
-        if captureOutput { close(fds[1]) }
-        try #require(spawned == 0, "could not start \(arguments.first ?? "")")
-        var output = Data()
-        if captureOutput {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(fds[0], &buffer, buffer.count)
-                if count <= 0 { break }
-                output.append(buffer, count: count)
-            }
-            close(fds[0])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, String(decoding: output, as: UTF8.self))
+        let spawned = posix_spawn(&pid, arguments.first ?? "", &actions, &attributes, argv, envp)
+        try #require(spawned == 0, "could not start \(arguments.first ?? ""): \(String(cString: strerror(spawned)))")
+        self.pid = pid
     }
+
+    /// Whether it has not exited yet (reaping it if it has).
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        status = Self.exitStatus(raw)
+        return false
+    }
+
+    func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
+
+    /// Waits for it to exit: its exit status, or 128 + the signal that ended it.
+    @discardableResult func wait() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        let result = Self.exitStatus(raw)
+        status = result
+        return result
+    }
+
+    /// Stops it (SIGTERM) and waits; what was left running when a test ended.
+    func stop() -> Int32 {
+        signal(SIGTERM)
+        return wait()
+    }
+
+    deinit { if status == nil { _ = stop() } }
+
+    private static func exitStatus(_ raw: Int32) -> Int32 { (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F) }
+
+    // glibc (2.34 and later) has both; Swift's Glibc module leaves out what needs _GNU_SOURCE.
+    static let addCloseFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }
+    static let pipe2 = dlsym(nil, "pipe2").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self) }
 }
 
 /// CPU time (user + system, in clock ticks) a process has used.

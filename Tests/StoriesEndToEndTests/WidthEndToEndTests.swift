@@ -1,4 +1,5 @@
 import Foundation
+import StoriesTestSupport
 import Testing
 
 /// The app and the terminal agree on where every character goes: flags, joined emoji, emoji
@@ -7,7 +8,7 @@ import Testing
 /// ncurses in pieces, only what changed) must read exactly like the app's own model of it (the
 /// same steps replayed headless): a character one side thinks wider than the other shifts the
 /// rest of its row and leaves stale cells behind when the screen changes.
-@Suite(.serialized) struct WidthEndToEndTests {
+@Suite(.serialized, .ownThread) struct WidthEndToEndTests {
     static let hardLines = [
         "A\u{1F1FA}\u{1F1F8}B\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}C\u{2764}\u{FE0F}D\u{1F44D}\u{1F3FD}E\u{6F22}F",
         "e\u{301}|\u{915}\u{94D}\u{937}\u{93F}|\u{938}\u{94D}\u{924}\u{94D}\u{930}\u{940}|1\u{FE0F}\u{20E3}|\u{1FA77}|\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}|\u{1100}\u{1161}\u{11A8}|end",

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StoriesAssets
 import StoriesCore
+import StoriesTestSupport
 import Testing
 @testable import StoriesHTTP
 @testable import StoriesServer
@@ -18,7 +19,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
 }
 
 /// The client against a real `stories serve` on loopback, and against servers that lie.
-@Suite(.serialized) struct HTTPFeedTests {
+@Suite(.serialized, .ownThread) struct HTTPFeedTests {
     let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("http-cache-\(UUID().uuidString)")
     let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("http-log-\(UUID().uuidString)").path
 

@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 import StoriesAssets
 import StoriesCore
+import StoriesTestSupport
 import Testing
 @testable import StoriesServer
 
 /// The real server on a loopback socket (HummingbirdTesting's live mode: a free port, a
 /// real HTTP/1.1 client): what goes over the wire, headers and all.
-@Suite struct ServerLoopbackTests {
+@Suite(.ownThread) struct ServerLoopbackTests {
     func server(_ configure: (inout FeedServer.Options) -> Void = { _ in }) throws -> FeedServer {
         var options = FeedServer.Options()
         options.port = 0
