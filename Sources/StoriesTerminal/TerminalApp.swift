@@ -7,7 +7,8 @@ import StoriesCore
 import StoriesMedia
 import StoriesUI
 
-/// The run loop of DESIGN.md: everything happens on the main queue (`dispatchMain`), fed by
+/// The run loop of DESIGN.md: everything happens on the main queue (served on the main
+/// thread by `TerminalSignals.serveMainQueueForever`), fed by
 /// Dispatch sources — stdin (drained to ERR), SIGWINCH, SIGINT/SIGTERM/SIGHUP/SIGQUIT, SIGTSTP.
 /// The app itself — state, reducer (gestures included), effects, frame timer — is an
 /// `AppEngine` on the main-queue scheduler; this class gives it a terminal.
@@ -119,7 +120,7 @@ public final class TerminalApp {
         if !notices.isEmpty { engine.send(.notice(notices.joined(separator: " · "))) }
         if stepper != nil {
             showStep()
-            dispatchMain()
+            TerminalSignals.serveMainQueueForever()
         }
         if let replay {
             // The terminal keeps its own size: resize entries are skipped.
@@ -142,7 +143,7 @@ public final class TerminalApp {
                 MainActor.assumeIsolated { self.engine.send(.replay(ended)) }
             }
         }
-        dispatchMain()
+        TerminalSignals.serveMainQueueForever()
     }
 
     // MARK: - Input
@@ -277,19 +278,36 @@ public final class TerminalApp {
     }
 }
 
-/// The signals the terminal run loop takes through Dispatch signal sources. libdispatch reads
-/// them with signalfd, which only sees a signal that every thread blocks: a thread that does
-/// not (any started before the sources) can take it, and with its disposition SIG_IGN it is
-/// gone — a Ctrl-Z, a resize or a SIGTERM lost now and then under load. `blockInEveryThread`
-/// blocks them on the calling thread; called first thing, before any thread exists, every
-/// thread inherits the block.
+/// The signals a run loop takes through Dispatch signal sources. libdispatch reads them with
+/// signalfd, which only sees a signal no thread takes first: the kernel offers a process's
+/// signal to a thread that does not block it, preferring the main thread, and what
+/// libdispatch's handler does with it there is a race — a Ctrl-Z, a resize or a SIGTERM
+/// lost now and then under load (the Ctrl-Z end-to-end test failed two runs in six on a
+/// loaded machine). So:
+/// - `blockInEveryThread` blocks them on the calling thread; called first thing, before any
+///   thread exists, every thread inherits the block;
+/// - `serveMainQueueForever` runs the main queue on the main thread without unblocking them.
 public enum TerminalSignals {
+    /// What the viewer in a terminal takes.
     public static let taken: [Int32] = [SIGWINCH, SIGTSTP, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    /// What `stories serve` takes (its graceful shutdown).
+    public static let takenByServer: [Int32] = [SIGINT, SIGTERM]
 
-    public static func blockInEveryThread() {
+    public static func blockInEveryThread(_ signals: [Int32] = taken) {
         var set = sigset_t()
         sigemptyset(&set)
-        for signalNumber in taken { sigaddset(&set, signalNumber) }
+        for signalNumber in signals { sigaddset(&set, signalNumber) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Serves the main queue on the main thread, for good. Not `dispatchMain()`: on Linux it
+    /// parks the main thread in `sigsuspend` with every signal unblocked, which undoes
+    /// `blockInEveryThread` for the very thread the kernel prefers. Foundation's main run
+    /// loop serves the main queue and leaves the thread's signal mask as it is.
+    public static func serveMainQueueForever() -> Never {
+        RunLoop.main.run()
+        // The main run loop never runs out of work to wait for (it stands for the main
+        // queue); should it ever return, the queue is still served.
+        dispatchMain()
     }
 }

@@ -4,6 +4,7 @@ import StoriesAssets
 import StoriesCore
 import StoriesMedia
 import StoriesServer
+import StoriesTerminal
 
 /// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
 struct ServeCommand: ParsableCommand {
@@ -65,6 +66,7 @@ struct ServeCommand: ParsableCommand {
                 Foundation.exit(1)
             }
         }
-        dispatchMain()
+        // SIGINT and SIGTERM were blocked in every thread at start (main.swift).
+        TerminalSignals.serveMainQueueForever()
     }
 }

@@ -45,6 +45,8 @@ let otherCommands = Set(StoriesCommand.configuration.subcommands.compactMap { $0
 if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? ""), !arguments.contains("--headless"),
    !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
     TerminalSignals.blockInEveryThread()
+} else if arguments.first == "serve" {
+    TerminalSignals.blockInEveryThread(TerminalSignals.takenByServer)
 }
 if FastPath.run(arguments) {
     // `print` or `play`, done without ArgumentParser (FastPath).

@@ -658,6 +658,21 @@ import Testing
         try tmux.expectGivenBack(status: status)
     }
 
+    /// Every thread — the main one included, while it serves the main queue — blocks the
+    /// signals the run loop takes, so each reaches its Dispatch source. (The main thread
+    /// parked by `dispatchMain()` unblocked them all, and Ctrl-Z was lost two runs in six
+    /// on a loaded machine.)
+    @Test func everyThreadBlocksTheSignalsTheAppTakes() throws {
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")  // the viewer open: decode and preload threads running
+        let pid = try #require(tmux.foregroundPID(named: "stories"))
+        // SIGWINCH, SIGTSTP, SIGINT, SIGTERM, SIGHUP, SIGQUIT
+        #expect(try threadsNotBlocking([28, 20, 2, 15, 1, 3], in: pid) == [])
+        try tmux.press("q", "q")
+        try tmux.waitForPrompt()
+    }
+
     @Test func ctrlZSuspendsPausedAndFgComesBack() throws {
         let tmux = try Tmux.runningStories(width: 80, height: 24)
         try tmux.press("Enter")

@@ -365,6 +365,23 @@ final class Child {
     static let pipe2 = dlsym(nil, "pipe2").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self) }
 }
 
+/// The threads of a process that do not block every one of `signals` (their names and
+/// masks): a signal such a thread can take never reaches the app's Dispatch sources.
+func threadsNotBlocking(_ signals: [Int32], in pid: Int32) throws -> [String] {
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+    try #require(!tasks.isEmpty)
+    var open: [String] = []
+    for task in tasks {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { continue }
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        if signals.contains(where: { mask & (1 << UInt64($0 - 1)) == 0 }) { open.append("\(task) \(name) SigBlk \(String(mask, radix: 16))") }
+    }
+    return open
+}
+
 /// CPU time (user + system, in clock ticks) a process has used.
 func cpuTicks(of pid: Int32) -> Int? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
