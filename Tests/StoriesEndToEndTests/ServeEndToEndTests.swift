@@ -71,7 +71,7 @@ import Testing
         let text = server.firstLine
         #expect(text.hasPrefix("stories serve: Demo stories on http://127.0.0.1:"), "\(text)")
         // SIGINT and SIGTERM reach the graceful shutdown: no thread can take them first.
-        #expect(try threadsNotBlocking([2, 15], in: process.pid) == [])
+        #expect(try threadsNotBlocking([SIGINT, SIGTERM], in: process.pid) == [])
         let port = server.port
 
         let page = try Self.get(port: port, "GET /v1/feed?limit=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

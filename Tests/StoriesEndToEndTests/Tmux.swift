@@ -224,7 +224,7 @@ final class Tmux {
             lines = now
             ticks = nowTicks
         }
-        Issue.record("the app never settled in \(timeout) s; the screen was:\n\(lines.joined(separator: "\n"))")
+        Issue.record("the app never settled in \(timeout) s (something polls, or never finishes); the screen was:\n\(lines.joined(separator: "\n"))")
         throw CancellationError()
     }
 
