@@ -37,7 +37,9 @@ let package = Package(
             // FFmpeg is opened with dlopen on first use (see video.c), not linked.
             linkerSettings: [.linkedLibrary("dl")]
         ),
-        .target(name: "StoriesCore", path: "Sources/StoriesCore"),
+        // openat2 (no glibc wrapper on Debian 12): files reached from a folder's descriptor.
+        .target(name: "CStoriesFiles", path: "Sources/CStoriesFiles"),
+        .target(name: "StoriesCore", dependencies: ["CStoriesFiles"], path: "Sources/StoriesCore"),
         .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
         .target(name: "StoriesUI", dependencies: ["StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
         // The runtime without a terminal: the engine (effect runner, frame scheduler,
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "StoriesCore", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -5,16 +5,21 @@ import StoriesCore
 /// Reads files inside one folder and nowhere else: the one way the server opens a file.
 ///
 /// A relative path is checked segment by segment (no empty, `.` or `..` segment, no
-/// hidden names, no NUL or control characters, no backslash), the real path of the result
-/// (symlinks resolved) must still be inside the folder's real path, and the file is opened
-/// with `O_NOFOLLOW | O_NONBLOCK` and must be a regular file (never a FIFO or a device)
-/// within the size limit. Whole files are kept in a small cache keyed by path and checked
-/// against `stat` (inode, size, modification time), so a changed file is read again and
-/// gets a new ETag — at most `recheckAfter` seconds (1 by default) after it changed: the
-/// checks cost more than the answer itself under load.
+/// hidden names, no NUL or control characters, no backslash), then opened from the
+/// folder's own descriptor (`OpenFolder`: `openat2` beneath it with no link followed
+/// anywhere on the way, or a walk one part at a time), and must be a regular file (never a
+/// FIFO or a device) within the size limit — all checked on the open descriptor, which is
+/// the one that is read: nothing is opened again by path, so a folder swapped for a link
+/// while requests are served cannot send a byte from outside. Small files are kept in a
+/// small cache keyed by path and checked against the open file (inode, size, modification
+/// time), so a changed file is read again and gets a new ETag — at most `recheckAfter`
+/// seconds (1 by default) after it changed: the checks cost more than the answer itself
+/// under load.
 public final class ConfinedFiles: @unchecked Sendable {
-    // `cache`, `cachedBytes` and `checked` are guarded by `lock`; everything else is immutable.
+    // `cache`, `cachedBytes`, `checked` and `checkedBytes` are guarded by `lock`; everything
+    // else is immutable.
     public let root: String
+    let folder: NamedFolder
     private let lock = NSLock()
     private var cache: [String: Entry] = [:]
     private var cachedBytes = 0
@@ -22,15 +27,15 @@ public final class ConfinedFiles: @unchecked Sendable {
     static let cacheableFileBytes = 4 << 20
     static let cacheBudget = 64 << 20
 
-    /// A file found inside the folder: small ones are in memory with a tag from their
-    /// bytes; a large one (over `cacheableFileBytes`) stays on disk, its tag made from its
-    /// inode, size and modification time, and only the bytes asked for are read.
+    /// A file found inside the folder: a small one is in memory with a tag from its bytes;
+    /// a large one (over `cacheableFileBytes`) stays on disk, open on the descriptor its
+    /// checks were made on, its tag made from its inode, size and modification time, and
+    /// only the bytes asked for are read, from that descriptor.
     public struct File: Sendable {
         public var etag: String
         public var size: Int
         let memory: Data?
-        let path: String
-        let identity: Identity
+        let opened: SafeFile.Opened?
 
         /// The whole file (from memory when it is small, as documents always are).
         public func contents() throws(Failure) -> Data {
@@ -38,13 +43,13 @@ public final class ConfinedFiles: @unchecked Sendable {
             return try bytes(in: 0..<size)
         }
 
-        /// The bytes in `range` (within `0..<size`), read in place for a large file, which is
-        /// opened again the one safe way and must still be the file that was found.
+        /// The open file a large one is read from (nil for a small one, which is in memory).
+        public var open: SafeFile.Opened? { opened }
+
+        /// The bytes in `range` (within `0..<size`), read from the descriptor that was checked.
         public func bytes(in range: Range<Int>) throws(Failure) -> Data {
             if let memory { return memory.subdata(in: range) }
-            let opened: SafeFile.Opened
-            do { opened = try SafeFile.open(path) } catch { throw ConfinedFiles.failure(error) }
-            guard opened.identity == identity else { throw .unreadable("the file changed while it was served") }
+            guard let opened else { throw .unreadable("the file is not open") }
             let data: Data
             do { data = try opened.read(at: range.lowerBound, count: range.count) } catch { throw ConfinedFiles.failure(error) }
             guard data.count == range.count else { throw .unreadable("the file changed while it was served") }
@@ -81,9 +86,18 @@ public final class ConfinedFiles: @unchecked Sendable {
     private var checked: [String: (at: UInt64, file: File)] = [:]
     private var checkedBytes = 0
 
-    public init(root: URL, recheckAfter: Double = 1) throws(FeedError) {
-        guard let real = Self.realPath(root.path) else { throw FeedError(file: root.path, reason: "no such folder") }
-        self.root = real
+    public convenience init(root: URL, recheckAfter: Double = 1, openat2: Bool = true) throws(FeedError) {
+        let folder: OpenFolder
+        do { folder = try OpenFolder.open(root.path, openat2: openat2) } catch {
+            throw FeedError(file: SafeText.line(root.path), reason: error == .missing ? "no such folder" : error.description)
+        }
+        self.init(folder: NamedFolder(folder, recheckAfter: recheckAfter), recheckAfter: recheckAfter)
+    }
+
+    /// Over a folder already open.
+    public init(folder: NamedFolder, recheckAfter: Double = 1) {
+        self.folder = folder
+        root = URL(fileURLWithPath: folder.path).standardizedFileURL.path
         self.recheckAfter = max(0, recheckAfter)
     }
 
@@ -99,7 +113,8 @@ public final class ConfinedFiles: @unchecked Sendable {
             return recent.file
         }
         let file = try readFromDisk(relative, maxBytes: maxBytes)
-        if recheckAfter > 0 {
+        // A large file is open: it is never kept (each answer opens and checks it again).
+        if recheckAfter > 0, file.memory != nil {
             lock.withLock {
                 // Bounded in entries and in bytes (large files hold no bytes here).
                 let size = file.memory?.count ?? 0
@@ -114,33 +129,29 @@ public final class ConfinedFiles: @unchecked Sendable {
 
     private func readFromDisk(_ relative: String, maxBytes: Int) throws(Failure) -> File {
         if let why = Self.problem(with: relative) { throw .forbidden(why) }
-        let joined = root + "/" + relative
-        // Outside the folder, or hidden once links are followed: as if it were not there
-        // (the answer must not tell what exists elsewhere).
-        guard let real = Self.realPath(joined), real.hasPrefix(root + "/"),
-              Self.problem(with: String(real.dropFirst(root.count + 1))) == nil else { throw .notFound }
-        // The one safe way (never through a link, never a FIFO or a device, checked on the
-        // open file) after the confinement checks above.
+        // From the folder's descriptor, no link followed on the way: what is not there, or
+        // is reached only through a link, is as if it were not there (the answer must not
+        // tell what exists elsewhere).
         let opened: SafeFile.Opened
-        do { opened = try SafeFile.open(real) } catch { throw Self.failure(error) }
+        do { opened = try folder.current().open(relative) } catch { throw Self.failure(error) }
         let size = opened.size
         guard size <= maxBytes else { throw .tooLarge(size) }
         let identity = opened.identity
         if size > Self.cacheableFileBytes {
-            return File(etag: Self.tag(identity), size: size, memory: nil, path: real, identity: identity)
+            return File(etag: Self.tag(identity), size: size, memory: nil, opened: opened)
         }
         lock.lock()
-        let cached = cache[real]
+        let cached = cache[relative]
         lock.unlock()
         if let cached, cached.identity == identity { return cached.file }
         let bytes: Data
         do { bytes = try opened.readAll() } catch { throw Self.failure(error) }
-        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, path: real, identity: identity)
+        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, opened: nil)
         do {
             lock.lock()
-            if let old = cache[real] { cachedBytes -= old.file.size }
+            if let old = cache[relative] { cachedBytes -= old.file.size }
             if cachedBytes + size > Self.cacheBudget { cache.removeAll(); cachedBytes = 0 }
-            cache[real] = Entry(identity: identity, file: file)
+            cache[relative] = Entry(identity: identity, file: file)
             cachedBytes += size
             lock.unlock()
         }
@@ -157,15 +168,9 @@ public final class ConfinedFiles: @unchecked Sendable {
     static func failure(_ failure: SafeFile.Failure) -> Failure {
         switch failure {
         case .missing, .link: .notFound
-        case .notRegular: .forbidden("not a regular file")
+        case .notRegular, .notFolder: .forbidden("not a regular file")
         case .tooLarge(let size): .tooLarge(size)
         case .cannotOpen(let why), .unreadable(let why): .unreadable(why)
         }
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

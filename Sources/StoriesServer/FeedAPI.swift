@@ -42,10 +42,28 @@ public struct APIResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: Data
+    /// A file too large to keep in memory: the part of it to send, read from the open file
+    /// as the client takes it (`body` is then empty).
+    public var file: FileSlice? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
+
+    /// The bytes the answer carries, read from its file when it has one (tests).
+    public func wholeBody() -> Data {
+        guard let file else { return body }
+        return (try? file.file.read(at: file.range.lowerBound, count: file.range.count)) ?? Data()
+    }
+
+    /// How many bytes the answer carries.
+    public var length: Int { file?.range.count ?? body.count }
+}
+
+/// Part of an open file, sent in chunks: the descriptor its checks were made on.
+public struct FileSlice: Sendable {
+    public let file: SafeFile.Opened
+    public let range: Range<Int>
 }
 
 /// The feed API over a feed folder (docs/feed-format.md, "Over HTTP"):
@@ -81,13 +99,19 @@ public struct FeedAPI: Sendable {
     /// is looked at again (0: every request looks).
     /// A folder with `feed.json` is served as its documents; any other folder as a folder
     /// feed (`folderCache` keeps what its files' headers said, and their BlurHashes).
-    public init(directory: URL, recheckAfter: Double = 1, folderCache: FolderCache? = nil) throws(FeedError) {
-        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
-            source = .documents(try DirectoryFeed(directory: directory))
-        } else {
-            source = .folder(try FolderSource(directory: directory, cache: folderCache, recheckAfter: recheckAfter))
+    /// The folder is opened once, and everything served is reached from that descriptor.
+    public init(directory: URL, recheckAfter: Double = 1, folderCache: FolderCache? = nil, openat2: Bool = true) throws(FeedError) {
+        let root: OpenFolder
+        do { root = try OpenFolder.open(directory.path, openat2: openat2) } catch {
+            throw FeedError(file: SafeText.line(directory.path), reason: error == .missing ? "no such folder" : FolderFeed.folderProblem(error))
         }
-        files = try ConfinedFiles(root: directory, recheckAfter: recheckAfter)
+        let named = NamedFolder(root, recheckAfter: recheckAfter)
+        if root.status(of: "feed.json") != nil {
+            source = .documents(try DirectoryFeed(root: root, directory: directory))
+        } else {
+            source = .folder(FolderSource(root: named, directory: directory, cache: folderCache, recheckAfter: recheckAfter))
+        }
+        files = ConfinedFiles(folder: named, recheckAfter: recheckAfter)
         memo = Memo(recheckAfter: recheckAfter)
     }
 
@@ -229,9 +253,8 @@ public struct FeedAPI: Sendable {
         guard let offset = Self.offset(cursor, count: ids.count) else { return nil }
         var parts: [String] = []
         for id in ids[offset..<min(ids.count, offset + limit)] {
-            var info = stat()
-            if stat(files.root + "/stories/\(id).json", &info) == 0 {
-                parts.append("\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            if let file = files.folder.current().identity(of: "stories/\(id).json") {
+                parts.append("\(file.inode)-\(file.size)-\(file.modified)")
             } else {
                 parts.append("-")
             }
@@ -302,8 +325,13 @@ public struct FeedAPI: Sendable {
         ]
         if ETag.matches(request.ifNoneMatch, file.etag) { return APIResponse(status: 304, headers: headers, body: Data()) }
         let total = file.size
-        func body(_ range: Range<Int>) -> Data? {
-            head ? Data() : try? file.bytes(in: range)
+        /// The answer's bytes: a small file's from memory, a large one's as a part of the
+        /// open file, sent as the client takes it (nothing of it held here).
+        func answer(_ status: Int, _ range: Range<Int>, _ headers: [(String, String)]) -> APIResponse {
+            if head { return APIResponse(status: status, headers: headers, body: Data()) }
+            if let opened = file.open { return APIResponse(status: status, headers: headers, body: Data(), file: FileSlice(file: opened, range: range)) }
+            guard let bytes = try? file.bytes(in: range) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
+            return APIResponse(status: status, headers: headers, body: bytes)
         }
         // If-Range with another tag: the whole file, as RFC 9110 asks.
         let rangeApplies = request.range != nil && (request.ifRange.map { $0 == file.etag } ?? true)
@@ -317,15 +345,13 @@ public struct FeedAPI: Sendable {
                                                           ("Content-Range", "bytes */\(total)"), ("Content-Length", String(message.count))],
                                    body: head ? Data() : message)
             case .part(let range):
-                guard let bytes = body(range) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
                 headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)"))
                 headers.append(("Content-Length", String(range.count)))
-                return APIResponse(status: 206, headers: headers, body: bytes)
+                return answer(206, range, headers)
             }
         }
-        guard let bytes = body(0..<total) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
         headers.append(("Content-Length", String(total)))
-        return APIResponse(status: 200, headers: headers, body: bytes)
+        return answer(200, 0..<total, headers)
     }
 
     // MARK: - Answers
@@ -466,12 +492,12 @@ public final class FolderSource: @unchecked Sendable {
     private var stamp: Int64
     private var checked: UInt64
 
-    init(directory: URL, cache: FolderCache?, recheckAfter: Double) throws(FeedError) {
+    init(root: NamedFolder, directory: URL, cache: FolderCache?, recheckAfter: Double) {
         self.directory = directory.standardizedFileURL
         self.cache = cache
         self.recheckAfter = recheckAfter
-        feed = try FolderFeed(directory: directory, cache: cache)
-        stamp = Self.stamp(of: self.directory.path)
+        feed = FolderFeed(root: root, directory: directory, cache: cache)
+        stamp = Self.stamp(of: feed.root)
         checked = ConfinedFiles.now()
     }
 
@@ -481,12 +507,13 @@ public final class FolderSource: @unchecked Sendable {
         let due: Int64? = lock.withLock {
             guard Double(now &- checked) / 1e9 >= recheckAfter else { return nil }
             checked = now
-            let seen = Self.stamp(of: directory.path)
+            let seen = Self.stamp(of: feed.root)
             return seen == stamp ? nil : seen
         }
         guard let seen = due else { return lock.withLock { feed } }
         // Listed before it replaces the last one: a folder that cannot be listed keeps it.
-        let fresh = try? FolderFeed(directory: directory, cache: cache)
+        // The same descriptor: the folder served is the one opened at the start.
+        let fresh: FolderFeed? = FolderFeed(root: lock.withLock { feed.named }, directory: directory, cache: cache)
         if let fresh, (try? fresh.prepare()) == nil { return lock.withLock { feed } }
         return lock.withLock {
             if let fresh {
@@ -497,9 +524,8 @@ public final class FolderSource: @unchecked Sendable {
         }
     }
 
-    /// The folder's modification time in nanoseconds (0 when it cannot be looked at).
-    static func stamp(of path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? FolderCache.nanoseconds(info.st_mtim) : 0
+    /// The folder's modification time in nanoseconds, from its descriptor (0 when it cannot be looked at).
+    static func stamp(of folder: OpenFolder) -> Int64 {
+        folder.status().map { FolderCache.nanoseconds($0.st_mtim) } ?? 0
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import StoriesCore
 
 /// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
@@ -17,12 +18,17 @@ public struct FeedServer: Sendable {
         /// long as it would take at `bandwidth`, a share `failureRate` answered 503.
         /// (`timeout` is the client's and not used here.)
         public var network = NetworkProfile.local
+        /// Files too large to keep in memory sent at once; one more is answered 503.
+        public var maxStreams = SendBudget.standardMaxStreams
+        /// A connection whose client takes nothing for this long while an answer waits is closed.
+        public var sendTimeout: Duration = .seconds(60)
 
         public init() {}
     }
 
     public let api: FeedAPI
     public let options: Options
+    public let budget: SendBudget
     let log: Logger
 
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
@@ -30,6 +36,7 @@ public struct FeedServer: Sendable {
     public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil) throws(FeedError) {
         api = try FeedAPI(directory: directory, folderCache: folderCache)
         self.options = options
+        budget = SendBudget(maxStreams: options.maxStreams)
         log = try LineLogHandler.logger(path: logFile)
     }
 
@@ -40,10 +47,13 @@ public struct FeedServer: Sendable {
 
     /// The Hummingbird application (tests run it on loopback with HummingbirdTesting).
     public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let (seconds, attoseconds) = options.sendTimeout.components
+        let timeout = TimeAmount.nanoseconds(max(1, min(3600, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000))
+        return Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await self.respond(to: request) },
             // A connection silent for 30 s is closed, so idle sockets cannot pile up.
-            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout)],
+                                                idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: log
@@ -74,6 +84,17 @@ public struct FeedServer: Sendable {
         } else {
             answer = api.respond(apiRequest)
         }
+        // A file sent from disk takes a place for as long as it is sent; with none left, the
+        // client hears so at once and when to try again.
+        var lease: SendBudget.Lease?
+        if answer.file != nil {
+            lease = budget.lease()
+            if lease == nil {
+                let body = FeedWire.error("busy: \(budget.maxStreams) large files are being sent; try again in a second", status: 503)
+                answer = APIResponse(status: 503, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                            ("Retry-After", "1"), ("Content-Length", String(body.count))], body: body)
+            }
+        }
         let network = options.network
         if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
             let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
@@ -81,17 +102,22 @@ public struct FeedServer: Sendable {
                                                         ("Content-Length", String(body.count))], body: body)
         }
         var wait = max(0, network.latency + network.jitter * Double.random(in: -1...1))
-        wait += network.transferSeconds(bytes: answer.body.count)
+        wait += network.transferSeconds(bytes: answer.length)
         if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
         var fields = HTTPFields()
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         let elapsed = ContinuousClock.now - started
-        log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.body.count) \(Self.milliseconds(elapsed))ms")
-        // An empty body is no body at all (head and end go out in one write).
-        return Response(status: HTTPResponse.Status(code: answer.status), headers: fields,
-                        body: answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
+        let body: ResponseBody
+        if let file = answer.file, let lease {
+            body = SendBudget.body(file, lease: lease)
+        } else {
+            // An empty body is no body at all (head and end go out in one write).
+            body = answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        }
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: fields, body: body)
     }
 
     static let folderQueues = (0..<8).map { DispatchQueue(label: "stories.serve.folder.\($0)", qos: .userInitiated) }

@@ -34,12 +34,17 @@ struct BlurHashAssets: ParsableCommand {
             let plain = lstat(directory.appendingPathComponent("feed.json").path, &info) != 0 && stat(directory.path, &info) == 0
             throw fail(error.description + (plain ? " (a folder of photos has no documents yet: stories init \(feed) writes them, with BlurHashes)" : ""))
         }
+        // Everything is read and written from the folder's descriptor, never by its path again.
+        let root = index.root
+        let documents: OpenFolder
+        do { documents = try root.folder("stories") } catch {
+            throw fail("\(SafeText.line(directory.appendingPathComponent("stories").path)): \(error)")
+        }
         var written = 0, kept = 0, failed = 0
         for id in index.index.storyIDs {
-            let url = directory.appendingPathComponent("stories/\(id).json")
             let path = "stories/\(id).json"
             // The document as its author wrote it: only the hashes' values change (JSONEdits).
-            guard let (data, _) = try? SafeFile.read(url.path, maxBytes: FeedDecoder.maxDocumentBytes),
+            guard let (data, _) = try? documents.read("\(id).json", maxBytes: FeedDecoder.maxDocumentBytes),
                   let story = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let items = story["items"] as? [[String: Any]] else {
                 warn("\(path): skipped (not a story document)")
@@ -72,7 +77,9 @@ struct BlurHashAssets: ParsableCommand {
                 do {
                     // A video's hash is of its first frame (the poster it shows first); the
                     // file is opened the one safe way (no link, no FIFO, bounded).
-                    let hash = try BlurHash.ofFile(directory.appendingPathComponent(mediaPath).path)
+                    let opened: SafeFile.Opened
+                    do { opened = try root.open(mediaPath) } catch { throw MediaError.unreadable(error.description) }
+                    let hash = try BlurHash.ofFile(opened)
                     edits.append(JSONEdits.setting("blurhash", to: hash, in: span, of: text))
                     written += 1
                 } catch {
@@ -81,10 +88,9 @@ struct BlurHashAssets: ParsableCommand {
                 }
             }
             if !edits.isEmpty {
-                var info = stat()
-                let mode = lstat(url.path, &info) == 0 ? info.st_mode & 0o777 : 0o644
-                do { try AtomicFile.write(Data(JSONEdits.apply(edits, to: text)), to: url, mode: mode) } catch {
-                    throw fail("\(url.path): cannot be written (\(error.localizedDescription))")
+                let mode = documents.status(of: "\(id).json").map { $0.st_mode & 0o777 } ?? 0o644
+                do { try documents.write(Data(JSONEdits.apply(edits, to: text)), to: "\(id).json", mode: mode) } catch {
+                    throw fail("\(error)")
                 }
             }
         }

@@ -26,14 +26,16 @@ struct InitCommand: ParsableCommand {
         let folder = URL(fileURLWithPath: directory).standardizedFileURL
         let index = folder.appendingPathComponent("feed.json")
         let storiesFolder = folder.appendingPathComponent("stories")
-        var indexInfo = stat()
-        if !force, lstat(index.path, &indexInfo) == 0 {
-            throw fail("\(SafeText.line(index.path)) is already there (the folder is a feed folder); --force writes it again")
-        }
         // The headers' cache, without its background previews: the hashes are worked out below.
         let cache = FolderCache.standardRoot().map { FolderCache(feed: folder, root: $0) }
         let feed: FolderFeed
         do { feed = try FolderFeed(directory: folder, cache: cache) } catch { throw fail(error.description) }
+        // Everything below is reached from the folder's descriptor (read and written), never
+        // by its path again: a folder in it swapped for a link leads nowhere.
+        let root = feed.root
+        if !force, root.status(of: "feed.json") != nil {
+            throw fail("\(SafeText.line(index.path)) is already there (the folder is a feed folder); --force writes it again")
+        }
         let load = feed.loadAll(pageSize: 50)
         // The documents' own folder is no story (after an earlier init).
         // Each line once (a page and a story both list a folder).
@@ -44,24 +46,30 @@ struct InitCommand: ParsableCommand {
         guard !load.stories.isEmpty else { throw fail("\(SafeText.line(folder.path)): no photos or videos to make stories of") }
 
         // Nothing is written until everything is known to be writable as asked.
-        var info = stat()
-        if lstat(storiesFolder.path, &info) == 0 {
+        if let info = root.status(of: "stories") {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw fail("\(SafeText.line(storiesFolder.path)) is there and is not a folder; move it away first")
-            }
-            // A folder of photos named "stories" is one of the stories, not the place for documents.
-            let others = ((try? FileManager.default.contentsOfDirectory(atPath: storiesFolder.path)) ?? []).filter { !$0.hasSuffix(".json") }
-            if !others.isEmpty {
-                throw fail("\(SafeText.line(storiesFolder.path)) holds other files (\(others.count)); the documents go there: rename that folder first")
+                throw fail("\(SafeText.line(storiesFolder.path)) is there and is \(SafeFile.kind(of: info.st_mode)), not a folder; move it away first")
             }
         } else {
-            do { try FileManager.default.createDirectory(at: storiesFolder, withIntermediateDirectories: false) } catch {
-                throw fail("\(SafeText.line(storiesFolder.path)): cannot be made (\(error.localizedDescription))")
+            do { try root.makeFolder("stories") } catch {
+                throw fail("\(SafeText.line(storiesFolder.path)): cannot be made (\(error))")
             }
         }
+        let documents: OpenFolder
+        do { documents = try root.folder("stories") } catch {
+            throw fail("\(SafeText.line(storiesFolder.path)): \(error == .link ? "is a symbolic link, which is not followed" : error.description)")
+        }
+        // A folder of photos named "stories" is one of the stories, not the place for documents.
+        var others = 0
+        _ = documents.forEachName { name, _ in
+            if !(name ?? "").hasSuffix(".json") { others += 1 }
+            return true
+        }
+        if others > 0 {
+            throw fail("\(SafeText.line(storiesFolder.path)) holds other files (\(others)); the documents go there: rename that folder first")
+        }
         let existing = load.stories.filter { story in
-            var info = stat()
-            return lstat(storiesFolder.appendingPathComponent("\(story.id).json").path, &info) == 0 // a link too, even to nothing
+            documents.status(of: "\(story.id).json") != nil // a link too, even to nothing
         }
         if !force, let first = existing.first {
             throw fail("stories/\(first.id).json is already there (\(existing.count) of them); --force writes them again")
@@ -74,7 +82,7 @@ struct InitCommand: ParsableCommand {
             for index in story.items.indices {
                 guard !noBlurhash, var media = story.items[index].content.media else { continue }
                 if media.blurhash != nil { hashed += 1; continue }
-                media.blurhash = BlurHash.ofFile(atPath: folder.appendingPathComponent(media.location).path)
+                media.blurhash = (try? root.open(media.location)).flatMap { try? BlurHash.ofFile($0) }
                 if media.blurhash != nil { hashed += 1 }
                 worked += 1
                 if worked % 250 == 0 {
@@ -87,23 +95,24 @@ struct InitCommand: ParsableCommand {
                 }
             }
             items += story.items.count
-            try write(FeedWire.story(story, pretty: true), to: storiesFolder.appendingPathComponent("\(story.id).json"))
+            try write(FeedWire.story(story, pretty: true), to: "\(story.id).json", in: documents)
             if load.stories.count > 20, (n + 1) % 20 == 0 {
                 FileHandle.standardError.write(Data("stories: init: \(n + 1) of \(load.stories.count) stories written\n".utf8))
             }
         }
         let document: [String: Any] = ["version": 1, "title": feed.title, "stories": load.stories.map(\.id)]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        try write(data, to: index)
+        try write(data, to: "feed.json", in: root)
         cache?.flush()
         let stories = load.stories.count == 1 ? "1 story" : "\(load.stories.count) stories"
         let media = items == 1 ? "1 photo or video" : "\(items) photos and videos"
         print("init: \(stories), \(media) (\(hashed) with a BlurHash) in \(SafeText.line(index.path)) and \(SafeText.line(storiesFolder.path))/")
     }
 
-    private func write(_ data: Data, to url: URL) throws {
-        do { try AtomicFile.write(data + Data("\n".utf8), to: url, mode: 0o644) } catch {
-            throw fail("\(SafeText.line(url.path)): cannot be written (\(error.localizedDescription))")
+    /// Whole or not at all, from the folder's descriptor.
+    private func write(_ data: Data, to name: String, in folder: OpenFolder) throws {
+        do { try folder.write(data + Data("\n".utf8), to: name, mode: 0o644) } catch {
+            throw fail("\(error)")
         }
     }
 }

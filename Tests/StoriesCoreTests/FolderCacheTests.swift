@@ -31,8 +31,8 @@ import Testing
     }
 
     func cache(_ folder: URL, _ root: URL, calls: Calls? = nil, hash: String? = "LEHV6nWB2yk8pyo0adR*.7kCMdnj") -> FolderCache {
-        FolderCache(feed: folder, root: root, previewer: { path in
-            calls?.add(path)
+        FolderCache(feed: folder, root: root, previewer: { file in
+            calls?.add("\(file.identity.inode)")
             return hash
         }, writeDelay: .milliseconds(1))
     }

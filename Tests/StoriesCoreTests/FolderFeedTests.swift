@@ -196,11 +196,14 @@ import Testing
         let feed = try FolderFeed(directory: root, timeZone: utc, maxEntries: 10)
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.flatMap(\.itemIDs).count == 10)
-        #expect(page.warnings.contains { $0.message.contains("25 entries; only 10 of them are read") }, "\(page.warnings)")
+        #expect(page.warnings.contains { $0.message.contains("25 entries; only the last 10 photos and videos and 10 folders by name are read") },
+                "\(page.warnings)")
+        #expect(page.stories.flatMap(\.itemIDs).sorted() == Array((0..<25).map { "p\($0).jpg" }.sorted().suffix(10)), "the last by name")
 
         var warnings: [FeedWarning] = []
-        #expect(FolderFeed.list(root.appendingPathComponent("p0.jpg"), relative: "p0.jpg", warnings: &warnings) == nil)
-        #expect(FolderFeed.list(root.appendingPathComponent("gone"), relative: "gone", warnings: &warnings) == nil)
+        let open = try OpenFolder.open(root.path)
+        #expect(FolderFeed.list(open, relative: "p0.jpg", warnings: &warnings) == nil)
+        #expect(FolderFeed.list(open, relative: "gone", warnings: &warnings) == nil)
         #expect(warnings.map(\.message) == ["p0.jpg: cannot be read (no longer a folder)", "gone: cannot be read (gone since it was listed)"])
         // A story whose folder went away after the listing: said, not a crash.
         let trip = root.appendingPathComponent("Trip")
@@ -277,12 +280,12 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-retry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try FolderFeed(root: NamedFolder(try OpenFolder.open(root.path), recheckAfter: 0), directory: root, timeZone: utc)
         try FileManager.default.removeItem(at: root)
-        #expect(throws: FeedError.self) { try feed.page(after: nil, limit: 10) }
+        #expect(throws: FeedError(file: root.path, reason: "cannot be read (removed since it was opened)")) { try feed.page(after: nil, limit: 10) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Back"), withIntermediateDirectories: true)
         try photo().write(to: root.appendingPathComponent("Back/a.jpg"))
-        #expect(try feed.page(after: nil, limit: 10).stories.map(\.id) == ["Back"], "the failure was not kept")
+        #expect(try feed.page(after: nil, limit: 10).stories.map(\.id) == ["Back"], "the failure was not kept; the folder made again under its name is read")
         #expect(feed.waitsOnNetwork, "a folder's calls run on queues of their own")
     }
 }

@@ -16,26 +16,55 @@ public enum AtomicFile {
 
     /// `pauseBeforeRename`: seconds between the fsync and the rename, only for the tests
     /// that kill a writer mid-write.
-    public static func write(_ data: Data, to file: URL, mode: mode_t = 0o600, pauseBeforeRename: Double = 0) throws {
+    public static func write(_ data: Data, to file: URL, mode: mode_t = 0o600, pauseBeforeRename: Double = 0) throws(Failure) {
         let directory = file.deletingLastPathComponent()
         if let code = makeFolders(directory.path) { throw failure("make the folder", directory.path, errno: code) }
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-        unlink(temporary.path) // one left by this pid before (a pid is reused only after its process is gone)
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw failure("write", temporary.path, errno: errno) }
-        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        let writeError = errno
-        let synced = fsync(fd) == 0
+        // The folder by its descriptor from here on: the temporary file and the rename stay
+        // in the folder that was checked, whatever its path comes to mean meanwhile.
+        let folder = Foundation.open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw failure("write into", directory.path, errno: errno) }
+        defer { close(folder) }
+        try write(data, in: folder, name: file.lastPathComponent, shownAs: file.path, mode: mode, pauseBeforeRename: pauseBeforeRename)
+    }
+
+    /// The same inside the folder open as `folder`: `name` is one part of a path.
+    static func write(_ data: Data, in folder: Int32, name: String, shownAs shown: String, mode: mode_t,
+                      pauseBeforeRename: Double = 0) throws(Failure) {
+        let temporary = ".\(name).\(getpid()).tmp"
+        unlinkat(folder, temporary, 0) // one left by this pid before (a pid is reused only after its process is gone)
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw failure("write", shown, errno: errno) }
+        var written = 0
+        var writeError: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            while written < bytes.count {
+                let n = Foundation.write(fd, base + written, bytes.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    writeError = errno
+                    return
+                }
+                if n == 0 { writeError = ENOSPC; return }
+                written += n
+            }
+        }
+        let synced = writeError == 0 && fsync(fd) == 0
+        let syncError = errno
         close(fd)
         if pauseBeforeRename > 0 { Thread.sleep(forTimeInterval: pauseBeforeRename) }
-        guard written == data.count else {
-            unlink(temporary.path)
-            throw failure("write", file.path, errno: written < 0 ? writeError : ENOSPC)
+        guard writeError == 0 else {
+            unlinkat(folder, temporary, 0)
+            throw failure("write", shown, errno: writeError)
         }
-        guard synced, rename(temporary.path, file.path) == 0 else {
+        guard synced else {
+            unlinkat(folder, temporary, 0)
+            throw failure("write", shown, errno: syncError)
+        }
+        guard renameat(folder, temporary, folder, name) == 0 else {
             let code = errno
-            unlink(temporary.path)
-            throw failure("replace", file.path, errno: code)
+            unlinkat(folder, temporary, 0)
+            throw failure("replace", shown, errno: code)
         }
     }
 

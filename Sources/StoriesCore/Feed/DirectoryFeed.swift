@@ -3,23 +3,38 @@ import Foundation
 /// A feed in a folder: `feed.json`, `stories/<id>.json`, `media/…` (docs/feed-format.md).
 /// `init` reads and checks `feed.json` at once, so a missing or malformed feed is reported
 /// before the screen is touched.
+///
+/// Every file is read from the folder's own descriptor (`OpenFolder`): no link anywhere in a
+/// path inside it is followed, and a folder swapped for a link after the start leads nowhere.
 public struct DirectoryFeed: FeedSource {
     public let directory: URL
     public let index: FeedIndex
+    /// The folder, held open.
+    public let root: OpenFolder
 
     public var title: String { index.title }
 
     public init(directory: URL) throws(FeedError) {
+        let open: OpenFolder
+        do { open = try OpenFolder.open(directory.path) } catch {
+            let reason = switch error {
+            case .missing: "no such file or folder"
+            case .notFolder("a file"): "is a file; --feed takes the folder that holds feed.json"
+            case .notFolder(let kind): "is \(kind), not a folder; --feed takes the folder that holds feed.json"
+            case .cannotOpen(let why): "cannot be read (\(why))"
+            default: error.description
+            }
+            throw FeedError(file: SafeText.line(directory.path), reason: reason)
+        }
+        try self.init(root: open, directory: directory)
+    }
+
+    /// Over a folder already open (a server reads the same descriptor for its files).
+    public init(root: OpenFolder, directory: URL) throws(FeedError) {
         self.directory = directory
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
-            throw FeedError(file: directory.path, reason: "no such file or folder")
-        }
-        guard isDirectory.boolValue else {
-            throw FeedError(file: directory.path, reason: "is a file; --feed takes the folder that holds feed.json")
-        }
-        let indexURL = directory.appendingPathComponent("feed.json")
-        index = try FeedDecoder.index(from: Self.read(indexURL, maxBytes: FeedDecoder.maxDocumentBytes), file: indexURL.path)
+        self.root = root
+        index = try FeedDecoder.index(from: Self.read(root, "feed.json", in: directory, maxBytes: FeedDecoder.maxDocumentBytes),
+                                      file: directory.appendingPathComponent("feed.json").path)
     }
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
@@ -43,33 +58,37 @@ public struct DirectoryFeed: FeedSource {
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {
-        let url = directory.appendingPathComponent("stories").appendingPathComponent("\(id).json")
-        let data = try Self.read(url, maxBytes: FeedDecoder.maxDocumentBytes)
-        let (story, warnings) = try FeedDecoder.story(from: data, file: url.path, expectedID: id)
+        let relative = "stories/\(id).json"
+        let data = try Self.read(root, relative, in: directory, maxBytes: FeedDecoder.maxDocumentBytes)
+        let (story, warnings) = try FeedDecoder.story(from: data, file: directory.appendingPathComponent(relative).path, expectedID: id)
         return StoryLoad(story: story, warnings: warnings, bytes: data.count)
     }
 
     /// `home.json` beside `feed.json`, when there is one.
     public func home() throws(FeedError) -> HomeLoad {
         let url = directory.appendingPathComponent("home.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return HomeLoad(layout: .empty) }
-        return try HomeDecoder.decode(Self.read(url, maxBytes: FeedDecoder.maxDocumentBytes), file: url.path)
+        guard root.status(of: "home.json") != nil else { return HomeLoad(layout: .empty) }
+        return try HomeDecoder.decode(Self.read(root, "home.json", in: directory, maxBytes: FeedDecoder.maxDocumentBytes), file: url.path)
     }
 
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         guard !location.contains("://") else {
             throw FeedError(file: location, reason: "this feed is a folder; it cannot fetch URLs")
         }
-        return try Self.read(directory.appendingPathComponent(location), maxBytes: maxBytes)
+        if let problem = FeedPath.problem(with: location) {
+            throw FeedError(file: directory.appendingPathComponent(SafeText.line(location)).path, reason: problem)
+        }
+        return try Self.read(root, location, in: directory, maxBytes: maxBytes)
     }
 
-    /// Through `SafeFile`: a link (a feed.json pointing at a 3 GB file, a photo outside the
-    /// folder) is refused by what it is, before any size is trusted.
-    private static func read(_ url: URL, maxBytes: Int) throws(FeedError) -> Data {
+    /// From the folder's descriptor: a link (a feed.json pointing at a 3 GB file, a photo
+    /// outside the folder, a folder of it swapped for a link) is refused by what it is,
+    /// before any size is trusted.
+    private static func read(_ root: OpenFolder, _ relative: String, in directory: URL, maxBytes: Int) throws(FeedError) -> Data {
         do {
-            return try SafeFile.read(url.path, maxBytes: maxBytes).0
+            return try root.read(relative, maxBytes: maxBytes).0
         } catch {
-            throw FeedError(file: url.path, reason: SafeFile.describe(error, maxBytes: maxBytes))
+            throw FeedError(file: directory.appendingPathComponent(relative).path, reason: SafeFile.describe(error, maxBytes: maxBytes))
         }
     }
 }

@@ -35,8 +35,8 @@ public final class FolderCache: @unchecked Sendable {
         }
     }
 
-    /// A BlurHash for the file at a path (the app's decoder makes it; tests give their own).
-    public typealias Previewer = @Sendable (_ path: String) -> String?
+    /// A BlurHash for an open file (the app's decoder makes it; tests give their own).
+    public typealias Previewer = @Sendable (_ file: SafeFile.Opened) -> String?
 
     /// This feed's cache folder.
     public let directory: URL
@@ -144,7 +144,9 @@ public final class FolderCache: @unchecked Sendable {
 
     /// Works out the BlurHash of each file that has none yet, one at a time on a
     /// background queue; the next load of the story carries them.
-    public func requestPreviews(folder: String, files: [(name: String, path: String, size: Int, modified: Int64)]) {
+    /// Each file is opened from `open` (the folder's descriptor) when its turn comes, and
+    /// its preview kept only when it is still the file listed (size and time, on the open file).
+    public func requestPreviews(folder: String, in open: OpenFolder, files: [(name: String, size: Int, modified: Int64)]) {
         guard let previewer else { return }
         for file in files {
             let key = folder + "/" + file.name
@@ -157,11 +159,12 @@ public final class FolderCache: @unchecked Sendable {
             guard wanted else { continue }
             previews.async { [self] in
                 guard !lock.withLock({ closing }) else { return }
-                let preview = previewer(file.path)
+                // The file may have changed since it was listed: a preview only of the same file.
+                let opened = try? open.open(file.name)
+                let same = opened.map { Int($0.identity.size) == file.size && $0.identity.modified == file.modified } ?? false
+                let preview = same ? opened.flatMap(previewer) : nil
                 lock.withLock { _ = pendingPreviews.remove(key) }
-                // The file may have changed meanwhile: keep the preview only for the same file.
-                var info = stat()
-                guard lstat(file.path, &info) == 0, Int(info.st_size) == file.size, Self.nanoseconds(info.st_mtim) == file.modified else { return }
+                guard same else { return }
                 update(folder: folder, name: file.name, size: file.size, modified: file.modified) { entry in
                     if let preview { entry.blurhash = preview } else { entry.noPreview = true }
                 }

@@ -15,6 +15,11 @@ import Foundation
 /// out in the background the first time its story is loaded.
 public struct FolderFeed: FeedSource {
     public let directory: URL
+    /// The folder, held open: every file and folder in it is reached from its descriptor.
+    public let named: NamedFolder
+    /// The folder as it is open now (opened again only when the one held was removed or
+    /// replaced under its name).
+    public var root: OpenFolder { named.current() }
     public let title: String
     let timeZone: TimeZone
     let cache: FolderCache?
@@ -67,7 +72,9 @@ public struct FolderFeed: FeedSource {
 
     /// The stories, listing the folder the first time.
     func scan() throws(FeedError) -> Scan {
-        try once.get { () throws(FeedError) -> Scan in try Self.scan(directory, timeZone: timeZone, cache: cache, now: now, maxEntries: maxEntries) }
+        try once.get { () throws(FeedError) -> Scan in
+            try Self.scan(root, directory, timeZone: timeZone, cache: cache, now: now, maxEntries: maxEntries)
+        }
     }
 
     /// One story: a sub-folder, or the loose files of one day.
@@ -89,8 +96,9 @@ public struct FolderFeed: FeedSource {
     /// The most items one story has: a story is watched item by item (and its document must
     /// stay within the 4 MB a feed document may be, written by `init` or served).
     public static let maxItemsPerStory = FeedDecoder.maxItemsPerStory
-    /// How far a listing counts entries past the limit before it stops reading the folder.
-    static let maxCounted = 1_000_000
+    /// How many names a listing reads before it stops reading the folder (every name is read
+    /// up to here, so that the last by name are found whatever order the folder lists them in).
+    static let maxCounted = 10_000_000
     /// The longest sidecar caption read.
     static let maxCaptionBytes = 2000
 
@@ -98,43 +106,44 @@ public struct FolderFeed: FeedSource {
     /// each folder's listing.
     public init(directory: URL, timeZone: TimeZone = .current, cache: FolderCache? = nil, now: Date = Date(),
                 maxEntries: Int = FolderFeed.maxEntries) throws(FeedError) {
+        // The folder named may itself be a link (~/Pictures often is); what is inside is not followed.
+        let open: OpenFolder
+        do { open = try OpenFolder.open(directory.standardizedFileURL.path) } catch {
+            throw FeedError(file: SafeText.line(directory.path), reason: Self.folderProblem(error))
+        }
+        self.init(root: NamedFolder(open), directory: directory, timeZone: timeZone, cache: cache, now: now, maxEntries: maxEntries)
+    }
+
+    /// Over a folder already open (a server reads the same descriptor for its files).
+    public init(root: NamedFolder, directory: URL, timeZone: TimeZone = .current, cache: FolderCache? = nil, now: Date = Date(),
+                maxEntries: Int = FolderFeed.maxEntries) {
+        named = root
         self.directory = directory.standardizedFileURL
         self.timeZone = timeZone
         self.cache = cache
         self.maxEntries = max(1, maxEntries)
-        var info = stat()
-        guard lstat(self.directory.path, &info) == 0 else {
-            throw FeedError(file: SafeText.line(directory.path), reason: errno == EACCES ? "permission denied" : "no such file or folder")
-        }
-        // The folder named may itself be a link (~/Pictures often is); what is inside is not followed.
-        var resolved = stat()
-        guard stat(self.directory.path, &resolved) == 0 else {
-            let reason = switch errno {
-            case ELOOP: "a loop of symbolic links"
-            case ENOENT: "a symbolic link to nothing"
-            case EACCES: "permission denied"
-            default: String(cString: strerror(errno))
-            }
-            throw FeedError(file: SafeText.line(directory.path), reason: reason)
-        }
-        guard (resolved.st_mode & S_IFMT) == S_IFDIR else {
-            throw FeedError(file: SafeText.line(directory.path),
-                            reason: "is a file; give a folder of photos and videos (to show one photo: stories print FILE, one video: stories play FILE)")
-        }
         let name = SafeText.line(self.directory.lastPathComponent)
         title = name.isEmpty || name == "/" ? "Photos" : name
         self.now = now
-        // A folder that cannot be listed is said now, before any screen: the listing waits.
-        guard let handle = opendir(self.directory.path) else {
-            let reason = errno == EACCES ? "cannot be read (permission denied)" : "cannot be read (\(String(cString: strerror(errno))))"
-            throw FeedError(file: SafeText.line(self.directory.path), reason: reason)
-        }
-        closedir(handle)
     }
 
-    static func scan(_ directory: URL, timeZone: TimeZone, cache: FolderCache?, now: Date, maxEntries: Int) throws(FeedError) -> Scan {
+    /// Why a folder named as a feed cannot be one, in words.
+    public static func folderProblem(_ error: SafeFile.Failure) -> String {
+        switch error {
+        case .missing: "no such file or folder"
+        case .notFolder("a file"):
+            "is a file; give a folder of photos and videos (to show one photo: stories print FILE, one video: stories play FILE)"
+        case .notFolder(let kind): "is \(kind), not a folder of photos and videos"
+        case .cannotOpen("permission denied"): "cannot be read (permission denied)"
+        case .cannotOpen(let why): why
+        default: error.description
+        }
+    }
+
+    static func scan(_ root: OpenFolder, _ directory: URL, timeZone: TimeZone, cache: FolderCache?, now: Date,
+                     maxEntries: Int) throws(FeedError) -> Scan {
         var warnings: [FeedWarning] = []
-        guard let top = Self.list(directory, relative: "", maxEntries: maxEntries, warnings: &warnings) else {
+        guard let top = Self.list(root, relative: "", shownAs: directory.path, maxEntries: maxEntries, warnings: &warnings) else {
             // The line says the path already: only its reason goes after the path here.
             let line = warnings.first?.message ?? ""
             let reason = line.range(of: ": cannot be read").map { String(line[line.index($0.lowerBound, offsetBy: 2)...]) } ?? "cannot be read"
@@ -147,7 +156,7 @@ public struct FolderFeed: FeedSource {
         var days: [String: (date: Date, files: [FileEntry])] = [:]
         var looseMetadata: [String: PhotoMetadata] = [:]
         for file in top.files {
-            let meta = Self.metadata(of: file, folder: "", in: directory, cache: cache, timeZone: timeZone)
+            let meta = Self.metadata(of: file, folder: "", in: root, cache: cache, timeZone: timeZone)
             looseMetadata[file.name] = meta
             let taken = meta.captured ?? file.modified
             let day = meta.day ?? Self.dayKey(taken, timeZone: timeZone)
@@ -157,7 +166,7 @@ public struct FolderFeed: FeedSource {
         cache?.prune(folder: "", keeping: Set(top.files.map(\.name)))
         for (day, value) in days.sorted(by: { $0.key < $1.key }) {
             let id = Self.storyID(for: "day-" + day, used: &usedIDs)
-            let files = Listing(files: value.files, sidecars: top.sidecars)
+            let files = Listing(open: top.open, files: value.files, sidecars: top.sidecars)
             entries.append(Entry(id: id, name: Self.dayName(day, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
         }
         for folder in top.folders {
@@ -189,7 +198,7 @@ public struct FolderFeed: FeedSource {
             let entry = stories[next]
             next += 1
             // A folder that cannot be read has said why; an empty one says so here.
-            guard let listing = self.listing(of: entry, warnings: &warnings) else { continue }
+            guard let (listing, _) = self.listing(of: entry, warnings: &warnings) else { continue }
             guard !listing.files.isEmpty else {
                 warnings.append(FeedWarning(Self.nothingIn(entry, listing)))
                 continue
@@ -207,30 +216,28 @@ public struct FolderFeed: FeedSource {
             throw FeedError(file: SafeText.line(id), reason: "no such story in \(SafeText.line(directory.lastPathComponent))")
         }
         var warnings: [FeedWarning] = []
-        let folderURL = entry.folder.isEmpty ? directory : directory.appendingPathComponent(entry.folder)
         var items: [(Date, StoryItem)] = []
-        guard let listing = self.listing(of: entry, warnings: &warnings) else {
+        guard let (listing, folder) = self.listing(of: entry, warnings: &warnings) else {
             throw FeedError(file: SafeText.line(entry.name), reason: warnings.last.map { Self.reason(of: $0.message) } ?? "cannot be read")
         }
-        var missingPreviews: [(name: String, path: String, size: Int, modified: Int64)] = []
+        var missingPreviews: [(name: String, size: Int, modified: Int64)] = []
         for file in listing.files {
-            let url = folderURL.appendingPathComponent(file.name)
             let location = entry.folder.isEmpty ? file.name : entry.folder + "/" + file.name
             let meta = (entry.folder.isEmpty ? scan.looseMetadata[file.name] : nil)
-                ?? Self.metadata(of: file, folder: entry.folder, in: folderURL, cache: cache, timeZone: timeZone)
+                ?? Self.metadata(of: file, folder: entry.folder, in: folder, cache: cache, timeZone: timeZone)
             let taken = meta.captured ?? file.modified
-            let caption = (listing.sidecars.isEmpty ? nil : Self.sidecarCaption(for: file.name, in: folderURL, sidecars: listing.sidecars))
+            let caption = (listing.sidecars.isEmpty ? nil : Self.sidecarCaption(for: file.name, in: folder, sidecars: listing.sidecars))
                 ?? meta.caption
             let known = cache?.entry(folder: entry.folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds)
             if known?.blurhash == nil, known?.noPreview != true {
-                missingPreviews.append((file.name, url.path, file.size, file.modifiedNanoseconds))
+                missingPreviews.append((file.name, file.size, file.modifiedNanoseconds))
             }
             let media = Media(location: location, bytes: file.size, blurhash: known?.blurhash)
             items.append((taken, StoryItem(id: file.name, content: file.isVideo ? .video(media) : .image(media),
                                           caption: caption, createdAt: taken)))
         }
         guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: Self.reason(of: Self.nothingIn(entry, listing))) }
-        cache?.requestPreviews(folder: entry.folder, files: missingPreviews)
+        cache?.requestPreviews(folder: entry.folder, in: folder, files: missingPreviews)
         // A day's story is some of the loose files: theirs are pruned by `init`, which lists them all.
         if !entry.folder.isEmpty { cache?.prune(folder: entry.folder, keeping: Set(listing.files.map(\.name))) }
         warnings += cache?.takeWarnings() ?? []
@@ -262,7 +269,7 @@ public struct FolderFeed: FeedSource {
     public func media(at location: String, maxBytes: Int) throws(FeedError) -> Data? {
         if let problem = FeedPath.problem(with: location) { throw FeedError(file: SafeText.line(location), reason: problem) }
         do {
-            return try SafeFile.read(directory.appendingPathComponent(location).path, maxBytes: maxBytes).0
+            return try root.read(location, maxBytes: maxBytes).0
         } catch {
             throw FeedError(file: SafeText.line(location), reason: SafeFile.describe(error, maxBytes: maxBytes))
         }
@@ -290,6 +297,8 @@ public struct FolderFeed: FeedSource {
     }
 
     struct Listing {
+        /// The folder listed, open: its files are read from this descriptor.
+        var open: OpenFolder?
         var folders: [(name: String, modified: Date)] = []
         var files: [FileEntry] = []
         /// Names of the `.txt` files beside them (captions), so only those are opened.
@@ -298,42 +307,67 @@ public struct FolderFeed: FeedSource {
         var avatar: String?
     }
 
-    /// One folder's entries, by `lstat`: folders, and photos and videos by their ending.
-    /// Hidden names, links, FIFOs, devices and names a path may not hold are left out, with
-    /// a line saying how many; nil (with a line saying why) when the folder cannot be read.
-    static func list(_ url: URL, relative: String, maxEntries: Int = maxEntries, warnings: inout [FeedWarning]) -> Listing? {
-        var listing = Listing()
-        let shown = SafeText.line(relative.isEmpty ? url.path : relative)
-        guard let handle = opendir(url.path) else {
-            let reason = errno == EACCES ? "permission denied" : errno == ENOENT ? "gone since it was listed"
-                : errno == ENOTDIR ? "no longer a folder" : String(cString: strerror(errno))
+    /// One folder's entries, by `lstat` from the folder's descriptor: folders, and photos and
+    /// videos by their ending. Hidden names, links, FIFOs, devices and names a path may not
+    /// hold are left out, with a line saying how many; nil (with a line saying why) when the
+    /// folder cannot be read. `shownAs` names the folder in lines (its place in the feed).
+    ///
+    /// A folder larger than `maxEntries` keeps the last `maxEntries` of its folders, of its
+    /// photos and videos and of its captions by name (cameras number their files in the
+    /// order taken), whatever order the file system lists them in: every name is read, and
+    /// the ones kept are those a bounded heap holds at the end.
+    static func list(_ parent: OpenFolder, relative: String, shownAs: String? = nil, maxEntries: Int = maxEntries,
+                     warnings: inout [FeedWarning]) -> Listing? {
+        let shown = SafeText.line(shownAs ?? relative)
+        let folder: OpenFolder
+        do { folder = try relative.isEmpty ? parent : parent.folder(relative) } catch {
+            let reason = switch error {
+            case .missing: "gone since it was listed"
+            case .link: "no longer a folder (a link now)"
+            case .notFolder: "no longer a folder"
+            case .cannotOpen(let why): why
+            default: error.description
+            }
             warnings.append(FeedWarning("\(shown): cannot be read (\(reason))"))
             return nil
         }
-        var names: [String] = []
-        var skipped = 0, total = 0
-        while let item = readdir(handle) {
-            total += 1
-            // Past the limit the folder is counted (up to a point) but no more names are kept.
-            if total > maxCounted { break }
-            guard names.count < maxEntries * 2 else { continue }
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                raw.baseAddress.flatMap { String(validatingCString: $0.assumingMemoryBound(to: CChar.self)) }
-            }
-            guard let name else { skipped += 1; continue } // not UTF-8: no path of ours could name it
-            if name == "." || name == ".." { total -= 1; continue }
-            names.append(name)
+        // A folder removed since it was opened lists as empty: it is said instead.
+        if let info = folder.status(), info.st_nlink == 0 {
+            warnings.append(FeedWarning("\(shown): cannot be read (removed since it was opened)"))
+            return nil
         }
-        closedir(handle)
-        if total > maxEntries {
-            let count = total > maxCounted ? "more than \(maxCounted)" : "\(total)"
-            warnings.append(FeedWarning("\(shown): \(count) entries; only \(maxEntries) of them are read"))
+        var listing = Listing(open: folder)
+        var folders = LastByName(keeping: maxEntries), files = LastByName(keeping: maxEntries), sidecars = LastByName(keeping: maxEntries)
+        var skipped = 0, total = 0, stopped = false
+        let failed = folder.forEachName { name, type in
+            total += 1
+            if total > maxCounted { stopped = true; return false }
+            guard let name else { skipped += 1; return true } // not UTF-8: no path of ours could name it
+            guard !name.hasPrefix(".") else { return true }
+            let ending = (name as NSString).pathExtension.lowercased()
+            if photoExtensions.contains(ending) || videoExtensions.contains(ending) {
+                files.offer(name)
+            } else if ending == "txt", type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) {
+                sidecars.offer(name)
+            } else if type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) {
+                folders.offer(name) // a folder (lstat below tells, where the listing did not)
+            } else if type != UInt8(DT_REG) {
+                skipped += 1 // a link, FIFO, socket or device: never opened
+            }
+            return true
+        }
+        if let failed {
+            warnings.append(FeedWarning("\(shown): cannot be read (\(failed == String(cString: strerror(EACCES)) ? "permission denied" : failed))"))
+            return nil
+        }
+        if stopped || files.dropped > 0 || folders.dropped > 0 {
+            let count = stopped ? "more than \(maxCounted)" : "\(total)"
+            warnings.append(FeedWarning("\(shown): \(count) entries; only the last \(maxEntries) photos and videos and \(maxEntries) folders by name are read"))
         }
         var vanished = 0
-        for name in names.sorted().prefix(maxEntries) where !name.hasPrefix(".") {
+        for name in folders.sorted() + files.sorted() + sidecars.sorted() {
             guard FeedPath.problem(with: name) == nil, SafeText.line(name) == name else { skipped += 1; continue }
-            var info = stat()
-            guard lstat(url.appendingPathComponent(name).path, &info) == 0 else { vanished += 1; continue }
+            guard let info = folder.status(of: name) else { vanished += 1; continue }
             // Clamped to years 1970–9999: a time a file system allows is not always one a date format writes.
             let modified = Date(timeIntervalSince1970: Double(min(max(0, info.st_mtim.tv_sec), 253_402_300_799)))
             let ending = (name as NSString).pathExtension.lowercased()
@@ -345,7 +379,7 @@ public struct FolderFeed: FeedSource {
                 listing.avatar = name
             case S_IFREG where isVideo || isPhoto:
                 listing.files.append(FileEntry(name: name, modified: modified, modifiedNanoseconds: FolderCache.nanoseconds(info.st_mtim),
-                                               size: Int(info.st_size), isVideo: isVideo))
+                                               size: Int(max(0, info.st_size)), isVideo: isVideo))
             case S_IFREG where ending == "txt":
                 listing.sidecars.insert(name)
             case S_IFREG:
@@ -354,7 +388,7 @@ public struct FolderFeed: FeedSource {
                 skipped += 1 // a link (to a folder too), FIFO, socket or device: never opened
             }
         }
-        let place = SafeText.line(relative.isEmpty ? url.lastPathComponent : relative)
+        let place = SafeText.line(relative.isEmpty ? URL(fileURLWithPath: shownAs ?? parent.path).lastPathComponent : relative)
         if skipped > 0 {
             warnings.append(FeedWarning("\(place): \(skipped) entr\(skipped == 1 ? "y" : "ies") left out (links, special files or names with control characters)"))
         }
@@ -364,29 +398,31 @@ public struct FolderFeed: FeedSource {
         return listing
     }
 
-    /// A story's files (nil, with a line, when its folder cannot be read): at most
-    /// `maxItemsPerStory`, the last by name (cameras number their files in the order taken).
-    func listing(of entry: Entry, warnings: inout [FeedWarning]) -> Listing? {
-        guard var listing = entry.files ?? Self.list(directory.appendingPathComponent(entry.folder), relative: entry.folder,
+    /// A story's files and its folder, open (nil, with a line, when its folder cannot be
+    /// read): at most `maxItemsPerStory`, the last by name (cameras number their files in
+    /// the order taken).
+    func listing(of entry: Entry, warnings: inout [FeedWarning]) -> (Listing, OpenFolder)? {
+        guard var listing = entry.files ?? Self.list(root, relative: entry.folder, shownAs: entry.folder.isEmpty ? directory.path : nil,
                                                     maxEntries: maxEntries, warnings: &warnings) else { return nil }
+        let folder = listing.open ?? root
         if listing.files.count > Self.maxItemsPerStory {
             warnings.append(FeedWarning("\(SafeText.line(entry.name)): \(listing.files.count) photos and videos; the story shows the last \(Self.maxItemsPerStory) by name"))
             listing.files = Array(listing.files.sorted { $0.name < $1.name }.suffix(Self.maxItemsPerStory))
         }
-        return listing
+        return (listing, folder)
     }
 
     // MARK: - Metadata
 
     /// What a file's header says (capture time, caption), from the cache while the file is
     /// unchanged, else read (a photo's EXIF, a video's movie header) and kept.
-    static func metadata(of file: FileEntry, folder: String, in folderURL: URL, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
+    static func metadata(of file: FileEntry, folder: String, in open: OpenFolder, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
         if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true {
             return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption, day: known.day)
         }
-        let path = folderURL.appendingPathComponent(file.name).path
-        let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(path: path))
-            : PhotoMetadata.read(path: path, timeZone: timeZone)
+        guard let opened = try? open.open(file.name) else { return PhotoMetadata() }
+        let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(file: opened))
+            : PhotoMetadata.read(file: opened, timeZone: timeZone)
         cache?.update(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds) { entry in
             entry.read = true
             entry.captured = meta.captured?.timeIntervalSince1970
@@ -398,10 +434,10 @@ public struct FolderFeed: FeedSource {
 
     /// `IMG_1.txt` or `IMG_1.jpg.txt` beside the file (when the listing has it): its first
     /// line, made printable.
-    static func sidecarCaption(for name: String, in folder: URL, sidecars: Set<String>) -> String? {
+    static func sidecarCaption(for name: String, in folder: OpenFolder, sidecars: Set<String>) -> String? {
         let stem = (name as NSString).deletingPathExtension
         for candidate in [stem + ".txt", name + ".txt"] where sidecars.contains(candidate) {
-            let data = (try? SafeFile.read(folder.appendingPathComponent(candidate).path, maxBytes: maxCaptionBytes, wholeOrNothing: false).0) ?? Data()
+            let data = (try? folder.read(candidate, maxBytes: maxCaptionBytes, wholeOrNothing: false).0) ?? Data()
             guard !data.isEmpty else { continue }
             let text = String(decoding: data, as: UTF8.self)
             let first = SafeText.line(String(text.split(whereSeparator: \.isNewline).first ?? ""))
@@ -466,5 +502,57 @@ public struct FolderFeed: FeedSource {
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         return (year, month, day)
+    }
+}
+
+/// The last `limit` names by name among those offered, in a bounded min-heap: a folder's
+/// newest files (cameras number them in the order taken) whatever order the file system
+/// lists them in, in memory for `limit` names however many are offered.
+struct LastByName {
+    let limit: Int
+    private var heap: [String] = []
+    /// How many offered names were not kept.
+    private(set) var dropped = 0
+
+    init(keeping limit: Int) { self.limit = max(0, limit) }
+
+    var count: Int { heap.count }
+
+    mutating func offer(_ name: String) {
+        if heap.count < limit {
+            heap.append(name)
+            siftUp(heap.count - 1)
+            return
+        }
+        dropped += 1
+        // Full: the new name replaces the smallest kept when it comes after it.
+        guard let smallest = heap.first, name > smallest else { return }
+        heap[0] = name
+        siftDown(0)
+    }
+
+    func sorted() -> [String] { heap.sorted() }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child] < heap[parent] else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left] < heap[smallest] { smallest = left }
+            if right < heap.count, heap[right] < heap[smallest] { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

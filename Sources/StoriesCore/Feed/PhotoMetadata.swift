@@ -37,7 +37,12 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// segments need (a few KB for most files; never more than `headerBytes`), through no link.
     public static func read(path: String, timeZone: TimeZone = .current) -> PhotoMetadata {
         guard let file = try? SafeFile.open(path) else { return PhotoMetadata() }
-        return read(size: file.size, timeZone: timeZone) { offset, count in try? file.read(at: offset, count: count) }
+        return read(file: file, timeZone: timeZone)
+    }
+
+    /// The same from a file already open (from its folder's descriptor).
+    public static func read(file: SafeFile.Opened, timeZone: TimeZone = .current) -> PhotoMetadata {
+        read(size: file.size, timeZone: timeZone) { offset, count in try? file.read(at: offset, count: count) }
     }
 
     /// The same over any way of reading `count` bytes at `offset` of a file of `size` bytes

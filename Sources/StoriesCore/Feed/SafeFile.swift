@@ -3,7 +3,9 @@ import Foundation
 /// The one way a file from outside is opened for reading: never through a link
 /// (`O_NOFOLLOW`), never blocking on a FIFO (`O_NONBLOCK`), only a regular file (checked on
 /// the open descriptor, so a swap after the check cannot matter), and never more than
-/// `maxBytes` read.
+/// `maxBytes` read. A file inside a folder the app reads (a feed, a folder of photos, what
+/// `stories serve` sends) is opened from the folder's own descriptor instead (`OpenFolder`):
+/// this opens by path only what a person named.
 public enum SafeFile {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case missing
@@ -13,6 +15,8 @@ public enum SafeFile {
         case cannotOpen(String)
         /// What it is instead: "a FIFO", "a folder", "a device", "a socket".
         case notRegular(String)
+        /// A folder was wanted; this is what it is instead: "a file", "a FIFO", "a device".
+        case notFolder(String)
         case tooLarge(Int)
         case unreadable(String)
     }
@@ -26,19 +30,23 @@ public enum SafeFile {
         public var modified: Int64
     }
 
-    /// An open regular file, for reads at places in it (a container's boxes).
-    public final class Opened {
+    /// An open regular file, for reads at places in it (a container's boxes). Reads use
+    /// `pread`, so one open file may be read from several threads at once; the descriptor
+    /// is closed when the last reference goes.
+    public final class Opened: Sendable {
         public let size: Int
         public let modified: Date
         public let identity: Identity
-        let handle: FileHandle
+        let descriptor: Int32
 
-        init(handle: FileHandle, size: Int, modified: Date, identity: Identity) {
-            self.handle = handle
+        init(descriptor: Int32, size: Int, modified: Date, identity: Identity) {
+            self.descriptor = descriptor
             self.size = size
             self.modified = modified
             self.identity = identity
         }
+
+        deinit { close(descriptor) }
 
         /// The whole file, as long as it is still the size it was opened at.
         public func readAll() throws(Failure) -> Data {
@@ -49,13 +57,37 @@ public enum SafeFile {
 
         /// Up to `count` bytes from `offset` (fewer at the end of the file).
         public func read(at offset: Int, count: Int) throws(Failure) -> Data {
-            guard offset >= 0, count >= 0, offset <= size else { return Data() }
-            do {
-                try handle.seek(toOffset: UInt64(offset))
-                return try handle.read(upToCount: min(count, size - offset)) ?? Data()
-            } catch {
-                throw .unreadable((error as NSError).localizedDescription)
+            guard offset >= 0, count > 0, offset < size else { return Data() }
+            let wanted = min(count, size - offset)
+            var data = Data(count: wanted)
+            let got = data.withUnsafeMutableBytes { buffer in read(at: offset, into: buffer) }
+            guard got >= 0 else { throw .unreadable(String(cString: strerror(Int32(-got)))) }
+            if got < wanted { data.removeSubrange(got...) }
+            return data
+        }
+
+        /// Fills `buffer` from `offset` as far as the file goes: the bytes read (fewer at the
+        /// end of the file), or minus `errno` when reading failed.
+        public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            guard let base = buffer.baseAddress, offset >= 0 else { return 0 }
+            var done = 0
+            while done < buffer.count {
+                let got = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    return done > 0 ? done : -Int(errno)
+                }
+                if got == 0 { break }
+                done += got
             }
+            return done
+        }
+
+        /// The file as it is now (`fstat` on the open descriptor): nil when that fails.
+        public func current() -> Identity? {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return nil }
+            return SafeFile.identity(info)
         }
     }
 
@@ -63,43 +95,72 @@ public enum SafeFile {
     /// the command line (a symlinked config or photo is theirs to name); a file found in a
     /// folder is never reached through a link.
     public static func open(_ path: String, followLinks: Bool = false) throws(Failure) -> Opened {
-        let fd = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
+        let fd = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .missing
             // Not following links, a link is refused; following them, ELOOP means a loop.
             case ELOOP: throw followLinks ? .cannotOpen("its links go round in a loop") : .link
+            case ENXIO: throw .notRegular("a socket") // a Unix socket cannot be opened
             default: throw .cannotOpen(String(cString: strerror(errno)))
             }
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return try opened(fd)
+    }
+
+    /// A descriptor just opened, taken over: it must be a regular file (checked on the
+    /// descriptor itself); closed when it is not.
+    static func opened(_ fd: Int32) throws(Failure) -> Opened {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFIFO: throw .notRegular("a FIFO")
-        case S_IFDIR: throw .notRegular("a folder")
-        case S_IFCHR, S_IFBLK: throw .notRegular("a device")
-        case S_IFSOCK: throw .notRegular("a socket")
-        default: throw .notRegular("a special file")
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .unreadable(reason)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .notRegular(kind(of: info.st_mode))
         }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
-        return Opened(handle: handle, size: max(0, Int(info.st_size)), modified: modified, identity: identity)
+        return Opened(descriptor: fd, size: max(0, Int(info.st_size)), modified: modified, identity: identity(info))
+    }
+
+    static func identity(_ info: stat) -> Identity {
+        Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                 modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// What a file system object is, in words: "a file", "a folder", "a FIFO", "a device",
+    /// "a socket", "a symbolic link", "a special file".
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
     }
 
     /// Up to `maxBytes` of the file; `wholeOrNothing` refuses a larger file instead of
     /// reading its start. Also its modification time.
     public static func read(_ path: String, maxBytes: Int, wholeOrNothing: Bool = true,
                             followLinks: Bool = false) throws(Failure) -> (Data, modified: Date) {
-        let file = try open(path, followLinks: followLinks)
+        try bounded(open(path, followLinks: followLinks), maxBytes: maxBytes, wholeOrNothing: wholeOrNothing)
+    }
+
+    /// An open file read within a bound: nothing of a larger file is read (`wholeOrNothing`),
+    /// or only its start.
+    static func bounded(_ file: Opened, maxBytes: Int, wholeOrNothing: Bool) throws(Failure) -> (Data, modified: Date) {
         if wholeOrNothing, file.size > maxBytes { throw .tooLarge(file.size) }
-        do {
-            return (try file.handle.read(upToCount: max(0, maxBytes)) ?? Data(), file.modified)
-        } catch {
-            throw .unreadable((error as NSError).localizedDescription)
-        }
+        return (try file.read(at: 0, count: max(0, maxBytes)), file.modified)
+    }
+
+    /// The whole of an open file, refused (nothing read) when it is over `maxBytes`.
+    public static func bounded(_ file: Opened, maxBytes: Int) throws(Failure) -> Data {
+        try bounded(file, maxBytes: maxBytes, wholeOrNothing: true).0
     }
 
     /// In words for a feed-problems line.
@@ -117,8 +178,18 @@ extension SafeFile.Failure {
         case .link: "is a symbolic link, which is not followed"
         case .cannotOpen(let why): "cannot open: \(why)"
         case .notRegular(let kind): "is \(kind), not a file"
-        case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { "\($0 >> 20) MB" } ?? "size") allowed here"
+        case .notFolder(let kind): "is \(kind), not a folder"
+        case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { SafeFile.megabytes($0) } ?? "size") allowed here"
         case .unreadable(let why): "cannot read: \(why)"
         }
+    }
+}
+
+extension SafeFile {
+    /// "64 MB", "512 KB", "100 bytes": a bound in words.
+    public static func megabytes(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 }

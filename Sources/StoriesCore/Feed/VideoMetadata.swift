@@ -14,7 +14,12 @@ public enum VideoMetadata {
 
     public static func creationTime(path: String) -> Date? {
         guard let file = try? SafeFile.open(path) else { return nil }
-        return creationTime { offset, count in try? file.read(at: offset, count: count) }
+        return creationTime(file: file)
+    }
+
+    /// The same from a file already open (from its folder's descriptor).
+    public static func creationTime(file: SafeFile.Opened) -> Date? {
+        creationTime { offset, count in try? file.read(at: offset, count: count) }
     }
 
     /// The walk, over any way of reading `count` bytes at `offset` (tests give it bytes).

@@ -179,12 +179,22 @@ extension BlurHash {
         }
         return try ofMedia(bytes, limits: limits)
     }
+
+    /// The same from a file already open (from its folder's descriptor), with the reason it
+    /// gave none in words.
+    public static func ofFile(_ file: SafeFile.Opened, limits: MediaLimits = .standard) throws -> String {
+        let bytes: Data
+        do { bytes = try SafeFile.bounded(file, maxBytes: limits.maxBytes) } catch {
+            throw MediaError.unreadable(SafeFile.describe(error, maxBytes: limits.maxBytes))
+        }
+        return try ofMedia(bytes, limits: limits)
+    }
 }
 
 extension FolderCache {
     /// The cache of a folder feed where the app keeps it (`$XDG_CACHE_HOME/stories/folders/`),
     /// working out BlurHashes with the app's decoders; nil when there is no cache folder.
     public static func standard(for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> FolderCache? {
-        standardRoot(environment: environment).map { FolderCache(feed: folder, root: $0, previewer: { BlurHash.ofFile(atPath: $0) }) }
+        standardRoot(environment: environment).map { FolderCache(feed: folder, root: $0, previewer: { try? BlurHash.ofFile($0) }) }
     }
 }

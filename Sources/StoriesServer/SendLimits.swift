@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import NIOCore
+import StoriesCore
+
+/// What the server holds for answers on their way out, bounded: a file too large to keep
+/// in memory is sent in chunks read from the open file as the client takes them (one chunk
+/// in hand, and NIO's outbound buffer up to its high-water mark, per connection), and at
+/// most `maxStreams` such files are being sent at once; one more is answered 503 with
+/// `Retry-After` at once (never queued in memory). A client that stops reading holds its
+/// place only until `SendTimeoutHandler` closes its connection.
+public final class SendBudget: @unchecked Sendable {
+    // `active` and `peak` are touched only under `lock`.
+    public let maxStreams: Int
+    private let lock = NSLock()
+    private var active = 0
+    private var peak = 0
+
+    /// The bytes read from a file in one go, and written to the connection in one write.
+    public static let chunkBytes = 64 << 10
+    public static let standardMaxStreams = 64
+
+    public init(maxStreams: Int = SendBudget.standardMaxStreams) {
+        self.maxStreams = max(1, maxStreams)
+    }
+
+    /// A place to send one file, given back when the lease goes (the answer was sent, failed
+    /// or was dropped); nil when every place is taken.
+    public func lease() -> Lease? {
+        let taken = lock.withLock { () -> Bool in
+            guard active < maxStreams else { return false }
+            active += 1
+            peak = max(peak, active)
+            return true
+        }
+        return taken ? Lease(budget: self) : nil
+    }
+
+    /// Files being sent now, and the most there have been at once.
+    public var streams: (active: Int, peak: Int) { lock.withLock { (active, peak) } }
+
+    fileprivate func release() { lock.withLock { active -= 1 } }
+
+    public final class Lease: Sendable {
+        let budget: SendBudget
+        fileprivate init(budget: SendBudget) { self.budget = budget }
+        deinit { budget.release() }
+    }
+
+    /// A body that sends `slice` in chunks, each read from the open file (off the threads that
+    /// run requests) only once the connection has taken the one before.
+    static func body(_ slice: FileSlice, lease: Lease) -> ResponseBody {
+        ResponseBody(contentLength: slice.range.count) { writer in
+            var offset = slice.range.lowerBound
+            while offset < slice.range.upperBound {
+                let count = min(chunkBytes, slice.range.upperBound - offset)
+                let buffer = try await read(slice.file, at: offset, count: count)
+                try await writer.write(buffer)
+                offset += count
+            }
+            try await writer.finish(nil)
+            // The lease lives as long as this body: its place is given back when the body is done with.
+            withExtendedLifetime(lease) {}
+        }
+    }
+
+    /// Reads happen here: a slow disk holds up a queue's thread, never the ones that run requests.
+    static let readQueue = DispatchQueue(label: "stories.serve.read", qos: .userInitiated, attributes: .concurrent)
+
+    struct ShortRead: Error, CustomStringConvertible {
+        var description: String { "the file changed while it was sent" }
+    }
+
+    static func read(_ file: SafeFile.Opened, at offset: Int, count: Int) async throws -> ByteBuffer {
+        try await withCheckedThrowingContinuation { continuation in
+            readQueue.async {
+                var buffer = ByteBufferAllocator().buffer(capacity: count)
+                let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { space in
+                    max(0, file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<count])))
+                }
+                // Fewer bytes than the answer promised: the file shrank; the connection ends.
+                if got == count { continuation.resume(returning: buffer) } else { continuation.resume(throwing: ShortRead()) }
+            }
+        }
+    }
+}
+
+/// Closes a connection whose client has taken nothing for `timeout` while an answer waits to
+/// go out (the channel stayed unwritable): a client that stops reading cannot keep a place
+/// to send a file, or the bytes in flight, for ever (nginx's `send_timeout`).
+final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+    let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            timer?.cancel()
+            timer = nil
+        } else if timer == nil {
+            timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
+                self?.timer = nil
+                if !context.channel.isWritable { context.close(promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+}
