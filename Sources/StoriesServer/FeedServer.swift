@@ -22,6 +22,11 @@ public struct FeedServer: Sendable {
         public var maxStreams = SendBudget.standardMaxStreams
         /// A connection whose client takes nothing for this long while an answer waits is closed.
         public var sendTimeout: Duration = .seconds(60)
+        /// How long a file or page may be served from memory before the disk is looked at again.
+        public var recheckAfter: Double = 1
+        /// False: paths inside the folder are walked one part at a time even where the kernel
+        /// has openat2 (the tests run both ways).
+        public var openat2 = true
 
         public init() {}
     }
@@ -34,7 +39,7 @@ public struct FeedServer: Sendable {
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
     /// without feed.json, where what its files say is kept.
     public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil) throws(FeedError) {
-        api = try FeedAPI(directory: directory, folderCache: folderCache)
+        api = try FeedAPI(directory: directory, recheckAfter: options.recheckAfter, folderCache: folderCache, openat2: options.openat2)
         self.options = options
         budget = SendBudget(maxStreams: options.maxStreams)
         log = try LineLogHandler.logger(path: logFile)
