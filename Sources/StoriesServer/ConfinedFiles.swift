@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import StoriesCore
 
 /// Reads files inside one folder and nowhere else: the one way the server opens a file.
@@ -34,7 +36,10 @@ public final class ConfinedFiles: @unchecked Sendable {
     public struct File: Sendable {
         public var etag: String
         public var size: Int
+        /// A small file's bytes, once: `buffer` is what goes on the wire (slices of it share its
+        /// storage, nothing is copied per answer) and `memory` the same storage seen as `Data`.
         let memory: Data?
+        let buffer: ByteBuffer?
         let opened: SafeFile.Opened?
 
         /// The whole file (from memory when it is small, as documents always are).
@@ -138,15 +143,19 @@ public final class ConfinedFiles: @unchecked Sendable {
         guard size <= maxBytes else { throw .tooLarge(size) }
         let identity = opened.identity
         if size > Self.cacheableFileBytes {
-            return File(etag: Self.tag(identity), size: size, memory: nil, opened: opened)
+            return File(etag: Self.tag(identity), size: size, memory: nil, buffer: nil, opened: opened)
         }
         lock.lock()
         let cached = cache[relative]
         lock.unlock()
         if let cached, cached.identity == identity { return cached.file }
-        let bytes: Data
-        do { bytes = try opened.readAll() } catch { throw Self.failure(error) }
-        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, opened: nil)
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
+            opened.read(at: 0, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<size]))
+        }
+        guard got == size else { throw got < 0 ? .unreadable(String(cString: strerror(Int32(-got)))) : .unreadable("the file changed while it was read") }
+        let bytes = Data(buffer: buffer, byteTransferStrategy: .noCopy)
+        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, buffer: buffer, opened: nil)
         do {
             lock.lock()
             if let old = cache[relative] { cachedBytes -= old.file.size }

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import StoriesCore
 
 /// One request as the API sees it: the method, the path still percent-encoded, the query
@@ -45,6 +47,8 @@ public struct APIResponse: Sendable {
     /// A file too large to keep in memory: the part of it to send, read from the open file
     /// as the client takes it (`body` is then empty).
     public var file: FileSlice? = nil
+    /// A file kept in memory: the bytes to send, sharing the kept storage (`body` is then empty).
+    public var buffer: ByteBuffer? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
@@ -52,12 +56,13 @@ public struct APIResponse: Sendable {
 
     /// The bytes the answer carries, read from its file when it has one (tests).
     public func wholeBody() -> Data {
+        if let buffer { return Data(buffer: buffer) }
         guard let file else { return body }
         return (try? file.file.read(at: file.range.lowerBound, count: file.range.count)) ?? Data()
     }
 
     /// How many bytes the answer carries.
-    public var length: Int { file?.range.count ?? body.count }
+    public var length: Int { file?.range.count ?? buffer?.readableBytes ?? body.count }
 }
 
 /// Part of an open file, sent in chunks: the descriptor its checks were made on.
@@ -128,7 +133,7 @@ public struct FeedAPI: Sendable {
             return error(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")], head: head)
         }
         let raw = request.path
-        guard let path = raw.contains("%") ? raw.removingPercentEncoding : raw, !path.contains("\0") else {
+        guard let path = raw.utf8.contains(0x25) ? raw.removingPercentEncoding : raw, !path.utf8.contains(0) else {
             return error(400, "the path is not valid percent-encoding", head: head)
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -330,6 +335,9 @@ public struct FeedAPI: Sendable {
         func answer(_ status: Int, _ range: Range<Int>, _ headers: [(String, String)]) -> APIResponse {
             if head { return APIResponse(status: status, headers: headers, body: Data()) }
             if let opened = file.open { return APIResponse(status: status, headers: headers, body: Data(), file: FileSlice(file: opened, range: range)) }
+            if let kept = file.buffer, let slice = kept.getSlice(at: kept.readerIndex + range.lowerBound, length: range.count) {
+                return APIResponse(status: status, headers: headers, body: Data(), buffer: slice)
+            }
             guard let bytes = try? file.bytes(in: range) else { return error(500, "'\(relative)': the file changed while it was served", head: head) }
             return APIResponse(status: status, headers: headers, body: bytes)
         }

@@ -93,25 +93,40 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
     let timeout: TimeAmount
-    private var timer: Scheduled<Void>?
+    /// Since when the channel has been unwritable (nil: it is writable).
+    private var stalledSince: NIODeadline?
+    /// One check at a time: writability flips with every answer larger than the socket's
+    /// buffer, so the check is not scheduled and cancelled each time, only when none is due.
+    private var check: Scheduled<Void>?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            timer?.cancel()
-            timer = nil
-        } else if timer == nil {
-            timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
-                self?.timer = nil
-                if !context.channel.isWritable { context.close(promise: nil) }
-            }
+            stalledSince = nil
+        } else if stalledSince == nil {
+            stalledSince = .now()
+            if check == nil { schedule(context, in: timeout) }
         }
         context.fireChannelWritabilityChanged()
     }
 
+    private func schedule(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+        check = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
+            guard let self else { return }
+            check = nil
+            guard let since = stalledSince else { return } // writable again meanwhile
+            let waited = NIODeadline.now() - since
+            if waited >= timeout {
+                context.close(promise: nil)
+            } else {
+                schedule(context, in: timeout - waited)
+            }
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        check?.cancel()
+        check = nil
     }
 }

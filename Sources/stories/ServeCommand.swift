@@ -47,6 +47,7 @@ struct ServeCommand: ParsableCommand {
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
             throw stories.fail("\(error)")
         }
+        _ = FeedServer.runTasksOnEventLoops()
         // An IPv6 address goes in brackets in a URL.
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let port = self.port
@@ -57,12 +58,17 @@ struct ServeCommand: ParsableCommand {
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
                 cache?.flush()
+                // A log that could not be written is said again, and the exit status says so.
+                if let failure = server.logFailure {
+                    FileWrites.sayOnStandardError("stories serve: \(failure)")
+                    Foundation.exit(1)
+                }
                 Foundation.exit(0)
             } catch {
                 let text = String(describing: error)
                 let reason = text.contains("Address already in use") ? "port \(port) is already in use (try --port 0 for any free one)"
                     : SafeText.line(text)
-                FileHandle.standardError.write(Data("stories: serve: \(reason)\n".utf8))
+                FileWrites.sayOnStandardError("stories: serve: \(reason)")
                 Foundation.exit(1)
             }
         }

@@ -255,8 +255,10 @@ private struct Reduction {
                 confirmCachedRow(with: page)
                 return
             }
-            let added = store.append(page)
+            let stalledBefore = store.pagesWithoutProgress
+            let added = store.append(page, at: state.now.uptime)
             ringChanged += added
+            noteStalledPaging(before: stalledBefore)
             if var search = state.search {
                 search.matches = countMatches(search.text)
                 state.search = search
@@ -795,7 +797,8 @@ private struct Reduction {
             case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
             case .name(let text, _): "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories looked through"
             }
-        case .complete:
+        case .complete, .stalled:
+            // The feed's end, or pages that stopped adding stories (said on the problems line).
             state.seeking = nil
             switch target {
             case .story(let id): state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
@@ -1063,7 +1066,9 @@ private struct Reduction {
         let rearrange = state.viewer == nil && state.transition == nil && state.opening == nil && state.pointer == .idle
         let selected = store.summaries[safe: state.selection]?.id
         let loading = Set(store.items.compactMap { $0.value == .loading ? $0.key : nil })
-        let (changed, removed) = store.confirm(page, rearrange: rearrange)
+        let stalledBefore = store.pagesWithoutProgress
+        let (changed, removed) = store.confirm(page, rearrange: rearrange, at: state.now.uptime)
+        noteStalledPaging(before: stalledBefore)
         for id in removed {
             state.pages[id] = nil
             if loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
@@ -1076,6 +1081,18 @@ private struct Reduction {
         ringChanged += changed
         if !changed.isEmpty || !removed.isEmpty, levelOpensStories { homeChanged = true }
         state.selection = selected.flatMap { store.positions[$0] } ?? min(state.selection, max(0, store.count - 1))
+    }
+
+    /// Pages that add no story are said once on the problems line when paging first stalls,
+    /// and once more when it ends for good.
+    mutating func noteStalledPaging(before: Int) {
+        let now = store.pagesWithoutProgress
+        guard now > before else { return }
+        if store.endedWithoutProgress {
+            state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no story although each named a next one; no more pages are asked for"))
+        } else if now == 1 {
+            state.warnings.append(FeedWarning("the feed's page after story \(store.count) added no story but named a next one; paging stops for now and is tried again, later, when you come near the end"))
+        }
     }
 
     /// What every action ends with: the viewer past the end, gestures and playback,
@@ -1107,7 +1124,7 @@ private struct Reduction {
         }
 
         let near = state.viewer?.storyIndex ?? state.selection
-        if let cursor = store.nextPageDue(near: near) {
+        if let cursor = store.nextPageDue(near: near, at: state.now.uptime) {
             store.paging = .loading(cursor: cursor, attempt: 1)
             effects.append(.loadPage(cursor))
         }

@@ -12,6 +12,16 @@ public struct StoryStore: Equatable, Sendable {
     public static let prefetchDistance = 3
     /// Seconds between retries of a failed page: 1, 2, 4, … up to this.
     public static let maximumBackoff: Double = 30
+    /// Pages in a row that may add no story (empty, or only stories already here: a static
+    /// host that answers every cursor with the same page, an API whose empty last page still
+    /// carries a cursor) before paging ends for good.
+    public static let maxPagesWithoutProgress = 5
+
+    /// Seconds before a page after `count` pages in a row that added no story is asked for
+    /// (and then only when the person comes near the end again): 5, 10, 20, 40, 60.
+    public static func stallBackoff(after count: Int) -> Double {
+        min(60, 5 * pow(2, Double(max(0, count - 1))))
+    }
 
     public enum Paging: Equatable, Sendable {
         /// Nothing asked yet.
@@ -22,7 +32,11 @@ public struct StoryStore: Equatable, Sendable {
         case ready(next: FeedCursor)
         /// A page failed; it is asked for again at `retryAt` (uptime).
         case failed(cursor: FeedCursor?, attempt: Int, reason: String, retryAt: Double)
-        /// Every page has arrived.
+        /// The last page added no story but named a next one: paging stops for now; the next
+        /// page is asked for again only once `retryAt` (uptime) has passed and the person is
+        /// near the end of the row.
+        case stalled(next: FeedCursor, retryAt: Double)
+        /// Every page has arrived (or pages stopped adding stories: `endedWithoutProgress`).
         case complete
     }
 
@@ -41,20 +55,30 @@ public struct StoryStore: Equatable, Sendable {
     /// The stories shown came from a cache (a warm start) and wait for the feed's first
     /// page, which confirms or replaces them; paging goes on from that page's cursor.
     public private(set) var isProvisional = false
+    /// Pages in a row that added no story (see `maxPagesWithoutProgress`).
+    public private(set) var pagesWithoutProgress = 0
+    /// Paging ended because `maxPagesWithoutProgress` pages in a row added no story.
+    public private(set) var endedWithoutProgress = false
 
     public init() {}
 
     public var count: Int { summaries.count }
 
-    /// More pages may come (one is loading, failed, or not asked for yet).
-    public var hasMore: Bool { paging != .complete }
+    /// More pages may come (one is loading, failed, or not asked for yet). A paging that
+    /// stalled has none to give for now: the row and the viewer end where it is.
+    public var hasMore: Bool {
+        switch paging {
+        case .complete, .stalled: false
+        case .notStarted, .loading, .ready, .failed: true
+        }
+    }
 
     /// True until the first page has arrived (or failed).
     public var isLoadingFirstPage: Bool {
         guard summaries.isEmpty else { return false }
         switch paging {
         case .notStarted, .loading: return true
-        case .ready, .failed, .complete: return false
+        case .ready, .failed, .stalled, .complete: return false
         }
     }
 
@@ -92,7 +116,7 @@ public struct StoryStore: Equatable, Sendable {
     /// summaries, and stories it no longer lists gone with their items. Without it nothing
     /// shown moves: summaries are brought up to date in place and new stories come after.
     /// Returns the ids whose bubbles must be built again and those that left.
-    public mutating func confirm(_ page: FeedPage, rearrange: Bool) -> (changed: [StoryID], removed: [StoryID]) {
+    public mutating func confirm(_ page: FeedPage, rearrange: Bool, at uptime: Double = 0) -> (changed: [StoryID], removed: [StoryID]) {
         isProvisional = false
         var changed: [StoryID] = []
         var removed: [StoryID] = []
@@ -126,7 +150,7 @@ public struct StoryStore: Equatable, Sendable {
                 }
             }
         }
-        paging = page.nextCursor.map { .ready(next: $0) } ?? .complete
+        advance(after: page, progressed: !page.stories.isEmpty, at: uptime)
         return (changed, removed)
     }
 
@@ -136,23 +160,52 @@ public struct StoryStore: Equatable, Sendable {
 
     /// Adds a page's stories that are not here yet, in order; returns the ids added.
     /// A story seen on an earlier page keeps its place (nothing shown moves or disappears).
-    public mutating func append(_ page: FeedPage) -> [StoryID] {
+    /// A page that adds none stalls paging (`advance`).
+    public mutating func append(_ page: FeedPage, at uptime: Double = 0) -> [StoryID] {
         var added: [StoryID] = []
         for summary in page.stories where positions[summary.id] == nil {
             positions[summary.id] = summaries.count
             summaries.append(summary)
             added.append(summary.id)
         }
-        paging = page.nextCursor.map { .ready(next: $0) } ?? .complete
+        advance(after: page, progressed: !added.isEmpty, at: uptime)
         return added
+    }
+
+    /// Where paging stands after a page: its next cursor is ready when the page added a story;
+    /// when it added none, paging stalls (the next page waits for `stallBackoff` and for the
+    /// person to come near the end), and after `maxPagesWithoutProgress` such pages in a row
+    /// it ends, so a feed that always names a next page cannot be paged for ever.
+    mutating func advance(after page: FeedPage, progressed: Bool, at uptime: Double) {
+        guard let next = page.nextCursor else {
+            paging = .complete
+            return
+        }
+        if progressed {
+            pagesWithoutProgress = 0
+            paging = .ready(next: next)
+            return
+        }
+        pagesWithoutProgress += 1
+        if pagesWithoutProgress >= Self.maxPagesWithoutProgress {
+            endedWithoutProgress = true
+            paging = .complete
+        } else {
+            paging = .stalled(next: next, retryAt: uptime + Self.stallBackoff(after: pagesWithoutProgress))
+        }
     }
 
     /// The cursor of the next page when the story at `index` is shown or selected within
     /// `prefetchDistance` of the end; nil when no page is due (not near the end, not started
-    /// — the first page is asked for by `.start` — one loading or waiting to retry, or no more).
-    public func nextPageDue(near index: Int) -> FeedCursor? {
-        guard case .ready(let next) = paging, index >= count - 1 - Self.prefetchDistance else { return nil }
-        return next
+    /// — the first page is asked for by `.start` — one loading or waiting to retry, paging
+    /// stalled until `uptime` passes its time, or no more).
+    public func nextPageDue(near index: Int, at uptime: Double = .infinity) -> FeedCursor? {
+        guard index >= count - 1 - Self.prefetchDistance else { return nil }
+        switch paging {
+        case .ready(let next): return next
+        case .stalled(let next, let retryAt) where uptime >= retryAt: return next
+        default: return nil
+        }
     }
 
     public mutating func pageFailed(_ reason: String, at uptime: Double) {

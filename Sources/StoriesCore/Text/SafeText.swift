@@ -73,6 +73,21 @@ public enum SafeText {
     /// One line of text (names, handles, titles): newlines and tabs become spaces, runs of
     /// spaces fold into one, ends are trimmed.
     public static func line(_ raw: String) -> String {
+        // Printable ASCII with single spaces between words (an address, a log line, most
+        // names) is already what this makes: given back as it is, without a copy.
+        var plain = true, previousSpace = true
+        for byte in raw.utf8 {
+            if byte == 0x20 {
+                if previousSpace { plain = false; break }
+                previousSpace = true
+            } else if byte < 0x21 || byte > 0x7E {
+                plain = false
+                break
+            } else {
+                previousSpace = false
+            }
+        }
+        if plain, !previousSpace || raw.isEmpty { return raw }
         var out = String.UnicodeScalarView()
         var lastWasSpace = true
         for scalar in withoutEscapeSequences(raw) {

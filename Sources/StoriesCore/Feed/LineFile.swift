@@ -1,0 +1,107 @@
+import Foundation
+
+/// A file the app writes lines to as it goes (`--record`, `--gesture-log`, `--metrics`):
+/// each line written whole with `write(2)` (a partial write is finished, an interrupted one
+/// tried again). A write that fails ends the file — nothing more is written to it — and
+/// gives the reason once, in words, for the app to say at once and again when it ends.
+/// `@unchecked Sendable`: `failed` is touched only under `lock`; the descriptor is written
+/// only under it too.
+public final class LineFile: @unchecked Sendable {
+    /// The path as given (for messages).
+    public let path: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let lock = NSLock()
+    private var failed: String?
+
+    public init(fd: Int32, path: String, ownsDescriptor: Bool = true) {
+        self.fd = fd
+        self.path = path
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// Opens `path` for writing: emptied (`append: false`) or appended to, created when it
+    /// is not there; a link named on the command line is the person's and is followed. A
+    /// FIFO or a device (`/dev/null`, `/dev/full`) is taken as it is: what a write to it
+    /// says is what counts.
+    public static func open(_ path: String, append: Bool) throws(FileWriteFailure) -> LineFile {
+        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (append ? O_APPEND : O_TRUNC), 0o644)
+        guard fd >= 0 else { throw FileWriteFailure(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw FileWriteFailure(path: path, reason: "it is a folder")
+        }
+        // Blocking from here on (a FIFO opened for writing no longer needs O_NONBLOCK).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return LineFile(fd: fd, path: path)
+    }
+
+    /// Why the file stopped being written (nil while every line went out).
+    public var failure: FileWriteFailure? { lock.withLock { failed.map { FileWriteFailure(path: path, reason: $0) } } }
+
+    /// Writes `line` and a line end. Returns the failure the first time a write fails
+    /// (nil otherwise, and for every line after it: they are not written).
+    @discardableResult
+    public func write(_ line: String) -> FileWriteFailure? {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        return write(bytes)
+    }
+
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> FileWriteFailure? {
+        lock.withLock { () -> FileWriteFailure? in
+            guard failed == nil else { return nil }
+            if let code = FileWrites.writeAll(fd, bytes) {
+                failed = code == ENOSPC ? "the disk is full (\(String(cString: strerror(code))))" : String(cString: strerror(code))
+                return FileWriteFailure(path: path, reason: failed ?? "")
+            }
+            return nil
+        }
+    }
+}
+
+/// A file that could not be written, and why, in words.
+public struct FileWriteFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(SafeText.line(path)): \(SafeText.line(reason))" }
+}
+
+public enum FileWrites {
+    /// Writes all of `bytes` to `fd`: nil when it did, else `errno` (ENOSPC for a write
+    /// that wrote nothing).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        var written = 0
+        var failure: Int32?
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while written < raw.count {
+                let n = Foundation.write(fd, base + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { failure = ENOSPC; return }
+                written += n
+            }
+        }
+        return failure
+    }
+
+    /// A line on standard error, made printable; a standard error that cannot be written
+    /// (closed, a full disk) is not a reason to stop, or to crash.
+    public static func sayOnStandardError(_ line: String) {
+        _ = writeAll(STDERR_FILENO, Array((SafeText.line(line) + "\n").utf8))
+    }
+}
