@@ -41,6 +41,8 @@ public final class ConfinedFiles: @unchecked Sendable {
         let memory: Data?
         let buffer: ByteBuffer?
         let opened: SafeFile.Opened?
+        /// The file's first bytes (what it is, by its content), read once.
+        public let start: [UInt8]
 
         /// The whole file (from memory when it is small, as documents always are).
         public func contents() throws(Failure) -> Data {
@@ -143,7 +145,8 @@ public final class ConfinedFiles: @unchecked Sendable {
         guard size <= maxBytes else { throw .tooLarge(size) }
         let identity = opened.identity
         if size > Self.cacheableFileBytes {
-            return File(etag: Self.tag(identity), size: size, memory: nil, buffer: nil, opened: opened)
+            let start = (try? opened.read(at: 0, count: 12)).map { [UInt8]($0) } ?? []
+            return File(etag: Self.tag(identity), size: size, memory: nil, buffer: nil, opened: opened, start: start)
         }
         lock.lock()
         let cached = cache[relative]
@@ -155,7 +158,8 @@ public final class ConfinedFiles: @unchecked Sendable {
         }
         guard got == size else { throw got < 0 ? .unreadable(String(cString: strerror(Int32(-got)))) : .unreadable("the file changed while it was read") }
         let bytes = Data(buffer: buffer, byteTransferStrategy: .noCopy)
-        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, buffer: buffer, opened: nil)
+        let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, buffer: buffer, opened: nil,
+                        start: buffer.getBytes(at: buffer.readerIndex, length: min(12, size)) ?? [])
         do {
             lock.lock()
             if let old = cache[relative] { cachedBytes -= old.file.size }

@@ -321,9 +321,8 @@ public struct FeedAPI: Sendable {
         do { file = try files.read(relative, maxBytes: Self.maxMediaBytes) } catch {
             return failure(error, what: "'\(relative)'", head: head)
         }
-        let start = (try? file.bytes(in: 0..<min(12, file.size))) ?? Data()
         var headers: [(String, String)] = [
-            ("Content-Type", Self.mediaType(of: relative, bytes: start)),
+            ("Content-Type", Self.mediaType(of: relative, bytes: file.start)),
             ("ETag", file.etag),
             ("Cache-Control", "public, max-age=86400"),
             ("Accept-Ranges", "bytes"),
@@ -398,12 +397,12 @@ public struct FeedAPI: Sendable {
     }
 
     /// By content first (a wrong extension does not change what the bytes are).
-    static func mediaType(of path: String, bytes: Data) -> String {
-        let start = Array(bytes.prefix(12))
+    static func mediaType(of path: String, bytes: [UInt8]) -> String {
+        let start = bytes.prefix(12)
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if start.count >= 12, start.starts(with: Array("RIFF".utf8)), Array(start[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        if start.count >= 8, Array(start[4..<8]) == Array("ftyp".utf8) { return "video/mp4" }
+        if start.count >= 12, start.starts(with: Array("RIFF".utf8)), start[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
+        if start.count >= 8, start[4..<8].elementsEqual("ftyp".utf8) { return "video/mp4" }
         if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
         return "application/octet-stream"
     }

@@ -128,8 +128,9 @@ public struct FeedServer: Sendable {
         wait += network.transferSeconds(bytes: answer.length)
         if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
         var fields = HTTPFields()
+        fields.reserveCapacity(answer.headers.count)
         for (name, value) in answer.headers {
-            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+            if let field = Self.fieldName(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         let elapsed = ContinuousClock.now - started
         log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
@@ -143,6 +144,23 @@ public struct FeedServer: Sendable {
             body = answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
         }
         return Response(status: HTTPResponse.Status(code: answer.status), headers: fields, body: body)
+    }
+
+    /// The header names the API uses, as HTTP's own (parsed once, not once an answer).
+    static func fieldName(_ name: String) -> HTTPField.Name? {
+        switch name {
+        case "Content-Type": .contentType
+        case "Content-Length": .contentLength
+        case "ETag": .eTag
+        case "Cache-Control": .cacheControl
+        case "Accept-Ranges": .acceptRanges
+        case "Content-Range": .contentRange
+        case "Content-Encoding": .contentEncoding
+        case "Vary": .vary
+        case "Retry-After": .retryAfter
+        case "Allow": .allow
+        default: HTTPField.Name(name)
+        }
     }
 
     static let folderQueues = (0..<8).map { DispatchQueue(label: "stories.serve.folder.\($0)", qos: .userInitiated) }
