@@ -24,6 +24,14 @@ public final class HTTPCache: @unchecked Sendable {
     }
 
     static let magic = "stories-http-cache 1"
+    /// The largest body an entry is written with (a video the app takes is at most 64 MB),
+    /// and at most a quarter of the budget; the five header lines are at most 4 KB each.
+    static let maxBodyBytes = 64 << 20
+    static let maxHeaderBytes = 5 * 4097
+
+    /// The largest file this cache writes: a file larger than that was not written by it
+    /// (damaged, grown, planted) and is set aside without being read.
+    var maxFileBytes: Int { min(budget / 4, Self.maxBodyBytes) + Self.maxHeaderBytes }
 
     public init(directory: URL, budget: Int = 256 << 20) {
         self.directory = directory
@@ -51,10 +59,15 @@ public final class HTTPCache: @unchecked Sendable {
 
     public func entry(for url: String) -> Entry? {
         let path = file(for: url)
-        guard let (data, modified) = try? SafeFile.read(path.path, maxBytes: budget) else { return nil }
+        let data: Data, modified: Date
+        do { (data, modified) = try SafeFile.read(path.path, maxBytes: maxFileBytes) } catch {
+            // Larger than anything written here, a link, a FIFO: never read, set aside.
+            if error != .missing { setAside(path) }
+            return nil
+        }
         guard var entry = Self.decode(data, url: url) else {
             // Not ours, or damaged: set aside, never read again.
-            lock.withLock { _ = try? FileManager.default.moveItem(at: path, to: path.appendingPathExtension("corrupt")) }
+            setAside(path)
             return nil
         }
         // A revalidation since the write moved the modification time on (`touch`).
@@ -62,8 +75,14 @@ public final class HTTPCache: @unchecked Sendable {
         return entry
     }
 
+    /// A damaged entry moved out of the way as `….corrupt` (counted in the budget, and
+    /// evicted with the oldest).
+    private func setAside(_ path: URL) {
+        lock.withLock { _ = rename(path.path, path.appendingPathExtension("corrupt").path) }
+    }
+
     public func store(_ entry: Entry, for url: String) {
-        guard entry.body.count <= budget / 4 else { return }
+        guard entry.body.count <= min(budget / 4, Self.maxBodyBytes), url.utf8.count <= 4000 else { return }
         var data = Data("\(Self.magic)\n\(SafeText.line(url))\n\(entry.etag.flatMap(Self.usableTag) ?? "")\n\(entry.fetched.timeIntervalSince1970)\n\(entry.body.count)\n".utf8)
         data.append(entry.body)
         lock.withLock {

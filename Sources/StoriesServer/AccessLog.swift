@@ -1,17 +1,15 @@
-import Dispatch
 import Foundation
 import Logging
 import StoriesCore
 
 /// The server's log: one line per request (and Hummingbird's own lines), to standard error
-/// or appended to a file. Lines are made printable before they are written, and written in
-/// batches: at most half a second late, at once for a warning or worse, and whatever is
-/// left when the server stops (one write a request cost a tenth of the time of a small
-/// answer). A write that fails is said on standard error at once, once, and again when
-/// the server stops (`failure`), whose exit status then says so; the server goes on.
+/// or appended to a file, each with one `write(2)` as it happens (`tail -f` sees it at
+/// once). Lines are made printable before they are written. A write that fails is said on
+/// standard error at once, once, and again when the server stops (`writeFailure`), whose
+/// exit status then says so; the server goes on.
 struct LineLogHandler: LogHandler {
-    /// Where lines go. `@unchecked Sendable`: `pending`, `second`, `stamp`, `scheduled`,
-    /// `failure` and `said` are touched only under `lock`; shared by every copy of the handler.
+    /// Where lines go. `@unchecked Sendable`: `pending`, `second`, `stamp`, `failure` and
+    /// `said` are touched only under `lock`; shared by every copy of the handler.
     final class Sink: @unchecked Sendable {
         let fd: Int32
         /// The file's path, or "standard error", for messages.
@@ -19,14 +17,11 @@ struct LineLogHandler: LogHandler {
         private let ownsDescriptor: Bool
         private let lock = NSLock()
         private var pending: [UInt8] = []
-        private var scheduled = false
         // The time stamp is formatted once a second, not once a line.
         private var second = 0
         private var stamp = ""
         private var failure: String?
         private var said = false
-        static let batchBytes = 32 << 10
-        static let queue = DispatchQueue(label: "stories.serve.log", qos: .utility)
 
         init(fd: Int32, name: String, ownsDescriptor: Bool) {
             self.fd = fd
@@ -43,20 +38,10 @@ struct LineLogHandler: LogHandler {
             defer { lock.unlock() }
             if whole != second { second = whole; stamp = now.formatted(.iso8601) }
             pending.append(contentsOf: "\(stamp) \(level) \(message)\n".utf8)
-            if level >= .warning || pending.count >= Self.batchBytes {
-                flushLocked()
-            } else if !scheduled {
-                scheduled = true
-                Self.queue.asyncAfter(deadline: .now() + 0.5) { [self] in
-                    lock.withLock {
-                        scheduled = false
-                        flushLocked()
-                    }
-                }
-            }
+            flushLocked()
         }
 
-        /// Writes what is waiting now (the server is stopping).
+        /// Writes anything still waiting (the server is stopping).
         func flush() { lock.withLock { flushLocked() } }
 
         /// Why the log could not be written, when it could not (nil: every line went out).
@@ -79,7 +64,7 @@ struct LineLogHandler: LogHandler {
                     written += n
                 }
             }
-            pending.removeAll(keepingCapacity: pending.capacity <= 4 * Self.batchBytes)
+            pending.removeAll(keepingCapacity: pending.capacity <= 64 << 10)
             guard code != 0 else { return }
             // The lines are lost (never held without bound); the server goes on.
             let reason = String(cString: strerror(code))

@@ -120,6 +120,22 @@ import Testing
         #expect(calls.all.count == 2, "\(calls.all)")
     }
 
+    /// Issue 27, point 4: a cache file larger than the cache ever writes is set aside
+    /// without being read (a sparse file of 64 MB and a byte).
+    @Test func aCacheFileLargerThanItIsEverWrittenIsSetAsideUnread() throws {
+        let (root, folder, cacheRoot) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = cache(folder, cacheRoot)
+        let file = cache.file(for: "Trip")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("{".utf8)))
+        #expect(truncate(file.path, off_t(FolderCache.maxFileBytes + 1)) == 0)
+        #expect(cache.entry(folder: "Trip", name: "a.jpg", size: 1, modified: 1) == nil)
+        let said = cache.takeWarnings().map(\.message)
+        #expect(said.count == 1 && said[0].contains("more than the 64 MB allowed here") && said[0].contains("set aside"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: file.path) && FileManager.default.fileExists(atPath: file.path + ".corrupt"))
+    }
+
     @Test func aDamagedCacheFileIsSetAsideSaidAndBuiltAgain() throws {
         let (root, folder, cacheRoot) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }

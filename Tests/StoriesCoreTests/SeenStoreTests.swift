@@ -83,6 +83,20 @@ import Testing
         #expect(store.load().warning != nil)
     }
 
+    /// Issue 27, point 4: a seen state larger than it is ever written is set aside without
+    /// being read (a sparse file: reading it would take 65 MB of memory and time).
+    @Test func aFileLargerThanItIsEverWrittenIsSetAsideUnread() throws {
+        let store = store()
+        try FileManager.default.createDirectory(at: store.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: store.file.path, contents: Data("{".utf8)))
+        #expect(truncate(store.file.path, off_t(SeenStore.maxFileBytes + 1)) == 0)
+        let loaded = store.load()
+        #expect(loaded.state == SeenState())
+        let warning = try #require(loaded.warning)
+        #expect(warning.message.contains("is \(SeenStore.maxFileBytes + 1) bytes, more than the 64 MB it is ever written with; starting clean (moved it to "), "\(warning.message)")
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+    }
+
     /// A state folder that cannot be written is told once, in words that say why; the
     /// reducer puts it on the problems line once a run.
     @Test func aFolderThatCannotBeWrittenIsToldOnceAndSaidOnce() throws {

@@ -113,6 +113,27 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         #expect(cache.entry(for: url) == nil)
     }
 
+    /// Issue 27, point 4: an entry larger than anything the cache writes (grown, damaged,
+    /// planted) is set aside without being read — before, it was read whole up to the
+    /// cache's whole budget, twice, before anything was shown. Here a well-formed entry just
+    /// over the bound: read, it would decode; it must not.
+    @Test func anEntryLargerThanTheCacheEverWritesIsSetAsideUnread() throws {
+        let cache = HTTPCache(directory: cacheFolder, budget: 4 << 20) // a body of at most 1 MB
+        let url = "http://example.invalid/v1/media/media/big.mp4"
+        let body = Data(repeating: 0x42, count: 1 << 20)
+        cache.store(.init(etag: "\"a\"", fetched: Date(), body: body), for: url)
+        #expect(cache.entry(for: url)?.body.count == 1 << 20, "the largest body it writes reads back")
+        let grown = Data(repeating: 0x42, count: (1 << 20) + HTTPCache.maxHeaderBytes)
+        var file = Data("\(HTTPCache.magic)\n\(url)\n\"a\"\n\(Date().timeIntervalSince1970)\n\(grown.count)\n".utf8)
+        file.append(grown)
+        try file.write(to: cache.file(for: url))
+        #expect(cache.entry(for: url) == nil, "larger than any entry written: not read")
+        #expect(FileManager.default.fileExists(atPath: cache.file(for: url).path + ".corrupt"))
+        #expect(!FileManager.default.fileExists(atPath: cache.file(for: url).path), "and not met again")
+        cache.store(.init(etag: nil, fetched: Date(), body: Data(count: (1 << 20) + 1)), for: url)
+        #expect(!FileManager.default.fileExists(atPath: cache.file(for: url).path), "nor is anything larger written")
+    }
+
     /// Numbers and tags read back from a cache file are bounded: a fetch time in the future
     /// would keep an entry fresh for ever, so it counts as long ago; a tag that could not be
     /// sent back as a header is not used.

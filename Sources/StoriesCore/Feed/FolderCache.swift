@@ -193,7 +193,7 @@ public final class FolderCache: @unchecked Sendable {
         let url = file(for: folder)
         let data: Data
         do { data = try SafeFile.read(url.path, maxBytes: Self.maxFileBytes).0 } catch .missing { return [:] } catch {
-            setAside(url, reason: error.description)
+            setAside(url, reason: SafeFile.describe(error, maxBytes: Self.maxFileBytes))
             return [:]
         }
         guard let document = try? JSONDecoder().decode(Document.self, from: data), document.version == 1 else {
@@ -252,8 +252,9 @@ public final class FolderCache: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys]
         for (folder, entries) in batch {
             let document = Document(version: 1, feed: feed, folder: folder, files: entries)
-            // A cache that cannot be written is only slower next time.
-            if let data = try? encoder.encode(document) { try? AtomicFile.write(data, to: file(for: folder)) }
+            // A cache that cannot be written is only slower next time; one larger than this
+            // cache reads back is not written at all (it would only be set aside).
+            if let data = try? encoder.encode(document), data.count <= Self.maxFileBytes { try? AtomicFile.write(data, to: file(for: folder)) }
         }
     }
 

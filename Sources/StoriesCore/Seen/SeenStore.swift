@@ -48,11 +48,14 @@ public final class SeenStore: Sendable {
         // be opened is left where it is (it may be fine, or not ours); one that opens and is
         // not a seen state is moved aside.
         let data: Data
-        switch Result(catching: { () throws(SafeFile.Failure) -> Data in try SafeFile.read(file.path, maxBytes: 64 << 20).0 }) {
+        switch Result(catching: { () throws(SafeFile.Failure) -> Data in try SafeFile.read(file.path, maxBytes: Self.maxFileBytes).0 }) {
         case .success(let read): data = read
         case .failure(.missing): return Loaded(state: SeenState(), warning: nil)
+        case .failure(.tooLarge(let size)):
+            // Larger than this app ever writes: damaged or not ours, set aside unread.
+            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) is \(size) bytes, more than the \(SafeFile.megabytes(Self.maxFileBytes)) it is ever written with; starting clean (\(setAside()))"))
         case .failure(let failure):
-            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) \(SafeFile.describe(failure, maxBytes: 64 << 20)); starting clean, the file is left as it is"))
+            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) \(SafeFile.describe(failure, maxBytes: Self.maxFileBytes)); starting clean, the file is left as it is"))
         }
         do {
             let document = try JSONDecoder().decode(Document.self, from: data)
@@ -60,11 +63,18 @@ public final class SeenStore: Sendable {
             return Loaded(state: SeenState(items: document.seen.mapValues(Set.init), tooltips: Set(document.tooltips ?? [])),
                           warning: nil)
         } catch {
-            let aside = file.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
-            let moved = (try? FileManager.default.moveItem(at: file, to: aside)) != nil
-            let reason = moved ? "moved it to \(aside.path)" : "could not move it aside"
-            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) could not be read; starting clean (\(reason))"))
+            return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) could not be read; starting clean (\(setAside()))"))
         }
+    }
+
+    /// The largest seen state written (and so read): a write that would be larger fails,
+    /// and is said, instead of leaving a file that could not be read back.
+    public static let maxFileBytes = 64 << 20
+
+    /// Moves the file to `<name>.corrupt-<time>`: what happened, in words.
+    private func setAside() -> String {
+        let aside = file.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+        return rename(file.path, aside.path) == 0 ? "moved it to \(aside.path)" : "could not move it aside"
     }
 
     /// Asks for `state` to be written soon; later calls within the delay replace it.
@@ -110,7 +120,11 @@ public final class SeenStore: Sendable {
                                 tooltips: state.tooltips.isEmpty ? nil : state.tooltips.sorted())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(document), to: file, pauseBeforeRename: pauseBeforeRename)
+        let data = try encoder.encode(document)
+        guard data.count <= Self.maxFileBytes else {
+            throw AtomicFile.Failure(description: "cannot write \(SafeText.line(file.path)): \(data.count) bytes is more than the \(SafeFile.megabytes(Self.maxFileBytes)) a seen state may be")
+        }
+        try AtomicFile.write(data, to: file, pauseBeforeRename: pauseBeforeRename)
     }
 
     private func removeAbandonedTemporaryFiles() {
