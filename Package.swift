@@ -107,7 +107,7 @@ let package = Package(
         // gestures, snapshots, replays, preloading, generated input sequences.
         .testTarget(
             name: "StoriesAppTests",
-            dependencies: ["StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets"],
+            dependencies: ["StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

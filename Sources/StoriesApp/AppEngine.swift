@@ -105,18 +105,37 @@ public final class AppEngine {
 
     /// Starts recording every input to `file` (JSON lines, docs/gestures.md), with the
     /// setup that shaped the session in the header.
-    public func record(to file: FileHandle, setup: SessionSetup? = nil) {
+    public func record(to file: LineFile, setup: SessionSetup? = nil) {
+        recorder.onFailure = { [weak self] in self?.writeFailed($0) }
         recorder.start(file, header: InputRecording(width: width, height: height,
                                                     started: state.now.date.timeIntervalSince1970, seen: state.seen, setup: setup))
     }
 
     /// Writes every routing decision to `file` as it is made (`--gesture-log`).
-    public func writeGestureLog(to file: FileHandle) {
-        gestureLog = GestureLogWriter(file: file)
+    public func writeGestureLog(to file: LineFile) {
+        let writer = GestureLogWriter(file: file)
+        writer.onFailure = { [weak self] in self?.writeFailed($0) }
+        gestureLog = writer
     }
 
     /// Appends one JSON line per navigation to `file` (`--metrics`).
-    public func writeMetrics(to file: FileHandle) { metrics.write(to: file) }
+    public func writeMetrics(to file: LineFile) {
+        metrics.onFailure = { [weak self] in self?.writeFailed($0) }
+        metrics.write(to: file)
+    }
+
+    /// The files that could not be written, in the order they failed.
+    public var failedWrites: [WriteFailure] { state.failedWrites }
+
+    /// Told of each file that could not be written, as it happens (a headless run says it
+    /// on standard error; the terminal's notice line shows it from the state).
+    public var onWriteFailed: (@MainActor (WriteFailure) -> Void)?
+
+    /// A file could not be written: told, and reduced (notice line, problems list).
+    public func writeFailed(_ failure: WriteFailure) {
+        if !state.failedWrites.contains(where: { $0.file == failure.file }) { onWriteFailed?(failure) }
+        send(.writeFailed(failure))
+    }
 
     /// Asks for the first page and draws the first frame.
     public func start() {

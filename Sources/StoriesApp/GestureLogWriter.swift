@@ -10,9 +10,11 @@ import StoriesCore
 ///      "declined":[{"recognizer":"hold","reason":"released after 50 ms, under 250 ms"}]}
 @MainActor
 final class GestureLogWriter {
-    private var file: FileHandle?
+    private var file: LineFile?
+    /// A write failed: the log ends there, said once.
+    var onFailure: (@MainActor (WriteFailure) -> Void)?
 
-    init(file: FileHandle) { self.file = file }
+    init(file: LineFile) { self.file = file }
 
     struct Line: Encodable {
         struct Declined: Encodable {
@@ -41,9 +43,12 @@ final class GestureLogWriter {
             let line = Line(t: ((decision.time - startUptime) * 1000).rounded() / 1000, phase: phase, input: decision.input,
                             gesture: decision.gesture, handler: decision.handler, result: decision.result, notes: decision.notes,
                             declined: decision.declined.map { Line.Declined(recognizer: $0.recognizer, reason: $0.reason) })
-            guard let data = try? encoder.encode(line) else { continue }
-            // A full disk or a closed pipe ends the log, never the app.
-            do { try file?.write(contentsOf: data + Data("\n".utf8)) } catch { file = nil }
+            guard let data = try? encoder.encode(line), let file else { continue }
+            // A full disk or a closed pipe ends the log, never the app; it is said.
+            if let failure = file.write([UInt8](data)) {
+                self.file = nil
+                onFailure?(WriteFailure(.gestureLog, failure))
+            }
         }
     }
 }

@@ -19,18 +19,20 @@ public enum HeadlessRun {
         public var preload: PreloadPolicy
         public var recording: InputRecording?
         /// Where `--metrics` lines go.
-        public var metrics: FileHandle?
+        public var metrics: LineFile?
         /// `--until`: the moment of the recording to stop at (seconds from its start).
         public var until: Double?
         /// Where `--gesture-log` lines go.
-        public var gestureLog: FileHandle?
+        public var gestureLog: LineFile?
+        /// Told of a file that could not be written, as it happens.
+        public var onWriteFailed: (@MainActor (WriteFailure) -> Void)?
         /// The colours pictures are made for (a recording's).
         public var colors = "256"
         /// Photos shown whole at the start.
         public var photosFit = true
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                    preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: FileHandle? = nil) {
+                    preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
             self.width = width
             self.height = height
             self.bindings = bindings
@@ -113,6 +115,7 @@ public enum HeadlessRun {
         let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
                                reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit)
+        engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
         engine.colorDepth = ColorDepth(name: options.colors) ?? .palette256

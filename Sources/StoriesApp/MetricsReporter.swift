@@ -7,14 +7,16 @@ import StoriesCore
 @MainActor
 final class MetricsReporter {
     private var tracker = NavigationTracker()
-    private var file: FileHandle?
+    private var file: LineFile?
     var onNavigation: (@MainActor (NavigationRecord) -> Void)?
+    /// A write failed: no more lines are written, said once.
+    var onFailure: (@MainActor (WriteFailure) -> Void)?
 
     var records: [NavigationRecord] { tracker.records }
     var hits: Int { tracker.hits }
     var count: Int { tracker.count }
 
-    func write(to file: FileHandle) { self.file = file }
+    func write(to file: LineFile) { self.file = file }
 
     /// After an action changed the state. Returns true when a record was emitted.
     @discardableResult
@@ -38,7 +40,11 @@ final class MetricsReporter {
     }
 
     private func emit(_ record: NavigationRecord) {
-        do { try file?.write(contentsOf: Data((record.jsonLine + "\n").utf8)) } catch { file = nil } // a full disk ends the lines, not the app
+        // A full disk ends the lines, not the app; it is said.
+        if let file, let failure = file.write(record.jsonLine) {
+            self.file = nil
+            onFailure?(WriteFailure(.metrics, failure))
+        }
         onNavigation?(record)
     }
 

@@ -3,13 +3,19 @@ import StoriesCore
 
 /// `--record`: every input and resize, with its time since the engine started, as JSON
 /// lines (docs/gestures.md); the header carries the start and the seen state, so a replay
-/// anywhere opens the same items.
+/// anywhere opens the same items. A write that fails ends the recording and is reported
+/// (`onFailure`), as is reaching the most a replay reads: the rest of the session would
+/// make a file no replay takes.
 @MainActor
 final class SessionRecorder {
-    private var file: FileHandle?
+    private var file: LineFile?
+    private var bytes = 0
+    /// A write failed, or the recording reached its bound: said once.
+    var onFailure: (@MainActor (WriteFailure) -> Void)?
 
-    func start(_ file: FileHandle, header: InputRecording) {
+    func start(_ file: LineFile, header: InputRecording) {
         self.file = file
+        bytes = 0
         write(header.headerLine)
     }
 
@@ -25,6 +31,17 @@ final class SessionRecorder {
     }
 
     private func write(_ line: String) {
-        do { try file?.write(contentsOf: Data((line + "\n").utf8)) } catch { file = nil } // a full disk ends the recording, not the app
+        guard let file else { return }
+        bytes += line.utf8.count + 1
+        if bytes > InputRecording.maxBytes {
+            self.file = nil
+            onFailure?(WriteFailure(.recording, path: file.path,
+                                    reason: "it reached \(SafeFile.megabytes(InputRecording.maxBytes)), the most a replay reads"))
+            return
+        }
+        if let failure = file.write(line) {
+            self.file = nil // a full disk ends the recording, not the app
+            onFailure?(WriteFailure(.recording, failure))
+        }
     }
 }

@@ -85,22 +85,24 @@ public final class TerminalApp {
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
         engine.persistSeen = { [seenStore = self.seenStore] in seenStore?.save($0) }
-        // A seen state that cannot be written is said once, on the problems line.
+        // A seen state that cannot be written is said at once, on the notice line, and at the end.
         let engine = self.engine
-        seenStore?.onWriteFailure = { reason in
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.seenNotSaved(reason)) } }
+        if let path = seenStore?.file.path {
+            seenStore?.onWriteFailure = { reason in
+                DispatchQueue.main.async { MainActor.assumeIsolated { engine.writeFailed(WriteFailure(.seenState, path: path, reason: reason)) } }
+            }
         }
         engine.quit = { [unowned self] status in self.quit(status: status) }
     }
 
     /// Writes every input to `file` as the session goes (`--record`).
-    public func record(to file: FileHandle, setup: SessionSetup? = nil) { engine.record(to: file, setup: setup) }
+    public func record(to file: LineFile, setup: SessionSetup? = nil) { engine.record(to: file, setup: setup) }
 
     /// Writes every routing decision to `file` as JSON lines (`--gesture-log`).
-    public func writeGestureLog(to file: FileHandle) { engine.writeGestureLog(to: file) }
+    public func writeGestureLog(to file: LineFile) { engine.writeGestureLog(to: file) }
 
     /// Appends one JSON line per navigation to `file` (`--metrics`).
-    public func writeMetrics(to file: FileHandle) { engine.writeMetrics(to: file) }
+    public func writeMetrics(to file: LineFile) { engine.writeMetrics(to: file) }
 
     /// Feeds a recording's inputs at their times once the app runs (`--replay`, up to
     /// `until`); keys and the mouse keep working meanwhile and after. The hint line says it
@@ -273,9 +275,19 @@ public final class TerminalApp {
         seenStore?.flush()
         onQuit?()
         terminal.restore()
-        if let farewell { FileHandle.standardError.write(Data((farewell + "\n").utf8)) }
-        exit(status)
+        if let farewell { FileWrites.sayOnStandardError(farewell) }
+        // Every file that could not be written is said again, now that the screen is gone,
+        // and the exit status says so.
+        var failures = engine.failedWrites
+        if let store = seenStore, let reason = store.lastError, !failures.contains(where: { $0.file == .seenState }) {
+            failures.append(WriteFailure(.seenState, path: store.file.path, reason: reason))
+        }
+        for failure in failures { FileWrites.sayOnStandardError("stories: " + failure.line) }
+        exit(status == 0 && !failures.isEmpty ? Self.writeFailedStatus : status)
     }
+
+    /// The exit status of a run whose files could not all be written (sysexits' EX_IOERR).
+    public nonisolated static let writeFailedStatus: Int32 = 74
 }
 
 /// The signals a run loop takes through Dispatch signal sources. libdispatch reads them with

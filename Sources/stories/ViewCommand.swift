@@ -97,6 +97,9 @@ struct ViewCommand: ParsableCommand {
             throw ValidationError("--seed takes a whole number from 0 to \(SessionSetup.maxSeed); got \(seed)")
         }
         if until != nil, replay == nil { throw ValidationError("--until needs --replay FILE") }
+        if record != nil, headless {
+            throw ValidationError("--record keeps a session in the terminal; a headless run has no inputs of its own to record (it replays --replay FILE)")
+        }
         if step, replay == nil || headless { throw ValidationError("--step needs --replay FILE, in the terminal (not --headless)") }
         if let until, untilSeconds(until) == nil {
             throw ValidationError("--until: '\(SafeText.line(until))' is not a time like 3.2s or 800ms (at most a year)")
@@ -133,8 +136,8 @@ struct ViewCommand: ParsableCommand {
         var recording: InputRecording?
         if let replay {
             let data: Data
-            do { data = try SafeFile.read(replay, maxBytes: 64 << 20, followLinks: true).0 } catch {
-                throw fail("--replay \(replay): \(SafeFile.describe(error, maxBytes: 64 << 20))")
+            do { data = try SafeFile.read(replay, maxBytes: InputRecording.maxBytes, followLinks: true).0 } catch {
+                throw fail("--replay \(replay): \(SafeFile.describe(error, maxBytes: InputRecording.maxBytes))")
             }
             guard let text = String(data: data, encoding: .utf8) else { throw fail("--replay \(replay): not UTF-8 text") }
             do { recording = try InputRecording.parse(text, file: replay) } catch { throw fail(error.description) }
@@ -228,15 +231,15 @@ struct ViewCommand: ParsableCommand {
         do { bindings = try setup.bindings(file: recording != nil ? "\(replay ?? "recording"): setup.keys" : "keys.conf") } catch {
             throw fail(error.description)
         }
-        let recorder = try record.map { try openForWriting($0, flag: "--record") }
-        let metricsFile = try metrics.map { try openForAppending($0) }
-        let gestureFile = try gestureLog.map { try openForWriting($0, flag: "--gesture-log") }
+        let recorder = try record.map { try open($0, flag: "--record", append: false) }
+        let metricsFile = try metrics.map { try open($0, flag: "--metrics", append: true) }
+        let gestureFile = try gestureLog.map { try open($0, flag: "--gesture-log", append: false) }
         let stopAt = until.flatMap(untilSeconds)
         let replayName = replay.map { URL(fileURLWithPath: $0).lastPathComponent }
 
         if headless {
             // What differs from the recording is said on stderr; stdout is the screen alone.
-            for note in notes { FileHandle.standardError.write(Data("stories: replaying \(SafeText.line(replayName ?? "")): \(note)\n".utf8)) }
+            for note in notes { FileWrites.sayOnStandardError("stories: replaying \(SafeText.line(replayName ?? "")): \(note)") }
             let (width, height) = try size.map(parseSize) ?? (recording.map { ($0.width, $0.height) } ?? (80, 24))
             var options = HeadlessRun.Options(width: width, height: height, bindings: bindings, reduceMotion: setup.reduceMotion,
                                               preload: setup.preload, recording: recording, metrics: metricsFile)
@@ -244,15 +247,21 @@ struct ViewCommand: ParsableCommand {
             options.gestureLog = gestureFile
             options.colors = setup.colors
             options.photosFit = setup.photosFit
+            // A file that cannot be written is said at once on stderr, and again at the end.
+            let failures = WriteFailures()
+            options.onWriteFailed = { failure in
+                failures.add(failure)
+                FileWrites.sayOnStandardError("stories: " + failure.line)
+            }
             MainActor.assumeIsolated {
                 if virtualClock {
-                    printScreen(HeadlessRun.runOnVirtualClock(client: client, options: options))
+                    let lines = HeadlessRun.runOnVirtualClock(client: client, options: options)
                     onQuit?()
+                    finishHeadless(lines, failures: failures)
                 } else {
                     HeadlessRun.runOnSystemClock(client: client, options: options) { lines in
-                        printScreen(lines)
                         onQuit?()
-                        Foundation.exit(0)
+                        finishHeadless(lines, failures: failures)
                     }
                 }
             }
@@ -299,27 +308,33 @@ struct ViewCommand: ParsableCommand {
         return (url.path, text)
     }
 
-    private func openForWriting(_ path: String, flag: String) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw fail("\(flag) \(path): cannot be written (\(String(cString: strerror(errno))))")
+    /// A file the run writes as it goes. `--metrics` adds to a file that is there (one line
+    /// per navigation, run after run); the others start it anew.
+    private func open(_ path: String, flag: String, append: Bool) throws -> LineFile {
+        do { return try LineFile.open(path, append: append) } catch {
+            throw fail("\(flag) \(path): cannot be written (\(error.reason))")
         }
-        return handle
-    }
-
-    /// `--metrics` adds to a file that is there (one line per navigation, run after run).
-    private func openForAppending(_ path: String) throws -> FileHandle {
-        guard FileManager.default.fileExists(atPath: path) else { return try openForWriting(path, flag: "--metrics") }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw fail("--metrics \(path): cannot be written (\(String(cString: strerror(errno))))")
-        }
-        handle.seekToEndOfFile()
-        return handle
     }
 }
 
-/// The headless screen on stdout: its lines and nothing else.
-private func printScreen(_ lines: [String]) {
-    FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+/// The files a headless run could not write. `@unchecked Sendable`: touched only on the
+/// main queue (the engine's), where the run happens.
+final class WriteFailures: @unchecked Sendable {
+    private(set) var all: [WriteFailure] = []
+    func add(_ failure: WriteFailure) { all.append(failure) }
+}
+
+/// The end of a headless run: the last screen on stdout, its lines and nothing else; every
+/// file that could not be written said again on stderr, and the exit status says what
+/// failed (a screen that could not be printed: 1; a file: 74, as in the terminal).
+private func finishHeadless(_ lines: [String], failures: WriteFailures) -> Never {
+    let screen = Array((lines.joined(separator: "\n") + "\n").utf8)
+    if let code = FileWrites.writeAll(STDOUT_FILENO, screen) {
+        FileWrites.sayOnStandardError("stories: the screen could not be written to standard output (\(String(cString: strerror(code))))")
+        Foundation.exit(1)
+    }
+    for failure in failures.all { FileWrites.sayOnStandardError("stories: " + failure.line) }
+    Foundation.exit(failures.all.isEmpty ? 0 : TerminalApp.writeFailedStatus)
 }
 
 /// How answers are shaped (`NetworkProfile`): a named profile, with any of its values

@@ -97,12 +97,11 @@ import Testing
     @Test func theMetricsFileHasOneLinePerNavigation() throws {
         let path = NSTemporaryDirectory() + "stories-metrics-\(getpid()).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let handle = try LineFile.open(path, append: false)
         let (engine, scheduler, _) = try engine(.off)
         engine.writeMetrics(to: handle)
         walk(engine, scheduler, taps: 3)
-        try handle.close()
+        _ = handle // each line is written as it comes: nothing to close
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 4)
         let first = try #require(lines.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })

@@ -280,7 +280,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-retry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let feed = try FolderFeed(root: NamedFolder(try OpenFolder.open(root.path), recheckAfter: 0), directory: root, timeZone: utc)
+        let feed = FolderFeed(root: NamedFolder(try OpenFolder.open(root.path), recheckAfter: 0), directory: root, timeZone: utc)
         try FileManager.default.removeItem(at: root)
         #expect(throws: FeedError(file: root.path, reason: "cannot be read (removed since it was opened)")) { try feed.page(after: nil, limit: 10) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Back"), withIntermediateDirectories: true)

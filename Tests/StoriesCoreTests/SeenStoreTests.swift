@@ -121,9 +121,11 @@ import Testing
 
         let now = Moment(uptime: 100, date: Date(timeIntervalSince1970: 1_795_197_600))
         var app = AppState(title: "Test", now: now)
-        _ = AppReducer.reduce(&app, .seenNotSaved(reasons.first ?? ""), at: now)
-        _ = AppReducer.reduce(&app, .seenNotSaved(reasons.first ?? ""), at: now)
-        #expect(app.warnings.filter { $0.message.contains("not being kept") }.count == 1)
+        let failure = WriteFailure(.seenState, path: store.file.path, reason: reasons.first ?? "")
+        _ = AppReducer.reduce(&app, .writeFailed(failure), at: now)
+        _ = AppReducer.reduce(&app, .writeFailed(failure), at: now)
+        #expect(app.warnings.filter { $0.message.hasPrefix("What you watch is not kept for next time: seen state ") }.count == 1)
+        #expect(app.failedWrites == [failure] && app.notice == "⚠ " + failure.line)
     }
 
     /// A seen file that cannot be opened the safe way (here a link) is said with why and left

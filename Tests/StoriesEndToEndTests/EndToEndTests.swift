@@ -619,7 +619,8 @@ import Testing
     }
 
     /// A seen state that cannot be kept (a file where its folder goes) is said on the home
-    /// screen, once, with why; the app goes on.
+    /// screen, once, with why; the app goes on, says it again when it ends, and its exit
+    /// status says so (issue 27, point 6).
     @Test func aSeenStateThatCannotBeKeptIsSaid() throws {
         let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-seen-blocked-\(UUID().uuidString)")
         try Data("not a folder".utf8).write(to: blocker)
@@ -630,9 +631,50 @@ import Testing
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.press("Escape")
-        try tmux.waitFor(text: "not being kept for next time: cannot make the folder")
+        try tmux.waitFor(text: "⚠ What you watch is not kept for next time: seen state")
         try tmux.press("q")
-        try tmux.waitForPrompt()
+        try tmux.expectGivenBack(status: 74)
+        try tmux.waitFor(text: "stories: What you watch is not kept for next time: seen state")
+    }
+
+    /// Issue 27, point 6: `--record /dev/full` (a full disk) used to exit 0 and say nothing.
+    /// Now the notice line says it at once, the app goes on, the line is said again after
+    /// the terminal is given back, and the exit status is 74 (EX_IOERR).
+    @Test func aRecordingToAFullDiskIsSaidAndTheExitStatusSaysSo() throws {
+        let device = FullDevice.make()
+        let full = try #require(device.path, Comment(rawValue: device.problem ?? ""))
+        let tmux = try Tmux(width: 140, height: 30)
+        try tmux.type("\(try Binary.requireBuilt()) --record \(full)")
+        try tmux.waitFor(text: "⚠ The recording stops here: --record \(full): the disk is full")
+        try tmux.press("Right")
+        try tmux.waitFor("the second story selected") { $0.count > 8 && $0[7].hasPrefix("  Mika") }
+        try tmux.press("q")
+        try tmux.expectGivenBack(status: 74)
+        try tmux.waitFor(text: "stories: The recording stops here: --record \(full): the disk is full")
+    }
+
+    /// The same headless: said on stderr at once and at the end, the screen still on stdout,
+    /// exit status 74; and --record with --headless, which would record nothing, is refused.
+    @Test func aGestureLogToAFullDiskHeadlessIsSaidTwiceAndTheExitStatusSaysSo() throws {
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: recording) }
+        try Data("""
+            {"stories-recording":1,"width":80,"height":20,"started":1795240800}
+            {"t":0.5,"key":"Right"}
+            {"t":1.0,"key":"Enter"}
+
+            """.utf8).write(to: recording)
+        let device = FullDevice.make()
+        let full = try #require(device.path, Comment(rawValue: device.problem ?? ""))
+        let run = try Binary.run(["--headless", "--virtual-clock", "--replay", recording.path, "--gesture-log", full])
+        #expect(run.status == 74, "\(run.err)")
+        #expect(run.err.components(separatedBy: "stories: No more routing decisions are logged: --gesture-log \(full): the disk is full").count == 3,
+                "once at once, once at the end: \(run.err)")
+        #expect(run.out.contains("1/3"), "the screen is still printed: \(run.out)")
+        let refused = try Binary.run(["--headless", "--record", "x.jsonl"])
+        #expect(refused.status == 64 && refused.err.contains("--record keeps a session in the terminal"), "\(refused.err)")
+        let screenLost = try Binary.run(["--headless", "--virtual-clock", "--replay", recording.path], stdoutPath: full)
+        #expect(screenLost.status == 1 && screenLost.err.contains("the screen could not be written to standard output"), "\(screenLost.err)")
     }
 
     /// Ctrl-\ quits like Ctrl-C (no half-minute backtrace in curses mode), and Ctrl-S does

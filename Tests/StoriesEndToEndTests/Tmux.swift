@@ -15,7 +15,8 @@ enum Binary {
     }
 
     /// Runs the binary without a terminal; returns exit status, stdout and stderr.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    /// `stdoutPath`: standard output goes there instead (`/dev/full`), and `out` is empty.
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdoutPath: String? = nil) throws -> (status: Int32, out: String, err: String) {
         // Files, not pipes: reading them never waits for an end another process holds.
         let folder = FileManager.default.temporaryDirectory
         let outFile = folder.appendingPathComponent("run-\(UUID().uuidString).out").path
@@ -25,7 +26,7 @@ enum Binary {
             try? FileManager.default.removeItem(atPath: errFile)
         }
         let child = try Child([try requireBuilt()] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                              stdout: .file(outFile), stderr: .file(errFile))
+                              stdout: .file(stdoutPath ?? outFile), stderr: .file(errFile))
         let status = child.wait()
         let outData = FileManager.default.contents(atPath: outFile) ?? Data()
         let errData = FileManager.default.contents(atPath: errFile) ?? Data()

@@ -1,3 +1,4 @@
+import Foundation
 import StoriesCore
 import Testing
 
@@ -22,4 +23,21 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OwnThreadTrait {
     /// Each test runs on a thread of its own, off the cooperative pool (see `OwnThreadTrait`).
     public static var ownThread: Self { Self() }
+}
+
+/// A device where every write fails with "No space left on device" (`/dev/full`, char 1,7),
+/// made in a folder of the test's own: a machine (a container, a VM) may have no /dev/full,
+/// and a test that opened a missing one would write a regular file and see nothing fail.
+public enum FullDevice {
+    /// The path of a full device; nil (with the reason recorded by the caller) when none can be made.
+    public static func make() -> (path: String?, problem: String?) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("full-device-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("full").path
+        if mknod(path, S_IFCHR | 0o666, dev_t(0x107) /* makedev(1, 7) */) == 0 { return (path, nil) }
+        let reason = String(cString: strerror(errno))
+        var info = stat()
+        if stat("/dev/full", &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR { return ("/dev/full", nil) }
+        return (nil, "no full device: mknod said \(reason) and /dev/full is not a device")
+    }
 }

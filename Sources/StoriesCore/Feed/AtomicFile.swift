@@ -8,10 +8,20 @@ public enum AtomicFile {
     /// Why a write did not happen, in words ("cannot write /x/seen.json: No space left on device").
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// Why, without the path ("No space left on device").
+        public var reason: String
+
+        public init(description: String, reason: String? = nil) {
+            self.description = description
+            self.reason = reason ?? description
+        }
     }
 
     static func failure(_ what: String, _ path: String, errno code: Int32) -> Failure {
-        Failure(description: "cannot \(what) \(SafeText.line(path)): \(String(cString: strerror(code)))")
+        let reason = String(cString: strerror(code))
+        let description = "cannot \(what) \(SafeText.line(path)): \(reason)"
+        // Writing the file itself failed: the reason alone (the path is said with it anyway).
+        return Failure(description: description, reason: what == "write" || what == "replace" ? reason : description)
     }
 
     /// `pauseBeforeRename`: seconds between the fsync and the rename, only for the tests

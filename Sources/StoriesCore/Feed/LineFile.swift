@@ -46,14 +46,15 @@ public final class LineFile: @unchecked Sendable {
     /// (nil otherwise, and for every line after it: they are not written).
     @discardableResult
     public func write(_ line: String) -> FileWriteFailure? {
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        return write(bytes)
+        write(Array(line.utf8))
     }
 
+    /// The same for a line already in bytes (a line end is added).
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> FileWriteFailure? {
-        lock.withLock { () -> FileWriteFailure? in
+    public func write(_ line: [UInt8]) -> FileWriteFailure? {
+        var bytes = line
+        bytes.append(0x0A)
+        return lock.withLock { () -> FileWriteFailure? in
             guard failed == nil else { return nil }
             if let code = FileWrites.writeAll(fd, bytes) {
                 failed = code == ENOSPC ? "the disk is full (\(String(cString: strerror(code))))" : String(cString: strerror(code))
@@ -103,5 +104,45 @@ public enum FileWrites {
     /// (closed, a full disk) is not a reason to stop, or to crash.
     public static func sayOnStandardError(_ line: String) {
         _ = writeAll(STDERR_FILENO, Array((SafeText.line(line) + "\n").utf8))
+    }
+}
+
+/// A file the app writes as it goes that could not be written: which, where, why — and
+/// what it means for the person (the rest of the recording is lost, the seen state is not
+/// kept). Comes into the reducer as `AppAction.writeFailed`, is said at once on the notice
+/// line and kept in the problems list, and again when the app ends, whose exit status then
+/// says so.
+public struct WriteFailure: Equatable, Sendable {
+    public enum File: String, Equatable, Sendable {
+        case recording = "--record"
+        case gestureLog = "--gesture-log"
+        case metrics = "--metrics"
+        case seenState = "seen state"
+    }
+
+    public var file: File
+    public var path: String
+    public var reason: String
+
+    public init(_ file: File, path: String, reason: String) {
+        self.file = file
+        self.path = path
+        self.reason = reason
+    }
+
+    public init(_ file: File, _ failure: FileWriteFailure) {
+        self.init(file, path: failure.path, reason: failure.reason)
+    }
+
+    /// One line: what follows for the person first (a notice line too narrow for the rest
+    /// still says it), then which file and why.
+    public var line: String {
+        let what = "\(file.rawValue) \(SafeText.line(path, maxColumns: 300)): \(SafeText.line(reason, maxColumns: 300))"
+        return switch file {
+        case .recording: "The recording stops here: \(what)"
+        case .gestureLog: "No more routing decisions are logged: \(what)"
+        case .metrics: "No more navigations are written: \(what)"
+        case .seenState: "What you watch is not kept for next time: \(what)"
+        }
     }
 }

@@ -17,6 +17,8 @@ public struct InputRecording: Equatable, Sendable {
     /// Version 2 added `setup`; version 1 files (no setup) still replay.
     public static let formatVersion = 2
     public static let readableVersions = 1...2
+    /// The largest recording a replay reads, and so the most `--record` writes.
+    public static let maxBytes = 64 << 20
 
     public enum Entry: Equatable, Sendable {
         case input(InputEvent)

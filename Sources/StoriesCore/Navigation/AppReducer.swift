@@ -29,8 +29,10 @@ public enum AppAction: Equatable, Sendable {
     case homeFailed(String, retry: Bool)
     /// What opening a link did, in words for the notice line.
     case linkOpened(String)
-    /// Seen state could not be written (why): said once on the problems line.
-    case seenNotSaved(String)
+    /// A file the app writes as it goes (a recording, the gesture log, the metrics, the
+    /// seen state) could not be written: said at once on the notice line and kept in the
+    /// problems list, once for each file; the app says it again when it ends.
+    case writeFailed(WriteFailure)
     /// View models built in the background, handed over in one step.
     case viewModelsBuilt(ViewModelUpdate)
     /// The picture pipeline's progress on a photo (by location): fetched, decoded, ready
@@ -323,10 +325,11 @@ private struct Reduction {
             effects.append(.wake(.retryHome, after: min(30, 2 * Double(1 << min(attempt - 1, 4)))))
         case .linkOpened(let message):
             state.notice = SafeText.line(message).truncated(toWidth: 2200)
-        case .seenNotSaved(let reason):
-            guard !state.seenNotSavedSaid else { break }
-            state.seenNotSavedSaid = true
-            state.warnings.append(FeedWarning("what you watch is not being kept for next time: \(reason)"))
+        case .writeFailed(let failure):
+            guard !state.failedWrites.contains(where: { $0.file == failure.file }) else { break }
+            state.failedWrites.append(failure)
+            state.notice = "⚠ " + failure.line
+            state.warnings.append(FeedWarning(failure.line))
         case .viewModelsBuilt(let update):
             install(update)
         case .media(let location, let status):

@@ -68,8 +68,9 @@ public struct AppState: Equatable, Sendable {
     public static let seekAttempts = 4
     /// Problems found in the feed, newest last; the home screen shows them.
     public var warnings: [FeedWarning] = []
-    /// Whether a failed write of the seen state has been said (it is said once a run).
-    public var seenNotSavedSaid = false
+    /// Files the app writes as it goes that could not be written, one entry a file, in the
+    /// order they failed: said again when the app ends, whose exit status then says so.
+    public var failedWrites: [WriteFailure] = []
     /// The screens of home sections: the first is the home itself (the sections below the
     /// ring row, as the feed sent them), each later one a screen a cell opened; the last is
     /// the one shown. Never empty.

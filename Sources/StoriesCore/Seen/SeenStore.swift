@@ -110,8 +110,8 @@ public final class SeenStore: Sendable {
             pending.error = nil
         } catch {
             let first = pending.error == nil
-            pending.error = "\(error)"
-            if first, let tell = pending.lock.withLock({ pending.onFailure }) { tell("\(error)") }
+            pending.error = (error as? AtomicFile.Failure)?.reason ?? "\(error)"
+            if first, let tell = pending.lock.withLock({ pending.onFailure }), let reason = pending.error { tell(reason) }
         }
     }
 
