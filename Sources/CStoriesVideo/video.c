@@ -73,6 +73,10 @@ static int libav_loaded;          // 1 when every function was found
 static char libav_problem[256];   // why not, otherwise
 
 static void forward_log(void *context, int level, const char *format, va_list args);
+/// Set on this thread when FFmpeg refused to add a stream past `max_streams` (its own
+/// words, in the log), so that an open it made fail is said as the stream limit it is.
+static _Thread_local int stream_limit_hit;
+
 
 static void *open_library(const char *name) {
     void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
@@ -227,30 +231,45 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     // Bounded probing: how much is read and analysed to find the streams.
     video->format->probesize = 4 << 20;
     video->format->max_analyze_duration = 5 * AV_TIME_BASE;
-    video->format->max_streams = limits->max_streams > 0 ? limits->max_streams : 16;
+    // One more than the app allows, so that a file with too many streams opens far enough
+    // to be counted and named by the check below (FFmpeg's own refusal only says "cannot
+    // read"); past that, its refusal is recognised (stream_limit_hit) and said the same way.
+    int allowed = limits->max_streams > 0 ? limits->max_streams : 16;
+    video->format->max_streams = allowed + 1;
     // Only containers a story video comes in: no playlists, no concat lists, no demuxer
     // that opens other files or URLs.
     video->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv");
     video->format->protocol_whitelist = p_av_strdup("none");
 
+    stream_limit_hit = 0;
     int status = p_avformat_open_input(&video->format, NULL, NULL, NULL);
-    if (status < 0) {
+    if (status < 0 || stream_limit_hit) {
         // avformat_open_input frees the context on failure.
-        video->format = NULL;
+        if (status < 0) video->format = NULL;
+        if (stream_limit_hit) {
+            say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
+            stories_video_close(video);
+            return STORIES_VIDEO_LIMIT;
+        }
         say(message, message_size, "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read");
         stories_video_close(video);
         return STORIES_VIDEO_NOT_VIDEO;
     }
     snprintf(info->container, sizeof info->container, "%s", video->format->iformat ? video->format->iformat->name : "?");
     status = p_avformat_find_stream_info(video->format, NULL);
+    if (stream_limit_hit) {
+        say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
+        stories_video_close(video);
+        return STORIES_VIDEO_LIMIT;
+    }
     if (status < 0) {
         say_av(message, message_size, "cannot read the streams", status);
         stories_video_close(video);
         return STORIES_VIDEO_CORRUPT;
     }
     info->streams = (int)video->format->nb_streams;
-    if (limits->max_streams > 0 && (int)video->format->nb_streams > limits->max_streams) {
-        say(message, message_size, "the file has %u streams, more than the %d allowed", video->format->nb_streams, limits->max_streams);
+    if ((int)video->format->nb_streams > allowed) {
+        say(message, message_size, "the file has %u streams; at most %d are allowed", video->format->nb_streams, allowed);
         stories_video_close(video);
         return STORIES_VIDEO_LIMIT;
     }
@@ -434,6 +453,7 @@ int stories_video_corrupt_frames(const stories_video *video) { return video->cor
 static void (*log_sink)(int, const char *) = NULL;
 
 static void forward_log(void *context, int level, const char *format, va_list args) {
+    if (format && strncmp(format, "Number of streams exceeds max_streams", 37) == 0) stream_limit_hit = 1;
     if (!log_sink || level > AV_LOG_WARNING) return;
     char line[512];
     int prefix = 1;

@@ -181,7 +181,24 @@ import Testing
         (#""network":{"name":"\u001b]0;x\u0007","latency":0,"jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.name" must be 1 to 40 letters, digits or -"#),
         (#""preload":"sometimes""#, #""setup.preload" must be on or off"#),
         (#""colors":"16777216""#, #""setup.colors" must be one of truecolor, 256, 16, 8, none"#),
-        (#""seed":"1""#, #"header: "setup.seed" has the wrong kind of value"#),
+        // Issue 27, point 7: each field by its own rule, whatever kind of value is there
+        // (these were "the header cannot be read" or "has the wrong kind of value").
+        (#""seed":"1""#, #""setup.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""seed":-1"#, #""setup.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""seed":1.5"#, #""setup.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""seed":18446744073709551616"#, #""setup.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""seed":null"#, #""setup.seed" is missing"#),
+        (#""feed":{"synthetic":2.5}"#, #""setup.feed.synthetic" must be a number of stories from 1 to 100000"#),
+        (#""feed":{"synthetic":5,"seed":-3}"#, #""setup.feed.seed" must be a whole number from 0 to 9007199254740991"#),
+        (#""feed":{"folder":7}"#, #""setup.feed.folder" must be a path of 1 to 4096 printable bytes"#),
+        (#""feed":{"demo":"yes"}"#, #""setup.feed.demo" must be true or false"#),
+        (#""feed":[1]"#, #""setup.feed" must be an object, not an array"#),
+        (#""network":{"name":"3g","latency":"fast","jitter":0,"fail":0,"timeout":15,"offline":false}"#, #""setup.network.latency" must be seconds from 0 to 3600"#),
+        (#""network":{"name":"3g","latency":0,"jitter":0,"fail":0,"timeout":15}"#, #""setup.network.offline" is missing"#),
+        (#""network":{"name":"3g","latency":0,"jitter":0,"fail":0,"timeout":15,"offline":0}"#, #""setup.network.offline" must be true or false"#),
+        (#""reduceMotion":1"#, #""setup.reduceMotion" must be true or false"#),
+        (#""keys":false"#, #""setup.keys" must be text of at most 65536 bytes"#),
+        (#""colors":256"#, #""setup.colors" must be one of truecolor, 256, 16, 8, none"#),
     ])
     func aBadSetupNamesItsField(change: String, message: String) throws {
         var json = SetupSamples.good

@@ -129,9 +129,13 @@ import Testing
         // One value changed keeps the rest of the recorded network.
         let noFailures = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--fail", "0"])
         #expect(noFailures.err.contains("the network is 3g: 300 ms ±100 ms, 400 KB/s; the recording used 3g: 300 ms ±100 ms, 400 KB/s, 2% fail"), "\(noFailures.err)")
-        // A gesture log that cannot be written ends, the app does not.
-        let full = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--gesture-log", "/dev/full"])
-        #expect(full.status == 0, "\(full.err)")
+        // A gesture log that cannot be written ends, the app does not; it is said, and the
+        // exit status says so.
+        let device = FullDevice.make()
+        let fullDevice = try #require(device.path, Comment(rawValue: device.problem ?? ""))
+        let full = try Binary.run(["--headless", "--virtual-clock", "--replay", recording, "--gesture-log", fullDevice])
+        #expect(full.status == 74 && full.err.contains("No more routing decisions are logged"), "\(full.err)")
+        #expect(full.out.contains("stories"), "the screen is still printed")
     }
 
     /// A replay in the terminal says so on the hint line, with its time, and --until stops it.

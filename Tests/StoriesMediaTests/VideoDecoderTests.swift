@@ -125,6 +125,12 @@ enum VideoFixture {
         #expect(reason(colors, limits: VideoLimits(maxFPS: 2, maxDuration: 0.5)) == "played")
         #expect(reason(colors, limits: VideoLimits(maxBytes: 100)) .hasPrefix("the file is"))
         #expect(reason(try VideoFixture.data("audio.m4a")) == "the file has sound but no picture")
+        // Issue 27, point 7: too many streams are named by the app's own limit, whether
+        // FFmpeg opened the file (17 streams, counted) or refused it past its own bound (40):
+        // before, both were "neither a photo nor a video FFmpeg can read".
+        #expect(reason(try VideoFixture.data("streams17.mkv")) == "the file has 17 streams; at most 16 are allowed")
+        #expect(reason(try VideoFixture.data("streams40.mov")) == "the file has more than 17 streams; at most 16 are allowed")
+        #expect(reason(try VideoFixture.data("streams17.mkv"), limits: VideoLimits(maxStreams: 20)) == "played", "within the limit it plays")
         // Cut inside the header: refused with a reason. Cut inside the frames: what is
         // there plays (the index says more frames than the bytes hold).
         for cut in [8, 40, 200] {

@@ -60,7 +60,7 @@ public struct InputRecording: Equatable, Sendable {
 
     /// The first line of the file.
     public var headerLine: String {
-        Self.json(Header(recording: Self.formatVersion, width: width, height: height, started: started,
+        Self.json(WrittenHeader(recording: Self.formatVersion, width: width, height: height, started: started,
                          seen: seen.items.mapValues { $0.sorted() },
                          tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted(), setup: setup?.wire))
     }
@@ -160,9 +160,9 @@ public struct InputRecording: Equatable, Sendable {
             throw fail(1, "header: \(describe(error))")
         }
         var setup: SessionSetup?
-        if let wire = header.setup {
+        if let json = header.setup, json != .null {
             guard version.recording >= 2 else { throw fail(1, "\"setup\" came with version 2; this file says version 1") }
-            do { setup = try SessionSetup(wire) } catch { throw fail(1, "\"\(error.field)\" \(error.reason)") }
+            do { setup = try SessionSetup(json: json) } catch { throw fail(1, "\"\(error.field)\" \(error.reason)") }
         }
         let side = InputLimits.maxScreenSide
         guard (1...side).contains(header.width), (1...side).contains(header.height) else {
@@ -269,7 +269,22 @@ public struct InputRecording: Equatable, Sendable {
         enum CodingKeys: String, CodingKey { case recording = "stories-recording" }
     }
 
-    private struct Header: Codable {
+    /// The header as it is written (the setup from its values).
+    private struct WrittenHeader: Encodable {
+        var recording: Int
+        var width: Int
+        var height: Int
+        var started: Double
+        var seen: [String: [String]]?
+        var tooltips: [String]?
+        var setup: SessionSetup.Wire?
+
+        enum CodingKeys: String, CodingKey {
+            case recording = "stories-recording", width, height, started, seen, tooltips, setup
+        }
+    }
+
+    private struct Header: Decodable {
         var recording: Int
         var width: Int
         var height: Int
@@ -277,7 +292,8 @@ public struct InputRecording: Equatable, Sendable {
         var seen: [String: [String]]?
         /// Home tooltips shown before the session (so a replay shows the same ones).
         var tooltips: [String]?
-        var setup: SessionSetup.Wire?
+        /// Read field by field by `SessionSetup(json:)`, so each wrong one is named.
+        var setup: JSONValue?
 
         enum CodingKeys: String, CodingKey {
             case recording = "stories-recording", width, height, started, seen, tooltips, setup

@@ -144,58 +144,71 @@ public struct SessionSetup: Equatable, Sendable {
                     fit: photosFit)
     }
 
-    /// The setup a recording's header holds, every value checked and bounded: a hostile
-    /// file gets a clear reason (the field and what it must be), never a crash or a value
-    /// no flag could give.
-    init(_ wire: Wire) throws(SetupProblem) {
-        func problem(_ field: String, _ reason: String) -> SetupProblem { SetupProblem(field: "setup.\(field)", reason: reason) }
-        let given = [wire.feed.demo == true, wire.feed.folder != nil, wire.feed.server != nil, wire.feed.synthetic != nil].filter { $0 }
-        guard given.count == 1 else { throw problem("feed", "must be one of {\"demo\":true}, {\"folder\":…}, {\"server\":…}, {\"synthetic\":N}") }
-        if let path = wire.feed.folder {
+    /// The setup a recording's header holds, every value checked and bounded, each field by
+    /// its own rule: a hostile or damaged file gets a clear reason that names the field and
+    /// what it must be (a seed of -1, 1.5 or 2^64 is "must be a whole number from 0 to …",
+    /// never "the header cannot be read"), never a crash or a value no flag could give.
+    init(json: JSONValue) throws(SetupProblem) {
+        let top = try SetupFields(json, at: "setup")
+        let feedFields = try SetupFields(top.required("feed"), at: "setup.feed")
+        let demo = try feedFields.bool("demo")
+        let folder = try feedFields.string("folder", rule: "must be a path of 1 to 4096 printable bytes")
+        let server = try feedFields.string("server", rule: "expected an http or https URL")
+        let synthetic = try feedFields.whole("synthetic", in: 1...100_000, rule: "must be a number of stories from 1 to 100000")
+        let feedSeed = try feedFields.whole("seed", in: 0...Int(Self.maxSeed), rule: "must be a whole number from 0 to \(Self.maxSeed)")
+        let given = [demo == true, folder != nil, server != nil, synthetic != nil].filter { $0 }
+        guard given.count == 1 else {
+            throw SetupProblem(field: "setup.feed", reason: "must be one of {\"demo\":true}, {\"folder\":…}, {\"server\":…}, {\"synthetic\":N}")
+        }
+        if let path = folder {
             guard (1...4096).contains(path.utf8.count), SafeText.line(path) == path else {
-                throw problem("feed.folder", "must be a path of 1 to 4096 printable bytes")
+                throw feedFields.problem("folder", "must be a path of 1 to 4096 printable bytes")
             }
             feed = .folder(path)
-        } else if let address = wire.feed.server {
-            if let reason = HomeDecoder.linkProblem(address) { throw problem("feed.server", reason) }
+        } else if let address = server {
+            if let reason = HomeDecoder.linkProblem(address) { throw feedFields.problem("server", reason) }
             feed = .server(address)
-        } else if let count = wire.feed.synthetic {
-            guard (1...100_000).contains(count) else { throw problem("feed.synthetic", "must be a number of stories from 1 to 100000") }
-            let seed = wire.feed.seed ?? 1
-            guard seed <= Self.maxSeed else { throw problem("feed.seed", "must be a whole number from 0 to \(Self.maxSeed)") }
-            feed = .synthetic(count, seed: seed)
+        } else if let count = synthetic {
+            feed = .synthetic(count, seed: UInt64(feedSeed ?? 1))
         } else {
             feed = .demo
         }
-        let n = wire.network
+
+        let n = try SetupFields(top.required("network"), at: "setup.network")
         let limit = NetworkProfile.maxDelay
-        guard (1...40).contains(n.name.count), n.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            throw problem("network.name", "must be 1 to 40 letters, digits or -")
-        }
-        for (field, value) in [("latency", n.latency), ("jitter", n.jitter)] {
-            guard value.isFinite, (0...limit).contains(value) else { throw problem("network.\(field)", "must be seconds from 0 to \(Int(limit))") }
-        }
-        guard n.timeout.isFinite, n.timeout > 0, n.timeout <= limit else {
-            throw problem("network.timeout", "must be seconds over 0, at most \(Int(limit))")
-        }
-        guard n.fail.isFinite, (0...1).contains(n.fail) else { throw problem("network.fail", "must be a share from 0 to 1") }
-        if let rate = n.bandwidth {
-            guard rate.isFinite, rate >= 1, rate <= NetworkProfile.maxBandwidth else {
-                throw problem("network.bandwidth", "must be bytes a second from 1 to \(Int(NetworkProfile.maxBandwidth))")
-            }
-        }
-        network = NetworkProfile(name: n.name, latency: n.latency, jitter: n.jitter, bandwidth: n.bandwidth,
-                                 failureRate: n.fail, timeout: n.timeout, isOffline: n.offline)
-        guard wire.seed <= Self.maxSeed else { throw problem("seed", "must be a whole number from 0 to \(Self.maxSeed)") }
-        seed = wire.seed
-        guard let policy = PreloadPolicy(rawValue: wire.preload) else { throw problem("preload", "must be on or off") }
+        let nameRule = "must be 1 to 40 letters, digits or -"
+        guard let name = try n.string("name", rule: nameRule) else { throw n.problem("name", "is missing") }
+        guard (1...40).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { throw n.problem("name", nameRule) }
+        let delayRule = "must be seconds from 0 to \(Int(limit))"
+        let latency = try n.requiredNumber("latency", in: 0...limit, rule: delayRule)
+        let jitter = try n.requiredNumber("jitter", in: 0...limit, rule: delayRule)
+        let timeoutRule = "must be seconds over 0, at most \(Int(limit))"
+        let timeout = try n.requiredNumber("timeout", in: 0...limit, rule: timeoutRule)
+        guard timeout > 0 else { throw n.problem("timeout", timeoutRule) }
+        let fail = try n.requiredNumber("fail", in: 0...1, rule: "must be a share from 0 to 1")
+        let bandwidth = try n.number("bandwidth", in: 1...NetworkProfile.maxBandwidth,
+                                     rule: "must be bytes a second from 1 to \(Int(NetworkProfile.maxBandwidth))")
+        guard let offline = try n.bool("offline") else { throw n.problem("offline", "is missing") }
+        network = NetworkProfile(name: name, latency: latency, jitter: jitter, bandwidth: bandwidth,
+                                 failureRate: fail, timeout: timeout, isOffline: offline)
+
+        let seedRule = "must be a whole number from 0 to \(Self.maxSeed)"
+        guard let seed = try top.whole("seed", in: 0...Int(Self.maxSeed), rule: seedRule) else { throw top.problem("seed", "is missing") }
+        self.seed = UInt64(seed)
+        guard let preloadName = try top.string("preload", rule: "must be on or off") else { throw top.problem("preload", "is missing") }
+        guard let policy = PreloadPolicy(rawValue: preloadName) else { throw top.problem("preload", "must be on or off") }
         preload = policy
-        reduceMotion = wire.reduceMotion
-        guard wire.keys.utf8.count <= Self.maxKeysLength else { throw problem("keys", "must be at most \(Self.maxKeysLength) bytes") }
-        keys = wire.keys
-        guard Self.colorNames.contains(wire.colors) else { throw problem("colors", "must be one of \(Self.colorNames.joined(separator: ", "))") }
-        colors = wire.colors
-        photosFit = wire.fit ?? true
+        guard let reduce = try top.bool("reduceMotion") else { throw top.problem("reduceMotion", "is missing") }
+        reduceMotion = reduce
+        let keysRule = "must be text of at most \(Self.maxKeysLength) bytes"
+        guard let keys = try top.string("keys", rule: keysRule) else { throw top.problem("keys", "is missing") }
+        guard keys.utf8.count <= Self.maxKeysLength else { throw top.problem("keys", "must be at most \(Self.maxKeysLength) bytes") }
+        self.keys = keys
+        let colorsRule = "must be one of \(Self.colorNames.joined(separator: ", "))"
+        guard let colors = try top.string("colors", rule: colorsRule) else { throw top.problem("colors", "is missing") }
+        guard Self.colorNames.contains(colors) else { throw top.problem("colors", colorsRule) }
+        self.colors = colors
+        photosFit = try top.bool("fit") ?? true
     }
 
     /// The bindings this setup's keys give, over the defaults.
@@ -208,4 +221,65 @@ public struct SessionSetup: Equatable, Sendable {
 struct SetupProblem: Error {
     var field: String
     var reason: String
+}
+
+/// One object of a recording's setup, read field by field: each getter gives nil for a field
+/// that is not there (or is null) and a problem naming the field, with its rule, for one
+/// of the wrong kind or out of bounds.
+struct SetupFields {
+    let fields: [String: JSONValue]
+    let path: String
+
+    init(_ value: JSONValue, at path: String) throws(SetupProblem) {
+        guard case .object(let fields) = value else { throw SetupProblem(field: path, reason: "must be an object, not \(value.kindName)") }
+        self.fields = fields
+        self.path = path
+    }
+
+    func problem(_ key: String, _ reason: String) -> SetupProblem {
+        SetupProblem(field: "\(path).\(key)", reason: reason)
+    }
+
+    func value(_ key: String) -> JSONValue? {
+        guard let value = fields[key], value != .null else { return nil }
+        return value
+    }
+
+    func required(_ key: String) throws(SetupProblem) -> JSONValue {
+        guard let value = value(key) else { throw problem(key, "is missing") }
+        return value
+    }
+
+    func string(_ key: String, rule: String) throws(SetupProblem) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else { throw problem(key, rule) }
+        return text
+    }
+
+    func bool(_ key: String) throws(SetupProblem) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw problem(key, "must be true or false") }
+        return flag
+    }
+
+    /// A finite number within `range`.
+    func number(_ key: String, in range: ClosedRange<Double>, rule: String) throws(SetupProblem) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value, number.isFinite, range.contains(number) else { throw problem(key, rule) }
+        return number
+    }
+
+    func requiredNumber(_ key: String, in range: ClosedRange<Double>, rule: String) throws(SetupProblem) -> Double {
+        guard let number = try number(key, in: range, rule: rule) else { throw problem(key, "is missing") }
+        return number
+    }
+
+    /// A whole number within `range` (1.5, -1, 2^64 and "1" are not), checked before any
+    /// conversion to an integer.
+    func whole(_ key: String, in range: ClosedRange<Int>, rule: String) throws(SetupProblem) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value, number.isFinite, number == number.rounded(.towardZero),
+              number >= Double(range.lowerBound), number <= Double(range.upperBound) else { throw problem(key, rule) }
+        return Int(number)
+    }
 }
