@@ -32,6 +32,7 @@ struct BlurHashAssets: ParsableCommand {
         do { index = try DirectoryFeed(directory: directory) } catch {
             var info = stat()
             let plain = lstat(directory.appendingPathComponent("feed.json").path, &info) != 0 && stat(directory.path, &info) == 0
+                && (info.st_mode & S_IFMT) == S_IFDIR
             throw fail(error.description + (plain ? " (a folder of photos has no documents yet: stories init \(feed) writes them, with BlurHashes)" : ""))
         }
         // Everything is read and written from the folder's descriptor, never by its path again.

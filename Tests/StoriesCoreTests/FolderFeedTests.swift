@@ -245,6 +245,52 @@ import Testing
         #expect(FeedWire.story(story).count < FeedDecoder.maxDocumentBytes)
     }
 
+    /// Issue 27, point 5: a camera folder of 100 000 files, made in an order that is not the
+    /// names' (the file system lists them in its own order anyway: hash order on ext4). Before,
+    /// the first 40 000 names in listing order were kept, then sorted, so which photos showed
+    /// depended on the file system and the newest were not among them. Now every name is read
+    /// and the last by name are kept: the story is the newest thousand.
+    @Test func aFolderOf100000CameraFilesShowsTheNewest() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-camera-\(UUID().uuidString)")
+        let camera = root.appendingPathComponent("Camera")
+        try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Shuffled with a fixed generator: the order of creation says nothing about the names.
+        var numbers = Array(0..<100_000)
+        var seed: UInt64 = 27
+        for i in stride(from: numbers.count - 1, to: 0, by: -1) {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            numbers.swapAt(i, Int(seed >> 33) % (i + 1))
+        }
+        for n in numbers {
+            let fd = open(camera.appendingPathComponent(String(format: "DSC%05d.JPG", n)).path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            try #require(fd >= 0)
+            close(fd)
+        }
+        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let page = try feed.page(after: nil, limit: 10)
+        let items = try #require(page.stories.first?.itemIDs)
+        #expect(items.count == FolderFeed.maxItemsPerStory)
+        #expect(items.sorted() == (99_000..<100_000).map { String(format: "DSC%05d.JPG", $0) }, "the newest thousand by name")
+        #expect(page.warnings.contains { $0.message == "Camera: 100000 entries; only the last 20000 photos and videos and 20000 folders by name are read" },
+                "\(page.warnings.map(\.message))")
+        let story = try feed.story(id: "Camera").story
+        #expect(story.items.last?.id == "DSC99999.JPG" || Set(story.items.map(\.id)) == Set(items))
+    }
+
+    /// The heap that keeps the last names: the same as sorting all and taking the end, for
+    /// any order offered.
+    @Test func lastByNameKeepsTheLastWhateverTheOrder() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let names = (0..<500).map { _ in String(UInt32.random(in: 0...5000, using: &generator)) }
+            var keep = LastByName(keeping: 37)
+            for name in names { keep.offer(name) }
+            #expect(keep.sorted() == Array(names.sorted().suffix(37)))
+            #expect(keep.dropped == 500 - 37)
+        }
+    }
+
     @Test func whatIsLeftOutIsSaidAndAFolderOfFoldersSaysWhy() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-links-\(UUID().uuidString)")
         let fm = FileManager.default

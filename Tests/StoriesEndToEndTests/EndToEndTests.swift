@@ -677,6 +677,38 @@ import Testing
         #expect(screenLost.status == 1 && screenLost.err.contains("the screen could not be written to standard output"), "\(screenLost.err)")
     }
 
+    /// Issue 27, point 7: a FIFO, a device or a socket named where a folder or a file goes is
+    /// called what it is, by every command (a FIFO used to be "is a file"), and nothing
+    /// blocks on a FIFO.
+    @Test func aFIFOADeviceOrASocketIsCalledWhatItIs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("fifo").path, socketPath = folder.appendingPathComponent("sock").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0)
+        for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a device"), (socketPath, "a socket")] {
+            for command in [[path], ["--feed", path], ["serve", "--port", "0", path], ["init", path]] {
+                let run = try Binary.run(command)
+                #expect(run.status == 1 && run.err.contains(": is \(kind), not a folder of photos and videos"), "\(command): \(run.err)")
+            }
+            let blurhash = try Binary.run(["assets", "blurhash", path])
+            #expect(blurhash.err.contains("is \(kind), not a folder; --feed takes") && !blurhash.err.contains("stories init"), "\(blurhash.err)")
+            for command in [["print", path], ["play", path], ["--replay", path]] {
+                let run = try Binary.run(command)
+                #expect(run.status == 1 && run.err.contains("is \(kind), not a file"), "\(command): \(run.err)")
+            }
+        }
+    }
+
     /// Ctrl-\ quits like Ctrl-C (no half-minute backtrace in curses mode), and Ctrl-S does
     /// not freeze the screen (flow control is off while the app runs, back on after).
     @Test func ctrlBackslashQuitsAndCtrlSFreezesNothing() throws {
