@@ -108,7 +108,7 @@ public struct FeedAPI: Sendable {
     public init(directory: URL, recheckAfter: Double = 1, folderCache: FolderCache? = nil, openat2: Bool = true) throws(FeedError) {
         let root: OpenFolder
         do { root = try OpenFolder.open(directory.path, openat2: openat2) } catch {
-            throw FeedError(file: SafeText.line(directory.path), reason: error == .missing ? "no such folder" : FolderFeed.folderProblem(error))
+            throw FeedError(file: SafeText.line(directory.path), reason: FolderFeed.folderProblem(error))
         }
         let named = NamedFolder(root, recheckAfter: recheckAfter)
         if root.status(of: "feed.json") != nil {

@@ -47,7 +47,8 @@ struct ServeCommand: ParsableCommand {
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
             throw stories.fail("\(error)")
         }
-        _ = FeedServer.runTasksOnEventLoops()
+        // STORIES_SERVE_POOL=default keeps Swift's own pool, for measuring the difference.
+        if ProcessInfo.processInfo.environment["STORIES_SERVE_POOL"] != "default" { _ = FeedServer.runTasksOnEventLoops() }
         // An IPv6 address goes in brackets in a URL.
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let port = self.port

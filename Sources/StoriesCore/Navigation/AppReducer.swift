@@ -1094,7 +1094,8 @@ private struct Reduction {
         if store.endedWithoutProgress {
             state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no story although each named a next one; no more pages are asked for"))
         } else if now == 1 {
-            state.warnings.append(FeedWarning("the feed's page after story \(store.count) added no story but named a next one; paging stops for now and is tried again, later, when you come near the end"))
+            let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added none"
+            state.warnings.append(FeedWarning("\(which) but names a next one; paging stops for now and is tried again later, when you come near the end"))
         }
     }
 
