@@ -126,7 +126,9 @@ let package = Package(
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesTestSupport"]),
         // What the test targets share: the trait that runs a suite's tests off the
         // cooperative pool (tests that block in real time, servers on loopback).
-        .target(name: "StoriesTestSupport", dependencies: ["StoriesCore"], path: "Tests/StoriesTestSupport"),
+        .target(name: "StoriesTestSupport", dependencies: ["StoriesCore", "CStoriesTestSupport"], path: "Tests/StoriesTestSupport"),
+        // renameat2(RENAME_EXCHANGE) for the confinement race (glibc 2.36 has no wrapper Swift sees).
+        .target(name: "CStoriesTestSupport", path: "Tests/CStoriesTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

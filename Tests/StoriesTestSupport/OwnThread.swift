@@ -1,3 +1,4 @@
+import CStoriesTestSupport
 import Foundation
 import StoriesCore
 import Testing
@@ -41,3 +42,6 @@ public enum FullDevice {
         return (nil, "no full device: mknod said \(reason) and /dev/full is not a device")
     }
 }
+
+/// Swaps two names at once (`renameat2` with `RENAME_EXCHANGE`): 0, or -1 with errno.
+public func exchangeNames(_ a: String, _ b: String) -> Int32 { stories_test_exchange(a, b) }
