@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import NIOPosix
 import StoriesCore
 
 /// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
@@ -46,16 +45,6 @@ public struct FeedServer: Sendable {
         budget = SendBudget(maxStreams: options.maxStreams)
         logSink = try LineLogHandler.sink(path: logFile)
         log = LineLogHandler.logger(sink: logSink)
-    }
-
-    /// Makes NIO's event loops the threads Swift concurrency runs on, for the process (the
-    /// `stories serve` command only, before anything else starts a task): a request is then
-    /// answered on the event loop that read it, with no hop to another thread and back — a
-    /// quarter more answers a second on two cores. Blocking work never runs there: a
-    /// folder's listings and headers, and large files' chunks, are read on Dispatch queues.
-    /// Call from the main thread, once.
-    public static func runTasksOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGTERM or SIGINT. `onListening` gets the port bound (useful with 0).

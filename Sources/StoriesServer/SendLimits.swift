@@ -101,6 +101,17 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
+    /// The most a connection queues before NIO calls it unwritable (and a streamed body waits
+    /// for the client): enough that a kept file of up to this size goes out in one go, with
+    /// no wait for writability between its body and its end (a kept file's bytes are shared,
+    /// so this costs no copy); a streamed file holds at most this and one chunk.
+    static let highWaterMark = 256 << 10
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        try? context.channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark,
+                                                    value: .init(low: Self.highWaterMark / 2, high: Self.highWaterMark))
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             stalledSince = nil

@@ -47,8 +47,6 @@ struct ServeCommand: ParsableCommand {
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
             throw stories.fail("\(error)")
         }
-        // STORIES_SERVE_POOL=default keeps Swift's own pool, for measuring the difference.
-        if ProcessInfo.processInfo.environment["STORIES_SERVE_POOL"] != "default" { _ = FeedServer.runTasksOnEventLoops() }
         // An IPv6 address goes in brackets in a URL.
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let port = self.port
