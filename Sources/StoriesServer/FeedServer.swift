@@ -62,7 +62,7 @@ public struct FeedServer: Sendable {
         let (seconds, attoseconds) = options.sendTimeout.components
         let timeout = TimeAmount.nanoseconds(max(1, min(3600, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000))
         return Application(
-            responder: CallbackResponder<BasicRequestContext> { request, _ in await self.respond(to: request) },
+            responder: CallbackResponder<ServeContext> { request, context in await self.respond(to: request, channel: context.channel) },
             // A connection silent for 30 s is closed, so idle sockets cannot pile up.
             server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout)],
                                                 idleTimeout: .seconds(30))),
@@ -72,7 +72,8 @@ public struct FeedServer: Sendable {
         )
     }
 
-    func respond(to request: Request) async -> Response {
+    /// `channel`: the connection, whose writability a streamed file waits on.
+    func respond(to request: Request, channel: (any Channel)? = nil) async -> Response {
         let started = ContinuousClock.now
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters where query.count < 32 {
@@ -125,7 +126,9 @@ public struct FeedServer: Sendable {
         log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
         let body: ResponseBody
         if let file = answer.file, let lease {
-            body = SendBudget.body(file, lease: lease)
+            var connection: (WritableGate, any EventLoop)?
+            if let channel, let gate = await SendTimeoutHandler.gate(of: channel) { connection = (gate, channel.eventLoop) }
+            body = SendBudget.body(file, lease: lease, connection: connection)
         } else if let buffer = answer.buffer {
             body = ResponseBody(byteBuffer: buffer) // the kept bytes themselves, not a copy
         } else {
@@ -160,6 +163,18 @@ public struct FeedServer: Sendable {
         let (seconds, attoseconds) = duration.components
         let tenths = max(0, seconds) * 10_000 + attoseconds / 100_000_000_000_000
         return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// The request context `stories serve` runs with: Hummingbird's own, and the connection (a
+/// streamed file waits on its writability).
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
     }
 }
 

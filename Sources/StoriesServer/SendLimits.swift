@@ -49,14 +49,21 @@ public final class SendBudget: @unchecked Sendable {
     }
 
     /// A body that sends `slice` in chunks, each read from the open file (off the threads that
-    /// run requests) only once the connection has taken the one before.
-    static func body(_ slice: FileSlice, lease: Lease) -> ResponseBody {
+    /// run requests) only once the connection can take more. The writer's own backpressure is
+    /// not enough: a write returns once the chunk is queued for the connection's event loop,
+    /// and a task on another thread ran ahead of a busy loop by megabytes a connection. So
+    /// after each write the body waits for the loop to have taken it (`settle`: a task
+    /// queued behind it), then for the connection to be writable (`gate`, as its loop sees
+    /// it): a connection holds at most its high-water mark and a chunk.
+    static func body(_ slice: FileSlice, lease: Lease, connection: (gate: WritableGate, loop: any EventLoop)?) -> ResponseBody {
         ResponseBody(contentLength: slice.range.count) { writer in
             var offset = slice.range.lowerBound
             while offset < slice.range.upperBound {
+                try await connection?.gate.waitUntilWritable()
                 let count = min(chunkBytes, slice.range.upperBound - offset)
                 let buffer = try await read(slice.file, at: offset, count: count)
                 try await writer.write(buffer)
+                if let loop = connection?.loop { try await loop.submit {}.get() }
                 offset += count
             }
             try await writer.finish(nil)
@@ -86,13 +93,64 @@ public final class SendBudget: @unchecked Sendable {
     }
 }
 
+/// Whether a connection can take more, as its event loop sees it, for a body being written
+/// from another thread to wait on. `@unchecked Sendable`: `writable`, `closed` and
+/// `waiters` are touched only under `lock`.
+public final class WritableGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var writable = true
+    private var closed = false
+    private var waiters: [CheckedContinuation<Void, any Error>] = []
+
+    struct Closed: Error {}
+
+    /// Returns at once while the connection is writable; otherwise when it is again. Throws
+    /// when the connection is gone.
+    func waitUntilWritable() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            lock.lock()
+            if closed {
+                lock.unlock()
+                continuation.resume(throwing: Closed())
+            } else if writable {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func set(writable now: Bool) {
+        let ready: [CheckedContinuation<Void, any Error>] = lock.withLock {
+            writable = now
+            guard now else { return [] }
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    func close() {
+        let waiting: [CheckedContinuation<Void, any Error>] = lock.withLock {
+            closed = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume(throwing: Closed()) }
+    }
+}
+
 /// Closes a connection whose client has taken nothing for `timeout` while an answer waits to
 /// go out (the channel stayed unwritable): a client that stops reading cannot keep a place
-/// to send a file, or the bytes in flight, for ever (nginx's `send_timeout`).
+/// to send a file, or the bytes in flight, for ever (nginx's `send_timeout`). Also keeps the
+/// connection's `gate` (its writability) for a streamed body to wait on.
 final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
     let timeout: TimeAmount
+    let gate = WritableGate()
     /// Since when the channel has been unwritable (nil: it is writable).
     private var stalledSince: NIODeadline?
     /// One check at a time: writability flips with every answer larger than the socket's
@@ -112,7 +170,20 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
                                                     value: .init(low: Self.highWaterMark / 2, high: Self.highWaterMark))
     }
 
+    func channelInactive(context: ChannelHandlerContext) {
+        gate.close()
+        context.fireChannelInactive()
+    }
+
+    /// The gate of the connection `channel` belongs to (nil when it has no such handler).
+    static func gate(of channel: any Channel) async -> WritableGate? {
+        try? await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.handler(type: SendTimeoutHandler.self).gate
+        }.get()
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        gate.set(writable: context.channel.isWritable)
         if context.channel.isWritable {
             stalledSince = nil
         } else if stalledSince == nil {
@@ -139,5 +210,6 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         check?.cancel()
         check = nil
+        gate.close()
     }
 }
