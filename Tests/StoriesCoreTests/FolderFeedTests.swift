@@ -278,6 +278,17 @@ import Testing
         #expect(story.items.last?.id == "DSC99999.JPG" || Set(story.items.map(\.id)) == Set(items))
     }
 
+    /// A name's ending is what `NSString.pathExtension` says, in lower case, for the names a
+    /// folder holds (it is asked of every one, so without bridging).
+    @Test func anEndingIsWhatPathExtensionSays() {
+        for name in ["IMG_1.JPG", "a.jpeg", "clip.MOV", "noext", ".hidden", "two.dots.png", "trailing.", "x.tar.gz", "é.WebP",
+                     "a.verylongextension", "..", "a.b c"] {
+            let expected = (name as NSString).pathExtension.lowercased()
+            let ending = FolderFeed.ending(of: name)
+            #expect(ending == expected || (expected.utf8.count > 8 && ending.isEmpty), "\(name): \(ending) against \(expected)")
+        }
+    }
+
     /// The heap that keeps the last names: the same as sorting all and taking the end, for
     /// any order offered.
     @Test func lastByNameKeepsTheLastWhateverTheOrder() {

@@ -344,7 +344,7 @@ public struct FolderFeed: FeedSource {
             if total > maxCounted { stopped = true; return false }
             guard let name else { skipped += 1; return true } // not UTF-8: no path of ours could name it
             guard !name.hasPrefix(".") else { return true }
-            let ending = (name as NSString).pathExtension.lowercased()
+            let ending = Self.ending(of: name)
             if photoExtensions.contains(ending) || videoExtensions.contains(ending) {
                 files.offer(name)
             } else if ending == "txt", type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) {
@@ -370,7 +370,7 @@ public struct FolderFeed: FeedSource {
             guard let info = folder.status(of: name) else { vanished += 1; continue }
             // Clamped to years 1970–9999: a time a file system allows is not always one a date format writes.
             let modified = Date(timeIntervalSince1970: Double(min(max(0, info.st_mtim.tv_sec), 253_402_300_799)))
-            let ending = (name as NSString).pathExtension.lowercased()
+            let ending = Self.ending(of: name)
             let isVideo = videoExtensions.contains(ending), isPhoto = photoExtensions.contains(ending)
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
@@ -396,6 +396,17 @@ public struct FolderFeed: FeedSource {
             warnings.append(FeedWarning("\(place): \(vanished) file\(vanished == 1 ? "" : "s") went away while the folder was read"))
         }
         return listing
+    }
+
+    /// A name's ending after its last dot, in lower case ("" when it has none, or the dot is
+    /// its first character), as `NSString.pathExtension` gives it but without bridging: a
+    /// listing asks it of every name in the folder.
+    static func ending(of name: String) -> String {
+        let bytes = name.utf8
+        guard let dot = bytes.lastIndex(of: 0x2E), dot != bytes.startIndex else { return "" }
+        let tail = bytes[bytes.index(after: dot)...]
+        guard !tail.isEmpty, tail.count <= 8, !tail.contains(0x2F) else { return "" }
+        return String(decoding: tail.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// A story's files and its folder, open (nil, with a line, when its folder cannot be
