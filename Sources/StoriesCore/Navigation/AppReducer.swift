@@ -1092,10 +1092,10 @@ private struct Reduction {
         let now = store.pagesWithoutProgress
         guard now > before else { return }
         if store.endedWithoutProgress {
-            state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no story although each named a next one; no more pages are asked for"))
+            state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
         } else if now == 1 {
-            let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added none"
-            state.warnings.append(FeedWarning("\(which) but names a next one; paging stops for now and is tried again later, when you come near the end"))
+            let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added no new one"
+            state.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end"))
         }
     }
 
