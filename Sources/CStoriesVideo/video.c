@@ -235,6 +235,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     // to be counted and named by the check below (FFmpeg's own refusal only says "cannot
     // read"); past that, its refusal is recognised (stream_limit_hit) and said the same way.
     int allowed = limits->max_streams > 0 ? limits->max_streams : 16;
+    if (allowed > 10000) allowed = 10000; // so that one more is still a number
     video->format->max_streams = allowed + 1;
     // Only containers a story video comes in: no playlists, no concat lists, no demuxer
     // that opens other files or URLs.

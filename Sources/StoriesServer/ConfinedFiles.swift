@@ -125,7 +125,11 @@ public final class ConfinedFiles: @unchecked Sendable {
             lock.withLock {
                 // Bounded in entries and in bytes (large files hold no bytes here).
                 let size = file.memory?.count ?? 0
-                if checked.count >= 4096 || checkedBytes + size > Self.cacheBudget { checked.removeAll(); checkedBytes = 0 }
+                // Cleared with the file cache (they hold the same files): one budget for both.
+                if checked.count >= 4096 || checkedBytes + size > Self.cacheBudget {
+                    checked.removeAll(); checkedBytes = 0
+                    cache.removeAll(); cachedBytes = 0
+                }
                 if let old = checked[relative] { checkedBytes -= old.file.memory?.count ?? 0 }
                 checked[relative] = (Self.now(), file)
                 checkedBytes += size
@@ -153,17 +157,26 @@ public final class ConfinedFiles: @unchecked Sendable {
         lock.unlock()
         if let cached, cached.identity == identity { return cached.file }
         var buffer = ByteBufferAllocator().buffer(capacity: size)
-        let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
-            opened.read(at: 0, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<size]))
+        var result = 0
+        // The closure says how many bytes it wrote, never less than none (a read error is
+        // kept aside and said below).
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { space in
+            result = opened.read(at: 0, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<size]))
+            return max(0, result)
         }
-        guard got == size else { throw got < 0 ? .unreadable(String(cString: strerror(Int32(-got)))) : .unreadable("the file changed while it was read") }
+        guard result == size else {
+            throw result < 0 ? .unreadable(String(cString: strerror(Int32(-result)))) : .unreadable("the file changed while it was read")
+        }
         let bytes = Data(buffer: buffer, byteTransferStrategy: .noCopy)
         let file = File(etag: ETag.strong(for: bytes), size: size, memory: bytes, buffer: buffer, opened: nil,
                         start: buffer.getBytes(at: buffer.readerIndex, length: min(12, size)) ?? [])
         do {
             lock.lock()
             if let old = cache[relative] { cachedBytes -= old.file.size }
-            if cachedBytes + size > Self.cacheBudget { cache.removeAll(); cachedBytes = 0 }
+            if cachedBytes + size > Self.cacheBudget {
+                cache.removeAll(); cachedBytes = 0
+                checked.removeAll(); checkedBytes = 0 // one budget for both: no file kept twice over it
+            }
             cache[relative] = Entry(identity: identity, file: file)
             cachedBytes += size
             lock.unlock()

@@ -27,6 +27,9 @@ public struct FeedServer: Sendable {
         /// False: paths inside the folder are walked one part at a time even where the kernel
         /// has openat2 (the tests run both ways).
         public var openat2 = true
+        /// A fixed socket send buffer in bytes (nil: the kernel's, which grows to megabytes on
+        /// loopback): the tests pin it small to see a slow client as a server far away would.
+        public var socketSendBuffer: Int?
 
         public init() {}
     }
@@ -60,11 +63,12 @@ public struct FeedServer: Sendable {
     /// The Hummingbird application (tests run it on loopback with HummingbirdTesting).
     public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         let (seconds, attoseconds) = options.sendTimeout.components
-        let timeout = TimeAmount.nanoseconds(max(1, min(3600, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let sendBuffer = options.socketSendBuffer
+        let timeout = TimeAmount.nanoseconds(max(1, min(3600, max(0, seconds)) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000))
         return Application(
             responder: CallbackResponder<ServeContext> { request, context in await self.respond(to: request, channel: context.channel) },
             // A connection silent for 30 s is closed, so idle sockets cannot pile up.
-            server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout)],
+            server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout, sendBuffer: sendBuffer)],
                                                 idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
@@ -97,6 +101,15 @@ public struct FeedServer: Sendable {
         } else {
             answer = api.respond(apiRequest)
         }
+        let network = options.network
+        if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
+            let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
+            answer = APIResponse(status: 503, headers: [("Content-Type", "application/json; charset=utf-8"),
+                                                        ("Content-Length", String(body.count))], body: body)
+        }
+        var wait = max(0, network.latency + network.jitter * Double.random(in: -1...1))
+        wait += network.transferSeconds(bytes: answer.length)
+        if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
         // A file sent from disk takes a place for as long as it is sent; with none left, the
         // client hears so at once and when to try again.
         var lease: SendBudget.Lease?
@@ -108,15 +121,6 @@ public struct FeedServer: Sendable {
                                                             ("Retry-After", "1"), ("Content-Length", String(body.count))], body: body)
             }
         }
-        let network = options.network
-        if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
-            let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
-            answer = APIResponse(status: 503, headers: [("Content-Type", "application/json; charset=utf-8"),
-                                                        ("Content-Length", String(body.count))], body: body)
-        }
-        var wait = max(0, network.latency + network.jitter * Double.random(in: -1...1))
-        wait += network.transferSeconds(bytes: answer.length)
-        if wait > 0 { try? await Task.sleep(for: .seconds(min(wait, 600))) }
         var fields = HTTPFields()
         fields.reserveCapacity(answer.headers.count)
         for (name, value) in answer.headers {

@@ -75,19 +75,27 @@ public final class SendBudget: @unchecked Sendable {
     /// Reads happen here: a slow disk holds up a queue's thread, never the ones that run requests.
     static let readQueue = DispatchQueue(label: "stories.serve.read", qos: .userInitiated, attributes: .concurrent)
 
-    struct ShortRead: Error, CustomStringConvertible {
-        var description: String { "the file changed while it was sent" }
+    struct ReadFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     static func read(_ file: SafeFile.Opened, at offset: Int, count: Int) async throws -> ByteBuffer {
         try await withCheckedThrowingContinuation { continuation in
             readQueue.async {
                 var buffer = ByteBufferAllocator().buffer(capacity: count)
-                let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { space in
-                    max(0, file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<count])))
+                var result = 0
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { space in
+                    result = file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<count]))
+                    return max(0, result)
                 }
-                // Fewer bytes than the answer promised: the file shrank; the connection ends.
-                if got == count { continuation.resume(returning: buffer) } else { continuation.resume(throwing: ShortRead()) }
+                // Fewer bytes than the answer promised: the connection ends (its length was said).
+                if result == count {
+                    continuation.resume(returning: buffer)
+                } else if result < 0 {
+                    continuation.resume(throwing: ReadFailure(description: "cannot read: \(String(cString: strerror(Int32(-result))))"))
+                } else {
+                    continuation.resume(throwing: ReadFailure(description: "the file changed while it was sent"))
+                }
             }
         }
     }
@@ -143,21 +151,69 @@ public final class WritableGate: @unchecked Sendable {
 }
 
 /// Closes a connection whose client has taken nothing for `timeout` while an answer waits to
-/// go out (the channel stayed unwritable): a client that stops reading cannot keep a place
-/// to send a file, or the bytes in flight, for ever (nginx's `send_timeout`). Also keeps the
-/// connection's `gate` (its writability) for a streamed body to wait on.
+/// go out: a client that stops reading cannot keep a place to send a file, or the bytes in
+/// flight, for ever (nginx's `send_timeout`). "Nothing": the bytes the connection holds did
+/// not go down since the last look — a slow reader of a large kept file (sent as one
+/// buffer, so the channel stays unwritable until it is nearly all taken) is not cut off.
+/// Also keeps the connection's `gate` (its writability) for a streamed body to wait on.
 final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
     let timeout: TimeAmount
     let gate = WritableGate()
-    /// Since when the channel has been unwritable (nil: it is writable).
+    /// Since when the client has taken nothing (nil: the channel is writable).
     private var stalledSince: NIODeadline?
+    /// The bytes the connection held at the last look.
+    private var held = 0
     /// One check at a time: writability flips with every answer larger than the socket's
     /// buffer, so the check is not scheduled and cancelled each time, only when none is due.
     private var check: Scheduled<Void>?
 
-    init(timeout: TimeAmount) { self.timeout = timeout }
+    let sendBuffer: Int?
+
+    init(timeout: TimeAmount, sendBuffer: Int? = nil) {
+        self.timeout = timeout
+        self.sendBuffer = sendBuffer
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        gate.set(writable: context.channel.isWritable)
+        if context.channel.isWritable {
+            stalledSince = nil
+        } else if stalledSince == nil {
+            stalledSince = .now()
+            held = Self.bytesHeld(context)
+            if check == nil { schedule(context, in: timeout) }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// What the connection holds, not yet taken by the client.
+    static func bytesHeld(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+        check = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
+            guard let self else { return }
+            check = nil
+            guard let since = stalledSince else { return } // writable again meanwhile
+            let now = Self.bytesHeld(context)
+            if now < held {
+                // The client took something: it is slow, not gone. Look again a timeout later.
+                held = now
+                stalledSince = .now()
+                schedule(context, in: timeout)
+                return
+            }
+            let waited = NIODeadline.now() - since
+            if waited >= timeout {
+                context.close(promise: nil)
+            } else {
+                schedule(context, in: timeout - waited)
+            }
+        }
+    }
 
     /// The most a connection queues before NIO calls it unwritable (and a streamed body waits
     /// for the client): enough that a kept file of up to this size goes out in one go, with
@@ -168,6 +224,9 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         try? context.channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark,
                                                     value: .init(low: Self.highWaterMark / 2, high: Self.highWaterMark))
+        if let sendBuffer {
+            try? context.channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer))
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -180,31 +239,6 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
         try? await channel.eventLoop.submit {
             try channel.pipeline.syncOperations.handler(type: SendTimeoutHandler.self).gate
         }.get()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        gate.set(writable: context.channel.isWritable)
-        if context.channel.isWritable {
-            stalledSince = nil
-        } else if stalledSince == nil {
-            stalledSince = .now()
-            if check == nil { schedule(context, in: timeout) }
-        }
-        context.fireChannelWritabilityChanged()
-    }
-
-    private func schedule(_ context: ChannelHandlerContext, in delay: TimeAmount) {
-        check = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
-            guard let self else { return }
-            check = nil
-            guard let since = stalledSince else { return } // writable again meanwhile
-            let waited = NIODeadline.now() - since
-            if waited >= timeout {
-                context.close(promise: nil)
-            } else {
-                schedule(context, in: timeout - waited)
-            }
-        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -61,9 +61,11 @@ struct InitCommand: ParsableCommand {
         }
         // A folder of photos named "stories" is one of the stories, not the place for documents.
         var others = 0
-        _ = documents.forEachName { name, _ in
+        if let reason = documents.forEachName({ name, _ in
             if !(name ?? "").hasSuffix(".json") { others += 1 }
             return true
+        }) {
+            throw fail("\(SafeText.line(storiesFolder.path)): cannot be read (\(reason))")
         }
         if others > 0 {
             throw fail("\(SafeText.line(storiesFolder.path)) holds other files (\(others)); the documents go there: rename that folder first")

@@ -42,7 +42,8 @@ struct ServeCommand: ParsableCommand {
         options.port = port
         options.network = try network.profile()
         let server: FeedServer
-        let isFeedFolder = FileManager.default.fileExists(atPath: folder.appendingPathComponent("feed.json").path)
+        // As FeedAPI decides it: feed.json looked at from the folder's descriptor, a link as a link.
+        let isFeedFolder = (try? OpenFolder.open(folder.path))?.status(of: "feed.json") != nil
         let cache = isFeedFolder ? nil : FolderCache.standard(for: folder)
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
             throw stories.fail("\(error)")

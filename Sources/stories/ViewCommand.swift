@@ -207,13 +207,18 @@ struct ViewCommand: ParsableCommand {
             } else {
                 throw fail(prefix + "the embedded demo feed is missing next to the binary; pass --feed PATH")
             }
-            do {
-                // A feed folder has feed.json; any other folder is read as photos and videos.
-                if !given || FileManager.default.fileExists(atPath: directory.appendingPathComponent("feed.json").path) {
-                    return (try DirectoryFeed(directory: directory), directory.standardizedFileURL.path, nil)
+            do throws(FeedError) {
+                // Opened once; a feed folder has feed.json (looked at from the folder's own
+                // descriptor, a link as a link); any other folder is read as photos and videos.
+                let open: OpenFolder
+                do { open = try OpenFolder.open(directory.standardizedFileURL.path) } catch {
+                    throw FeedError(file: SafeText.line(directory.path), reason: FolderFeed.folderProblem(error))
+                }
+                if !given || open.status(of: "feed.json") != nil {
+                    return (try DirectoryFeed(root: open, directory: directory), directory.standardizedFileURL.path, nil)
                 }
                 let cache = FolderCache.standard(for: directory)
-                let source = try FolderFeed(directory: directory, cache: cache)
+                let source = FolderFeed(root: NamedFolder(open), directory: directory, cache: cache)
                 var onQuit: (@Sendable () -> Void)?
                 if let cache { onQuit = { cache.flush() } }
                 return (source, directory.standardizedFileURL.path, onQuit)
@@ -329,11 +334,12 @@ final class WriteFailures: @unchecked Sendable {
 /// failed (a screen that could not be printed: 1; a file: 74, as in the terminal).
 private func finishHeadless(_ lines: [String], failures: WriteFailures) -> Never {
     let screen = Array((lines.joined(separator: "\n") + "\n").utf8)
-    if let code = FileWrites.writeAll(STDOUT_FILENO, screen) {
+    let screenFailure = FileWrites.writeAll(STDOUT_FILENO, screen)
+    for failure in failures.all { FileWrites.sayOnStandardError("stories: " + failure.line) }
+    if let code = screenFailure {
         FileWrites.sayOnStandardError("stories: the screen could not be written to standard output (\(String(cString: strerror(code))))")
         Foundation.exit(1)
     }
-    for failure in failures.all { FileWrites.sayOnStandardError("stories: " + failure.line) }
     Foundation.exit(failures.all.isEmpty ? 0 : TerminalApp.writeFailedStatus)
 }
 

@@ -56,6 +56,12 @@ import Testing
         #expect(throws: FileWriteFailure(path: "/nonexistent/folder/x.jsonl", reason: "No such file or directory")) {
             try LineFile.open("/nonexistent/folder/x.jsonl", append: false)
         }
-        #expect(throws: FileWriteFailure(path: "/tmp", reason: "Is a directory")) { try LineFile.open("/tmp", append: true) }
+        #expect(throws: FileWriteFailure(path: "/tmp", reason: "it is a folder")) { try LineFile.open("/tmp", append: true) }
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("no-reader-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        #expect(throws: FileWriteFailure(path: fifo, reason: "it is a FIFO with no reader (start the reader first)")) {
+            try LineFile.open(fifo, append: false) // at once, not waiting for a reader
+        }
     }
 }

@@ -339,8 +339,18 @@ public struct FolderFeed: FeedSource {
         var listing = Listing(open: folder)
         var folders = LastByName(keeping: maxEntries), files = LastByName(keeping: maxEntries), sidecars = LastByName(keeping: maxEntries)
         var skipped = 0, total = 0, stopped = false
-        let failed = folder.forEachName { name, type in
+        let failed = folder.forEachName { name, listed in
             total += 1
+            // A file system that does not say what an entry is (d_type unknown): lstat says,
+            // so that other files never take the place of folders.
+            var type = listed
+            if type == UInt8(DT_UNKNOWN), let name, let info = folder.status(of: name) {
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: type = UInt8(DT_DIR)
+                case S_IFREG: type = UInt8(DT_REG)
+                default: type = UInt8(DT_LNK) // not a file or folder: left out as one
+                }
+            }
             if total > maxCounted { stopped = true; return false }
             guard let name else { skipped += 1; return true } // not UTF-8: no path of ours could name it
             guard !name.hasPrefix(".") else { return true }
@@ -360,9 +370,9 @@ public struct FolderFeed: FeedSource {
             warnings.append(FeedWarning("\(shown): cannot be read (\(failed == String(cString: strerror(EACCES)) ? "permission denied" : failed))"))
             return nil
         }
-        if stopped || files.dropped > 0 || folders.dropped > 0 {
+        if stopped || files.dropped > 0 || folders.dropped > 0 || sidecars.dropped > 0 {
             let count = stopped ? "more than \(maxCounted)" : "\(total)"
-            warnings.append(FeedWarning("\(shown): \(count) entries; only the last \(maxEntries) photos and videos and \(maxEntries) folders by name are read"))
+            warnings.append(FeedWarning("\(shown): \(count) entries; only the last \(maxEntries) of its photos and videos, of its folders and of its captions by name are read"))
         }
         var vanished = 0
         for name in folders.sorted() + files.sorted() + sidecars.sorted() {

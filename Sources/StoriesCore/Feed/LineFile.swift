@@ -24,15 +24,18 @@ public final class LineFile: @unchecked Sendable {
 
     /// Opens `path` for writing: emptied (`append: false`) or appended to, created when it
     /// is not there; a link named on the command line is the person's and is followed. A
-    /// FIFO or a device (`/dev/null`, `/dev/full`) is taken as it is: what a write to it
-    /// says is what counts.
+    /// FIFO with a reader or a device (`/dev/null`, `/dev/full`) is taken as it is: what a
+    /// write to it says is what counts. A FIFO with no reader is refused at once rather than
+    /// waited on.
     public static func open(_ path: String, append: Bool) throws(FileWriteFailure) -> LineFile {
         let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (append ? O_APPEND : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw FileWriteFailure(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw FileWriteFailure(path: path, reason: "it is a folder")
+        guard fd >= 0 else {
+            let reason = switch errno {
+            case EISDIR: "it is a folder"
+            case ENXIO: "it is a FIFO with no reader (start the reader first)"
+            default: String(cString: strerror(errno))
+            }
+            throw FileWriteFailure(path: path, reason: reason)
         }
         // Blocking from here on (a FIFO opened for writing no longer needs O_NONBLOCK).
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

@@ -44,7 +44,10 @@ public final class OpenFolder: Sendable {
     /// not a folder is refused as what it is ("is a FIFO, not a folder").
     /// `openat2: false` walks paths inside one part at a time even where the kernel could do better.
     public static func open(_ path: String, openat2: Bool = true) throws(SafeFile.Failure) -> OpenFolder {
-        let fd = Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        var fd = Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        // A folder that may be passed through but not listed (mode 0711): its files can still
+        // be reached from it; a listing of it says "permission denied".
+        if fd < 0, errno == EACCES { fd = Foundation.open(path, stories_o_path | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else {
             let code = errno
             var info = stat()
@@ -98,7 +101,10 @@ public final class OpenFolder: Sendable {
         guard let fd = try? openBeneath(relative, flags: stories_o_path | O_CLOEXEC, wantsFolder: false) else { return nil }
         defer { close(fd) }
         var info = stat()
-        return fstat(fd, &info) == 0 ? SafeFile.identity(info) : nil
+        // The walk opens a link at the end itself (O_PATH | O_NOFOLLOW), openat2 refuses it:
+        // either way a link is not a file here.
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFLNK else { return nil }
+        return SafeFile.identity(info)
     }
 
     /// What the folder itself is now (its modification time moves when an entry comes or goes).
@@ -121,14 +127,18 @@ public final class OpenFolder: Sendable {
             return reason
         }
         defer { closedir(handle) }
-        while let item = readdir(handle) {
+        while true {
+            // readdir says the end and a failure alike (NULL): errno tells them apart.
+            errno = 0
+            guard let item = readdir(handle) else {
+                return errno == 0 ? nil : String(cString: strerror(errno))
+            }
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
                 raw.baseAddress.flatMap { String(validatingCString: $0.assumingMemoryBound(to: CChar.self)) }
             }
             if name == "." || name == ".." { continue }
-            if !body(name, item.pointee.d_type) { break }
+            if !body(name, item.pointee.d_type) { return nil }
         }
-        return nil
     }
 
     // MARK: - Writing
@@ -265,7 +275,7 @@ public final class NamedFolder: @unchecked Sendable {
         var named = stat()
         guard stat(path, &named) == 0 else { return folder } // nothing there now: the held one says so
         let same = named.st_dev == mine.st_dev && named.st_ino == mine.st_ino
-        guard !same || mine.st_nlink == 0, let fresh = try? OpenFolder.open(path, openat2: openat2) else { return folder }
+        guard !same, let fresh = try? OpenFolder.open(path, openat2: openat2) else { return folder }
         return lock.withLock {
             held = fresh
             return fresh

@@ -800,8 +800,16 @@ private struct Reduction {
             case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
             case .name(let text, _): "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories looked through"
             }
-        case .complete, .stalled:
-            // The feed's end, or pages that stopped adding stories (said on the problems line).
+        case .stalled:
+            // Pages stopped adding stories (said on the problems line): as far as the feed goes for now.
+            state.seeking = nil
+            switch target {
+            case .story(let id): state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .last: break
+            case .unseen(let after): wrapToUnseen(before: after)
+            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            }
+        case .complete:
             state.seeking = nil
             switch target {
             case .story(let id): state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
