@@ -104,8 +104,9 @@ public enum HomeGeometry {
     public static let maxNoticeLines = 6
 
     /// The notice cut into lines of the screen's width (at most `maxNoticeLines`, fewer on
-    /// a short screen), after a line about a story being opened from a section, where the
-    /// ring row's loading ring is not in view. Linear in the notice's length.
+    /// a short screen, the last ending in "…" when there was more), after a line about a
+    /// story being opened from a section, where the ring row's loading ring is not in view.
+    /// Linear in the notice's length.
     public static func noticeLines(_ state: AppState) -> [String] {
         var notice = state.notice ?? ""
         if state.viewer == nil, let id = state.opening, state.homeLevel.focus != nil || state.homeLevels.count > 1 {
@@ -125,23 +126,13 @@ public enum HomeGeometry {
         guard !notice.isEmpty else { return [] }
         let limit = max(1, min(maxNoticeLines, (state.screenHeight - 10) / 2))
         let width = max(1, state.screenWidth - 2 * leftMargin)
-        var lines: [String] = []
-        var line = "", used = 0
-        for character in notice {
-            let w = DisplayWidth.of(character)
-            if used + w > width {
-                lines.append(line)
-                line = ""
-                used = 0
-                if lines.count == limit { break }
-            }
-            line.append(character)
-            used += w
-        }
-        if lines.count < limit, !line.isEmpty { lines.append(line) }
-        if lines.count == limit, lines.joined().count < notice.count, var last = lines.popLast() {
-            last = String(last.dropLast()) + "…"
-            lines.append(last)
+        // Broken at spaces (a sentence keeps its words whole), a word longer than the line (a
+        // link's address, to copy) between characters.
+        var lines = TextWrap.lines(notice, width: width)
+        if lines.count > limit {
+            lines = Array(lines.prefix(limit))
+            let last = lines[limit - 1]
+            lines[limit - 1] = last.displayWidth < width ? last + "…" : String(last.dropLast()) + "…"
         }
         return lines
     }

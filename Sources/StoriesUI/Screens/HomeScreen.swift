@@ -48,7 +48,11 @@ public enum HomeScreen {
             canvas.text("⚠ " + notice, x: 2, y: bottom, style: Style(foreground: Theme.warning), maxWidth: width - 4)
             bottom -= 1
         }
-        drawWarnings(state.warnings, into: &canvas, bottom: bottom)
+        // The latest problem is not said twice while the notice line says it (a file that
+        // could not be written is both); it shows here once the notice is read.
+        if let latest = state.warnings.last, state.notice == "⚠ " + latest.message {} else {
+            drawWarnings(state.warnings, into: &canvas, bottom: bottom)
+        }
         HomeSectionsView.drawTooltip(state, into: &canvas)
         if let search = state.search {
             drawSearch(search, state: state, into: &canvas, y: height - 1)
