@@ -49,21 +49,7 @@ struct LineLogHandler: LogHandler {
 
         private func flushLocked() {
             guard !pending.isEmpty else { return }
-            var written = 0
-            var code: Int32 = 0
-            pending.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress else { return }
-                while written < bytes.count {
-                    let n = Foundation.write(fd, base + written, bytes.count - written)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        code = errno
-                        return
-                    }
-                    if n == 0 { code = ENOSPC; return }
-                    written += n
-                }
-            }
+            let code = FileWrites.writeAll(fd, pending) ?? 0
             pending.removeAll(keepingCapacity: pending.capacity <= 64 << 10)
             guard code != 0 else { return }
             // The lines are lost (never held without bound); the server goes on.

@@ -12,19 +12,10 @@ import Testing
 
     /// The same, nil when nothing listens there (yet).
     static func request(port: Int, _ request: String) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = loopbackSocket(port: port) else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         let bytes = Array(request.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var answer = Data()

@@ -18,18 +18,8 @@ import Testing
         let fd: Int32
 
         init(port: Int, path: String) throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw POSIXError(.EIO) }
-            var small: Int32 = 4096
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+            guard let fd = loopbackSocket(port: port, receiveBuffer: 4096) else { throw POSIXError(.ECONNREFUSED) }
+            self.fd = fd
             let request = "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"
             _ = request.withCString { send(fd, $0, strlen($0), 0) }
         }

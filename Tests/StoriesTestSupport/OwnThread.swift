@@ -45,3 +45,21 @@ public enum FullDevice {
 
 /// Swaps two names at once (`renameat2` with `RENAME_EXCHANGE`): 0, or -1 with errno.
 public func exchangeNames(_ a: String, _ b: String) -> Int32 { stories_test_exchange(a, b) }
+
+/// A TCP socket connected to 127.0.0.1:`port` (the tests' raw HTTP clients), with a small
+/// receive buffer when `receiveBuffer` is given (set before connecting, so the window is
+/// small from the start); nil when nothing listens there.
+public func loopbackSocket(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { close(fd); return nil }
+    return fd
+}

@@ -44,21 +44,7 @@ public enum AtomicFile {
         unlinkat(folder, temporary, 0) // one left by this pid before (a pid is reused only after its process is gone)
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw failure("write", shown, errno: errno) }
-        var written = 0
-        var writeError: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            while written < bytes.count {
-                let n = Foundation.write(fd, base + written, bytes.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    writeError = errno
-                    return
-                }
-                if n == 0 { writeError = ENOSPC; return }
-                written += n
-            }
-        }
+        let writeError = data.withUnsafeBytes { FileWrites.writeAll(fd, $0) } ?? 0
         let synced = writeError == 0 && fsync(fd) == 0
         let syncError = errno
         close(fd)

@@ -83,24 +83,24 @@ public struct FileWriteFailure: Error, Equatable, Sendable, CustomStringConverti
 
 public enum FileWrites {
     /// Writes all of `bytes` to `fd`: nil when it did, else `errno` (ENOSPC for a write
-    /// that wrote nothing).
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    /// that wrote nothing). A partial write is finished, an interrupted one tried again.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard let base = bytes.baseAddress else { return nil }
         var written = 0
-        var failure: Int32?
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while written < raw.count {
-                let n = Foundation.write(fd, base + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { failure = ENOSPC; return }
-                written += n
+        while written < bytes.count {
+            let n = Foundation.write(fd, base + written, bytes.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
+            if n == 0 { return ENOSPC }
+            written += n
         }
-        return failure
+        return nil
+    }
+
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(fd, $0) }
     }
 
     /// A line on standard error, made printable; a standard error that cannot be written

@@ -269,22 +269,9 @@ public struct InputRecording: Equatable, Sendable {
         enum CodingKeys: String, CodingKey { case recording = "stories-recording" }
     }
 
-    /// The header as it is written (the setup from its values).
-    private struct WrittenHeader: Encodable {
-        var recording: Int
-        var width: Int
-        var height: Int
-        var started: Double
-        var seen: [String: [String]]?
-        var tooltips: [String]?
-        var setup: SessionSetup.Wire?
-
-        enum CodingKeys: String, CodingKey {
-            case recording = "stories-recording", width, height, started, seen, tooltips, setup
-        }
-    }
-
-    private struct Header: Decodable {
+    /// The header line: written with the setup's values (`SessionSetup.Wire`), read with the
+    /// setup as JSON (`JSONValue`), so `SessionSetup(json:)` checks each field by its own rule.
+    fileprivate struct HeaderShape<Setup> {
         var recording: Int
         var width: Int
         var height: Int
@@ -292,13 +279,15 @@ public struct InputRecording: Equatable, Sendable {
         var seen: [String: [String]]?
         /// Home tooltips shown before the session (so a replay shows the same ones).
         var tooltips: [String]?
-        /// Read field by field by `SessionSetup(json:)`, so each wrong one is named.
-        var setup: JSONValue?
+        var setup: Setup?
 
         enum CodingKeys: String, CodingKey {
             case recording = "stories-recording", width, height, started, seen, tooltips, setup
         }
     }
+
+    private typealias WrittenHeader = HeaderShape<SessionSetup.Wire>
+    private typealias Header = HeaderShape<JSONValue>
 
     private struct Line: Codable {
         var t: Double
@@ -320,3 +309,6 @@ public struct InputRecording: Equatable, Sendable {
         return text
     }
 }
+
+extension InputRecording.HeaderShape: Encodable where Setup: Encodable {}
+extension InputRecording.HeaderShape: Decodable where Setup: Decodable {}
