@@ -646,6 +646,9 @@ import Testing
         let tmux = try Tmux(width: 140, height: 30)
         try tmux.type("\(try Binary.requireBuilt()) --record \(full)")
         try tmux.waitFor(text: "⚠ The recording stops here: --record \(full): the disk is full")
+        // The recording's first line fails before the feed is in: wait for the ring row, or
+        // Right finds no second story (seen in CI on a loaded machine).
+        try tmux.waitForLoadedRingRow()
         try tmux.press("Right")
         try tmux.waitFor("the second story selected") { $0.count > 8 && $0[7].hasPrefix("  Mika") }
         try tmux.press("q")

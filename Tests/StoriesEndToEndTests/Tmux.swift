@@ -82,15 +82,21 @@ final class Tmux {
         let binary = try Binary.requireBuilt()
         let tmux = try Tmux(width: width, height: height, stateDirectory: stateDirectory)
         try tmux.type(arguments.isEmpty ? binary : "\(binary) \(arguments)")
+        try tmux.waitForLoadedRingRow()
+        return tmux
+    }
+
+    /// Waits until the app's ring row is loaded: keys pressed before then find no story to
+    /// move to (on a loaded machine the first screen can come seconds before the feed).
+    func waitForLoadedRingRow() throws {
         // The title line ends in "N stories" once the feed has loaded, and the bubbles are
         // drawn once their view models are built a moment later (off the main queue).
-        try tmux.waitFor("the loaded ring row") { lines in
+        try waitFor("the loaded ring row") { lines in
             guard let title = lines.first, title.range(of: #"[0-9]+\+? stor(y|ies)$"#, options: .regularExpression) != nil else { return false }
             // A bubble in the ring row at the top: the home sections' cards further down are
             // drawn with "╭" too, and can come first on a loaded machine (seen in CI).
             return title.hasSuffix(" 0 stories") || lines.prefix(7).contains { $0.contains("┏") || $0.contains("╭") }
         }
-        return tmux
     }
 
     /// Waits until the shell's prompt is back on an otherwise empty last line.
