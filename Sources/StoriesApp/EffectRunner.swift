@@ -45,7 +45,7 @@ final class EffectRunner {
                 self.inFlight[.story(id)] = nil
                 switch result {
                 case .success(let load): self.send(.storyLoaded(load))
-                case .failure(let error): self.send(.storyFailed(id, error.description))
+                case .failure(let error): self.send(.storyFailed(id, error.description, retry: error.isTransient))
                 }
             }
         case .loadHome:
@@ -70,6 +70,8 @@ final class EffectRunner {
             services.buildViewModels(job) { [weak self] in self?.send(.viewModelsBuilt($0)) }
         case .preload(let request):
             preload(request)
+        case .retryMedia(let locations):
+            services.pictures.retry(locations)
         case .quit:
             quit(0)
         case .redrawScreen:

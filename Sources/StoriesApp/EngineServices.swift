@@ -45,7 +45,7 @@ public final class LiveServices: EngineServices {
         self.client = client
         pictures = PicturePipeline(cache: RenditionCache()) { location, maxBytes, done in
             let request = client.media(at: location, maxBytes: maxBytes, deliverOn: .global(qos: .userInitiated)) { result in
-                done(result.mapError { MediaError.unreadable($0.reason) })
+                done(result.mapError(MediaError.init(fetching:)))
             }
             return { request.cancel() }
         }
@@ -148,7 +148,7 @@ public final class VirtualServices: EngineServices {
             // virtual time; decoding then runs inline, in that moment.
             MainActor.assumeIsolated {
                 let (result, delay) = client.mediaNow(at: location, maxBytes: maxBytes)
-                let token = scheduler.after(delay) { done(result.mapError { MediaError.unreadable($0.reason) }) }
+                let token = scheduler.after(delay) { done(result.mapError(MediaError.init(fetching:))) }
                 return { MainActor.assumeIsolated { token.cancel() } }
             }
         }

@@ -198,7 +198,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
                 fallthrough
             default:
                 throw FeedError(file: url, reason: "the server answered \(response.status)\(serverMessage(response.body).map { ": \($0)" } ?? "")",
-                                isTransient: response.status >= 500)
+                                isTransient: response.status >= 500 || response.status == 429 || response.status == 408)
             }
         case .failure(let error) where cancellation?.isCancelled == true:
             // Nobody wants the answer: no note, no fallback, nothing marked unreachable.

@@ -173,8 +173,12 @@ struct MemoryFeed: FeedSource {
                         warnings: start == 0 ? load.warnings : [])
     }
 
+    /// Asked before each story's items: a failure to give instead (a source that is down).
+    var storyFailure: (@Sendable (StoryID) -> FeedError?)?
+
     func story(id: StoryID) throws(FeedError) -> StoryLoad {
         if let reason = failing[id] { throw FeedError(file: "stories/\(id).json", reason: reason) }
+        if let failure = storyFailure?(id) { throw failure }
         guard let story = load.stories.first(where: { $0.id == id }) else { throw FeedError(file: "stories/\(id).json", reason: "no such story") }
         return StoryLoad(story: story)
     }

@@ -50,10 +50,13 @@ import Testing
             let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
             try tmux.press("Enter")
             try tmux.waitFor(text: "1/3")
+            try tmux.waitForPlaying(item: 1) // seen once its photo is on screen
             try tmux.press("l")
             try tmux.waitFor(text: "2/3")
+            try tmux.waitForPlaying(item: 2)
             try tmux.press("l")
             try tmux.waitFor(text: "3/3")
+            try tmux.waitForPlaying(item: 3)
             try tmux.press("Escape")
             try tmux.waitFor(text: "3 items, all seen")
             try tmux.press("q")
@@ -79,6 +82,7 @@ import Testing
             let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
             try tmux.press("Enter")
             try tmux.waitFor(text: "1/3")
+            try tmux.waitForPlaying(item: 1)
             try tmux.press("Escape")
             try tmux.waitFor(text: "3 items, 2 new")
             try tmux.press("q")
@@ -128,6 +132,7 @@ import Testing
             let tmux = try Tmux.runningStories(width: 100, height: 30, stateDirectory: state)
             try tmux.press("Enter")
             try tmux.waitFor(text: "1/3")
+            try tmux.waitForPlaying(item: 1)
             try tmux.press("Escape", "q")
             try tmux.waitForPrompt()
         }
@@ -630,6 +635,7 @@ import Testing
         try tmux.waitFor(text: "10+ stories") // the first page is in: Enter has a story to open
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
+        try tmux.waitForPlaying(item: 1)
         try tmux.press("Escape")
         try tmux.waitFor(text: "⚠ What you watch is not kept for next time: seen state")
         try tmux.press("q")

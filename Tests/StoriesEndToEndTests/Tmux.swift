@@ -99,6 +99,18 @@ final class Tmux {
         }
     }
 
+    /// Waits until the viewer's item `item` (1-based) is on screen and playing: its segment
+    /// of the progress bar has begun to fill, which it does only once its photo is there
+    /// (an item counts as seen only then).
+    func waitForPlaying(item: Int) throws {
+        try waitFor("item \(item) playing") { lines in
+            guard let bar = lines.first else { return false }
+            let segments = bar.split(separator: " ", omittingEmptySubsequences: true)
+            guard segments.count >= item else { return false }
+            return segments[item - 1].contains("━") || segments[item - 1].contains("╸")
+        }
+    }
+
     /// Waits until the shell's prompt is back on an otherwise empty last line.
     func waitForPrompt() throws {
         try waitFor("the shell prompt back") { $0.contains { $0 == "PROMPT$" } }

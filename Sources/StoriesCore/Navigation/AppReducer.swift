@@ -20,8 +20,9 @@ public enum AppAction: Equatable, Sendable {
     case pageFailed(String)
     /// A story's items arrived.
     case storyLoaded(StoryLoad)
-    /// A story's items did not arrive.
-    case storyFailed(StoryID, String)
+    /// A story's items did not arrive; `retry`: for a reason that may pass (a timeout, a
+    /// refused connection, a 5xx), so they are asked for again with backoff while wanted.
+    case storyFailed(StoryID, String, retry: Bool = false)
     /// The home sections arrived (`home.json`, `GET /v1/home`).
     case homeLoaded(HomeLoad)
     /// They did not: asked again with backoff when the failure was the network's
@@ -69,6 +70,10 @@ public enum WakeID: Hashable, Sendable {
     /// The first page has had `AppState.firstPagePatience` seconds: if it is still not
     /// here, the loading line says so.
     case firstPageOverdue
+    /// The backoff of a photo or video the source did not answer for is over: ask again.
+    case retryMedia
+    /// The backoff of a story whose items the source did not answer for is over.
+    case retryStories
 }
 
 /// Work in flight that can be called off by name.
@@ -102,6 +107,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
+    /// Ask again for these photos and videos, held back after a failure that may pass (those
+    /// no longer in the preload set are only let go).
+    case retryMedia([String])
     /// Put text on the terminal's clipboard (OSC 52): only ever because the person asked.
     case copyToClipboard(String)
     /// Forget what the terminal is thought to show and draw every cell again (Ctrl-L:
@@ -240,6 +248,10 @@ private struct Reduction {
                 state.homeRequest = .loading(attempt: attempt + 1)
                 effects.append(.loadHome)
             }
+        case .wake(.retryMedia):
+            retryMedia(state.mediaRetries.due(at: state.now.uptime))
+        case .wake(.retryStories):
+            retryStories(state.storyRetries.due(at: state.now.uptime), recovered: false)
         case .wake(.retryPage):
             if case .failed(let cursor, let attempt, _, _) = store.paging {
                 store.paging = .loading(cursor: cursor, attempt: attempt + 1)
@@ -251,6 +263,7 @@ private struct Reduction {
                 }
             }
         case .pageLoaded(let page):
+            sourceAnswered()
             if let title = page.title, !title.isEmpty { state.title = title }
             state.warnings += page.warnings
             if store.isProvisional {
@@ -279,6 +292,8 @@ private struct Reduction {
             }
         case .storyLoaded(let load):
             let story = load.story
+            state.storyRetries.remove(story.id)
+            sourceAnswered()
             guard store.positions[story.id] != nil else { return }
             guard !story.items.isEmpty else {
                 apply(.storyFailed(story.id, "the story has no items to show"))
@@ -289,8 +304,14 @@ private struct Reduction {
             state.warnings += load.warnings
             ringChanged.append(story.id)
             pagesChanged.append(story.id)
-        case .storyFailed(let id, let reason):
+        case .storyFailed(let id, let reason, let retry):
             store.itemsFailed(id, reason: reason)
+            if retry, store.positions[id] != nil {
+                state.storyRetries.failed(id, reason: reason, at: state.now.uptime)
+                scheduleRetry(.retryStories, state.storyRetries.nextDue)
+            } else {
+                state.storyRetries.remove(id)
+            }
             if state.opening == id {
                 state.opening = nil
                 // Opened from a section, where the row's ⚠ is not in view: the notice says so.
@@ -303,6 +324,7 @@ private struct Reduction {
                 state.pointer = .idle // the story under the pointer failed: its gesture ends
             }
         case .homeLoaded(let load):
+            sourceAnswered()
             state.homeRequest = .loaded
             state.warnings += load.warnings
             guard load.layout.sections != state.homeLevels[0].sections else { break }
@@ -334,6 +356,15 @@ private struct Reduction {
             install(update)
         case .media(let location, let status):
             state.media[location] = status
+            switch status {
+            case .unreachable(let reason):
+                state.mediaRetries.failed(location, reason: reason, at: state.now.uptime)
+                scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+            case .ready, .failed:
+                state.mediaRetries.remove(location)
+            case .queued, .fetching, .decoding:
+                break
+            }
         case .video(let location, let event):
             video(event, at: location)
         case .tick:
@@ -353,7 +384,68 @@ private struct Reduction {
             state.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
         case .fetchTimed(let seconds):
             state.pace.recordFetch(seconds: seconds)
+            sourceAnswered()
         }
+    }
+
+    /// Asks for a wake-up when the earliest retry is due (one wake-up a kind: a new one
+    /// replaces the one waiting).
+    mutating func scheduleRetry(_ wake: WakeID, _ due: Double?) {
+        guard let due else { return }
+        effects.append(.wake(wake, after: max(0, due - state.now.uptime)))
+    }
+
+    /// The source answered something (bytes of a photo, a story, a page, the home): what
+    /// failed for a reason that may have passed is asked for again at once, not at the end
+    /// of its backoff; stories that failed while nobody was looking lose their ⚠.
+    mutating func sourceAnswered() {
+        if !state.mediaRetries.isEmpty { retryMedia(state.mediaRetries.keys.filter { state.mediaRetries[$0]?.due.isFinite == true }) }
+        if !state.storyRetries.isEmpty { retryStories(state.storyRetries.keys, recovered: true) }
+        if case .failed(let cursor, let attempt, _, _) = store.paging {
+            store.paging = .loading(cursor: cursor, attempt: attempt + 1)
+            effects.append(.cancel(.wake(.retryPage)))
+            effects.append(.loadPage(cursor))
+        }
+    }
+
+    /// Photos and videos asked for again: those still wanted stay counted until they come
+    /// (or fail again); the rest are let go and forgotten.
+    mutating func retryMedia(_ locations: [String]) {
+        guard !locations.isEmpty else { return }
+        let wanted = Set((state.preloading?.targets.map(\.media.location) ?? []) + (state.preloading?.banners.map(\.location) ?? []))
+        for location in locations {
+            if wanted.contains(location) {
+                state.mediaRetries.asked(location)
+            } else {
+                state.mediaRetries.remove(location)
+                state.media[location] = nil
+            }
+        }
+        effects.append(.retryMedia(locations))
+        scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+    }
+
+    /// Stories whose items failed for a reason that may pass: asked for again while they are
+    /// wanted (shown, opening, or preloaded); the others wait for the source to answer
+    /// (`recovered`), when their ⚠ goes.
+    mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
+        guard !ids.isEmpty else { return }
+        var wanted = Set(PreloadPlanner.storiesToLoad(state))
+        if let opening = state.opening { wanted.insert(opening) }
+        for id in ids {
+            if wanted.contains(id) {
+                state.storyRetries.asked(id)
+                loadItems(id)
+                ringChanged.append(id)
+            } else if recovered {
+                state.storyRetries.remove(id)
+                store.forgetFailure(of: id)
+                ringChanged.append(id)
+            } else {
+                state.storyRetries.asked(id) // until the source answers again
+            }
+        }
+        scheduleRetry(.retryStories, state.storyRetries.nextDue)
     }
 
     /// One input: a key that no binding takes with Alt is read as Esc and then the key,
@@ -971,8 +1063,7 @@ private struct Reduction {
         let itemIndex = item.map { min($0, story.items.count - 1) } ?? state.seen.firstUnseenIndex(in: story)
         // A navigation always plays: pausing holds the item on screen, it is not a mode.
         state.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
-        state.seen.markSeen(story: story.id, item: story.items[itemIndex].id)
-        syncPlayback()
+        syncPlayback() // marked seen in `settle`, once its photo or video is on screen
     }
 
     mutating func dismiss() {
@@ -1154,10 +1245,20 @@ private struct Reduction {
         endStaleGesture(after: action, viewerBefore: viewerBefore)
         updateTooltip()
         syncPlayback()
-        if let media = state.visibleMedia, state.media[media.location] == .ready, state.isUsable {
+        markShownSeen()
+        updatePreload()
+    }
+
+    /// The item on screen counts as seen once it is there to see: a text card at once, a
+    /// photo or video once its picture is (never one that failed, or is still coming).
+    mutating func markShownSeen() {
+        guard let viewer = state.viewer, !viewer.isWaiting, state.isUsable,
+              let story = store.story(at: viewer.storyIndex), let item = story.items[safe: viewer.itemIndex] else { return }
+        if let media = item.content.media {
+            guard state.media[media.location] == .ready else { return }
             state.shownMedia.insert(media.location)
         }
-        updatePreload()
+        state.seen.markSeen(story: story.id, item: item.id)
     }
 
     /// A tooltip shows the first time its cell has the keyboard on the home screen, and is
@@ -1252,7 +1353,7 @@ private struct Reduction {
         request.banners = bannerPictures()
         guard request != state.preloading else { return }
         if !request.hasSameRenditions(as: state.preloading) {
-            state.media = state.media.filter { if case .failed = $0.value { true } else { false } }
+            state.media = state.media.filter { $0.value.failure != nil }
         }
         state.preloading = request
         effects.append(.preload(request))

@@ -38,6 +38,11 @@ public struct AppState: Equatable, Sendable {
     /// The photos being prepared, as last handed to the runtime (`.preload`): the preload
     /// set, held here and nowhere else.
     public var preloading: PreloadRequest?
+    /// Photos and videos (by location) the source did not answer for, for a reason that may
+    /// pass: asked for again with backoff while wanted, and at once when the source answers.
+    public var mediaRetries = Retries<String>()
+    /// Stories whose items the source did not answer for, retried the same way.
+    public var storyRetries = Retries<StoryID>()
     /// What each video's player has reported (by location).
     public var videos: [String: VideoStatus] = [:]
     /// Photos that were on the viewer whole: the bytes fetched for any other were fetched
@@ -213,13 +218,13 @@ public struct AppState: Equatable, Sendable {
         return media
     }
 
-    /// The viewer's photo (or a video's first frame) is still on its way, or its video has
-    /// no frame for the time shown: the progress bar waits. A file that failed is as shown
-    /// as it will get (the reason is on screen).
+    /// The viewer's photo (or a video's first frame) is not on screen — still on its way,
+    /// or it failed (the reason is on screen instead) — or its video has no frame for the
+    /// time shown: the progress bar waits, and the item is not marked seen.
     public var awaitsMedia: Bool {
         guard let media = visibleMedia else { return false }
-        guard let stage = self.media[media.location], stage.isSettled else { return true }
-        guard stage == .ready, let video = visibleVideo else { return false }
+        guard self.media[media.location] == .ready else { return true }
+        guard let video = visibleVideo else { return false }
         // A video waits for its player to open the first time, and for frames when it stalls.
         guard let status = videos[video.location] else { return true }
         return status.failure == nil && status.isStalled
@@ -423,13 +428,21 @@ public enum DragAxis: String, Equatable, Sendable {
 /// these words).
 public enum MediaStatus: Equatable, Sendable {
     case queued, fetching, decoding, ready
+    /// It cannot be shown, and asking again would not change that (a corrupt file, a 404).
     case failed(String)
+    /// The source did not answer, for a reason that may pass (a timeout, a refused
+    /// connection, a 5xx): the pipeline kept nothing, and holds it back until the reducer
+    /// asks again (`AppEffect.retryMedia`).
+    case unreachable(String)
 
-    /// Nothing more will come: the progress bar need not wait.
-    public var isSettled: Bool {
+    /// Nothing more will come of the work asked for (it is here, or it failed).
+    public var isSettled: Bool { self == .ready || failure != nil }
+
+    /// Why it cannot be shown now, when it cannot.
+    public var failure: String? {
         switch self {
-        case .ready, .failed: true
-        case .queued, .fetching, .decoding: false
+        case .failed(let reason), .unreachable(let reason): reason
+        case .queued, .fetching, .decoding, .ready: nil
         }
     }
 
@@ -440,6 +453,7 @@ public enum MediaStatus: Equatable, Sendable {
         case .decoding: "decoding"
         case .ready: "ready"
         case .failed: "failed"
+        case .unreachable: "retrying"
         }
     }
 }

@@ -10,8 +10,6 @@ public struct StoryStore: Equatable, Sendable {
     /// The next page is asked for when the ring-row selection or the viewer comes within
     /// this many stories of the end.
     public static let prefetchDistance = 3
-    /// Seconds between retries of a failed page: 1, 2, 4, … up to this.
-    public static let maximumBackoff: Double = 30
     /// Pages in a row that may add no story (empty, or only stories already here: a static
     /// host that answers every cursor with the same page, an API whose empty last page still
     /// carries a cursor) before paging ends for good.
@@ -210,8 +208,7 @@ public struct StoryStore: Equatable, Sendable {
 
     public mutating func pageFailed(_ reason: String, at uptime: Double) {
         guard case .loading(let cursor, let attempt) = paging else { return }
-        let backoff = min(Self.maximumBackoff, pow(2, Double(attempt - 1)))
-        paging = .failed(cursor: cursor, attempt: attempt, reason: reason, retryAt: uptime + backoff)
+        paging = .failed(cursor: cursor, attempt: attempt, reason: reason, retryAt: uptime + Backoff.delay(afterAttempt: attempt))
     }
 
     /// Marks a story's items as on their way; false when they are already here or coming.
@@ -240,6 +237,12 @@ public struct StoryStore: Equatable, Sendable {
         items[story.id] = .loaded(story)
         let summary = StorySummary(story)
         if summaries[position] != summary { summaries[position] = summary }
+    }
+
+    /// A story whose items failed for a reason that has passed (the source answers again),
+    /// and that nobody wants now: its ⚠ goes; it is asked for again when wanted.
+    public mutating func forgetFailure(of id: StoryID) {
+        if case .failed? = items[id] { items[id] = nil }
     }
 
     public mutating func itemsFailed(_ id: StoryID, reason: String) {

@@ -197,3 +197,32 @@ extension String {
         return result
     }
 }
+
+extension String {
+    /// Fits `width` columns by cutting the middle ("stories/very-lo…photo.jpg"): a file name
+    /// or an address keeps its start and its end, which tell it apart. Never splits a
+    /// grapheme.
+    public func truncatedInMiddle(toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth <= width { return self }
+        guard width > 2 else { return truncated(toWidth: width) }
+        let characters = Array(self)
+        let tailBudget = (width - 1) / 2, headBudget = width - 1 - tailBudget
+        var head = "", used = 0
+        for character in characters {
+            let w = DisplayWidth.of(character)
+            if used + w > headBudget { break }
+            head.append(character)
+            used += w
+        }
+        var tail: [Character] = []
+        used = 0
+        for character in characters.reversed() {
+            let w = DisplayWidth.of(character)
+            if used + w > tailBudget { break }
+            tail.append(character)
+            used += w
+        }
+        return head + "…" + String(tail.reversed())
+    }
+}

@@ -85,6 +85,12 @@ public final class PicturePipeline {
     private var decodesRunning = 0
     /// Locations with no bytes to fetch: their BlurHash is all there is.
     private var withoutBytes: Set<String> = []
+    /// Locations whose fetch failed for a reason that may pass, with the reason: nothing is
+    /// kept of them, and they are not asked for again until `retry` says so (the reducer
+    /// decides when: with backoff, or at once when the source answers again).
+    private var heldBack: [String: String] = [:]
+    /// The last preload set's renditions by location: what `retry` asks for.
+    private var wanted: [String: (key: RenditionKey, priority: PreloadPriority, cellAspect: Double)] = [:]
     private var fetchedBytes: [String: Int] = [:]
 
     /// Called on the main actor with a file's stage whenever it changes, and for every
@@ -117,7 +123,7 @@ public final class PicturePipeline {
     /// Makes sure the rendition for `key` is (or will be) in the cache. `cellAspect` is a
     /// cell's width over its height.
     public func request(_ key: RenditionKey, priority: PreloadPriority = .visible, cellAspect: Double = 0.5) {
-        guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location) else { return }
+        guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location), heldBack[key.location] == nil else { return }
         if case .ready = cache.state(for: key) { return }
         if var job = jobs[key.location] {
             if priority < job.priority { job.priority = priority }
@@ -147,6 +153,10 @@ public final class PicturePipeline {
             next[target.key.location] = target.priority
         }
         cache.pinned = Set(next.filter { $0.value <= .window }.keys)
+        wanted = [:]
+        for target in targets where next[target.key.location] == target.priority && wanted[target.key.location] == nil {
+            wanted[target.key.location] = (target.key, target.priority, cellAspect)
+        }
         for (location, job) in jobs where next[location] == nil {
             cancel(location, job)
         }
@@ -168,6 +178,16 @@ public final class PicturePipeline {
         for target in ordered { report(target.key.location, status(of: target.key) ?? .queued) }
     }
 
+    /// Asks again for these locations, held back after a failure that may pass, at the
+    /// rendition and priority the last preload set gave them; a location no longer in the
+    /// set is only let go (it is asked for when it is wanted again).
+    public func retry(_ locations: [String]) {
+        for location in locations {
+            guard heldBack.removeValue(forKey: location) != nil, let target = wanted[location] else { continue }
+            request(target.key, priority: target.priority, cellAspect: target.cellAspect)
+        }
+    }
+
     /// The BlurHash decoded at the rendition's size, kept in the cache under
     /// `RenditionKey.placeholder`.
     private func preparePlaceholder(for key: RenditionKey, blurhash: String) {
@@ -184,6 +204,7 @@ public final class PicturePipeline {
     /// Where the work for a rendition stands; nil when nothing was asked of it.
     public func status(of key: RenditionKey) -> MediaStatus? {
         if case .failed(let reason) = cache.state(peek: key) { return .failed(reason) }
+        if let reason = heldBack[key.location] { return .unreachable(reason) }
         if withoutBytes.contains(key.location) { return .ready } // its BlurHash is all there is
         if let job = jobs[key.location] {
             switch job.phase {
@@ -273,6 +294,10 @@ public final class PicturePipeline {
             withoutBytes.insert(location)
             jobs[location] = nil
             report(location, .ready)
+        case .failure(let error) where error.isTransient:
+            heldBack[location] = error.description
+            jobs[location] = nil
+            report(location, .unreachable(error.description))
         case .failure(let error):
             cache.recordFailure(error.description, for: location)
             jobs[location] = nil

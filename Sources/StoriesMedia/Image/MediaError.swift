@@ -1,3 +1,5 @@
+import StoriesCore
+
 /// Why a picture cannot be shown, typed so the viewer can say it on the item and tests can
 /// check it. Never a crash.
 public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -10,6 +12,9 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(format: ImageFormat, reason: String)
     case outOfMemory(String)
     case unreadable(String)
+    /// The source did not answer, for a reason that may pass (a timeout, a refused
+    /// connection, a 5xx): nothing is kept of it, and it is asked for again.
+    case unreachable(String)
     /// A video that cannot play: the reason as FFmpeg's headers and decoder gave it.
     case video(String)
 
@@ -31,9 +36,22 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
             "not enough memory: \(detail)"
         case .unreadable(let reason):
             "cannot read the file: \(reason)"
+        case .unreachable(let reason):
+            reason
         case .video(let reason):
             reason
         }
+    }
+
+    /// It may pass: the pipeline keeps no failure, and the app asks again with backoff.
+    public var isTransient: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
+
+    /// A fetch's failure as the media side keeps it: one that may pass stays one.
+    public init(fetching error: FeedError) {
+        self = error.isTransient ? .unreachable(error.reason) : .unreadable(error.reason)
     }
 
     static func megabytes(_ bytes: Int) -> String {

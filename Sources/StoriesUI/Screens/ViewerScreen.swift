@@ -49,11 +49,11 @@ public enum ViewerScreen {
                      filling: photo, into: &canvas)
             overCard = true
         case .image(let file):
-            drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: nil)
+            drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: mediaFailure(state, file))
         case .video(let file):
             // A player that failed says why even when a poster was made.
             drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
-                        reason: state.videos[file.location]?.failure)
+                        reason: mediaFailure(state, file) ?? state.videos[file.location]?.failure)
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
         var marks: [String] = []
@@ -96,6 +96,17 @@ public enum ViewerScreen {
         }
 
         drawLastLine(state, into: &canvas)
+    }
+
+    /// Why a photo or video cannot be shown, as the state has it: for good (a corrupt file, a
+    /// 404), or for now (the source did not answer: it is asked for again by itself).
+    static func mediaFailure(_ state: AppState, _ file: Media) -> String? {
+        switch state.media[file.location] {
+        case .failed(let reason)?: reason
+        case .unreachable(let reason)?:
+            reason + "\n↻ trying again by itself" + (state.mediaRetries[file.location].map { $0.attempt > 1 ? " · \($0.attempt) tries so far" : "" } ?? "")
+        default: nil
+        }
     }
 
     /// The key hints, or what the last key did (a link opened or copied) in their place
@@ -249,10 +260,19 @@ public enum ViewerScreen {
         let content = frame.insetBy(dx: 1, dy: 0)
         canvas.centered(symbol + " " + kind, in: content, y: middle - 1,
                         style: background.with(foreground: .palette(252)).adding(.bold))
-        canvas.centered(detail, in: content, y: middle, style: background.with(foreground: Theme.muted))
+        // The name is cut in its middle, never the reason: it wraps onto every line the frame has.
+        canvas.centered(detail.truncatedInMiddle(toWidth: content.width), in: content, y: middle,
+                        style: background.with(foreground: Theme.muted))
         if let message {
-            for (offset, line) in TextWrap.lines(message, width: max(1, content.width - 4)).prefix(3).enumerated() {
-                canvas.centered(line, in: content, y: middle + 2 + offset, style: background.with(foreground: Theme.warning))
+            let room = max(1, frame.maxY - 1 - (middle + 2))
+            var lines = TextWrap.lines(message, width: max(1, content.width - 4))
+            if lines.count > room { // only on a very small screen: what is left of the reason is said at its end
+                lines = TextWrap.lines(message, width: max(1, content.width))
+            }
+            let y = lines.count > room ? middle + 1 : middle + 2
+            for (offset, line) in lines.prefix(max(room, 1) + (y == middle + 1 ? 1 : 0)).enumerated() {
+                canvas.centered(line.truncatedInMiddle(toWidth: content.width), in: content, y: y + offset,
+                                style: background.with(foreground: Theme.warning))
             }
         }
     }
