@@ -39,15 +39,18 @@ let package = Package(
         ),
         // openat2 (no glibc wrapper on Debian 12): files reached from a folder's descriptor.
         .target(name: "CStoriesFiles", path: "Sources/CStoriesFiles"),
-        .target(name: "StoriesCore", dependencies: ["CStoriesFiles"], path: "Sources/StoriesCore"),
-        .target(name: "StoriesMedia", dependencies: ["StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
-        .target(name: "StoriesUI", dependencies: ["StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
+        // The cell value types every floor above draws with: Color, ColorDepth (and how a
+        // colour becomes one the terminal shows), Style. Foundation only.
+        .target(name: "StoriesCells", path: "Sources/StoriesCells"),
+        .target(name: "StoriesCore", dependencies: ["StoriesCells", "CStoriesFiles"], path: "Sources/StoriesCore"),
+        .target(name: "StoriesMedia", dependencies: ["StoriesCells", "StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
+        .target(name: "StoriesUI", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
         // The runtime without a terminal: the engine (effect runner, frame scheduler,
         // recorder, metrics), schedulers and services, headless runs. No ncurses.
-        .target(name: "StoriesApp", dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),
+        .target(name: "StoriesApp", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),
         .target(
             name: "StoriesTerminal",
-            dependencies: ["StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "CNcursesw", "CStoriesSupport"],
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "CNcursesw", "CStoriesSupport"],
             path: "Sources/StoriesTerminal"
         ),
         // The embedded demo feed: Assets/ copied next to the binary as a resource bundle.
@@ -88,30 +91,30 @@ let package = Package(
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
+                "StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
                 "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
         ),
-        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCore", "StoriesAssets"]),
-        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesMedia", "StoriesCore", "StoriesAssets"],
+        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesAssets"]),
+        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesAssets"],
                     resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StoriesUITests",
-            dependencies: ["StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
             exclude: ["__Snapshots__"]
         ),
         // The real engine on the virtual scheduler through the test screen: scenarios,
         // gestures, snapshots, replays, preloading, generated input sequences.
         .testTarget(
             name: "StoriesAppTests",
-            dependencies: ["StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
+            dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "StoriesTerminalTests",
-            dependencies: ["StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"]
+            dependencies: ["StoriesCells", "StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"]
         ),
         // The server on loopback: routes, ETags and 304s, ranges, paths that try to get out.
         .testTarget(

@@ -1,3 +1,4 @@
+import StoriesCells
 import CNcursesw
 import CStoriesSupport
 import Dispatch

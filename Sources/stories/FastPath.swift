@@ -1,3 +1,4 @@
+import StoriesCells
 import ArgumentParser
 import Foundation
 import StoriesMedia

@@ -1,3 +1,4 @@
+@testable import StoriesCells
 import Testing
 @testable import StoriesMedia
 

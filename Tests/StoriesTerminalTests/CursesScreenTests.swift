@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesMedia
 import Foundation
 import CNcursesw

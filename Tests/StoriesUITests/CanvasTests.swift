@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesCore
 import StoriesMedia
 import Testing

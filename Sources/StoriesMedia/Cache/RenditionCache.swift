@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 import StoriesCore
 /// What the viewer can draw for a picture right now.

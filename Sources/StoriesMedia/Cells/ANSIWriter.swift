@@ -1,3 +1,5 @@
+import StoriesCells
+
 /// Writes a `CellImage` as text with ANSI SGR colour codes (what `stories print` prints):
 /// codes only when a colour changes, a reset at the end of every row (so a background never
 /// bleeds past the picture) and at the end.

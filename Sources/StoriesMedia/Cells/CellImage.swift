@@ -1,3 +1,5 @@
+import StoriesCells
+
 /// How picture cells are drawn.
 public enum CellSymbols: String, Sendable, CaseIterable {
     /// `▀`: one cell shows two pixels, top (foreground) and bottom (background).

@@ -1,3 +1,4 @@
+import StoriesCells
 import CStoriesVideo
 import Foundation
 import StoriesCore

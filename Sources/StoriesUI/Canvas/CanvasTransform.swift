@@ -1,5 +1,5 @@
+import StoriesCells
 import StoriesCore
-import StoriesMedia
 
 /// Whole-canvas operations for animations: darkening and scaled copies. Scaling samples
 /// the nearest cell; a wide grapheme that would be cut becomes a blank in its style, so a

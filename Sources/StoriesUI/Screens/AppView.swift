@@ -1,5 +1,6 @@
-import StoriesCore
 import StoriesMedia
+import StoriesCells
+import StoriesCore
 
 /// The whole screen as a function of app state: picks the screen, lays the help overlay on
 /// top, and shows one clear line instead of a broken layout when the terminal is too small.

@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesCore
 
 /// The `g` overlay: the latest routing decisions as readable lines, newest at the bottom —

@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesCore
 
 /// The box over the current screen that has the keyboard: the `?` help, listing the key

@@ -1,5 +1,6 @@
-import StoriesCore
 import StoriesMedia
+import StoriesCells
+import StoriesCore
 
 /// Home: title line, the ring row, the selected story's details, the server-driven
 /// sections below them, the notice and feed-problem lines, key hints. A screen of sections

@@ -1,5 +1,5 @@
+import StoriesCells
 import StoriesCore
-import StoriesMedia
 
 /// The server-driven sections of the home screen, drawn from their view models at the
 /// places `HomeGeometry` gives (the same places a click is tested against). Four styles:

@@ -1,5 +1,5 @@
+import StoriesCells
 import StoriesCore
-import StoriesMedia
 
 /// The `i` overlay: how long the latest navigations took to become visible (t2 items, t1
 /// view models, t3 media) and whether the preloader had them ready, a live strip of the

@@ -1,5 +1,6 @@
-import StoriesCore
 import StoriesMedia
+import StoriesCells
+import StoriesCore
 
 /// The one place a photo's rendition key is made: the viewer draws the photo at
 /// `ViewerScreen.photoSize` of the screen, so the preloader prepares exactly that.

@@ -1,6 +1,6 @@
+import StoriesMedia
 import Foundation
 import StoriesCore
-import StoriesMedia
 
 /// Draws movement between screens from `AppState.transition` (or a drag that follows the
 /// pointer): the viewer zooming between full screen and its bubble over the darkened ring

@@ -1,4 +1,5 @@
 import StoriesMedia
+import StoriesCells
 import StoriesCore
 
 /// The full-screen viewer: progress bar, author line, the item, caption, key hints.

@@ -1,4 +1,4 @@
-import StoriesMedia
+import StoriesCells
 import Foundation
 import StoriesCore
 

@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesCore
 /// The panel the gesture log and the metrics overlay draw in: the lower part of the screen
 /// above the hint line, a dark background, a rule with the title on its first row.

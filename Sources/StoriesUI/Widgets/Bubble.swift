@@ -1,5 +1,5 @@
+import StoriesCells
 import StoriesCore
-import StoriesMedia
 
 /// A story bubble in the ring row: a ring around the author's initials, the name below.
 /// Unseen stories get the coloured ring with a dot on its corner, seen ones a grey ring

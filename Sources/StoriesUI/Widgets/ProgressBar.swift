@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesCore
 
 /// The viewer's segmented progress bar: one segment per item, the ones before the current

@@ -1,4 +1,4 @@
-import StoriesMedia
+import StoriesCells
 
 /// The app's colours, in palette indices every 256-colour terminal has; the backend maps
 /// them down on smaller terminals.

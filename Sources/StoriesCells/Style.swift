@@ -1,4 +1,3 @@
-import StoriesMedia
 
 public struct Attributes: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
