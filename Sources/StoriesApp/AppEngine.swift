@@ -27,9 +27,10 @@ public final class AppEngine {
     private let metrics = MetricsReporter()
     private var gestureLog: GestureLogWriter?
 
-    /// How the terminal shows colour, and a cell's width over its height (pictures).
-    public var colorDepth: ColorDepth = .palette256
-    public var cellAspect = 0.5
+    /// How the terminal shows colour, and a cell's width over its height (pictures): the
+    /// state's, changed only by `setDisplay`.
+    public var display: Display { state.display }
+    public var colorDepth: ColorDepth { state.display.colorDepth }
     /// Puts a frame on screen (the terminal, a test screen); nil draws nowhere.
     public var draw: (@MainActor (Canvas) -> Void)?
     /// The app asked to quit, with this exit status.
@@ -110,6 +111,15 @@ public final class AppEngine {
         recorder.onFailure = { [weak self] in self?.writeFailed($0) }
         recorder.start(file, header: InputRecording(width: width, height: height,
                                                     started: state.now.date.timeIntervalSince1970, seen: state.seen, setup: setup))
+    }
+
+    /// The terminal's colours or cell shape changed (or are first known): recorded, and
+    /// reduced like any other news.
+    public func setDisplay(_ display: Display) {
+        let display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
+        guard display != state.display else { return }
+        if display.cellAspect != state.display.cellAspect { recorder.record(.cellAspect(display.cellAspect), at: elapsed) }
+        send(.display(display))
     }
 
     /// Writes every routing decision to `file` as it is made (`--gesture-log`).
@@ -212,23 +222,24 @@ public final class AppEngine {
 
     // MARK: - Preloading
 
-    /// The rendition key of a photo on this display, for the state's screen and fit.
-    private func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool) -> RenditionKey {
-        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, depth: colorDepth, fit: fit)
+    /// The rendition key of a photo for a screen, fit and display.
+    private func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool, display: Display) -> RenditionKey {
+        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, display: display, fit: fit)
     }
 
+    /// Everything a rendition is made for comes with the request: the runtime adds nothing.
     private func preload(_ request: PreloadRequest) {
         var targets = request.targets.map { target in
-            (key: renditionKey(target.media, width: request.width, height: request.height, fit: request.fit),
+            (key: renditionKey(target.media, width: request.width, height: request.height, fit: request.fit, display: request.display),
              priority: target.priority, blurhash: target.media.blurhash)
         }
         // A banner's picture may also be a story's photo: the pipeline decodes it once and
         // renders both sizes from the same pixels.
         for banner in request.banners {
-            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, depth: colorDepth),
+            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, display: request.display),
                             priority: .feed, blurhash: banner.blurhash))
         }
-        services.pictures.prefetch(targets, cellAspect: cellAspect)
+        services.pictures.prefetch(targets)
     }
 
     // MARK: - Video
@@ -241,10 +252,10 @@ public final class AppEngine {
         let pool = services.players
         let cache = services.pictures.cache
         let wanted = state.livePlayers.map { location in
-            (key: renditionKey(Media(location: location), width: width, height: height, fit: state.photosFit),
+            (key: renditionKey(Media(location: location), width: width, height: height, fit: state.photosFit, display: state.display),
              data: cache.videoData(for: location))
         }
-        pool.keep(wanted, cellAspect: cellAspect)
+        pool.keep(wanted)
         let visible = state.visibleVideo?.location
         for (location, player) in pool.players {
             guard location == visible, let viewer = state.viewer else {
@@ -324,8 +335,8 @@ public final class AppEngine {
     /// The screen for the current state, as `redraw` would draw it (without drawing it).
     public func render() -> Canvas {
         let pictures = PictureLookups.cached(services.pictures.cache, players: services.players, screenWidth: width,
-                                             screenHeight: height, depth: colorDepth, fit: state.photosFit)
-        let banners = PictureLookups.banners(services.pictures.cache, screenWidth: width, depth: colorDepth)
+                                             screenHeight: height, display: state.display, fit: state.photosFit)
+        let banners = PictureLookups.banners(services.pictures.cache, screenWidth: width, display: state.display)
         return AppView.render(state, width: width, height: height,
                               metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures, banners: banners)
     }

@@ -61,7 +61,7 @@ public enum HeadlessRun {
             if let until, time > until { break }
             scheduler.run(until: start.uptime + time)
             if quit { break }
-            if !apply(entry, to: engine) { break }
+            if !RecordingFeeder.feed(entry, to: engine, screen: .recorded) { break }
         }
         if let until {
             // The screen as it was at that moment, work in flight and all (a moment far past
@@ -101,7 +101,7 @@ public enum HeadlessRun {
         for (time, entry) in entries {
             scheduler.after(time) {
                 guard !inputsDone else { return }
-                if !apply(entry, to: engine) { inputsDone = true }
+                if !RecordingFeeder.feed(entry, to: engine, screen: .recorded) { inputsDone = true }
                 finishIfIdle()
             }
         }
@@ -119,17 +119,7 @@ public enum HeadlessRun {
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
-        engine.colorDepth = ColorDepth(name: options.colors) ?? .palette256
+        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256))
         return engine
-    }
-
-    /// Feeds one recorded entry; false at the end of the recording.
-    private static func apply(_ entry: InputRecording.Entry, to engine: AppEngine) -> Bool {
-        switch entry {
-        case .input(let event): engine.input(event)
-        case .resize(let width, let height): engine.resize(width: width, height: height)
-        case .end: return false
-        }
-        return true
     }
 }

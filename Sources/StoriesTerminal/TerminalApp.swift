@@ -80,8 +80,7 @@ public final class TerminalApp {
                                seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
                                reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
         }
-        engine.colorDepth = terminal.colorDepth
-        engine.cellAspect = terminal.cellAspect
+        engine.setDisplay(Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect))
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
@@ -135,7 +134,7 @@ public final class TerminalApp {
             for (time, entry) in entries {
                 DispatchQueue.main.asyncAfter(deadline: .now() + time) {
                     MainActor.assumeIsolated {
-                        if case .input(let event) = entry { self.engine.input(event) }
+                        _ = RecordingFeeder.feed(entry, to: self.engine, screen: .terminal)
                     }
                 }
             }
@@ -173,10 +172,7 @@ public final class TerminalApp {
             if stepper.next < stepper.recording.entries.count {
                 let (time, entry) = stepper.recording.entries[stepper.next]
                 stepper.scheduler.run(until: stepper.start + time)
-                switch entry {
-                case .input(let input): engine.input(input)
-                case .resize, .end: break // the terminal keeps its own size
-                }
+                RecordingFeeder.feed(entry, to: engine, screen: .terminal)
                 stepper.next += 1
                 stepper.scheduler.run(until: stepper.scheduler.now().uptime)
             }
@@ -220,7 +216,7 @@ public final class TerminalApp {
         resize.setEventHandler {
             MainActor.assumeIsolated {
                 self.terminal.updateSize()
-                self.engine.cellAspect = self.terminal.cellAspect
+                self.engine.setDisplay(Display(colorDepth: self.terminal.colorDepth, cellAspect: self.terminal.cellAspect))
                 let size = self.terminal.size
                 self.engine.resize(width: size.width, height: size.height)
             }

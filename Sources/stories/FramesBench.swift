@@ -124,7 +124,7 @@ enum FrameTiming {
         let scheduler = VirtualScheduler(start: start)
         let services = VirtualServices(client: FeedClient(source: source, profile: .local), scheduler: scheduler)
         let engine = AppEngine(services: services, scheduler: scheduler, width: width, height: height)
-        engine.colorDepth = screen.colorDepth
+        engine.setDisplay(Display(colorDepth: screen.colorDepth))
         var cube = Result(depth: depth, animation: "cube"), zoom = Result(depth: depth, animation: "zoom")
         engine.draw = { _ in
             let began = DispatchTime.now().uptimeNanoseconds

@@ -29,7 +29,7 @@ final class AppDriver {
         services = VirtualServices(client: client, scheduler: scheduler)
         engine = AppEngine(services: services, scheduler: scheduler, bindings: bindings, width: width, height: height,
                            seen: seen, reduceMotion: !motion, preload: preload)
-        engine.colorDepth = depth
+        engine.setDisplay(Display(colorDepth: depth))
         screen = TestScreen(width: width, height: height)
         engine.draw = { [screen] in screen.draw($0) }
         engine.quit = { [weak self] status in self?.quitStatus = status }
@@ -145,7 +145,7 @@ final class AppDriver {
     func render(_ state: AppState) -> Canvas {
         AppView.render(state, width: state.screenWidth, height: state.screenHeight,
                        pictures: PictureLookups.cached(services.pictures.cache, screenWidth: state.screenWidth,
-                                                       screenHeight: state.screenHeight, depth: engine.colorDepth,
+                                                       screenHeight: state.screenHeight, display: engine.display,
                                                        fit: state.photosFit))
     }
 

@@ -112,21 +112,21 @@ import Testing
     @Test func untilTheOtherFitIsReadyThePhotoAsItWasIsDrawn() {
         let cache = RenditionCache(budget: 1 << 24)
         let media = Media(location: "media/astronaut.jpg", blurhash: "TQKcbE+b-py?AC%NX-xuEM+bt7V?")
-        let fit = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: true)
-        let fill = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: false)
+        let fit = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: true)
+        let fill = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: false)
         let photo = CellImage(width: fit.width, height: fit.height,
                               cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(208), background: .palette(16)), count: fit.width * fit.height))
         let blur = CellImage(width: fit.width, height: fit.height,
                              cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(95), background: .palette(95)), count: fit.width * fit.height))
         cache.insert(photo, for: fit)
         cache.insert(blur, for: fill.placeholder(media.blurhash ?? ""))
-        let lookup = PictureLookups.cached(cache, screenWidth: 80, screenHeight: 24, depth: .palette256, fit: false)
+        let lookup = PictureLookups.cached(cache, screenWidth: 80, screenHeight: 24, display: Display(), fit: false)
         #expect(lookup(media) == .ready(photo), "the fitted photo, not the BlurHash, while the filled one is made")
         let filled = CellImage(width: fill.width, height: fill.height,
                                cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(1), background: .palette(2)), count: fill.width * fill.height))
         cache.insert(filled, for: fill)
         #expect(lookup(media) == .ready(filled), "then the filled one")
-        let fresh = PictureLookups.cached(RenditionCache(budget: 1 << 24), screenWidth: 80, screenHeight: 24, depth: .palette256, fit: true)
+        let fresh = PictureLookups.cached(RenditionCache(budget: 1 << 24), screenWidth: 80, screenHeight: 24, display: Display(), fit: true)
         #expect(fresh(media) == .loading, "with nothing made yet, nothing is invented")
     }
 

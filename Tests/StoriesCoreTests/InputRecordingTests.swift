@@ -55,7 +55,9 @@ import Testing
         ("H\n{\"t\":1,\"mouse\":\"press\",\"x\":1,\"y\":1}", "r.jsonl:2: \"button\" must be left, middle or right"),
         ("H\n{\"t\":1,\"mouse\":\"pinch\",\"x\":1,\"y\":1}", "r.jsonl:2: \"mouse\": unknown kind 'pinch' (press, release, drag, move, wheel)"),
         ("H\n{\"t\":1,\"mouse\":\"press\",\"button\":\"left\"}", "r.jsonl:2: \"mouse\" needs \"x\" and \"y\", each from 0 to 999"),
-        ("H\n{\"t\":1}", "r.jsonl:2: a line needs \"key\", \"mouse\", \"resize\" or \"end\""),
+        ("H\n{\"t\":1}", "r.jsonl:2: a line needs \"key\", \"mouse\", \"resize\", \"cell\" or \"end\""),
+        ("H\n{\"t\":1,\"cell\":9}", "r.jsonl:2: \"cell\" must be a cell's width over its height, from 0.2 to 2.0"),
+        ("H\n{\"t\":1,\"cell\":-0.5}", "r.jsonl:2: \"cell\" must be a cell's width over its height, from 0.2 to 2.0"),
         ("H\nnot json", "r.jsonl:2: not a JSON object with a number \"t\""),
     ])
     func badFilesSayWhereAndWhy(text: String, message: String) {

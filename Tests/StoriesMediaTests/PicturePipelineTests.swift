@@ -206,7 +206,7 @@ final class FakeNetwork: @unchecked Sendable {
             if step % 50 == 0 { try await Task.sleep(nanoseconds: 2_000_000) }
             #expect(duplicates.value == 0)
         }
-        pipeline.prefetch([])
+        pipeline.prefetch([] as [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)])
         // Everything in flight settles: no deadlock.
         let deadline = Date().addingTimeInterval(30)
         while !pipeline.isIdle, Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }

@@ -88,6 +88,25 @@ import Testing
         #expect(player.current?.cells.width == 16, "the frame on screen is redrawn at the new size")
     }
 
+    /// A paused video resized: the frame on screen is rendered again on the decode queue, and
+    /// the app hears of it (`.redrawn`), so it draws the new frame at once — a frame swapped
+    /// with no news left the poster on screen until the next key (issue 28).
+    @Test func aRedrawnFrameIsNewsForTheApp() throws {
+        let executor = ManualExecutor()
+        let pool = PlayerPool(execution: .manual(executor))
+        var events: [VideoEvent] = []
+        pool.onEvent = { _, event in events.append(event) }
+        let (_, player) = try player(pool: pool)
+        executor.runAll()
+        #expect(player.phase == .ready && !player.isPlaying)
+        var bigger = Self.key
+        bigger.width = 16
+        player.resize(bigger)
+        executor.runAll()
+        #expect(player.current?.cells.width == 16)
+        #expect(events.last == .redrawn(width: 16, height: Self.key.height), "\(events)")
+    }
+
     /// A resize while the stream opens on the decode queue: the first frame still arrives,
     /// at the new size.
     @Test func aResizeWhileOpeningKeepsTheFirstFrame() throws {

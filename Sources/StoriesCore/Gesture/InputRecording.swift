@@ -23,6 +23,8 @@ public struct InputRecording: Equatable, Sendable {
     public enum Entry: Equatable, Sendable {
         case input(InputEvent)
         case resize(width: Int, height: Int)
+        /// A cell's shape changed (width over height: the terminal's pixel size changed).
+        case cellAspect(Double)
         /// The session ended here (the app quit, or the recording stopped).
         case end
     }
@@ -73,6 +75,8 @@ public struct InputRecording: Equatable, Sendable {
             line.end = true
         case .resize(let width, let height):
             line.resize = [width, height]
+        case .cellAspect(let aspect):
+            line.cell = (aspect * 1000).rounded() / 1000
         case .input(.key(let key, let modifiers)):
             line.key = name(of: key, modifiers: modifiers)
         case .input(.mouse(let mouse)):
@@ -199,11 +203,18 @@ public struct InputRecording: Equatable, Sendable {
             }
             return .resize(width: size[0], height: size[1])
         }
+        if let cell = line.cell {
+            let range = Display.cellAspectRange
+            guard cell.isFinite, range.contains(cell) else {
+                throw fail("\"cell\" must be a cell's width over its height, from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .cellAspect(cell)
+        }
         if let key = line.key {
             guard let input = KeyBindings.input(named: key) else { throw fail("\"key\": unknown key '\(SafeText.line(String(key.prefix(40))))'") }
             return .input(input)
         }
-        guard let kind = line.mouse else { throw fail("a line needs \"key\", \"mouse\", \"resize\" or \"end\"") }
+        guard let kind = line.mouse else { throw fail("a line needs \"key\", \"mouse\", \"resize\", \"cell\" or \"end\"") }
         guard let x = line.x, let y = line.y, (0...InputLimits.maxCoordinate).contains(x), (0...InputLimits.maxCoordinate).contains(y) else {
             throw fail("\"mouse\" needs \"x\" and \"y\", each from 0 to \(InputLimits.maxCoordinate)")
         }
@@ -299,6 +310,7 @@ public struct InputRecording: Equatable, Sendable {
         var y: Int?
         var mods: [String]?
         var resize: [Int]?
+        var cell: Double?
         var end: Bool?
     }
 

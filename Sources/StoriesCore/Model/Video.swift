@@ -14,6 +14,9 @@ public struct VideoStatus: Equatable, Sendable {
     public var isStalled = false
     /// Why it cannot play, said on the item; the story goes on.
     public var failure: String?
+    /// The size (cells) the frame on screen was last rendered at again (a resize or `f`
+    /// while the video holds still): its news is what redraws the screen.
+    public var redrawnAt: [Int]?
 
     public init(duration: Double? = nil, frameInterval: Double = 1.0 / 30, hasAudio: Bool = false) {
         self.duration = duration
@@ -34,4 +37,7 @@ public enum VideoEvent: Equatable, Sendable {
     case ended(at: Double)
     /// It cannot play, and why.
     case failed(String)
+    /// The frame on screen was rendered again for a new size (width, height in cells):
+    /// a paused video shows it at once, not its poster until the next key.
+    case redrawn(width: Int, height: Int)
 }

@@ -5,6 +5,9 @@ public enum AppAction: Equatable, Sendable {
     /// The screen has this size now: width-dependent view models are rebuilt, and any
     /// gesture or animation in progress ends.
     case resized(width: Int, height: Int)
+    /// The terminal's colours or cell shape are these now (at start; a resize can change a
+    /// cell's pixel size): every picture is prepared again for them.
+    case display(Display)
     /// A key or a mouse report from the terminal (or a recording), with the uptime it was
     /// read at. The reducer recognises the gesture (`GestureRecognizer`), applies it and
     /// logs the decision for the `g` overlay, all in this one run.
@@ -237,6 +240,8 @@ private struct Reduction {
             }
             state.screenWidth = width
             state.screenHeight = height
+        case .display(let display):
+            state.display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
         case .input(let event, let time):
             input(event, at: time)
         case .wake(.hold):
@@ -1310,6 +1315,8 @@ private struct Reduction {
         case .failed(let reason):
             status.failure = reason
             status.isStalled = false
+        case .redrawn(let width, let height):
+            status.redrawnAt = [width, height]
         }
         state.videos[location] = status
     }
@@ -1349,7 +1356,7 @@ private struct Reduction {
     /// pipeline reports each target's stage afresh.
     mutating func updatePreload() {
         var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
-                                     height: state.screenHeight, fit: state.photosFit)
+                                     height: state.screenHeight, fit: state.photosFit, display: state.display)
         request.banners = bannerPictures()
         guard request != state.preloading else { return }
         if !request.hasSameRenditions(as: state.preloading) {

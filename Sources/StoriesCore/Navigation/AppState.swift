@@ -26,6 +26,8 @@ public struct AppState: Equatable, Sendable {
     /// are built for its width; gestures are recognised against both.
     public var screenWidth = 80
     public var screenHeight = 24
+    /// The terminal's colours and cell shape, as the runtime reported them (`.display`).
+    public var display = Display()
     /// The screen is big enough to draw the app (`ScreenLayout.minimumWidth` × `…Height`).
     public var isUsable: Bool { ScreenLayout.isUsable(width: screenWidth, height: screenHeight) }
     /// The keys in force (`keys.conf` over the defaults): the reducer resolves keys itself.
@@ -466,21 +468,24 @@ public struct PreloadRequest: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var fit: Bool
+    /// The colours and cell shape the renditions are made for.
+    public var display: Display
     /// Pictures of the home's banners in view, drawn at `HomeGeometry.bannerPictureSize`;
     /// the least urgent of all.
     public var banners: [Media] = []
 
-    public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool, banners: [Media] = []) {
+    public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool, display: Display = Display(), banners: [Media] = []) {
         self.targets = targets
         self.width = width
         self.height = height
         self.fit = fit
+        self.display = display
         self.banners = banners
     }
 
-    /// The same screen and fit: renditions already made still serve.
+    /// The same screen, fit and display: renditions already made still serve.
     public func hasSameRenditions(as other: PreloadRequest?) -> Bool {
         guard let other else { return false }
-        return width == other.width && height == other.height && fit == other.fit
+        return width == other.width && height == other.height && fit == other.fit && display == other.display
     }
 }

@@ -47,7 +47,6 @@ public final class PicturePipeline {
     private struct Job {
         var id: Int
         var key: RenditionKey
-        var cellAspect: Double
         var priority: PreloadPriority
         var order: Int
         var phase: Phase
@@ -90,7 +89,7 @@ public final class PicturePipeline {
     /// decides when: with backoff, or at once when the source answers again).
     private var heldBack: [String: String] = [:]
     /// The last preload set's renditions by location: what `retry` asks for.
-    private var wanted: [String: (key: RenditionKey, priority: PreloadPriority, cellAspect: Double)] = [:]
+    private var wanted: [String: (key: RenditionKey, priority: PreloadPriority)] = [:]
     private var fetchedBytes: [String: Int] = [:]
 
     /// Called on the main actor with a file's stage whenever it changes, and for every
@@ -120,9 +119,8 @@ public final class PicturePipeline {
 
     // MARK: - Asking
 
-    /// Makes sure the rendition for `key` is (or will be) in the cache. `cellAspect` is a
-    /// cell's width over its height.
-    public func request(_ key: RenditionKey, priority: PreloadPriority = .visible, cellAspect: Double = 0.5) {
+    /// Makes sure the rendition for `key` is (or will be) in the cache.
+    public func request(_ key: RenditionKey, priority: PreloadPriority = .visible) {
         guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location), heldBack[key.location] == nil else { return }
         if case .ready = cache.state(for: key) { return }
         if var job = jobs[key.location] {
@@ -134,8 +132,7 @@ public final class PicturePipeline {
         } else {
             nextID += 1
             let phase: Job.Phase = cache.decodedImage(for: key.location).map { .renderQueued($0) } ?? .queued
-            jobs[key.location] = Job(id: nextID, key: key, cellAspect: cellAspect, priority: priority, order: nextID,
-                                     phase: phase)
+            jobs[key.location] = Job(id: nextID, key: key, priority: priority, order: nextID, phase: phase)
             report(key.location, phase.isQueued ? .queued : .decoding)
         }
         pump()
@@ -147,7 +144,7 @@ public final class PicturePipeline {
     /// the cache. A target with a BlurHash and a priority up to `.adjacent` gets its
     /// stand-in made now (about a millisecond), so the first frame that shows it has it.
     /// Each target's stage is reported as it stands.
-    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)], cellAspect: Double = 0.5) {
+    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)]) {
         var next: [String: PreloadPriority] = [:]
         for target in targets where next[target.key.location].map({ target.priority < $0 }) ?? true {
             next[target.key.location] = target.priority
@@ -155,7 +152,7 @@ public final class PicturePipeline {
         cache.pinned = Set(next.filter { $0.value <= .window }.keys)
         wanted = [:]
         for target in targets where next[target.key.location] == target.priority && wanted[target.key.location] == nil {
-            wanted[target.key.location] = (target.key, target.priority, cellAspect)
+            wanted[target.key.location] = (target.key, target.priority)
         }
         for (location, job) in jobs where next[location] == nil {
             cancel(location, job)
@@ -165,7 +162,7 @@ public final class PicturePipeline {
             if let blurhash = target.blurhash { preparePlaceholder(for: target.key, blurhash: blurhash) }
         }
         for target in ordered {
-            request(target.key, priority: target.priority, cellAspect: cellAspect)
+            request(target.key, priority: target.priority)
         }
         // A job still wanted is ranked by why it is wanted now.
         for (location, priority) in next {
@@ -184,7 +181,7 @@ public final class PicturePipeline {
     public func retry(_ locations: [String]) {
         for location in locations {
             guard heldBack.removeValue(forKey: location) != nil, let target = wanted[location] else { continue }
-            request(target.key, priority: target.priority, cellAspect: target.cellAspect)
+            request(target.key, priority: target.priority)
         }
     }
 
@@ -308,7 +305,7 @@ public final class PicturePipeline {
 
     private func startDecode(_ location: String) {
         guard var job = jobs[location] else { return }
-        let (id, key, cellAspect, limits) = (job.id, job.key, job.cellAspect, mediaLimits)
+        let (id, key, limits) = (job.id, job.key, mediaLimits)
         let phase = job.phase
         job.phase = .decoding
         jobs[location] = job
@@ -326,9 +323,9 @@ public final class PicturePipeline {
                     // A video's poster is its first frame; its bytes are kept for its player.
                     let image = try StillDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
                     let video = ImageFormat.sniff(data) == nil ? data : nil
-                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), true, video))
+                    result = .success((image, Self.cells(image, key: key), true, video))
                 case .renderQueued(let image):
-                    result = .success((image, Self.cells(image, key: key, cellAspect: cellAspect), false, nil))
+                    result = .success((image, Self.cells(image, key: key), false, nil))
                 default:
                     return
                 }
@@ -400,8 +397,9 @@ public final class PicturePipeline {
         }
     }
 
-    nonisolated private static func cells(_ image: RGBImage, key: RenditionKey, cellAspect: Double) -> CellImage {
-        CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit, cellAspect: cellAspect)
+    nonisolated private static func cells(_ image: RGBImage, key: RenditionKey) -> CellImage {
+        CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
+                  cellAspect: key.cellAspect)
     }
 }
 

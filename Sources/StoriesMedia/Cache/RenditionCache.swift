@@ -12,8 +12,9 @@ public enum PictureState: Equatable, Sendable {
     case failed(String)
 }
 
-/// Which rendition of a picture: the file, the cell size, the colour depth, the symbols,
-/// fill or fit.
+/// Which rendition of a picture: the file, the cell size, the colour depth, the cell's
+/// shape, the symbols, fill or fit. Everything the cells were made for is in it, so a
+/// rendition made for other cells is never served as a hit.
 public struct RenditionKey: Hashable, Sendable {
     public var location: String
     public var width: Int
@@ -21,16 +22,22 @@ public struct RenditionKey: Hashable, Sendable {
     public var depth: ColorDepth
     public var symbols: CellSymbols
     public var fit: FitMode
+    /// A cell's width over its height, in thousandths (`Display.cellAspect`, bounded).
+    public var aspect: Int
 
     public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half,
-                fit: FitMode = .fill) {
+                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect) {
         self.location = location
         self.width = width
         self.height = height
         self.depth = depth
         self.symbols = symbols
         self.fit = fit
+        aspect = Int((Display.bounded(cellAspect: cellAspect) * 1000).rounded())
     }
+
+    /// A cell's width over its height, as the cells are drawn for.
+    public var cellAspect: Double { Double(aspect) / 1000 }
 }
 
 extension RenditionKey {

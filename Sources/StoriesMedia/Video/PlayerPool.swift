@@ -37,7 +37,7 @@ public final class PlayerPool {
     /// Keeps players for exactly these videos (the first `capacity`), each rendering at its
     /// key; releases the rest at once. A wanted video whose bytes are not here yet gets its
     /// player when they are (call again). New players are prepared (first frame) at once.
-    public func keep(_ wanted: [(key: RenditionKey, data: Data?)], cellAspect: Double = 0.5) {
+    public func keep(_ wanted: [(key: RenditionKey, data: Data?)]) {
         let wanted = Array(wanted.prefix(Self.capacity))
         let locations = Set(wanted.map(\.key.location))
         for (location, player) in players where !locations.contains(location) {
@@ -50,7 +50,7 @@ public final class PlayerPool {
             }
             guard let data else { continue }
             let location = key.location
-            let player = VideoPlayer(location: location, data: data, key: key, cellAspect: cellAspect, limits: limits,
+            let player = VideoPlayer(location: location, data: data, key: key, limits: limits,
                                      execution: execution, queue: queue, count: decoders)
             player.onEvent = { [weak self] event in self?.onEvent?(location, event) }
             players[location] = player

@@ -57,7 +57,6 @@ public final class VideoPlayer {
     private let worker: VideoWorker
     private let execution: PicturePipeline.Execution
     private let decodeQueue: DispatchQueue
-    private let cellAspect: Double
     private var inFlight = false
     /// Changes with every size and start: decode results for another one are dropped.
     private var generation = 0
@@ -65,11 +64,10 @@ public final class VideoPlayer {
     private var lifecycle = 0
     private var time = 0.0
 
-    init(location: String, data: Data, key: RenditionKey, cellAspect: Double, limits: VideoLimits,
+    init(location: String, data: Data, key: RenditionKey, limits: VideoLimits,
          execution: PicturePipeline.Execution, queue: DispatchQueue, count: DecoderCount) {
         self.location = location
         self.key = key
-        self.cellAspect = cellAspect
         self.execution = execution
         decodeQueue = queue
         worker = VideoWorker(data: data, limits: limits, count: count)
@@ -152,7 +150,7 @@ public final class VideoPlayer {
     /// Renders the frame on screen again, from the decoder's last picture, at `key`.
     private func redraw() {
         guard current != nil else { return }
-        let (worker, key, aspect, generation) = (self.worker, self.key, cellAspect, self.generation)
+        let (worker, key, aspect, generation) = (self.worker, self.key, self.key.cellAspect, self.generation)
         run { [weak self] in
             let cells = worker.redraw(key: key, cellAspect: aspect)
             return { self?.redrawn(cells, generation: generation) }
@@ -178,7 +176,7 @@ public final class VideoPlayer {
         generation += 1
         queue = []
         inFlight = false
-        let (worker, key, aspect, lifecycle) = (self.worker, self.key, cellAspect, self.lifecycle)
+        let (worker, key, aspect, lifecycle) = (self.worker, self.key, self.key.cellAspect, self.lifecycle)
         run { [weak self] in
             let result = open(worker).flatMap { info in
                 worker.next(key: key, cellAspect: aspect, lateBefore: -1).map { (info, $0) }
@@ -192,7 +190,7 @@ public final class VideoPlayer {
     private func pump() {
         guard phase == .ready, isPlaying || isStalled, !inFlight, endedAt == nil, queue.count < Self.queueLimit else { return }
         inFlight = true
-        let (worker, key, aspect, generation, late) = (self.worker, self.key, cellAspect, self.generation, time)
+        let (worker, key, aspect, generation, late) = (self.worker, self.key, self.key.cellAspect, self.generation, time)
         run { [weak self] in
             let result = worker.next(key: key, cellAspect: aspect, lateBefore: late)
             return { self?.decoded(result, generation: generation) }
@@ -246,6 +244,7 @@ public final class VideoPlayer {
     private func redrawn(_ cells: CellImage?, generation: Int) {
         guard generation == self.generation, let cells, let current else { return }
         self.current = VideoFrame(time: current.time, cells: cells)
+        onEvent?(.redrawn(width: cells.width, height: cells.height)) // the app redraws on its news, not by itself
     }
 
     private func finish(at time: Double, reason: String? = nil) {

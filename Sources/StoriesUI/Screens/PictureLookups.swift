@@ -5,20 +5,21 @@ import StoriesCore
 /// The one place a photo's rendition key is made: the viewer draws the photo at
 /// `ViewerScreen.photoSize` of the screen, so the preloader prepares exactly that.
 extension ViewerScreen {
-    public static func renditionKey(for media: Media, screenWidth: Int, screenHeight: Int, depth: ColorDepth,
+    public static func renditionKey(for media: Media, screenWidth: Int, screenHeight: Int, display: Display,
                                     fit: Bool) -> RenditionKey {
         let size = photoSize(width: screenWidth, height: screenHeight)
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
-                            depth: depth, fit: fit ? .fit : .fill)
+                            depth: display.colorDepth, fit: fit ? .fit : .fill, cellAspect: display.cellAspect)
     }
 }
 
 /// The one place a banner picture's rendition key is made: `HomeScreen` draws it at
 /// `HomeGeometry.bannerPictureSize`, filled, and the preloader prepares exactly that.
 extension HomeScreen {
-    public static func bannerKey(for media: Media, screenWidth: Int, depth: ColorDepth) -> RenditionKey {
+    public static func bannerKey(for media: Media, screenWidth: Int, display: Display) -> RenditionKey {
         let size = HomeGeometry.bannerPictureSize(screenWidth: screenWidth)
-        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: depth, fit: .fill)
+        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: display.colorDepth, fit: .fill,
+                            cellAspect: display.cellAspect)
     }
 }
 
@@ -27,10 +28,10 @@ public enum PictureLookups {
     /// Reads banner pictures from the rendition cache (nothing else), like `cached`: the
     /// picture at the banner's size, else its BlurHash stand-in, else `.loading`.
     @MainActor
-    public static func banners(_ cache: RenditionCache, screenWidth: Int, depth: ColorDepth) -> AppView.PictureLookup {
+    public static func banners(_ cache: RenditionCache, screenWidth: Int, display: Display) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
-                peek(cache, HomeScreen.bannerKey(for: media, screenWidth: screenWidth, depth: depth), blurhash: media.blurhash)
+                peek(cache, HomeScreen.bannerKey(for: media, screenWidth: screenWidth, display: display), blurhash: media.blurhash)
             }
         }
     }
@@ -45,11 +46,11 @@ public enum PictureLookups {
     /// pipeline prepared.
     @MainActor
     public static func cached(_ cache: RenditionCache, players: PlayerPool? = nil, screenWidth: Int, screenHeight: Int,
-                              depth: ColorDepth, fit: Bool) -> AppView.PictureLookup {
+                              display: Display, fit: Bool) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
                 let key = ViewerScreen.renditionKey(for: media, screenWidth: screenWidth, screenHeight: screenHeight,
-                                                    depth: depth, fit: fit)
+                                                    display: display, fit: fit)
                 if let frame = players?.player(for: media.location)?.current,
                    frame.cells.width == key.width, frame.cells.height == key.height {
                     return .ready(frame.cells)
