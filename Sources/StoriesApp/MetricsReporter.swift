@@ -52,9 +52,9 @@ final class MetricsReporter {
     static func trigger(of action: AppAction, in state: AppState) -> String {
         switch action {
         case .input: state.gestureLog.last?.gesture ?? "input"
-        case .command(let command): GestureRecognizer.meaning(of: command, in: state).0
-        case .select: "open"
-        case .tick: "auto-advance"
+        case .navigation(.command(let command)): GestureRecognizer.meaning(of: command, in: state).0
+        case .navigation(.select): "open"
+        case .app(.tick): "auto-advance"
         default: "arrival"
         }
     }

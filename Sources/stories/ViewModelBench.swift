@@ -94,8 +94,20 @@ struct ViewModelBench: ParsableCommand {
         var actions: [AppAction] = [.resized(width: Self.width, height: Self.height), .start,
                                     .pageLoaded(FeedPage(stories: stories.map(StorySummary.init), nextCursor: nil))]
         actions += stories.map { .storyLoaded(StoryLoad(story: $0)) }
-        for action in actions { _ = AppReducer.reduceBuildingViewModels(&state, action, at: state.now) }
+        for action in actions { Self.reduceBuilding(&state, action) }
         return state
+    }
+
+    /// Reduces an action and installs at once the view models it asks for (the bench has no
+    /// main queue for the builds to come back on).
+    private static func reduceBuilding(_ state: inout AppState, _ action: AppAction) {
+        var pending = AppReducer.reduce(&state, action, at: state.now)
+        while let effect = pending.first {
+            pending.removeFirst()
+            if case .buildViewModels(let job) = effect {
+                pending += AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: state.now)
+            }
+        }
     }
 
     static func fixed(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }

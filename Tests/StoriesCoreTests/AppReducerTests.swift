@@ -39,7 +39,15 @@ struct ReducerHarness {
     /// Applies an action; view models it asks for are built at once (the runtime does it a
     /// moment later, off the main queue) so screens and tests see them.
     mutating func send(_ action: AppAction) {
-        effects = AppReducer.reduceBuildingViewModels(&state, action, at: now)
+        var all = AppReducer.reduce(&state, action, at: now)
+        var next = 0
+        while next < all.count {
+            if case .buildViewModels(let job) = all[next] {
+                all += AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
+            }
+            next += 1
+        }
+        effects = all
     }
 
     /// The effects without view-model builds and preload requests.

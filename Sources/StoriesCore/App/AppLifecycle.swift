@@ -1,0 +1,54 @@
+extension Reduction {
+    /// The App feature: the run loop, the screen's size, the terminal's display, the clock.
+    mutating func reduce(_ event: AppEvent) {
+        switch event {
+        case .start:
+            if store.paging == .notStarted {
+                state.startedAt = state.now.uptime
+                store.paging = .loading(cursor: nil, attempt: 1)
+                effects.append(.loadPage(nil))
+                effects.append(.loadCachedPage)
+                effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
+            }
+            if state.homeRequest == .notStarted {
+                state.homeRequest = .loading(attempt: 1)
+                effects.append(.loadHome)
+            }
+        case .resized(let width, let height):
+            resize(width: width, height: height)
+        case .display(let display):
+            state.display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
+        case .tick:
+            if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
+                state.transition = nil
+            }
+            advanceIfItemEnded()
+        }
+    }
+
+    mutating func resize(width: Int, height: Int) {
+        guard width > 0, height > 0, width <= InputLimits.maxScreenSide, height <= InputLimits.maxScreenSide else { return }
+        // A resize interrupts: the animation ends and a gesture in progress is called off
+        // (its cells no longer mean what they did). The g log says so.
+        if width != state.screenWidth || height != state.screenHeight {
+            var decision = GestureDecision(time: state.now.uptime, input: "resize to \(width)×\(height)", gesture: "resize",
+                                           handler: "app")
+            if state.transition != nil { decision.notes.append("the animation ended at once") }
+            if !state.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
+            if !ScreenLayout.isUsable(width: width, height: height) {
+                decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
+            }
+            log(decision)
+        }
+        completeTransition()
+        state.pointer = .idle
+        if width != state.screenWidth {
+            // Every loaded story's pages depend on the width; until the new ones arrive
+            // the old ones draw.
+            pagesChanged += state.pages.keys.sorted()
+            if !state.homeLevel.sections.isEmpty { homeChanged = true }
+        }
+        state.screenWidth = width
+        state.screenHeight = height
+    }
+}

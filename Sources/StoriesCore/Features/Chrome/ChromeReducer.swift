@@ -1,0 +1,18 @@
+extension Reduction {
+    /// The Chrome feature: the notice line, the problems list, the replay's hint.
+    mutating func reduce(_ action: ChromeAction) {
+        switch action {
+        case .linkOpened(let message):
+            state.notice = SafeText.line(message).truncated(toWidth: 2200)
+        case .writeFailed(let failure):
+            guard !state.failedWrites.contains(where: { $0.file == failure.file }) else { break }
+            state.failedWrites.append(failure)
+            state.notice = "⚠ " + failure.line
+            state.warnings.append(FeedWarning(failure.line))
+        case .replay(let status):
+            state.replay = status
+        case .notice(let text):
+            state.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+extension Reduction {
+    /// The Feed feature: pages and stories' items, and their retries.
+    mutating func reduce(_ action: FeedAction) {
+        switch action {
+        case .pageLoaded(let page):
+            sourceAnswered()
+            if let title = page.title, !title.isEmpty { state.title = title }
+            state.warnings += page.warnings
+            if store.isProvisional {
+                confirmCachedRow(with: page)
+                return
+            }
+            let stalledBefore = store.pagesWithoutProgress
+            let added = store.append(page, at: state.now.uptime)
+            ringChanged += added
+            noteStalledPaging(before: stalledBefore)
+            if var search = state.search {
+                search.matches = countMatches(search.text)
+                state.search = search
+            }
+            if !added.isEmpty, levelOpensStories { homeChanged = true }
+            state.selection = min(state.selection, max(0, store.count - 1))
+        case .cachedPageLoaded(let page):
+            guard store.showCached(page) else { break }
+            if let title = page.title, !title.isEmpty { state.title = title }
+            ringChanged += store.summaries.map(\.id)
+            if levelOpensStories { homeChanged = true }
+        case .pageFailed(let reason):
+            store.pageFailed(reason, at: state.now.uptime)
+            if case .failed(_, _, _, let retryAt) = store.paging {
+                effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
+            }
+        case .storyLoaded(let load):
+            let story = load.story
+            state.storyRetries.remove(story.id)
+            sourceAnswered()
+            guard store.positions[story.id] != nil else { return }
+            guard !story.items.isEmpty else {
+                reduce(.storyFailed(story.id, "the story has no items to show", retry: false))
+                return
+            }
+            // The viewer opens on it once its pages are built too (see `settle`).
+            store.itemsLoaded(story)
+            state.warnings += load.warnings
+            ringChanged.append(story.id)
+            pagesChanged.append(story.id)
+        case .storyFailed(let id, let reason, let retry):
+            store.itemsFailed(id, reason: reason)
+            if retry, store.positions[id] != nil {
+                state.storyRetries.failed(id, reason: reason, at: state.now.uptime)
+                scheduleRetry(.retryStories, state.storyRetries.nextDue)
+            } else {
+                state.storyRetries.remove(id)
+            }
+            if state.opening == id {
+                state.opening = nil
+                // Opened from a section, where the row's ⚠ is not in view: the notice says so.
+                if state.homeLevel.focus != nil || state.homeLevels.count > 1 {
+                    let name = store.positions[id].map { store.summaries[$0].author.name } ?? id
+                    state.notice = "⚠ Could not load \(name)'s story: \(reason)"
+                }
+            }
+            if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
+                state.pointer = .idle // the story under the pointer failed: its gesture ends
+            }
+        }
+    }
+
+    /// The Feed feature's wake-ups: the first page is late, a page's or stories' backoff is over.
+    mutating func feedWake(_ id: WakeID) {
+        switch id {
+        case .firstPageOverdue:
+            state.firstPageOverdue = store.isLoadingFirstPage
+        case .retryPage:
+            if case .failed(let cursor, let attempt, _, _) = store.paging {
+                store.paging = .loading(cursor: cursor, attempt: attempt + 1)
+                effects.append(.loadPage(cursor))
+                if store.isLoadingFirstPage {
+                    // Each try of the first page gets its own patience before it is called late.
+                    state.firstPageOverdue = false
+                    effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
+                }
+            }
+        case .retryStories:
+            retryStories(state.storyRetries.due(at: state.now.uptime), recovered: false)
+        default:
+            break
+        }
+    }
+
+    /// Asks for a wake-up when the earliest retry is due (one wake-up a kind: a new one
+    /// replaces the one waiting).
+    mutating func scheduleRetry(_ wake: WakeID, _ due: Double?) {
+        guard let due else { return }
+        effects.append(.wake(wake, after: max(0, due - state.now.uptime)))
+    }
+
+    /// The source answered something (bytes of a photo, a story, a page, the home): what
+    /// failed for a reason that may have passed is asked for again at once, not at the end
+    /// of its backoff; stories that failed while nobody was looking lose their ⚠.
+    mutating func sourceAnswered() {
+        if !state.mediaRetries.isEmpty { retryMedia(state.mediaRetries.keys.filter { state.mediaRetries[$0]?.due.isFinite == true }) }
+        if !state.storyRetries.isEmpty { retryStories(state.storyRetries.keys, recovered: true) }
+        if case .failed(let cursor, let attempt, _, _) = store.paging {
+            store.paging = .loading(cursor: cursor, attempt: attempt + 1)
+            effects.append(.cancel(.wake(.retryPage)))
+            effects.append(.loadPage(cursor))
+        }
+    }
+
+    /// Stories whose items failed for a reason that may pass: asked for again while they are
+    /// wanted (shown, opening, or preloaded); the others wait for the source to answer
+    /// (`recovered`), when their ⚠ goes.
+    mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
+        guard !ids.isEmpty else { return }
+        var wanted = Set(PreloadPlanner.storiesToLoad(state))
+        if let opening = state.opening { wanted.insert(opening) }
+        for id in ids {
+            if wanted.contains(id) {
+                state.storyRetries.asked(id)
+                loadItems(id)
+                ringChanged.append(id)
+            } else if recovered {
+                state.storyRetries.remove(id)
+                store.forgetFailure(of: id)
+                ringChanged.append(id)
+            } else {
+                state.storyRetries.asked(id) // until the source answers again
+            }
+        }
+        scheduleRetry(.retryStories, state.storyRetries.nextDue)
+    }
+
+    mutating func loadItems(_ id: StoryID) {
+        if store.beginLoadingItems(of: id) { effects.append(.loadStory(id)) }
+    }
+
+    /// The feed's first page over a row shown from the cache. While nothing on screen hangs
+    /// on a story's place (no viewer, no opening, no animation, no press), the row becomes
+    /// the page, the selection staying on its story; otherwise nothing shown moves
+    /// (`StoryStore.confirm`).
+    mutating func confirmCachedRow(with page: FeedPage) {
+        let rearrange = state.viewer == nil && state.transition == nil && state.opening == nil && state.pointer == .idle
+        let selected = store.summaries[safe: state.selection]?.id
+        let loading = Set(store.items.compactMap { $0.value == .loading ? $0.key : nil })
+        let stalledBefore = store.pagesWithoutProgress
+        let (changed, removed) = store.confirm(page, rearrange: rearrange, at: state.now.uptime)
+        noteStalledPaging(before: stalledBefore)
+        for id in removed {
+            state.pages[id] = nil
+            if loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
+        }
+        if rearrange {
+            // The bubbles follow the store's new order; the changed ones are built again.
+            let kept = state.ring.models.filter { store.positions[$0.key] != nil }
+            state.ring = ViewModelList(kept.sorted { (store.positions[$0.key] ?? 0) < (store.positions[$1.key] ?? 0) })
+        }
+        ringChanged += changed
+        if !changed.isEmpty || !removed.isEmpty, levelOpensStories { homeChanged = true }
+        state.selection = selected.flatMap { store.positions[$0] } ?? min(state.selection, max(0, store.count - 1))
+    }
+
+    /// Pages that add no story are said once on the problems line when paging first stalls,
+    /// and once more when it ends for good.
+    mutating func noteStalledPaging(before: Int) {
+        let now = store.pagesWithoutProgress
+        guard now > before else { return }
+        if store.endedWithoutProgress {
+            state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
+        } else if now == 1 {
+            let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added no new one"
+            state.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end"))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+extension Reduction {
+    /// The Home feature: the sections, asked for once and retried with backoff.
+    mutating func reduce(_ action: HomeNews) {
+        switch action {
+        case .loaded(let load):
+            sourceAnswered()
+            state.homeRequest = .loaded
+            state.warnings += load.warnings
+            guard load.layout.sections != state.homeLevels[0].sections else { break }
+            state.homeLevels[0].replaceSections(load.layout.sections)
+            if state.homeLevels.count == 1 {
+                state.homeGeneration += 1
+                homeChanged = true
+            }
+        case .failed(let reason, let retry):
+            let attempt: Int
+            if case .loading(let current) = state.homeRequest { attempt = current } else { attempt = 1 }
+            guard retry else {
+                state.homeRequest = .loaded // nothing more will come: the home has no sections
+                state.warnings.append(FeedWarning("home sections did not load: \(reason)"))
+                break
+            }
+            state.homeRequest = .failed(attempt: attempt)
+            // One line for a run of failures, not one per attempt.
+            if attempt == 1 { state.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
+            effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
+        }
+    }
+
+    /// The backoff after the home sections failed is over: ask again.
+    mutating func homeWake() {
+        if case .failed(let attempt) = state.homeRequest {
+            state.homeRequest = .loading(attempt: attempt + 1)
+            effects.append(.loadHome)
+        }
+    }
+
+    /// Runs a home cell's action: a story opens as from its bubble, a screen of sections
+    /// opens over the home (Esc comes back), a link goes to the browser (or, where there is
+    /// none, to the notice line in full).
+    mutating func run(_ cell: HomeCell) {
+        switch cell.action {
+        case .openStory(let id)?:
+            guard let index = store.positions[id] else {
+                // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
+                // A story still opening gives way to this one, as Esc would stop it.
+                stopOpening()
+                beginSeeking(.story(id))
+                return
+            }
+            state.seeking = nil
+            state.selection = index
+            openSelectedStory()
+        case .openSections(let title, let sections)?:
+            state.homeLevels.append(HomeLevel(title: title, sections: sections, focus: 0))
+            state.homeGeneration += 1
+            homeChanged = true
+        case .openLink(let link)?:
+            state.notice = "↗ Opening \(link.url)…"
+            effects.append(.openLink(link.url))
+        case nil:
+            state.notice = "This cell does nothing when opened"
+        }
+    }
+
+    /// The ring row takes the keyboard: a screen of sections a cell opened closes (it has no
+    /// ring row), the home's sections let go.
+    mutating func backToTheRow() {
+        if state.homeLevels.count > 1 {
+            state.homeLevels.removeLast(state.homeLevels.count - 1)
+            state.homeGeneration += 1
+            homeChanged = true
+        }
+        state.homeLevel.focus = nil
+    }
+}

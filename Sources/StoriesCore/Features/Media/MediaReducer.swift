@@ -1,0 +1,101 @@
+extension Reduction {
+    /// The Media feature: the picture pipeline's and the players' news.
+    mutating func reduce(_ action: MediaAction) {
+        switch action {
+        case .pictures(let news):
+            for item in news where state.media[item.location] != item.status { picture(item.location, item.status) }
+        case .video(let location, let event):
+            video(event, at: location)
+        case .fetchTimed(let seconds):
+            state.pace.recordFetch(seconds: seconds)
+            sourceAnswered()
+        }
+    }
+
+    /// One photo's new stage: one that may pass is retried with backoff; one that came, or
+    /// failed for good, is not.
+    mutating func picture(_ location: String, _ status: MediaStatus) {
+        state.media[location] = status
+        switch status {
+        case .unreachable(let reason):
+            state.mediaRetries.failed(location, reason: reason, at: state.now.uptime)
+            scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+        case .ready, .failed:
+            state.mediaRetries.remove(location)
+        case .queued, .fetching, .decoding:
+            break
+        }
+    }
+
+    /// Photos and videos asked for again: those still wanted stay counted until they come
+    /// (or fail again); the rest are let go and forgotten.
+    mutating func retryMedia(_ locations: [String]) {
+        guard !locations.isEmpty else { return }
+        let wanted = Set((state.preloading?.targets.map(\.media.location) ?? []) + (state.preloading?.banners.map(\.location) ?? []))
+        for location in locations {
+            if wanted.contains(location) {
+                state.mediaRetries.asked(location)
+            } else {
+                state.mediaRetries.remove(location)
+                state.media[location] = nil
+            }
+        }
+        effects.append(.retryMedia(locations))
+        scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+    }
+
+    /// A player's news: the facts the reducer paces a video item by.
+    mutating func video(_ event: VideoEvent, at location: String) {
+        var status = state.videos[location] ?? VideoStatus()
+        switch event {
+        case .opened(let duration, let interval, let hasAudio):
+            status.duration = duration
+            status.frameInterval = interval
+            status.hasAudio = hasAudio
+            status.failure = nil
+            status.isStalled = false
+        case .stalled: status.isStalled = true
+        case .resumed: status.isStalled = false
+        case .ended(let time):
+            status.endedAt = time
+            status.isStalled = false
+        case .failed(let reason):
+            status.failure = reason
+            status.isStalled = false
+        case .redrawn(let width, let height):
+            status.redrawnAt = [width, height]
+        }
+        state.videos[location] = status
+    }
+
+    /// Hands the planner's targets to the runtime when they, or the screen they are
+    /// rendered for, change. A new size or fit makes every rendition made so far stale: the
+    /// pipeline reports each target's stage afresh.
+    mutating func updatePreload() {
+        var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
+                                     height: state.screenHeight, fit: state.photosFit, display: state.display)
+        request.banners = bannerPictures()
+        guard request != state.preloading else { return }
+        if !request.hasSameRenditions(as: state.preloading) {
+            state.media = state.media.filter { $0.value.failure != nil }
+        }
+        state.preloading = request
+        effects.append(.preload(request))
+    }
+
+    /// The pictures of the banners in view on the home screen, and of the banner cells on
+    /// either side of each (so paging through a banner finds the next one ready).
+    func bannerPictures() -> [Media] {
+        guard state.viewer == nil, state.isUsable else { return [] }
+        var pictures: [Media] = []
+        let level = state.homeLevel
+        for (index, _) in HomeGeometry.visibleSections(state) where level.sections[index].style == .banner {
+            let cells = level.sections[index].cells
+            let selected = level.selected[safe: index] ?? 0
+            for offset in [0, 1, -1] {
+                if let picture = cells[safe: selected + offset]?.picture, !pictures.contains(picture) { pictures.append(picture) }
+            }
+        }
+        return pictures
+    }
+}

@@ -1,0 +1,246 @@
+// The Row feature: the ring row's selection, the story being opened, the `/` field, and
+// searches along the feed (`seek`).
+extension Reduction {
+    /// A key in the `/` field. Each change selects the first story loaded, from where the
+    /// search began (round to the start), whose name or handle holds the text.
+    mutating func edit(_ edit: SearchEdit) {
+        guard var search = state.search, state.viewer == nil else { return }
+        let count = store.count
+        func match(from start: Int, forward: Bool) -> Int? {
+            let folded = NameSearch.fold(search.text)
+            guard count > 0, !folded.isEmpty else { return nil }
+            for step in 0..<count {
+                let index = ((start + (forward ? step : -step)) % count + count) % count
+                if let summary = store.summaries[safe: index], NameSearch.matches(summary, folded: folded) { return index }
+            }
+            return nil
+        }
+        switch edit {
+        case .insert(let character):
+            // Printable characters; a space between words (a name is "Priya Raman").
+            let printable = character == " " ? !search.text.isEmpty
+                : character.unicodeScalars.allSatisfy(SafeText.isShowable) && SafeText.line(String(character)) == String(character)
+            guard search.text.count < NameSearch.maxLength, printable else { return }
+            search.text.append(character)
+        case .deleteBackward:
+            guard !search.text.isEmpty else { return }
+            search.text.removeLast()
+        case .clear:
+            search.text = ""
+        case .next, .previous:
+            if let index = match(from: state.selection + (edit == .next ? 1 : -1), forward: edit == .next) { state.selection = index }
+            state.search = search
+            return
+        case .submit:
+            state.search = nil
+            let folded = NameSearch.fold(search.text)
+            guard !folded.isEmpty else { return }
+            if let summary = store.summaries[safe: state.selection], NameSearch.matches(summary, folded: folded) { return }
+            // Nothing loaded answers to it: the feed is looked through further.
+            beginSeeking(.name(search.text, from: count))
+            return
+        case .cancel:
+            state.search = nil
+            state.selection = min(search.selectionBefore, max(0, count - 1))
+            return
+        case .close:
+            state.search = nil
+            return
+        }
+        search.matches = countMatches(search.text)
+        if let index = match(from: search.selectionBefore, forward: true) {
+            state.selection = index
+        } else {
+            state.selection = min(search.selectionBefore, max(0, count - 1))
+        }
+        state.search = search
+    }
+
+    /// Stories loaded that answer to the text (the field shows the count).
+    func countMatches(_ text: String) -> Int {
+        let folded = NameSearch.fold(text)
+        guard !folded.isEmpty else { return 0 }
+        return store.summaries.count { NameSearch.matches($0, folded: folded) }
+    }
+
+    /// Stops a story being opened, and its request.
+    mutating func stopOpening() {
+        guard let id = state.opening else { return }
+        if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
+        state.opening = nil
+    }
+
+    /// Starts a search along the feed (`SeekTarget`), which looks first at what is loaded.
+    mutating func beginSeeking(_ target: SeekTarget) {
+        state.seeking = target
+        state.seekPages = 0
+        state.seekStartCount = store.count
+        seek()
+    }
+
+    /// Stops a search along the feed that moving on the row replaces (a story a cell
+    /// opened keeps being looked for: it is going to open).
+    mutating func stopSeeking() {
+        if let target = state.seeking, case .story = target { return }
+        state.seeking = nil
+    }
+
+    /// Looking for something further along the feed: as each page arrives it looks again,
+    /// and the next page is asked for as soon as the last one is in, until it is found, the
+    /// feed ends, or the search's limit is reached — each said in a line.
+    mutating func seek() {
+        guard let target = state.seeking else { return }
+        // Another story opened meanwhile (from its bubble, say): that one wins.
+        if state.viewer != nil {
+            state.seeking = nil
+            return
+        }
+        if case .story(let id) = target, state.opening != nil, state.opening != id {
+            state.seeking = nil
+            return
+        }
+        if found(target) {
+            state.seeking = nil
+            return
+        }
+        let limits = target.limits
+        let lookedThrough = store.count - state.seekStartCount
+        switch store.paging {
+        case .ready(let next) where lookedThrough < limits.stories && state.seekPages < limits.pages:
+            state.seekPages += 1
+            store.paging = .loading(cursor: next, attempt: 1)
+            effects.append(.loadPage(next))
+        case .ready:
+            state.seeking = nil
+            state.notice = switch target {
+            case .story(let id): "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
+            case .last: "Stopped at story \(store.count) (End again to go on)"
+            case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
+            case .name(let text, _): "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories looked through"
+            }
+        case .stalled:
+            // Pages stopped adding stories (said on the problems line): as far as the feed goes for now.
+            state.seeking = nil
+            switch target {
+            case .story(let id): state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .last: break
+            case .unseen(let after): wrapToUnseen(before: after)
+            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            }
+        case .complete:
+            state.seeking = nil
+            switch target {
+            case .story(let id): state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+            case .last: break
+            case .unseen(let after): wrapToUnseen(before: after)
+            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"
+            }
+        case .failed(_, let attempt, let reason, _) where attempt >= AppState.seekAttempts:
+            state.seeking = nil
+            state.notice = "⚠ Could not look further along the feed: \(reason)"
+        case .notStarted, .loading, .failed:
+            break // a page is on its way, or will be retried
+        }
+    }
+
+    /// Whether what a search looks for is among the stories loaded; it acts on it if so.
+    mutating func found(_ target: SeekTarget) -> Bool {
+        switch target {
+        case .story(let id):
+            guard let index = store.positions[id] else { return false }
+            state.selection = index
+            openSelectedStory()
+            return true
+        case .last:
+            state.selection = max(0, store.count - 1) // the row follows the pages in
+            return !store.hasMore
+        case .unseen(let after):
+            guard let index = firstUnseen(in: (after + 1)..<max(after + 1, store.count)) else { return false }
+            state.selection = index
+            return true
+        case .name(let text, let from):
+            guard let index = firstMatch(NameSearch.fold(text), in: from..<max(from, store.count)) else { return false }
+            state.selection = index
+            return true
+        }
+    }
+
+    func firstUnseen(in range: Range<Int>) -> Int? {
+        range.first { index in
+            store.summaries[safe: index].map { state.seen.unseenCount(story: $0.id, items: $0.itemIDs) > 0 } ?? false
+        }
+    }
+
+    func firstMatch(_ folded: String, in range: Range<Int>) -> Int? {
+        range.first { store.summaries[safe: $0].map { NameSearch.matches($0, folded: folded) } ?? false }
+    }
+
+    /// `n`: the next story after the selection (or the one shown) with an item not seen
+    /// yet, paging on when none is loaded; at the end of the feed it starts again from the
+    /// first story, and says so.
+    mutating func nextUnseen() {
+        if let viewer = state.viewer {
+            let from = min(viewer.storyIndex, store.count - 1)
+            if let index = firstUnseen(in: (from + 1)..<max(from + 1, store.count)) {
+                show(story: index, item: nil)
+            } else if store.hasMore {
+                show(story: store.count, item: nil) // waits for the next page, which is new
+            } else if let index = firstUnseen(in: 0..<max(0, from)) {
+                show(story: index, item: nil)
+            } else {
+                dismiss()
+                state.notice = "✓ All caught up: every story in this feed is seen"
+            }
+            return
+        }
+        backToTheRow() // `n` moves on the ring row
+        let from = state.selection
+        beginSeeking(.unseen(after: from))
+    }
+
+    /// The end of the feed came with nothing unseen after `after`: the first unseen story
+    /// from the start, or a line saying everything is seen.
+    mutating func wrapToUnseen(before after: Int) {
+        if let index = firstUnseen(in: 0..<min(store.count, after + 1)) {
+            state.selection = index
+            state.notice = index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"
+        } else {
+            state.notice = "✓ All caught up: every story in this feed is seen"
+        }
+    }
+
+    /// PgDn, PgUp: a screenful on the ring row or in the focused section; a page of the
+    /// help or the problems list.
+    mutating func page(forward: Bool) {
+        let sign = forward ? 1 : -1
+        if let content = ModalLayout.content(state) {
+            state.modalScroll = max(0, min(content.maxScroll, state.modalScroll + sign * max(1, content.visibleLines)))
+            return
+        }
+        guard state.viewer == nil else { return }
+        if let focused = state.homeLevel.focusedCell {
+            let section = state.homeLevel.sections[focused.section]
+            let inView = HomeGeometry.cellBoxes(section, selected: focused.cell, y: 0, screenWidth: state.screenWidth).count
+            state.homeLevel.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
+            return
+        }
+        stopSeeking()
+        let step = RingLayout.visibleBubbles(width: state.screenWidth)
+        state.selection = max(0, min(store.count - 1, state.selection + sign * step))
+    }
+
+    /// Opens the ring row's selected story: at once when its items and pages are here,
+    /// else the loading ring turns round its bubble until they are.
+    mutating func openSelectedStory() {
+        guard state.viewer == nil, store.summaries.indices.contains(state.selection) else { return }
+        if let story = store.story(at: state.selection), state.pages[story.id] != nil {
+            state.opening = nil
+            show(story: state.selection, item: nil)
+        } else {
+            let id = store.summaries[state.selection].id
+            if state.opening != id { state.openingSince = state.now.uptime }
+            state.opening = id
+            if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
+        }
+    }
+}
