@@ -98,11 +98,11 @@ let package = Package(
             path: "Sources/stories"
         ),
         .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesAssets"]),
-        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesAssets"],
+        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StoriesUITests",
-            dependencies: ["StoriesCells", "StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets"],
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets", "StoriesTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         // The real engine on the virtual scheduler through the test screen: scenarios,
@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoriesTerminalTests",
-            dependencies: ["StoriesCells", "StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "CNcursesw"]
+            dependencies: ["StoriesCells", "StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport", "CNcursesw"]
         ),
         // The server on loopback: routes, ETags and 304s, ranges, paths that try to get out.
         .testTarget(
@@ -128,7 +128,8 @@ let package = Package(
         .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesTestSupport"]),
         // What the test targets share: the trait that runs a suite's tests off the
         // cooperative pool (tests that block in real time, servers on loopback).
-        .target(name: "StoriesTestSupport", dependencies: ["StoriesCore", "CStoriesTestSupport"], path: "Tests/StoriesTestSupport"),
+        .target(name: "StoriesTestSupport", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "CStoriesTestSupport"],
+                path: "Tests/StoriesTestSupport"),
         // renameat2(RENAME_EXCHANGE) for the confinement race (glibc 2.36 has no wrapper Swift sees).
         .target(name: "CStoriesTestSupport", path: "Tests/CStoriesTestSupport"),
     ],

@@ -209,33 +209,9 @@ public final class CursesScreen {
         writeRaw(out + "\u{1B}[0m\u{1B}8")
     }
 
-    /// The SGR sequence for a cell's style, as ncurses would set it.
+    /// The SGR sequence for a cell's style, as ncurses would set it (the one encoder, `SGR`).
     private func sgr(_ style: Style) -> String {
-        var codes = ["0"]
-        if style.attributes.contains(.bold) { codes.append("1") }
-        if style.attributes.contains(.italic) { codes.append("3") }
-        if style.attributes.contains(.underline) { codes.append("4") }
-        if style.attributes.contains(.reverse) { codes.append("7") }
-        func colour(_ color: Color, base: Int) -> String? {
-            switch color {
-            case .default:
-                return nil
-            case .rgb(let r, let g, let b) where colorDepth == .direct:
-                return "\(base + 8);2;\(r);\(g);\(b)"
-            case .palette(let index) where colorDepth == .direct:
-                let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: index)
-                return "\(base + 8);2;\(r);\(g);\(b)"
-            default:
-                let n = terminalColor(color)
-                if n < 0 { return nil }
-                if n < 8 { return "\(base + n)" }
-                if n < 16 { return "\(base + 60 + n - 8)" }
-                return "\(base + 8);5;\(n)"
-            }
-        }
-        if let fg = colour(style.foreground, base: 30) { codes.append(fg) }
-        if let bg = colour(style.background, base: 40) { codes.append(bg) }
-        return "\u{1B}[" + codes.joined(separator: ";") + "m"
+        String(decoding: SGR.sequence(for: style, depth: colorDepth) { self.terminalColor($0) }, as: UTF8.self)
     }
 
     /// Colour pairs allocated since the table was last emptied.

@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import StoriesCells
 import Foundation
 import StoriesApp
@@ -195,12 +196,6 @@ struct MemoryFeed: FeedSource {
     }
 }
 
-/// Compares a screen with `__Snapshots__/<name>.txt`; `STORIES_UPDATE_SNAPSHOTS=1` rewrites it.
-func expectSnapshot(_ text: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
-    if let problem = SnapshotFile.problem(with: text, named: name, besideTestFile: filePath) {
-        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
-    }
-}
 
 /// The demo feed at a fixed moment: snapshots do not depend on today's date.
 enum Fixture {

@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import Foundation
 @testable import StoriesApp
 import StoriesCore

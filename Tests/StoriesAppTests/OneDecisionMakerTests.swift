@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import StoriesCells
 import Foundation
 import StoriesApp

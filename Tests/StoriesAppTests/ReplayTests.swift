@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import Foundation
 import StoriesAssets
 import StoriesCore

@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import StoriesApp
 import StoriesCore
 import Testing

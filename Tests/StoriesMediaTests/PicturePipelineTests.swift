@@ -1,3 +1,4 @@
+import StoriesTestSupport
 import Dispatch
 import Foundation
 import StoriesCore

@@ -41,7 +41,7 @@ public final class PicturePipeline {
     /// says (`ManualExecutor`).
     public enum Execution: Sendable {
         case background, inline
-        case manual(ManualExecutor)
+        case manual(any ManualWork)
     }
 
     private struct Job {
@@ -403,25 +403,8 @@ public final class PicturePipeline {
     }
 }
 
-/// Decode work held until a test runs it: the scheduler's tests decide what finishes when.
-/// Main-actor only, like the tests that drive it.
-public final class ManualExecutor: @unchecked Sendable {
-    // Only touched on the main actor (the pipeline and the tests that drive it).
-    private var pending: [@Sendable () -> Void] = []
-
-    public init() {}
-
-    public var count: Int { pending.count }
-
-    func enqueue(_ work: @escaping @Sendable () -> Void) { pending.append(work) }
-
-    /// Runs the oldest piece of work; false when there is none.
-    @discardableResult
-    public func runNext() -> Bool {
-        guard !pending.isEmpty else { return false }
-        pending.removeFirst()()
-        return true
-    }
-
-    public func runAll() { while runNext() {} }
+/// Work held until someone runs it (a test deciding what finishes when): what
+/// `Execution.manual` hands its work to. Main-actor only, like the tests that drive it.
+public protocol ManualWork: Sendable {
+    func enqueue(_ work: @escaping @Sendable () -> Void)
 }

@@ -37,21 +37,6 @@ public enum ANSIWriter {
         return out
     }
 
-    static func sgr(_ color: Color, background: Bool, depth: ColorDepth) -> String {
-        switch color {
-        case .default:
-            return background ? "\u{1B}[49m" : "\u{1B}[39m"
-        case .rgb(let r, let g, let b):
-            if depth == .direct { return "\u{1B}[\(background ? 48 : 38);2;\(r);\(g);\(b)m" }
-            return sgr(.palette(UInt8(ColorMapping.terminalColor(color, depth: depth))), background: background, depth: depth)
-        case .palette(let index):
-            switch index {
-            case 0..<8: return "\u{1B}[\((background ? 40 : 30) + Int(index))m"
-            case 8..<16: return "\u{1B}[\((background ? 100 : 90) + Int(index) - 8)m"
-            default: return "\u{1B}[\(background ? 48 : 38);5;\(index)m"
-            }
-        }
-    }
 }
 
 extension ANSIWriter {
@@ -161,29 +146,7 @@ extension ANSIWriter {
 extension ANSIWriter {
     /// The parameters of one SGR colour (no ESC [ and no m), as bytes.
     static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {
-        switch color {
-        case .default:
-            out += background ? [0x34, 0x39] : [0x33, 0x39] // 49 / 39
-        case .rgb(let r, let g, let b) where depth == .direct:
-            out += background ? [0x34, 0x38, 0x3B, 0x32, 0x3B] : [0x33, 0x38, 0x3B, 0x32, 0x3B] // 48;2; / 38;2;
-            appendNumber(r, to: &out); out.append(0x3B)
-            appendNumber(g, to: &out); out.append(0x3B)
-            appendNumber(b, to: &out)
-        case .rgb:
-            appendPalette(UInt8(ColorMapping.terminalColor(color, depth: depth)), background: background, to: &out)
-        case .palette(let index):
-            appendPalette(index, background: background, to: &out)
-        }
-    }
-
-    static func appendPalette(_ index: UInt8, background: Bool, to out: inout [UInt8]) {
-        switch index {
-        case 0..<8: appendNumber(UInt8((background ? 40 : 30) + Int(index)), to: &out)
-        case 8..<16: appendNumber(UInt8((background ? 100 : 90) + Int(index) - 8), to: &out)
-        default:
-            out += background ? [0x34, 0x38, 0x3B, 0x35, 0x3B] : [0x33, 0x38, 0x3B, 0x35, 0x3B] // 48;5; / 38;5;
-            appendNumber(index, to: &out)
-        }
+        SGR.appendColor(color, background: background, depth: depth, to: &out) { ColorMapping.terminalColor($0, depth: depth) }
     }
 
     /// A glyph's UTF-8; the half block, a space and the full block without going through
@@ -197,9 +160,5 @@ extension ANSIWriter {
         }
     }
 
-    static func appendNumber(_ value: UInt8, to out: inout [UInt8]) {
-        if value >= 100 { out.append(0x30 + value / 100) }
-        if value >= 10 { out.append(0x30 + (value / 10) % 10) }
-        out.append(0x30 + value % 10)
-    }
+    static func appendNumber(_ value: UInt8, to out: inout [UInt8]) { SGR.appendNumber(value, to: &out) }
 }

@@ -50,11 +50,11 @@ public struct Canvas: Equatable, Sendable {
         cells = Array(repeating: fill, count: self.width * self.height)
     }
 
-    /// A canvas from cells in reading order (the test screen rebuilds what it shows).
-    init(width: Int, height: Int, cells: [Cell]) {
-        self.width = width
-        self.height = height
-        self.cells = cells
+    /// A canvas from cells in reading order (a screen that keeps what it was sent rebuilds
+    /// what it shows); cells short of `width × height` are blank, extra ones dropped.
+    public init(width: Int, height: Int, cells: [Cell]) {
+        self.init(width: width, height: height)
+        for index in 0..<min(cells.count, self.cells.count) { self.cells[index] = cells[index] }
     }
 
     public subscript(x: Int, y: Int) -> Cell {

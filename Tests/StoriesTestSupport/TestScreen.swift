@@ -1,3 +1,5 @@
+import StoriesUI
+import StoriesCells
 import StoriesCore
 
 /// A terminal for tests: it takes the same `CanvasDiff`s the ncurses backend takes and

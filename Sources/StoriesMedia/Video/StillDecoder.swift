@@ -1,0 +1,36 @@
+import StoriesCells
+import CStoriesVideo
+import Foundation
+import StoriesCore
+
+/// Stills for the pipeline: a photo decoded, or a video's first frame (its poster).
+public enum StillDecoder {
+    public static func decode(_ data: Data, minimumSize: (width: Int, height: Int)? = nil,
+                              limits: MediaLimits = .standard) throws(MediaError) -> RGBImage {
+        guard !data.isEmpty else { throw .empty }
+        if ImageFormat.sniff(data) != nil { return try ImageDecoder.decode(data, minimumSize: minimumSize, limits: limits) }
+        return try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image
+    }
+}
+
+/// Video containers recognised by content before FFmpeg sees a byte, so that a text file
+/// named `.mp4` or random bytes are "not a video" rather than whatever a demuxer's probe
+/// makes of them.
+public enum VideoContainer: String, Sendable {
+    case mp4, matroska, avi, ogg, flv, mpegts
+
+    public static func sniff(_ data: Data) -> VideoContainer? {
+        let head = [UInt8](data.prefix(16))
+        func ascii(_ range: Range<Int>) -> String? {
+            guard head.count >= range.upperBound else { return nil }
+            return String(decoding: head[range], as: UTF8.self)
+        }
+        if let box = ascii(4..<8), ["ftyp", "moov", "mdat", "free", "wide", "skip"].contains(box) { return .mp4 }
+        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .matroska }
+        if ascii(0..<4) == "RIFF", ascii(8..<11) == "AVI" { return .avi }
+        if ascii(0..<4) == "OggS" { return .ogg }
+        if ascii(0..<3) == "FLV" { return .flv }
+        if data.count >= 188 * 3, [0, 188, 376].allSatisfy({ data[data.startIndex + $0] == 0x47 }) { return .mpegts }
+        return nil
+    }
+}

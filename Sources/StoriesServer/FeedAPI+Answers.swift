@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import StoriesCore
+
+extension FeedAPI {
+    // MARK: - Answers
+
+    /// A JSON document, revalidated on every use (`no-cache`), 304 when the client has it;
+    /// gzip when the client takes it and the document is worth it (its own ETag, `Vary`).
+    func document(_ bytes: Data, _ request: APIRequest, head: Bool, etag: String? = nil) -> APIResponse {
+        var tag = etag ?? ETag.strong(for: bytes)
+        var body = bytes
+        var headers = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        if request.acceptsGzip, bytes.count >= Self.gzipThreshold, let packed = gzip.compressed(bytes, tag: tag) {
+            tag = ETag.coded(tag, "gzip")
+            body = packed
+            headers.append(("Content-Encoding", "gzip"))
+        }
+        headers.append(("ETag", tag))
+        if ETag.matches(request.ifNoneMatch, tag) { return APIResponse(status: 304, headers: headers, body: Data()) }
+        return APIResponse(status: 200, headers: headers + [("Content-Length", String(body.count))], body: head ? Data() : body)
+    }
+
+    func failure(_ failure: ConfinedFiles.Failure, what: String, head: Bool) -> APIResponse {
+        switch failure {
+        case .notFound: error(404, "no \(what)", head: head)
+        case .forbidden(let why): error(404, "no \(what): \(why)", head: head)
+        case .tooLarge: error(413, "\(what): \(failure)", head: head)
+        case .unreadable: error(500, "\(what): \(failure)", head: head)
+        }
+    }
+
+    func error(_ status: Int, _ message: String, extra: [(String, String)] = [], head: Bool) -> APIResponse {
+        let body = FeedWire.error(message, status: status)
+        return APIResponse(status: status,
+                           headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                     ("Content-Length", String(body.count))] + extra,
+                           body: head ? Data() : body)
+    }
+
+    /// By content first (a wrong extension does not change what the bytes are).
+    static func mediaType(of path: String, bytes: [UInt8]) -> String {
+        let start = bytes.prefix(12)
+        if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if start.count >= 12, start.starts(with: Array("RIFF".utf8)), start[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
+        if start.count >= 8, start[4..<8].elementsEqual("ftyp".utf8) { return "video/mp4" }
+        if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
+        return "application/octet-stream"
+    }
+}

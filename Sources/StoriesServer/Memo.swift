@@ -1,0 +1,50 @@
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import StoriesCore
+
+/// What the API has already worked out: pages by cursor and limit (with the fingerprint of
+/// their files), and the tags of story files that were checked and found readable.
+final class Memo: @unchecked Sendable {
+    // Both tables are guarded by `lock` and bounded (cleared when full).
+    private let lock = NSLock()
+    private var pages: [String: (fingerprint: String, body: Data, tag: String, checked: UInt64)] = [:]
+    private var valid: Set<String> = []
+    let recheckAfter: Double
+
+    init(recheckAfter: Double) { self.recheckAfter = recheckAfter }
+
+    /// A page whose files were checked less than `recheckAfter` seconds ago.
+    func recentPage(_ key: String) -> (body: Data, tag: String)? {
+        guard recheckAfter > 0 else { return nil }
+        let now = ConfinedFiles.now()
+        return lock.withLock {
+            guard let kept = pages[key], Double(now &- kept.checked) / 1e9 < recheckAfter else { return nil }
+            return (kept.body, kept.tag)
+        }
+    }
+
+    func page(_ key: String, fingerprint: String) -> (body: Data, tag: String)? {
+        lock.withLock {
+            guard let kept = pages[key], kept.fingerprint == fingerprint else { return nil }
+            pages[key]?.checked = ConfinedFiles.now()
+            return (kept.body, kept.tag)
+        }
+    }
+
+    func keep(_ key: String, fingerprint: String, body: Data, tag: String) {
+        lock.withLock {
+            if pages.count >= 1024 { pages.removeAll() }
+            pages[key] = (fingerprint, body, tag, ConfinedFiles.now())
+        }
+    }
+
+    func isValid(_ tag: String) -> Bool { lock.withLock { valid.contains(tag) } }
+
+    func markValid(_ tag: String) {
+        lock.withLock {
+            if valid.count >= 65536 { valid.removeAll() }
+            valid.insert(tag)
+        }
+    }
+}
