@@ -188,32 +188,6 @@ public final class CursesScreen {
             && ProcessInfo.processInfo.environment["STORIES_NO_HYPERLINKS"] == nil
     }()
 
-    /// Writes each link's cells again, as they already are, inside an OSC 8 hyperlink, so a
-    /// terminal that knows OSC 8 makes them clickable (one that does not ignores the
-    /// sequence). The cursor and attributes are saved and restored around it (DECSC,
-    /// DECRC), so ncurses' idea of the terminal stays true.
-    private func writeHyperlinks(_ canvas: Canvas) {
-        var out = "\u{1B}7"
-        for link in canvas.links where link.y >= 0 && link.y < canvas.height && link.x >= 0 {
-            // The URL passed every check a link gets; still, nothing below space or DEL goes out.
-            let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
-            out += "\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}]8;;\(url)\u{1B}\\"
-            var x = link.x
-            while x < min(canvas.width, link.x + link.width) {
-                let cell = canvas[x, link.y]
-                out += sgr(cell.style) + (cell.grapheme.map(String.init) ?? "")
-                x += max(1, cell.grapheme.map { DisplayWidth.of($0) } ?? 1)
-            }
-            out += "\u{1B}]8;;\u{1B}\\"
-        }
-        writeRaw(out + "\u{1B}[0m\u{1B}8")
-    }
-
-    /// The SGR sequence for a cell's style, as ncurses would set it (the one encoder, `SGR`).
-    private func sgr(_ style: Style) -> String {
-        String(decoding: SGR.sequence(for: style, depth: colorDepth) { self.terminalColor($0) }, as: UTF8.self)
-    }
-
     /// Colour pairs allocated since the table was last emptied.
     public var pairsInUse: Int { pairCache.count }
 
@@ -282,7 +256,7 @@ public final class CursesScreen {
     /// frame, and the nearest-palette search was a tenth of a cube frame's cost.
     private var colorCache: [Color: Int] = [:]
 
-    private func terminalColor(_ color: Color) -> Int {
+    func terminalColor(_ color: Color) -> Int {
         guard case .rgb = color, colorDepth != .direct else { return ColorMapping.terminalColor(color, depth: colorDepth) }
         if let known = colorCache[color] { return known }
         if colorCache.count >= 1 << 16 { colorCache.removeAll(keepingCapacity: true) }
@@ -397,7 +371,7 @@ public final class CursesScreen {
         return (String(String.UnicodeScalarView(scalars)), attrs & ~STORIES_A_COLOR, fg, bg)
     }
 
-    private func writeRaw(_ text: String) {
+    func writeRaw(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress, $0.count) }
     }
