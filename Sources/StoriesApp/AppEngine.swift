@@ -96,7 +96,7 @@ public final class AppEngine {
         services.players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
-        services.pictures.onStatus = { [weak self] location, status in self?.send(.media(location, status)) }
+        services.pictures.onNews = { [weak self] news in self?.send(.mediaNews(.pictures(news))) }
         services.pictures.clock = { [weak scheduler] in scheduler?.now().uptime ?? 0 }
         services.pictures.onFetchTimed = { [weak self] seconds in self?.send(.fetchTimed(seconds)) }
     }
@@ -215,7 +215,12 @@ public final class AppEngine {
         let work = AppReducer.reduce(&state, action, at: scheduler.now())
         gestureLog?.write(state, before: before, startUptime: startUptime)
         for effect in work { effects.perform(effect) }
-        guard state != before else { return }
+        // The clock moves with every action; only a change to anything else, or a tick
+        // while something on screen changes with time, is worth a frame.
+        var unmoved = before
+        unmoved.now = state.now
+        let timeShows = action == .tick && (state.wantsFrames || before.wantsFrames)
+        guard state != unmoved || timeShows else { return }
         frames.setNeedsDisplay()
         metrics.stateChanged(state, by: action)
     }

@@ -77,7 +77,7 @@ final class FakeNetwork: @unchecked Sendable {
     @Test func twoRequestsForOneFileShareOneFetchAndEveryStageIsReported() {
         let (pipeline, network, executor) = make()
         var told: [MediaStatus] = []
-        pipeline.onStatus = { location, status in if location == "a" { told.append(status) } }
+        pipeline.onEachStatus { location, status in if location == "a" { told.append(status) } }
         pipeline.prefetch([(key("a"), .window)])
         pipeline.request(key("a"), priority: .visible)
         pipeline.request(key("a"), priority: .visible)
@@ -154,7 +154,7 @@ final class FakeNetwork: @unchecked Sendable {
         let executor = ManualExecutor()
         let pipeline = PicturePipeline(cache: RenditionCache(), execution: .manual(executor), fetch: network.fetch)
         var told: MediaStatus?
-        pipeline.onStatus = { _, status in told = status }
+        pipeline.onEachStatus { _, status in told = status }
         pipeline.request(key("bad"))
         network.answer("bad")
         executor.runAll()
@@ -243,5 +243,12 @@ extension PicturePipeline {
     /// Targets without BlurHashes, as most of these tests need.
     func prefetch(_ targets: [(RenditionKey, PreloadPriority)]) {
         prefetch(targets.map { (key: $0.0, priority: $0.1, blurhash: nil) })
+    }
+}
+
+extension PicturePipeline {
+    /// Hears each report of a batch on its own, in order.
+    func onEachStatus(_ each: @escaping @MainActor (String, MediaStatus) -> Void) {
+        onNews = { news in for item in news { each(item.location, item.status) } }
     }
 }

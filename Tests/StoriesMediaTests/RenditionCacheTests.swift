@@ -139,7 +139,7 @@ import Testing
         let key = RenditionKey(location: "media/coffee.jpg", width: 12, height: 8, depth: .direct)
         let hash = BlurHash.encode(SamplePhoto.make(width: 64, height: 64))
         var reports: [MediaStatus] = []
-        pipeline.onStatus = { location, status in if location == key.location { reports.append(status) } }
+        pipeline.onEachStatus { location, status in if location == key.location { reports.append(status) } }
         pipeline.prefetch([(key: key, priority: .visible, blurhash: hash)])
         // The stand-in is made with the request, before any byte arrives.
         guard case .ready(let blur) = cache.state(peek: key.placeholder(hash)) else {
@@ -164,7 +164,7 @@ import Testing
         // is all there is), and the blur stays.
         let orphan = RenditionKey(location: "synthetic:x", width: 4, height: 4, depth: .direct)
         nonisolated(unsafe) var orphanReports: [MediaStatus] = [] // main actor only
-        pipeline.onStatus = { location, status in if location == orphan.location { orphanReports.append(status) } }
+        pipeline.onEachStatus { location, status in if location == orphan.location { orphanReports.append(status) } }
         pipeline.prefetch([(key: orphan, priority: .visible, blurhash: hash)])
         await pipeline.prepare([orphan]) { orphanReports.append($0) }
         #expect(orphanReports.last == .ready, "\(orphanReports)")
@@ -208,7 +208,7 @@ extension PicturePipeline {
         guard let location = keys.first?.location else { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             var resumed = false
-            onStatus = { reported, status in
+            onEachStatus { reported, status in
                 guard reported == location else { return }
                 report(status)
                 if status.isSettled, !resumed {
@@ -222,7 +222,7 @@ extension PicturePipeline {
                 done.resume()
             }
         }
-        onStatus = nil
+        onNews = nil
     }
 
     func prepare(_ key: RenditionKey) async { await prepare([key]) }

@@ -22,7 +22,7 @@ public typealias MediaFetchCancel = @Sendable () -> Void
 /// work that fell out of it is cancelled (a fetch in flight is called off; its job id makes
 /// any late answer a no-op). The cache never evicts the visible item or the window
 /// (`RenditionCache.pinned`). Every change of a file's stage is reported through
-/// `onStatus` (the app turns it into a `.media` action); nothing here is ever started by
+/// `onNews` (the app turns it into one `.mediaNews` action; a preload set's reports go as one batch); nothing here is ever started by
 /// drawing. Bytes fetched are counted.
 @MainActor
 public final class PicturePipeline {
@@ -94,7 +94,10 @@ public final class PicturePipeline {
 
     /// Called on the main actor with a file's stage whenever it changes, and for every
     /// target of `prefetch` as it stands then.
-    public var onStatus: (@MainActor (_ location: String, _ status: MediaStatus) -> Void)?
+    public var onNews: (@MainActor (_ news: [PictureNews]) -> Void)?
+    /// While a preload set is being taken in, its reports wait here and go out as one batch
+    /// (one action for the app, not one per target).
+    private var batch: [PictureNews]?
     /// Told how long each fetch that brought bytes took, by `clock` (the app's: virtual in
     /// a replay).
     public var onFetchTimed: (@MainActor (_ seconds: Double) -> Void)?
@@ -145,6 +148,7 @@ public final class PicturePipeline {
     /// stand-in made now (about a millisecond), so the first frame that shows it has it.
     /// Each target's stage is reported as it stands.
     public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)]) {
+        batch = batch ?? []
         var next: [String: PreloadPriority] = [:]
         for target in targets where next[target.key.location].map({ target.priority < $0 }) ?? true {
             next[target.key.location] = target.priority
@@ -173,6 +177,9 @@ public final class PicturePipeline {
         }
         pump()
         for target in ordered { report(target.key.location, status(of: target.key) ?? .queued) }
+        let news = batch ?? []
+        batch = nil
+        if !news.isEmpty { onNews?(news) }
     }
 
     /// Asks again for these locations, held back after a failure that may pass, at the
@@ -369,7 +376,11 @@ public final class PicturePipeline {
     }
 
     private func report(_ location: String, _ status: MediaStatus) {
-        onStatus?(location, status)
+        if batch != nil {
+            batch?.append(PictureNews(location, status))
+        } else {
+            onNews?([PictureNews(location, status)])
+        }
     }
 
     private func run(_ work: @escaping @Sendable () -> Void, qos: DispatchQoS.QoSClass) {
