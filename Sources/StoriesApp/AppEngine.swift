@@ -22,6 +22,8 @@ public final class AppEngine {
     private let scheduler: any EngineScheduler
     private let services: any EngineServices
     private let effects: EffectRunner
+    /// Pictures and players, driven only by the reducer's media effects.
+    private let media: MediaRuntime
     private let frames: FrameScheduler
     private let recorder = SessionRecorder()
     private let metrics = MetricsReporter()
@@ -73,7 +75,9 @@ public final class AppEngine {
                 reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true) {
         self.services = services
         self.scheduler = scheduler
-        effects = EffectRunner(services: services, scheduler: scheduler)
+        media = MediaRuntime(pictures: services.pictures, players: services.players,
+                             clock: { [weak scheduler] in scheduler?.now().uptime ?? 0 })
+        effects = EffectRunner(services: services, scheduler: scheduler, media: media)
         frames = FrameScheduler(scheduler: scheduler)
         let now = scheduler.now()
         startUptime = now.uptime
@@ -87,18 +91,14 @@ public final class AppEngine {
         if services.network != .local { state.network = services.network.name }
         frame = Canvas(width: width, height: height)
         effects.send = { [weak self] in self?.send($0) }
-        effects.preload = { [weak self] in self?.preload($0) }
+        media.send = { [weak self] in self?.send($0) }
         effects.redrawScreen = { [weak self] in
             guard let self else { return }
             self.forgetScreen()
             self.frames.setNeedsDisplay()
         }
-        services.players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
-        services.pictures.onNews = { [weak self] news in self?.send(.mediaNews(.pictures(news))) }
-        services.pictures.clock = { [weak scheduler] in scheduler?.now().uptime ?? 0 }
-        services.pictures.onFetchTimed = { [weak self] seconds in self?.send(.fetchTimed(seconds)) }
     }
 
     public var bindings: KeyBindings { state.bindings }
@@ -188,8 +188,7 @@ public final class AppEngine {
         stopped = true
         frames.stop()
         effects.cancelAll()
-        services.pictures.prefetch([])
-        services.players.releaseAll()
+        media.stop()
     }
 
     /// Reduces an action, and every action its effects send back meanwhile, in order.
@@ -200,7 +199,6 @@ public final class AppEngine {
         reducing = true
         while !inbox.isEmpty, !stopped {
             reduce(inbox.removeFirst())
-            syncPlayers()
         }
         reducing = false
         guard !stopped else { return }
@@ -223,59 +221,6 @@ public final class AppEngine {
         guard state != unmoved || timeShows else { return }
         frames.setNeedsDisplay()
         metrics.stateChanged(state, by: action)
-    }
-
-    // MARK: - Preloading
-
-    /// The rendition key of a photo for a screen, fit and display.
-    private func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool, display: Display) -> RenditionKey {
-        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, display: display, fit: fit)
-    }
-
-    /// Everything a rendition is made for comes with the request: the runtime adds nothing.
-    private func preload(_ request: PreloadRequest) {
-        var targets = request.targets.map { target in
-            (key: renditionKey(target.media, width: request.width, height: request.height, fit: request.fit, display: request.display),
-             priority: target.priority, blurhash: target.media.blurhash)
-        }
-        // A banner's picture may also be a story's photo: the pipeline decodes it once and
-        // renders both sizes from the same pixels.
-        for banner in request.banners {
-            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, display: request.display),
-                            priority: .feed, blurhash: banner.blurhash))
-        }
-        services.pictures.prefetch(targets)
-    }
-
-    // MARK: - Video
-
-    /// Brings the player pool in line with the state after every action: players for exactly
-    /// the live set (`state.livePlayers`), rendering at the screen's size; the one on screen
-    /// plays while its item's clock runs and is told the clock's time, the others hold their
-    /// frame. Players report back as `.video` actions, queued like any other.
-    private func syncPlayers() {
-        let pool = services.players
-        let cache = services.pictures.cache
-        let wanted = state.livePlayers.map { location in
-            (key: renditionKey(Media(location: location), width: width, height: height, fit: state.photosFit, display: state.display),
-             data: cache.videoData(for: location))
-        }
-        pool.keep(wanted)
-        let visible = state.visibleVideo?.location
-        for (location, player) in pool.players {
-            guard location == visible, let viewer = state.viewer else {
-                player.pause()
-                continue
-            }
-            if viewer.playback.isRunning { player.play() } else { player.pause() }
-            player.advance(to: viewer.playback.elapsed(at: state.now.uptime))
-        }
-        // Poster ready but no bytes for a player (evicted, or a location with none): the
-        // item says so rather than wait for frames that cannot come.
-        if let visible, pool.player(for: visible) == nil, state.media[visible] == .ready, state.videos[visible] == nil,
-           cache.videoData(for: visible) == nil {
-            send(.video(visible, .failed("the video's bytes are not here to play")))
-        }
     }
 
     /// What the metrics overlay shows now: read from the state and the pipeline's counters.

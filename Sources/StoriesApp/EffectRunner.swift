@@ -19,12 +19,14 @@ final class EffectRunner {
     var copyToClipboard: @MainActor (String) -> Void = { _ in }
     /// Ctrl-L: the screen forgets its last frame, and a frame is asked for.
     var redrawScreen: @MainActor () -> Void = {}
-    /// Hands a preload request to the picture pipeline (the engine knows the display).
-    var preload: @MainActor (PreloadRequest) -> Void = { _ in }
 
-    init(services: any EngineServices, scheduler: any EngineScheduler) {
+    /// The media effects' runtime: pictures and players.
+    let media: MediaRuntime
+
+    init(services: any EngineServices, scheduler: any EngineScheduler, media: MediaRuntime) {
         self.services = services
         self.scheduler = scheduler
+        self.media = media
     }
 
     func perform(_ effect: AppEffect) {
@@ -69,9 +71,13 @@ final class EffectRunner {
         case .buildViewModels(let job):
             services.buildViewModels(job) { [weak self] in self?.send(.viewModelsBuilt($0)) }
         case .preload(let request):
-            preload(request)
+            media.preload(request)
         case .retryMedia(let locations):
-            services.pictures.retry(locations)
+            media.retry(locations)
+        case .players(let plan):
+            media.follow(plan)
+        case .videoClock(let location, let time):
+            media.advance(location, to: time)
         case .quit:
             quit(0)
         case .redrawScreen:

@@ -258,7 +258,7 @@ public final class TerminalApp {
     /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
     /// A playing story is paused first, so after `fg` it waits where it was.
     private func suspend() {
-        if let viewer = engine.state.viewer, !viewer.isPaused { engine.send(.command(.togglePause)) }
+        engine.send(.app(.suspend)) // the reducer decides what stops
         terminal.suspend()
         // libdispatch reads signals through signalfd, which keeps SIGTSTP blocked: raising
         // it would only leave it pending. SIGSTOP cannot be blocked; the shell sees a stop.

@@ -65,6 +65,31 @@ import Testing
         #expect(state.duration(of: item) == 4, "a video that cannot play shows its reason for the feed's time")
     }
 
+    /// The item shown again (← on the first item starts it over) starts its video over: the
+    /// reducer's plan says so with a new run; the player itself never rewinds.
+    @Test func aVideoShownAgainStartsOverBecauseThePlanSaysSo() {
+        let driver = opened()
+        driver.wait(1)
+        let player = driver.services.players.player(for: Self.liftoff)
+        #expect((player?.current?.time ?? 0) > 0.5)
+        let run = driver.state.playerPlan.videos.first?.run
+        driver.press(.key(.left))
+        #expect(driver.position?.item == 0)
+        #expect(driver.state.playerPlan.videos.first?.run != run, "a new showing")
+        #expect(player?.current?.time == 0, "from its first frame")
+        driver.wait(0.5)
+        #expect((player?.current?.time ?? 0) > 0.3)
+    }
+
+    /// Ctrl-Z: the reducer pauses what plays (the runtime no longer reads the state to decide).
+    @Test func suspendingPausesThroughTheReducer() {
+        let driver = opened()
+        driver.deliver(.app(.suspend))
+        #expect(driver.state.viewer?.isPaused == true)
+        driver.deliver(.app(.suspend))
+        #expect(driver.state.viewer?.isPaused == true, "stays paused: it is not a toggle")
+    }
+
     @Test func aPlayingVideoChangesOnScreenAndStandsStillWhenPaused() {
         let driver = opened()
         let first = driver.snapshot(styles: true)

@@ -147,11 +147,16 @@ import Testing
         #expect(player.current?.time == 0.5, "the frame due is shown once it is there")
     }
 
-    @Test func goingBackInTimeStartsOver() throws {
+    /// A player decides nothing: a clock that goes back does not rewind it (issue 28); the
+    /// app's `restart` does.
+    @Test func aClockGoingBackDoesNotRewindButRestartDoes() throws {
         let (_, player) = try player()
         player.play()
         player.advance(to: 0.8)
+        let shown = player.current?.time
         player.advance(to: 0)
+        #expect(player.current?.time == shown, "holds its frame")
+        player.restart()
         #expect(player.phase == .ready)
         #expect(player.current?.time == 0)
         player.advance(to: 0.3)

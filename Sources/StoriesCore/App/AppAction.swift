@@ -37,6 +37,9 @@ public enum AppEvent: Equatable, Sendable {
     case display(Display)
     /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
+    /// The terminal is about to be given up (Ctrl-Z): what plays stops, as Space would, and
+    /// stays paused when the app comes back.
+    case suspend
 }
 
 /// Moving through the stories without a gesture to recognise.

@@ -49,6 +49,12 @@ public enum AppEffect: Equatable, Sendable {
     /// Ask again for these photos and videos, held back after a failure that may pass (those
     /// no longer in the preload set are only let go).
     case retryMedia([String])
+    /// Bring the video players in line with this plan (see `PlayerPlan`); they report as
+    /// `.mediaNews(.video)`.
+    case players(PlayerPlan)
+    /// The video on screen's item has played this long (seconds): its newest frame due is
+    /// shown, a stall or its end reported.
+    case videoClock(String, Double)
     /// Put text on the terminal's clipboard (OSC 52): only ever because the person asked.
     case copyToClipboard(String)
     /// Forget what the terminal is thought to show and draw every cell again (Ctrl-L:

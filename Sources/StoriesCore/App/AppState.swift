@@ -45,6 +45,10 @@ public struct AppState: Equatable, Sendable {
     public var mediaRetries = Retries<String>()
     /// Stories whose items the source did not answer for, retried the same way.
     public var storyRetries = Retries<StoryID>()
+    /// The players' plan, as last handed to the media runtime (`.players`).
+    public var playerPlan = PlayerPlan()
+    /// Items shown so far (each `show`): a video shown afresh starts over (`PlayerPlan`).
+    public var showCount = 0
     /// What each video's player has reported (by location).
     public var videos: [String: VideoStatus] = [:]
     /// Photos that were on the viewer whole: the bytes fetched for any other were fetched

@@ -18,6 +18,8 @@ extension Reduction {
             resize(width: width, height: height)
         case .display(let display):
             state.display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
+        case .suspend:
+            if let viewer = state.viewer, !viewer.isPaused { apply(.togglePause) }
         case .tick:
             if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
                 state.transition = nil

@@ -50,6 +50,7 @@ extension Reduction {
         syncPlayback()
         markShownSeen()
         updatePreload()
+        updatePlayers()
     }
 
     /// The item on screen counts as seen once it is there to see: a text card at once, a

@@ -37,6 +37,9 @@ public enum VideoEvent: Equatable, Sendable {
     case ended(at: Double)
     /// It cannot play, and why.
     case failed(String)
+    /// No player could start: the video's bytes are not in the cache (let go since its
+    /// poster was made, or a location with none).
+    case noBytes
     /// The frame on screen was rendered again for a new size (width, height in cells):
     /// a paused video shows it at once, not its poster until the next key.
     case redrawn(width: Int, height: Int)

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import StoriesCore
 
@@ -15,6 +16,21 @@ extension PicturePipeline {
         case .window: .default
         case .adjacent: .utility
         case .feed: .background
+        }
+    }
+
+    func run(_ work: @escaping @Sendable () -> Void, qos: DispatchQoS.QoSClass) {
+        switch execution {
+        case .background: DispatchQueue.global(qos: qos).async(execute: work)
+        case .inline: work()
+        case .manual(let executor): executor.enqueue(work)
+        }
+    }
+
+    nonisolated static func onMain(_ execution: Execution, _ body: @escaping @MainActor @Sendable () -> Void) {
+        switch execution {
+        case .background: DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+        case .inline, .manual: MainActor.assumeIsolated(body)
         }
     }
 }

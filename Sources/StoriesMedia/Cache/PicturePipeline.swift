@@ -77,7 +77,7 @@ public final class PicturePipeline {
     public let limits: Limits
     private let fetch: MediaFetch
     private let mediaLimits: MediaLimits
-    private let execution: Execution
+    let execution: Execution
     private var jobs: [String: Job] = [:]
     private var nextID = 0
     private var fetchesRunning = 0
@@ -380,21 +380,6 @@ public final class PicturePipeline {
             batch?.append(PictureNews(location, status))
         } else {
             onNews?([PictureNews(location, status)])
-        }
-    }
-
-    private func run(_ work: @escaping @Sendable () -> Void, qos: DispatchQoS.QoSClass) {
-        switch execution {
-        case .background: DispatchQueue.global(qos: qos).async(execute: work)
-        case .inline: work()
-        case .manual(let executor): executor.enqueue(work)
-        }
-    }
-
-    nonisolated private static func onMain(_ execution: Execution, _ body: @escaping @MainActor @Sendable () -> Void) {
-        switch execution {
-        case .background: DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-        case .inline, .manual: MainActor.assumeIsolated(body)
         }
     }
 

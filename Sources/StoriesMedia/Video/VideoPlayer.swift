@@ -113,9 +113,8 @@ public final class VideoPlayer {
         let interval = info?.frameInterval ?? 1.0 / 30
         self.time = time
         worker.lateBefore = time
-        if phase == .ready, let current, time < current.time - interval - 1e-6 {
-            restart() // the item started over (a tap back on the first item)
-        }
+        // An item shown again starts over because the app says so (`restart`, from its plan),
+        // not because the clock went back.
         guard phase == .ready else { return }
         var next: VideoFrame?
         while let first = queue.first, first.time <= time + 1e-6 {
@@ -161,6 +160,8 @@ public final class VideoPlayer {
     public func restart() {
         guard phase == .ready else { return }
         endedAt = nil
+        time = 0
+        worker.lateBefore = -1 // no frame of the new run is late yet
         begin { $0.rewind() }
     }
 
@@ -272,129 +273,4 @@ public final class VideoPlayer {
             executor.enqueue { let done = work(); MainActor.assumeIsolated(done) }
         }
     }
-}
-
-/// The decoder side of a player, used on the decode queue only (one piece of work at a
-/// time), but `lateBefore`, which the main actor moves on.
-final class VideoWorker: @unchecked Sendable {
-    // `decoder` and `shown` are touched only by work on the pool's serial queue (or inline
-    // on the main actor, never both); `late` is guarded by `lock`.
-    private var decoder: VideoDecoder?
-    /// The last frame handed out, as it is to be shown: the next one settles toward it.
-    private var shown: CellImage?
-    /// A cell within this many levels of the frame before keeps that frame's colours, so
-    /// the terminal rewrites only what visibly changed (as `stories play` does).
-    static let tolerance = 3
-    private var data: Data?
-    private let limits: VideoLimits
-    private let count: DecoderCount
-    private let lock = NSLock()
-    private var late = -1.0
-    private var closed = false
-
-    struct Step: Sendable {
-        var frame: VideoFrame?
-        var dropped: Int
-    }
-
-    init(data: Data, limits: VideoLimits, count: DecoderCount) {
-        self.data = data
-        self.limits = limits
-        self.count = count
-    }
-
-    /// The time shown now: a frame whose successor is already due is late.
-    var lateBefore: Double {
-        get { lock.lock(); defer { lock.unlock() }; return late }
-        set { lock.lock(); late = newValue; lock.unlock() }
-    }
-
-    func open() -> Result<VideoInfo, MediaError> {
-        guard !closed, let data else { return .failure(.video("the player was released")) }
-        do {
-            let decoder = try VideoDecoder(data: data, limits: limits)
-            self.decoder = decoder
-            self.data = nil // the decoder keeps its own copy
-            count.opened()
-            return .success(decoder.info)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Decodes on to the next frame worth showing and renders it for `key`. Frames whose
-    /// successor is already due (`lateBefore`, read afresh for each) are dropped unscaled.
-    func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double) -> Result<Step, MediaError> {
-        guard let decoder else { return .success(Step(frame: nil, dropped: 0)) }
-        let interval = decoder.info.frameInterval
-        var dropped = 0
-        do {
-            while let time = try decoder.decodeNext() {
-                let late = max(initial, lateBefore)
-                if time + interval <= late, dropped < 600 {
-                    dropped += 1
-                    continue
-                }
-                guard let cells = decoder.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
-                                                fit: key.fit, cellAspect: cellAspect) else {
-                    return .failure(.video("a frame could not be scaled"))
-                }
-                let settled = shown?.settled(toward: cells, tolerance: Self.tolerance) ?? cells
-                shown = settled
-                return .success(Step(frame: VideoFrame(time: time, cells: settled), dropped: dropped))
-            }
-            return .success(Step(frame: nil, dropped: dropped))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    func rewind() -> Result<VideoInfo, MediaError> {
-        guard let decoder else { return .failure(.video("the player was released")) }
-        guard decoder.rewind() else { return .failure(.video("the video cannot be played again from the start")) }
-        return .success(decoder.info)
-    }
-
-    func redraw(key: RenditionKey, cellAspect: Double) -> CellImage? {
-        shown = decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
-                               cellAspect: cellAspect)
-        return shown
-    }
-
-    func close() {
-        if decoder != nil { count.closed() }
-        decoder = nil
-        data = nil
-        closed = true
-    }
-
-    deinit {
-        if decoder != nil { count.closed() }
-    }
-}
-
-/// Live decoders of one pool's players, counted where they are opened and closed: the
-/// pool's limit is checked against this.
-public final class DecoderCount: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var live = 0
-    private var highest = 0
-
-    public init() {}
-
-    func opened() {
-        lock.lock(); defer { lock.unlock() }
-        live += 1
-        highest = max(highest, live)
-    }
-
-    func closed() {
-        lock.lock(); defer { lock.unlock() }
-        live -= 1
-    }
-
-    public var current: Int { lock.lock(); defer { lock.unlock() }; return live }
-    /// The most live at once.
-    public var peak: Int { lock.lock(); defer { lock.unlock() }; return highest }
 }

@@ -12,6 +12,31 @@ extension Reduction {
         }
     }
 
+    /// The players' plan for this state: players for the live videos whose poster is ready
+    /// (their bytes came with it), the one on screen playing while its item's clock runs and
+    /// started over each time its item is shown; handed out when it changed. The item's
+    /// clock goes to the video on screen after every action.
+    mutating func updatePlayers() {
+        let visible = state.visibleVideo?.location
+        let running = state.viewer?.playback.isRunning == true
+        let videos = state.livePlayers.filter { state.media[$0] == .ready }.map { location in
+            PlayerPlan.Video(location: location, playing: location == visible && running,
+                             run: location == visible ? state.showCount : nil)
+        }
+        let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.photosFit,
+                              display: state.display)
+        if plan != state.playerPlan {
+            // No video before or now: nothing for the players to do (the size is kept for the next).
+            let idle = plan.videos.isEmpty && state.playerPlan.videos.isEmpty
+            state.playerPlan = plan
+            if !idle { effects.append(.players(plan)) }
+        }
+        if let visible, let viewer = state.viewer, videos.contains(where: { $0.location == visible }),
+           state.videos[visible]?.failure == nil {
+            effects.append(.videoClock(visible, viewer.playback.elapsed(at: state.now.uptime)))
+        }
+    }
+
     /// One photo's new stage: one that may pass is retried with backoff; one that came, or
     /// failed for good, is not.
     mutating func picture(_ location: String, _ status: MediaStatus) {
@@ -61,6 +86,9 @@ extension Reduction {
             status.isStalled = false
         case .failed(let reason):
             status.failure = reason
+            status.isStalled = false
+        case .noBytes:
+            status.failure = "the video's bytes are not here to play"
             status.isStalled = false
         case .redrawn(let width, let height):
             status.redrawnAt = [width, height]

@@ -53,6 +53,7 @@ extension Reduction {
         let itemIndex = item.map { min($0, story.items.count - 1) } ?? state.seen.firstUnseenIndex(in: story)
         // A navigation always plays: pausing holds the item on screen, it is not a mode.
         state.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
+        state.showCount += 1
         syncPlayback() // marked seen in `settle`, once its photo or video is on screen
     }
 

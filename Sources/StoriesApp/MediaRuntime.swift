@@ -1,0 +1,89 @@
+import StoriesCore
+import StoriesMedia
+import StoriesUI
+
+/// The one media runtime: it owns the picture pipeline, the video players, and the making
+/// of rendition keys, and does what the reducer's media effects say — prepare a preload
+/// set, ask again for what was held back, bring the players in line with a plan, move the
+/// video on screen to its item's time — deciding nothing; what happens comes back only as
+/// actions (`.mediaNews`). Everything a rendition is made for (screen, fit, colours, cell
+/// shape; next, the graphics protocol and the audio output) comes in the effect, from the
+/// state, never from here.
+@MainActor
+final class MediaRuntime {
+    let pictures: PicturePipeline
+    let players: PlayerPool
+    /// Where news goes: the engine's `send`.
+    var send: @MainActor (AppAction) -> Void = { _ in }
+    /// The run each player was last told (a new one starts it over).
+    private var runs: [String: Int] = [:]
+
+    init(pictures: PicturePipeline, players: PlayerPool, clock: @escaping @MainActor () -> Double) {
+        self.pictures = pictures
+        self.players = players
+        pictures.clock = clock
+        pictures.onNews = { [weak self] news in self?.send(.mediaNews(.pictures(news))) }
+        pictures.onFetchTimed = { [weak self] seconds in self?.send(.fetchTimed(seconds)) }
+        players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
+    }
+
+    /// The rendition key of a photo or a video's frame for a screen, fit and display: made
+    /// here and in `ViewerScreen.renditionKey` only, so what is prepared is what is drawn.
+    static func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool, display: Display) -> RenditionKey {
+        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, display: display, fit: fit)
+    }
+
+    /// `.preload`: these renditions, most urgent first; work for any other is called off.
+    func preload(_ request: PreloadRequest) {
+        var targets = request.targets.map { target in
+            (key: Self.renditionKey(target.media, width: request.width, height: request.height, fit: request.fit,
+                                    display: request.display),
+             priority: target.priority, blurhash: target.media.blurhash)
+        }
+        // A banner's picture may also be a story's photo: the pipeline decodes it once and
+        // renders both sizes from the same pixels.
+        for banner in request.banners {
+            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, display: request.display),
+                            priority: .feed, blurhash: banner.blurhash))
+        }
+        pictures.prefetch(targets)
+    }
+
+    /// `.retryMedia`: these locations, held back after a failure that may pass, asked for again.
+    func retry(_ locations: [String]) { pictures.retry(locations) }
+
+    /// `.players`: players for exactly the plan's videos, each playing or holding, each
+    /// started over when its run changed. A video with no bytes to play is news.
+    func follow(_ plan: PlayerPlan) {
+        let cache = pictures.cache
+        players.keep(plan.videos.map { video in
+            (key: Self.renditionKey(Media(location: video.location), width: plan.width, height: plan.height, fit: plan.fit,
+                                    display: plan.display),
+             data: cache.videoData(for: video.location))
+        })
+        runs = runs.filter { location, _ in players.player(for: location) != nil }
+        for video in plan.videos {
+            guard let player = players.player(for: video.location) else {
+                send(.video(video.location, .noBytes))
+                continue
+            }
+            if let run = video.run {
+                if let told = runs[video.location], told != run { player.restart() }
+                runs[video.location] = run
+            }
+            if video.playing { player.play() } else { player.pause() }
+        }
+    }
+
+    /// `.videoClock`: the video on screen's item has played this long.
+    func advance(_ location: String, to time: Double) {
+        players.player(for: location)?.advance(to: time)
+    }
+
+    /// Everything let go (the engine stops).
+    func stop() {
+        pictures.prefetch([])
+        players.releaseAll()
+        runs = [:]
+    }
+}

@@ -1,0 +1,37 @@
+/// What the video players should be doing, as the reducer decided it: handed to the media
+/// runtime as `AppEffect.players` whenever it changes, and carried out as it says — players
+/// for exactly these videos (at most two: the one on screen and, during a swipe or a cube
+/// turn, the other story's), rendering for this screen, fit and display, each playing or
+/// holding its frame, each started over when its `run` changes.
+public struct PlayerPlan: Equatable, Sendable {
+    public struct Video: Equatable, Sendable {
+        public var location: String
+        /// Its frames move on with the item's clock (`AppEffect.videoClock`); otherwise it
+        /// holds the frame it shows.
+        public var playing: Bool
+        /// Which showing of its item this is (`AppState.showCount` when it was shown): a new
+        /// value starts the video over from its first frame; nil (a video leaving or
+        /// arriving in a turn) leaves it where it is.
+        public var run: Int?
+
+        public init(location: String, playing: Bool, run: Int?) {
+            self.location = location
+            self.playing = playing
+            self.run = run
+        }
+    }
+
+    public var videos: [Video]
+    public var width: Int
+    public var height: Int
+    public var fit: Bool
+    public var display: Display
+
+    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display()) {
+        self.videos = videos
+        self.width = width
+        self.height = height
+        self.fit = fit
+        self.display = display
+    }
+}
