@@ -42,15 +42,20 @@ let package = Package(
         // The cell value types every floor above draws with: Color, ColorDepth (and how a
         // colour becomes one the terminal shows), Style. Foundation only.
         .target(name: "StoriesCells", path: "Sources/StoriesCells"),
-        .target(name: "StoriesCore", dependencies: ["StoriesCells", "CStoriesFiles"], path: "Sources/StoriesCore"),
-        .target(name: "StoriesMedia", dependencies: ["StoriesCells", "StoriesCore", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
+        .target(name: "StoriesCore", dependencies: ["StoriesCells"], path: "Sources/StoriesCore"),
+        // Feed I/O: files reached from a folder's descriptor, the folder and directory feeds,
+        // EXIF and movie headers, the seen store, and the feed client with its network
+        // profiles. Everything here touches the file system, a queue or the clock; the core
+        // below it is pure.
+        .target(name: "StoriesFeedIO", dependencies: ["StoriesCore", "CStoriesFiles"], path: "Sources/StoriesFeedIO"),
+        .target(name: "StoriesMedia", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
         .target(name: "StoriesUI", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
         // The runtime without a terminal: the engine (effect runner, frame scheduler,
         // recorder, metrics), schedulers and services, headless runs. No ncurses.
-        .target(name: "StoriesApp", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),
+        .target(name: "StoriesApp", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),
         .target(
             name: "StoriesTerminal",
-            dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "CNcursesw", "CStoriesSupport"],
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "CNcursesw", "CStoriesSupport"],
             path: "Sources/StoriesTerminal"
         ),
         // The embedded demo feed: Assets/ copied next to the binary as a resource bundle.
@@ -67,7 +72,7 @@ let package = Package(
         .target(
             name: "StoriesServer",
             dependencies: [
-                "StoriesCore", "CZlib",
+                "StoriesCore", "StoriesFeedIO", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -81,7 +86,7 @@ let package = Package(
         .target(
             name: "StoriesHTTP",
             dependencies: [
-                "StoriesCore", "CZlib",
+                "StoriesCore", "StoriesFeedIO", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -91,30 +96,30 @@ let package = Package(
         .executableTarget(
             name: "stories",
             dependencies: [
-                "StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
+                "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
                 "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
         ),
-        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesAssets"]),
-        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
+        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesAssets"]),
+        .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(
             name: "StoriesUITests",
-            dependencies: ["StoriesCells", "StoriesCore", "StoriesUI", "StoriesMedia", "StoriesAssets", "StoriesTestSupport"],
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesUI", "StoriesMedia", "StoriesAssets", "StoriesTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         // The real engine on the virtual scheduler through the test screen: scenarios,
         // gestures, snapshots, replays, preloading, generated input sequences.
         .testTarget(
             name: "StoriesAppTests",
-            dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport"],
+            dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "StoriesTerminalTests",
-            dependencies: ["StoriesCells", "StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesAssets", "StoriesTestSupport", "CNcursesw"]
+            dependencies: ["StoriesCells", "StoriesTerminal", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport", "CNcursesw"]
         ),
         // The server on loopback: routes, ETags and 304s, ranges, paths that try to get out.
         .testTarget(
@@ -125,10 +130,10 @@ let package = Package(
             ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
-        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesTestSupport"]),
+        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesFeedIO", "StoriesTestSupport"]),
         // What the test targets share: the trait that runs a suite's tests off the
         // cooperative pool (tests that block in real time, servers on loopback).
-        .target(name: "StoriesTestSupport", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "CStoriesTestSupport"],
+        .target(name: "StoriesTestSupport", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "CStoriesTestSupport"],
                 path: "Tests/StoriesTestSupport"),
         // renameat2(RENAME_EXCHANGE) for the confinement race (glibc 2.36 has no wrapper Swift sees).
         .target(name: "CStoriesTestSupport", path: "Tests/CStoriesTestSupport"),

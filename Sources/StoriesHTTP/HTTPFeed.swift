@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import AsyncHTTPClient
 import Dispatch
 import Foundation

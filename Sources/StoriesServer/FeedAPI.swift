@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import Foundation
 import NIOCore
 import NIOFoundationCompat

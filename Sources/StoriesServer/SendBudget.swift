@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import Dispatch
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import StoriesCells
 import ArgumentParser
 import Foundation

@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import ArgumentParser
 import Dispatch
 import Foundation

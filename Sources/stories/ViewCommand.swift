@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import ArgumentParser
 import Foundation
 import StoriesAssets

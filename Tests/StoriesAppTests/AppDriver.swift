@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import StoriesTestSupport
 import StoriesCells
 import Foundation

@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import StoriesTestSupport
 import Foundation
 @testable import StoriesApp

@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import StoriesTestSupport
 import StoriesApp
 import StoriesCore

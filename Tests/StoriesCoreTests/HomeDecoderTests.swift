@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import Foundation
 import StoriesAssets
 import Testing

@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import Dispatch
 import Foundation
 import Testing

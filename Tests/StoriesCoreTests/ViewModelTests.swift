@@ -57,28 +57,6 @@ import Testing
 @Suite struct ViewModelFactoryTests {
     let now = Date(timeIntervalSince1970: 1_795_240_800)
 
-    @Test func viewModelsAreBuiltOnTheBuildersQueueAndDeliveredOnMain() async {
-        let key = DispatchSpecificKey<String>()
-        let builder = ViewModelBuilder { job in
-            // The factory, checked from where it runs.
-            let onBuilderQueue = DispatchQueue.getSpecific(key: key) == "builder"
-            var update = ViewModelFactory.build(job)
-            update.width = onBuilderQueue && !Thread.isMainThread ? job.width : -1
-            return update
-        }
-        builder.queue.setSpecific(key: key, value: "builder")
-        DispatchQueue.main.setSpecific(key: key, value: "main")
-        let story = ReducerHarness.story("a", items: 3)
-        let job = ViewModelJob(ring: [.init(summary: StorySummary(story), story: story)], pages: [story],
-                               seen: SeenState(), now: now, width: 60)
-        let (update, deliveredOnMain) = await withCheckedContinuation { (done: CheckedContinuation<(ViewModelUpdate, Bool), Never>) in
-            builder.submit(job) { update in done.resume(returning: (update, DispatchQueue.getSpecific(key: key) == "main")) }
-        }
-        #expect(update.width == 60, "built on the builder's queue, not the main thread")
-        #expect(deliveredOnMain, "handed over on the main queue")
-        #expect(update.ring.count == 1 && update.pages["a"]?.count == 3)
-    }
-
     @Test func ringBubblesSayWhatIsNewAndWhereTheViewerWouldOpen() {
         let story = Story(id: "s", author: Author(name: "Ayla Demir", handle: "ayla"), items: [
             StoryItem(id: "1", content: .text("first\nline", background: RGB(0, 0, 0)), createdAt: now.addingTimeInterval(-7200)),

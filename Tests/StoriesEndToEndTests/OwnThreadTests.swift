@@ -1,3 +1,4 @@
+@testable import StoriesFeedIO
 import StoriesCore
 import StoriesTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import CStoriesTestSupport
 import Foundation
 import StoriesCore

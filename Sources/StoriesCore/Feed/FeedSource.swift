@@ -140,8 +140,8 @@ extension FeedSource {
 }
 
 /// Cursors of sources that page through a list by position: the offset as decimal digits.
-enum OffsetCursor {
-    static func offset(_ cursor: FeedCursor?, count: Int, file: String) throws(FeedError) -> Int {
+public enum OffsetCursor {
+    public static func offset(_ cursor: FeedCursor?, count: Int, file: String) throws(FeedError) -> Int {
         guard let cursor else { return 0 }
         guard let offset = Int(cursor), offset >= 0, offset <= count else {
             throw FeedError(file: file, field: "cursor", reason: "'\(SafeText.line(cursor))' is not a page of this feed")
@@ -149,7 +149,7 @@ enum OffsetCursor {
         return offset
     }
 
-    static func next(after offset: Int, limit: Int, count: Int) -> FeedCursor? {
+    public static func next(after offset: Int, limit: Int, count: Int) -> FeedCursor? {
         offset + limit < count ? String(offset + limit) : nil
     }
 }

@@ -141,7 +141,7 @@ public struct SplitMix: RandomNumberGenerator {
 
     public mutating func next() -> UInt64 { nextUInt64() }
 
-    mutating func nextUInt64() -> UInt64 {
+    public mutating func nextUInt64() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

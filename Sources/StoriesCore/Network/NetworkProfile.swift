@@ -86,11 +86,11 @@ public struct NetworkProfile: Equatable, Sendable, CustomStringConvertible {
         return value * scale
     }
 
-    static func format(seconds: Double) -> String {
+    public static func format(seconds: Double) -> String {
         seconds < 1 ? "\(trim(seconds * 1000)) ms" : "\(trim(seconds)) s"
     }
 
-    static func format(bytesPerSecond: Double) -> String {
+    public static func format(bytesPerSecond: Double) -> String {
         bytesPerSecond >= 1_000_000 ? "\(trim(bytesPerSecond / 1_000_000)) MB/s" : "\(trim(bytesPerSecond / 1_000)) KB/s"
     }
 

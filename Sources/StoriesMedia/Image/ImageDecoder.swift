@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import CStoriesImage
 import Foundation
 import StoriesCore

@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// The last `limit` names by name among those offered, in a bounded min-heap: a folder's

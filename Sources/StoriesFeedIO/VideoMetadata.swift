@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// When a video was recorded, from an MP4 or QuickTime file's movie header (`moov/mvhd`,

@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// Any folder of photos and videos as a feed, when it has no `feed.json`: each sub-folder

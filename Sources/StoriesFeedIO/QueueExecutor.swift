@@ -1,3 +1,4 @@
+import StoriesCore
 import Dispatch
 
 /// A task executor that runs its jobs in order on one serial Dispatch queue.

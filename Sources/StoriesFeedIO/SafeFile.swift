@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// The one way a file from outside is opened for reading: never through a link

@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// What a photo says about itself that a folder feed needs: when it was taken and its

@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// A feed in a folder: `feed.json`, `stories/<id>.json`, `media/…` (docs/feed-format.md).

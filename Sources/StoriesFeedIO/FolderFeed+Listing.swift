@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 extension FolderFeed {

@@ -1,3 +1,4 @@
+import StoriesCore
 import Foundation
 
 /// The one way the app replaces a file of its own: a temporary file beside it (opened

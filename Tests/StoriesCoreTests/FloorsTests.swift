@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Issue 28, point 5: the floors of docs/architecture.md, enforced by reading every
+/// source file's import lines. A module may import only the floors below it (and the
+/// system's); a new import that breaks this fails here, with the file named.
+@Suite struct FloorsTests {
+    /// What each module may import, besides Foundation, Dispatch and the C shims it owns.
+    static let allowed: [String: Set<String>] = [
+        "StoriesCells": [],
+        "StoriesCore": ["StoriesCells"],
+        "StoriesFeedIO": ["StoriesCore", "StoriesCells", "CStoriesFiles"],
+        "StoriesMedia": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "CStoriesImage", "CStoriesVideo"],
+        "StoriesUI": ["StoriesCore", "StoriesCells", "StoriesMedia"],
+        "StoriesApp": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI"],
+        "StoriesTerminal": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp",
+                            "CNcursesw", "CStoriesSupport"],
+        "StoriesHTTP": ["StoriesCore", "StoriesFeedIO", "CZlib", "AsyncHTTPClient", "NIOCore", "NIOHTTP1"],
+        "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
+                          "Logging", "HTTPTypes"],
+    ]
+    static let system: Set<String> = ["Foundation", "Dispatch", "Glibc", "Darwin"]
+
+    static var sources: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+    }
+
+    @Test func everyImportIsOfAFloorBelow() throws {
+        var seen = 0
+        for (module, allowed) in Self.allowed {
+            let folder = Self.sources.appendingPathComponent(module)
+            let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            #expect(!files.isEmpty, "no sources for \(module)")
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                    let imported = String(line.split(separator: " ").last ?? "")
+                    seen += 1
+                    #expect(allowed.contains(imported) || Self.system.contains(imported),
+                            "\(module)/\(file) imports \(imported), which is not a floor below \(module)")
+                }
+            }
+        }
+        #expect(seen > 100, "the imports were read")
+    }
+
+    /// The core is pure: no file system, no queues, no clock of its own.
+    @Test func theCoreTouchesNoFilesAndRunsNoQueues() throws {
+        let folder = Self.sources.appendingPathComponent("StoriesCore")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for word in ["FileManager.default", "DispatchQueue(", "open(", "openat(", "fopen("] {
+                #expect(!text.contains(word), "StoriesCore/\(file) uses \(word): I/O belongs in StoriesFeedIO")
+            }
+        }
+    }
+}
