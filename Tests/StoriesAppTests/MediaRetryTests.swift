@@ -120,6 +120,28 @@ import Testing
         #expect(driver.state.seen.unseenCount(story: "ayla", items: ["astronaut"]) == 1)
     }
 
+    /// A story the viewer waits on says that it is tried again, and opens by itself when
+    /// its items come.
+    @Test func aStoryInTheViewerSaysItIsTriedAgainAndOpensWhenItComes() {
+        let source = Source()
+        source.down = false
+        let driver = AppDriver(width: 80, height: 24, source: Self.feed(source, storiesToo: true))
+        driver.press(.key(.enter))
+        driver.finishWork()
+        source.down = true // the server stops under the viewing session
+        let far = 7
+        #expect(driver.state.store.items[driver.state.store.summaries[far].id] == nil, "not loaded before the outage")
+        for _ in 0..<far { driver.press(.key(.character("]"))) }
+        #expect(driver.position?.story == far)
+        #expect(driver.text.contains("⚠ Could not load this story"), "\(driver.text)")
+        #expect(driver.text.contains("cannot reach the server: connection refused"))
+        #expect(driver.text.contains("↻ trying again by itself"))
+        source.down = false // and starts again
+        driver.wait(2.1)
+        driver.finishWork()
+        #expect(driver.text.contains("1/") && !driver.text.contains("Could not load"), "\(driver.text)")
+    }
+
     @Test func storiesMarkedByPreloadingClearWhenTheSourceComesBack() {
         let source = Source()
         source.down = true
@@ -128,6 +150,7 @@ import Testing
         let failed = driver.state.store.items.filter { if case .failed = $0.value { true } else { false } }.keys.sorted()
         #expect(failed.count >= 3, "preloading touched several stories: \(failed)")
         #expect(driver.text.contains("⚠"))
+
         source.down = false
         // Within the first backoff every story comes back by itself: the wanted ones are
         // loaded, the others lose their ⚠ (loaded when wanted).

@@ -45,6 +45,9 @@ public struct AppState: Equatable, Sendable {
     public var mediaRetries = Retries<String>()
     /// Stories whose items the source did not answer for, retried the same way.
     public var storyRetries = Retries<StoryID>()
+    /// The source's last word was a failure that may pass: its next answer is news that it
+    /// is back (what was held back is asked for at once, once — not at every answer).
+    public var sourceUnreachable = false
     /// The players' plan, as last handed to the media runtime (`.players`).
     public var playerPlan = PlayerPlan()
     /// Items shown so far (each `show`): a video shown afresh starts over (`PlayerPlan`).

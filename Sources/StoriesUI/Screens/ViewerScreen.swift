@@ -146,7 +146,13 @@ public enum ViewerScreen {
             if let notice = state.pagingNotice { lines.append((notice, background.with(foreground: Theme.warning))) }
         } else if case .failed(let reason)? = state.store.items(at: viewer.storyIndex) {
             lines = [("⚠ Could not load this story", background.with(foreground: Theme.warning).adding(.bold))]
-            lines += TextWrap.lines(reason, width: max(1, width - 8)).prefix(3).map { ($0, background.with(foreground: Theme.warning)) }
+            // The address is cut in its middle, never the reason.
+            lines += TextWrap.lines(reason, width: max(1, width - 8)).prefix(4)
+                .map { ($0.truncatedInMiddle(toWidth: max(1, width - 8)), background.with(foreground: Theme.warning)) }
+            if let summary, let retry = state.storyRetries[summary.id] {
+                lines.append(("↻ trying again by itself" + (retry.attempt > 1 ? " · \(retry.attempt) tries so far" : ""),
+                              background.with(foreground: Theme.muted)))
+            }
             lines.append(("→ next story · Esc back to the row", background.with(foreground: Theme.muted)))
         } else {
             lines = [("Loading the story…", background.with(foreground: .palette(252)).adding(.bold))]

@@ -26,6 +26,7 @@ extension Reduction {
             ringChanged += store.summaries.map(\.id)
             if levelOpensStories { homeChanged = true }
         case .pageFailed(let reason):
+            state.sourceUnreachable = true
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
                 effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
@@ -47,6 +48,7 @@ extension Reduction {
         case .storyFailed(let id, let reason, let retry):
             store.itemsFailed(id, reason: reason)
             if retry, store.positions[id] != nil {
+                state.sourceUnreachable = true
                 state.storyRetries.failed(id, reason: reason, at: state.now.uptime)
                 scheduleRetry(.retryStories, state.storyRetries.nextDue)
             } else {
@@ -99,6 +101,8 @@ extension Reduction {
     /// failed for a reason that may have passed is asked for again at once, not at the end
     /// of its backoff; stories that failed while nobody was looking lose their ⚠.
     mutating func sourceAnswered() {
+        guard state.sourceUnreachable else { return }
+        state.sourceUnreachable = false
         if !state.mediaRetries.isEmpty { retryMedia(state.mediaRetries.keys.filter { state.mediaRetries[$0]?.due.isFinite == true }) }
         if !state.storyRetries.isEmpty { retryStories(state.storyRetries.keys, recovered: true) }
         if case .failed(let cursor, let attempt, _, _) = store.paging {

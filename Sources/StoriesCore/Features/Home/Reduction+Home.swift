@@ -21,6 +21,7 @@ extension Reduction {
                 break
             }
             state.homeRequest = .failed(attempt: attempt)
+            state.sourceUnreachable = true
             // One line for a run of failures, not one per attempt.
             if attempt == 1 { state.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
             effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))

@@ -43,6 +43,7 @@ extension Reduction {
         state.media[location] = status
         switch status {
         case .unreachable(let reason):
+            state.sourceUnreachable = true
             state.mediaRetries.failed(location, reason: reason, at: state.now.uptime)
             scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
         case .ready, .failed:
