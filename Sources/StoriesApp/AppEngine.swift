@@ -84,7 +84,7 @@ public final class AppEngine {
         startUptime = now.uptime
         state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
         state.reduceMotion = reduceMotion
-        state.preload = preload
+        state.preloadPolicy = preload
         state.photosFit = photosFit
         state.bindings = bindings
         state.screenWidth = max(0, width)
@@ -229,7 +229,7 @@ public final class AppEngine {
         let pictures = services.pictures
         var window: [MetricsSnapshot.WindowItem] = []
         let viewer = state.viewer
-        for target in state.preloading?.targets ?? [] {
+        for target in state.preloadRequest?.targets ?? [] {
             let position = state.store.positions[target.story]
             let story = position.flatMap { state.store.story(at: $0) }
             let itemNumber = (story?.items.firstIndex { $0.id == target.item } ?? 0) + 1
@@ -244,7 +244,7 @@ public final class AppEngine {
             let stage = status == .ready && state.shownMedia.contains(target.media.location) ? "shown" : (status?.word ?? "-")
             window.append(.init(label: label, stage: stage, isVisible: target.priority == .visible))
         }
-        var snapshot = MetricsSnapshot(policy: state.preload, latest: metrics.records, window: window,
+        var snapshot = MetricsSnapshot(policy: state.preloadPolicy, latest: metrics.records, window: window,
                                memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
                                bytesFetched: pictures.bytesFetched,
                                bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),

@@ -56,34 +56,28 @@ public final class LiveServices: EngineServices {
     public var feedTitle: String { client.source.title }
     public var network: NetworkProfile { client.profile }
 
-    public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
+    /// The one place work is counted: one more now, one less when `done` is called (on the
+    /// main queue, where every answer comes).
+    private func counted<T: Sendable>(_ done: @escaping @MainActor (T) -> Void) -> @Sendable (T) -> Void {
         pendingWork += 1
-        client.page(after: cursor, limit: StoryStore.pageSize) { result in
+        return { value in
             MainActor.assumeIsolated {
                 self.pendingWork -= 1
-                done(result)
+                done(value)
             }
         }
+    }
+
+    public func loadPage(_ cursor: FeedCursor?, done: @escaping @MainActor (Result<FeedPage, FeedError>) -> Void) {
+        client.page(after: cursor, limit: StoryStore.pageSize, completion: counted(done))
     }
 
     public func loadCachedPage(done: @escaping @MainActor (FeedPage) -> Void) {
-        pendingWork += 1
-        client.cachedFirstPage(limit: StoryStore.pageSize) { page in
-            MainActor.assumeIsolated {
-                self.pendingWork -= 1
-                if let page { done(page) }
-            }
-        }
+        client.cachedFirstPage(limit: StoryStore.pageSize, completion: counted { page in if let page { done(page) } })
     }
 
     public func loadHome(done: @escaping @MainActor (Result<HomeLoad, FeedError>) -> Void) {
-        pendingWork += 1
-        client.home { result in
-            MainActor.assumeIsolated {
-                self.pendingWork -= 1
-                done(result)
-            }
-        }
+        client.home(completion: counted(done))
     }
 
     public func openLink(_ url: String, done: @escaping @MainActor (String) -> Void) {
@@ -91,13 +85,7 @@ public final class LiveServices: EngineServices {
     }
 
     public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {
-        pendingWork += 1
-        let request = client.story(id: id) { result in
-            MainActor.assumeIsolated {
-                self.pendingWork -= 1
-                done(result)
-            }
-        }
+        let request = client.story(id: id, completion: counted(done))
         return PendingWork {
             request.cancel()
             self.pendingWork -= 1
@@ -105,13 +93,7 @@ public final class LiveServices: EngineServices {
     }
 
     public func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void) {
-        pendingWork += 1
-        builder.submit(job) { update in
-            MainActor.assumeIsolated {
-                self.pendingWork -= 1
-                done(update)
-            }
-        }
+        builder.submit(job, deliver: counted(done))
     }
 }
 

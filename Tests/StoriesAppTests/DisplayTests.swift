@@ -35,7 +35,7 @@ import Testing
         driver.settle()
         #expect(driver.engine.reductions > before, "reduced like any other news")
         #expect(driver.state.display.cellAspect == 1.0)
-        #expect(driver.state.preloading?.display.cellAspect == 1.0, "the preload set is made for the new cells")
+        #expect(driver.state.preloadRequest?.display.cellAspect == 1.0, "the preload set is made for the new cells")
         driver.finishWork()
         let key = ViewerScreen.renditionKey(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
                                             display: driver.state.display, fit: driver.state.photosFit)

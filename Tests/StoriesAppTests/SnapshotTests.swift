@@ -75,7 +75,7 @@ import Testing
         pilot.press(.key(.enter))
         var asked: [Bool] = []
         for _ in 0..<3 {
-            asked.append(pilot.state.preloading?.fit ?? false)
+            asked.append(pilot.state.preloadRequest?.fit ?? false)
             pilot.type("f")
         }
         #expect(asked == [true, false, true], "whole first (the default), then filling, then whole")

@@ -17,7 +17,7 @@ import Testing
 
     func harness(preload: PreloadPolicy = .on) -> ReducerHarness {
         var h = ReducerHarness(started: ())
-        h.state.preload = preload
+        h.state.preloadPolicy = preload
         h.send(.pageLoaded(FeedPage(stories: Self.stories.map(StorySummary.init), nextCursor: nil)))
         return h
     }

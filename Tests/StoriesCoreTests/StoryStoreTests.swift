@@ -19,7 +19,7 @@ private func story(_ id: String) -> Story {
     /// these tests follow paging and on-demand loads; PreloadPlannerTests add the layers.
     private func firstPage() -> ReducerHarness {
         var h = ReducerHarness(started: ())
-        h.state.preload = .off
+        h.state.preloadPolicy = .off
         #expect(h.work == ReducerHarness.startEffects)
         h.send(.pageLoaded(page(0)))
         return h
@@ -158,7 +158,7 @@ private func story(_ id: String) -> Story {
     /// (its order, its stories) while nobody is in the row, the selection staying on its story.
     @Test func aWarmStartShowsTheCachedRowThenTheFeedsPage() {
         var h = ReducerHarness(started: ())
-        h.state.preload = .off
+        h.state.preloadPolicy = .off
         var cached = page(0, ids: ["a", "b", "c"], next: true)
         cached.title = "Kept title"
         h.send(.cachedPageLoaded(cached))
@@ -189,7 +189,7 @@ private func story(_ id: String) -> Story {
     /// and adds its new stories at the end.
     @Test func theCachedRowDoesNotMoveUnderAStoryBeingOpened() {
         var h = ReducerHarness(started: ())
-        h.state.preload = .off
+        h.state.preloadPolicy = .off
         h.send(.cachedPageLoaded(page(0, ids: ["a", "b", "c"], next: false)))
         h.send(.select(1))
         h.send(.open)

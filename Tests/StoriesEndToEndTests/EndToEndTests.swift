@@ -190,13 +190,19 @@ import Testing
     /// shows is cell for cell what a full redraw (Ctrl-L) shows.
     @Test func afterEveryTransitionTheTerminalShowsAFreshDrawing() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30)
-        func expectFresh(_ what: String) throws {
-            usleep(700_000) // the animation is over (they last at most 300 ms)
+        func expectFresh(_ what: String, playing: Bool = true) throws {
+            // The animation is over when the item's progress has begun (it waits for the end):
+            // a segment of the bar part filled.
+            if playing {
+                try tmux.waitFor("\(what): the animation over") { lines in
+                    (lines.first ?? "").split(separator: " ").contains { ($0.contains("━") || $0.contains("╸")) && $0.contains("─") }
+                }
+            }
             try tmux.press("Space") // paused: nothing moves between the two captures
-            usleep(200_000)
+            _ = try tmux.settledScreen()
             let shown = try tmux.cells()
             try tmux.press("C-l")
-            usleep(300_000)
+            _ = try tmux.settledScreen()
             let fresh = try tmux.cells()
             let rows = shown.indices.filter { $0 >= fresh.count || shown[$0] != fresh[$0] }
             #expect(rows.isEmpty, "\(what): rows \(rows) differ from a full redraw")
@@ -212,13 +218,13 @@ import Testing
         try tmux.sendRaw("\u{1B}[<0;70;15M\u{1B}[<32;50;15M\u{1B}[<32;20;15M\u{1B}[<0;20;15m")
         try expectFresh("a swipe by mouse")
         try tmux.press("?")
-        try expectFresh("the help")
+        try expectFresh("the help", playing: false)
         try tmux.press("Escape", "Escape")
         try tmux.waitFor(text: "Enter open")
-        usleep(700_000)
+        _ = try tmux.settledScreen()
         let shown = try tmux.cells()
         try tmux.press("C-l")
-        usleep(300_000)
+        _ = try tmux.settledScreen()
         #expect(try tmux.cells() == shown, "dismissed into the bubble: the row as a full redraw draws it")
         try tmux.press("q")
         try tmux.waitForPrompt()
@@ -617,7 +623,7 @@ import Testing
             try tmux.sendRaw(report)
         }
         try tmux.sendBytes([0x1B, 0x5B, 0x4D, 0xFF, 0xFF, 0xFF]) // an X10 report at its largest (bytes, not text)
-        usleep(1_000_000)
+        _ = try tmux.settledScreen() // every report read and dropped: the app is idle again
         let pid = try #require(tmux.foregroundPID(named: "stories"), "still running after the paste")
         kill(pid, SIGTERM)
         try tmux.expectGivenBack(status: 143)
@@ -768,8 +774,8 @@ import Testing
         // to stay (a playing item would move on or its bar grow).
         let back = try tmux.waitFor("paused after fg") { $0.contains { $0.contains("❚❚ paused") } }
         let position = back.first { $0.contains("❚❚ paused") }
-        usleep(1_500_000)
-        #expect(try tmux.screen().first { $0.contains("❚❚ paused") } == position, "still paused at the same place")
+        // Settled: a whole second in which nothing was drawn and no CPU was used.
+        #expect(try tmux.settledScreen().first { $0.contains("❚❚ paused") } == position, "still paused at the same place")
         try tmux.press("Escape")
         try tmux.waitFor(text: "Enter open")
         try tmux.press("q")
@@ -1067,17 +1073,16 @@ import Testing
         try tmux.waitFor("the rocket story") { $0.count > 1 && $0[1].contains("Launch Club") }
         try tmux.press("l", "l", "l")
         try tmux.waitFor("the liftoff video") { $0.count > 1 && $0[1].hasSuffix("4/5") }
-        usleep(600_000)
         let a = try picture(tmux)
-        usleep(700_000)
-        let b = try picture(tmux)
-        #expect(a != b, "the video moves while it plays")
+        let moved = try tmux.waitFor("the video moving while it plays") { _ in (try? picture(tmux)).map { $0 != a } ?? false }
+        #expect(!moved.isEmpty)
         try tmux.press("Space")
         try tmux.waitFor(text: "paused")
-        usleep(300_000)
-        let c = try picture(tmux)
-        usleep(800_000)
-        #expect(try picture(tmux) == c, "paused: the picture stands still")
+        // Settled: a whole second in which nothing was drawn and no CPU was used.
+        _ = try tmux.settledScreen()
+        let still = try picture(tmux)
+        _ = try tmux.settledScreen()
+        #expect(try picture(tmux) == still, "paused: the picture stands still")
         try tmux.press("i")
         try tmux.waitFor(text: "video 1 live")
         try tmux.press("Space", "l") // on to the deep-field video: still one player

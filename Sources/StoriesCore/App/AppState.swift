@@ -39,7 +39,7 @@ public struct AppState: Equatable, Sendable {
     public var media: [String: MediaStatus] = [:]
     /// The photos being prepared, as last handed to the runtime (`.preload`): the preload
     /// set, held here and nowhere else.
-    public var preloading: PreloadRequest?
+    public var preloadRequest: PreloadRequest?
     /// Photos and videos (by location) the source did not answer for, for a reason that may
     /// pass: asked for again with backoff while wanted, and at once when the source answers.
     public var mediaRetries = Retries<String>()
@@ -127,7 +127,7 @@ public struct AppState: Equatable, Sendable {
     /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
     public var reduceMotion = false
     /// Preloading in three layers (`PreloadPlanner`), or everything on demand.
-    public var preload = PreloadPolicy.on
+    public var preloadPolicy = PreloadPolicy.on
     /// The gesture overlay (`g`) is shown.
     public var showsGestures = false
     /// The metrics overlay (`i`) is shown.

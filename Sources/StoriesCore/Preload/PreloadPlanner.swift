@@ -97,7 +97,7 @@ public enum PreloadPlanner {
 
     /// The window and what it was learned from, for the `i` overlay.
     public static func describe(_ state: AppState) -> String {
-        guard state.preload == .on else { return "preload off: only what is shown" }
+        guard state.preloadPolicy == .on else { return "preload off: only what is shown" }
         let pace = state.pace
         let window = window(pace)
         // Short enough for 80 columns: what it chose first, then what it learned.
@@ -121,7 +121,7 @@ public enum PreloadPlanner {
         var ids: [StoryID] = []
         if let opening = state.opening { ids.append(opening) }
         if let viewer = state.viewer, let id = store.summaries[safe: viewer.storyIndex]?.id { ids.append(id) }
-        guard state.preload == .on else { return ids }
+        guard state.preloadPolicy == .on else { return ids }
         if let viewer = state.viewer {
             let window = window(state.pace)
             for index in Array(viewer.storyIndex + 1...viewer.storyIndex + window.nextStories) + [viewer.storyIndex - 1] {
@@ -153,7 +153,7 @@ public enum PreloadPlanner {
         if let viewer = state.viewer, !viewer.isWaiting {
             add(viewer.storyIndex, item: viewer.itemIndex, .visible)
         }
-        guard state.preload == .on else { return targets }
+        guard state.preloadPolicy == .on else { return targets }
         let window = window(state.pace)
         if let viewer = state.viewer, !viewer.isWaiting {
             for offset in 0..<window.ahead { add(viewer.storyIndex, item: viewer.itemIndex + 1 + offset, .window) }

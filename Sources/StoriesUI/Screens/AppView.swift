@@ -34,7 +34,7 @@ public enum AppView {
             GestureOverlay.render(state, into: &canvas)
         }
         if state.showsMetrics {
-            MetricsOverlay.render(metrics ?? MetricsSnapshot(policy: state.preload), into: &canvas)
+            MetricsOverlay.render(metrics ?? MetricsSnapshot(policy: state.preloadPolicy), into: &canvas)
         }
         if state.modal != nil {
             HelpOverlay.render(state, into: &canvas)

@@ -57,7 +57,7 @@ extension Reduction {
     /// (or fail again); the rest are let go and forgotten.
     mutating func retryMedia(_ locations: [String]) {
         guard !locations.isEmpty else { return }
-        let wanted = Set((state.preloading?.targets.map(\.media.location) ?? []) + (state.preloading?.banners.map(\.location) ?? []))
+        let wanted = Set((state.preloadRequest?.targets.map(\.media.location) ?? []) + (state.preloadRequest?.banners.map(\.location) ?? []))
         for location in locations {
             if wanted.contains(location) {
                 state.mediaRetries.asked(location)
@@ -104,11 +104,11 @@ extension Reduction {
         var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
                                      height: state.screenHeight, fit: state.photosFit, display: state.display)
         request.banners = bannerPictures()
-        guard request != state.preloading else { return }
-        if !request.hasSameRenditions(as: state.preloading) {
+        guard request != state.preloadRequest else { return }
+        if !request.hasSameRenditions(as: state.preloadRequest) {
             state.media = state.media.filter { $0.value.failure != nil }
         }
-        state.preloading = request
+        state.preloadRequest = request
         effects.append(.preload(request))
     }
 
