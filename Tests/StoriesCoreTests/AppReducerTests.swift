@@ -50,6 +50,28 @@ struct ReducerHarness {
         effects = all
     }
 
+    /// Exhaustive, as the Composable Architecture's TestStore: reduces `action` once (no
+    /// view models built behind the test's back) and checks that the state is the one
+    /// before changed by `change` and by nothing else, and that the effects are exactly
+    /// `expected`, in order. A difference names the properties that differ.
+    mutating func expect(_ action: AppAction, effects expected: [AppEffect], sourceLocation: SourceLocation = #_sourceLocation,
+                         _ change: (inout AppState) -> Void = { _ in }) {
+        var wanted = state
+        wanted.now = now
+        change(&wanted)
+        let got = AppReducer.reduce(&state, action, at: now)
+        #expect(got == expected, "effects of \(action)", sourceLocation: sourceLocation)
+        if state != wanted {
+            var got = "", want = ""
+            dump(state, to: &got)
+            dump(wanted, to: &want)
+            let (a, b) = (got.split(separator: "\n"), want.split(separator: "\n"))
+            let differing = zip(a, b).filter { $0.0 != $0.1 }.prefix(12).map { "got \($0.0)\nnot \($0.1)" }
+            Issue.record(Comment(rawValue: "state after \(action) differs:\n" + differing.joined(separator: "\n")), sourceLocation: sourceLocation)
+        }
+        effects = got
+    }
+
     /// The effects without view-model builds and preload requests.
     var work: [AppEffect] {
         effects.filter {
