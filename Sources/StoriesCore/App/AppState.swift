@@ -200,6 +200,7 @@ public struct AppState: Equatable, Sendable {
 
     public var inputContext: InputContext {
         if modal != nil { return .help }
+        if search != nil, viewer == nil { return .search }
         return viewer == nil ? .home : .viewer
     }
 

@@ -152,13 +152,13 @@ public enum GestureRecognizer {
     // MARK: - Keys
 
     private static func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
-        // The `/` field has the keyboard on the row (never in the viewer); Ctrl-L still redraws.
-        if state.search != nil, state.modal == nil, state.viewer == nil,
-           state.bindings.command(for: event, in: .home) != .redraw {
-            routeSearchKey(event, decision: &decision, steps: &steps)
+        let context = state.inputContext
+        // The `/` field has the keyboard on the row: its keys are bindings of context
+        // `search` like any other (keys.conf can change them); a printable key types.
+        if context == .search {
+            routeSearchKey(event, state: state, decision: &decision, steps: &steps)
             return
         }
-        let context = state.inputContext
         guard let command = state.bindings.command(for: event, in: context) else {
             decision.declined.append(.init("keys.\(context.rawValue)", "no binding for \(event)"))
             return
@@ -169,28 +169,24 @@ public enum GestureRecognizer {
         steps.append(.command(command))
     }
 
-    /// The `/` field takes the keyboard: the keys edit it, they are not bindings.
-    private static func routeSearchKey(_ event: InputEvent, decision: inout GestureDecision, steps: inout [GestureStep]) {
+    /// The `/` field has the keyboard: a binding of context `search` (an edit, or Ctrl-L's
+    /// redraw), else a printable key types into it.
+    private static func routeSearchKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision,
+                                       steps: inout [GestureStep]) {
         guard case .key(let key, let modifiers) = event else { return }
-        let edit: SearchEdit?
-        switch key {
-        case .character(let c) where modifiers.isDisjoint(with: [.control, .alt]): edit = .insert(c)
-        case .character("u") where modifiers == .control: edit = .clear
-        case .backspace, .delete: edit = .deleteBackward
-        case .enter: edit = .submit
-        case .escape: edit = .cancel
-        case .tab: edit = modifiers.contains(.shift) ? .previous : .next
-        case .down: edit = .next
-        case .up: edit = .previous
-        default: edit = nil
+        if let command = state.bindings.command(for: event, in: .search) {
+            decision.gesture = command.searchEdit == nil ? Self.meaning(of: command, in: state).0 : "edit the / field"
+            decision.handler = "keys.search"
+            steps.append(command.searchEdit.map(GestureStep.searchEdit) ?? .command(command))
+            return
         }
-        guard let edit else {
-            decision.declined.append(.init("search", "\(event) does nothing in the / field"))
+        guard case .character(let c) = key, modifiers.isDisjoint(with: [.control, .alt]) else {
+            decision.declined.append(.init("keys.search", "\(event) does nothing in the / field"))
             return
         }
         decision.gesture = "type in the / field"
         decision.handler = "home.search"
-        steps.append(.searchEdit(edit))
+        steps.append(.searchEdit(.insert(c)))
     }
 
     /// The gesture a command stands for and the handler that takes it.
@@ -226,6 +222,8 @@ public enum GestureRecognizer {
         case .openLink: ("open the link", "viewer.link")
         case .toggleLinkAddress: ("show the link's address", "viewer.link")
         case .copyLink: ("copy the link", "viewer.link")
+        case .searchNext, .searchPrevious, .searchSubmit, .searchCancel, .searchDeleteBackward, .searchClear:
+            ("edit the / field", "home.search")
         }
     }
 

@@ -6,11 +6,29 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     case toggleHelp, closeHelp, toggleGestures, toggleMetrics
     case pageNext, pagePrevious, nextUnseen, search, toggleProblems, redraw
     case openLink, toggleLinkAddress, copyLink
+    /// The `/` field's keys (context `search`): the next or previous match, look along the
+    /// feed, give up (back where the search began), delete a character, empty the field.
+    case searchNext, searchPrevious, searchSubmit, searchCancel, searchDeleteBackward, searchClear
+
+    /// The edit of the `/` field a search command makes.
+    public var searchEdit: SearchEdit? {
+        switch self {
+        case .searchNext: .next
+        case .searchPrevious: .previous
+        case .searchSubmit: .submit
+        case .searchCancel: .cancel
+        case .searchDeleteBackward: .deleteBackward
+        case .searchClear: .clear
+        default: nil
+        }
+    }
 }
 
 /// Which part of the app has the keyboard.
 public enum InputContext: String, Equatable, Sendable, CaseIterable {
     case home, viewer, help
+    /// The `/` field on the row: printable keys type into it; the rest are bindings.
+    case search
 }
 
 /// One line of the key map: these inputs, in this context, do this.

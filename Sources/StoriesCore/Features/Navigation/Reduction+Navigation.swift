@@ -11,6 +11,8 @@ extension Reduction {
     mutating func apply(_ command: Command) {
         let count = store.count
         switch command {
+        case .searchNext, .searchPrevious, .searchSubmit, .searchCancel, .searchDeleteBackward, .searchClear:
+            if let edit = command.searchEdit { self.edit(edit) } // as the field's own keys do
         case .quit:
             effects.append(.quit)
         case .redraw:
