@@ -65,12 +65,12 @@ import Testing
             ab
                c
             -- styles
-            . plain
-            a fg=213 bold
-            b fg=#010203 bg=240
+            .. plain
+            ac fg=#010203 bg=240
+            im fg=213 bold
             -- style rows
-            aa
-            ...b
+            imim
+            ......ac
 
             """)
     }

@@ -175,8 +175,9 @@ public enum GestureRecognizer {
                                        steps: inout [GestureStep]) {
         guard case .key(let key, let modifiers) = event else { return }
         if let command = state.bindings.command(for: event, in: .search) {
-            decision.gesture = command.searchEdit == nil ? Self.meaning(of: command, in: state).0 : "edit the / field"
-            decision.handler = "keys.search"
+            // An edit is the field's; any other command (Ctrl-L's redraw) is whose it always is.
+            (decision.gesture, decision.handler) = command.searchEdit == nil ? Self.meaning(of: command, in: state)
+                : ("edit the / field", "keys.search")
             steps.append(command.searchEdit.map(GestureStep.searchEdit) ?? .command(command))
             return
         }

@@ -1,0 +1,70 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// Video in a real terminal: the demo's rocket story ends with two videos.
+@Suite(.serialized, .ownThread) struct VideoEndToEndTests {
+    /// The picture rows (between the header and the caption), with their colours.
+    func picture(_ tmux: Tmux) throws -> String {
+        let lines = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.session]).components(separatedBy: "\n")
+        return lines.dropFirst(3).prefix(15).joined(separator: "\n")
+    }
+
+    @Test func aVideoPlaysStandsStillWhenPausedAndItsPlayerGoesWhenSwipedAway() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30)
+        try tmux.press("/") // the rocket club, found by name
+        try tmux.sendRaw("launch")
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Launch Club")
+        try tmux.press("Enter")
+        try tmux.waitFor("the rocket story") { $0.count > 1 && $0[1].contains("Launch Club") }
+        try tmux.press("l", "l", "l")
+        try tmux.waitFor("the liftoff video") { $0.count > 1 && $0[1].hasSuffix("4/5") }
+        let a = try picture(tmux)
+        let moved = try tmux.waitFor("the video moving while it plays") { _ in (try? picture(tmux)).map { $0 != a } ?? false }
+        #expect(!moved.isEmpty)
+        try tmux.press("Space")
+        try tmux.waitFor(text: "paused")
+        // Settled: a whole second in which nothing was drawn and no CPU was used.
+        _ = try tmux.settledScreen()
+        let still = try picture(tmux)
+        _ = try tmux.settledScreen()
+        #expect(try picture(tmux) == still, "paused: the picture stands still")
+        try tmux.press("i")
+        try tmux.waitFor(text: "video 1 live")
+        try tmux.press("Space", "l") // on to the deep-field video: still one player
+        try tmux.waitFor("the deep-field video") { $0.count > 1 && $0[1].hasSuffix("5/5") }
+        try tmux.waitFor(text: "video 1 live")
+        try tmux.press("[") // back a story, a photo: no video, no player
+        try tmux.waitFor(text: "video 0 live")
+        try tmux.press("q") // closes the viewer
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    @Test func playExplainsBadFiles() throws {
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-video-\(UUID()).mp4")
+        try Data("hello\n".utf8).write(to: bad)
+        let result = try Binary.run(["play", bad.path, "--size", "20x10"])
+        #expect(result.status == 1)
+        #expect(result.err == "stories: \(bad.path): neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read\n")
+    }
+}
+
+extension VideoEndToEndTests {
+    /// A damaged video plays what it can; libav's complaints never reach the terminal.
+    @Test func libavNeverWritesToTheTerminal() throws {
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/liftoff.mp4")
+        var data = try Data(contentsOf: clip)
+        for index in stride(from: data.count / 3, to: data.count - 4, by: 97) { data[index] ^= 0x5A }
+        let damaged = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID()).mp4")
+        try data.write(to: damaged)
+        let result = try Binary.run(["play", damaged.path, "--size", "20x10", "--colors", "256"])
+        #expect(result.status == 0)
+        #expect(result.err.isEmpty, "stderr: \(result.err.prefix(300))")
+        #expect(result.out.contains("\u{1B}[?25h"), "the cursor is shown again at the end")
+        #expect(!result.out.contains("h264"), "no libav message on stdout")
+    }
+}
