@@ -68,8 +68,8 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.help, chars("?") + [.key(.escape)] + chars("qp"), .closeHelp, "close"),
         KeyBinding(.help, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
 
-        KeyBinding(.search, [.key(.down), .key(.tab)], .searchNext, "the next story that matches"),
-        KeyBinding(.search, [.key(.up), .key(.tab, .shift)], .searchPrevious, "the previous one"),
+        KeyBinding(.search, [.key(.tab), .key(.down)], .searchNext, "the next story that matches"),
+        KeyBinding(.search, [.key(.tab, .shift), .key(.up)], .searchPrevious, "the previous one"),
         KeyBinding(.search, [.key(.enter)], .searchSubmit, "keep it (none loaded: look along the feed)"),
         KeyBinding(.search, [.key(.escape)], .searchCancel, "give up: back where the search began"),
         KeyBinding(.search, [.key(.backspace), .key(.delete)], .searchDeleteBackward, "delete a character"),

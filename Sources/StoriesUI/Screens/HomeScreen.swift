@@ -125,15 +125,21 @@ public enum HomeScreen {
     /// The `/` field on the last row: what is typed, a cursor, and what it found.
     static func drawSearch(_ search: SearchField, state: AppState, into canvas: inout Canvas, y: Int) {
         let width = canvas.width
+        // The keys in force (keys.conf can rebind the field's), each said only while bound.
+        func hint(_ command: Command, _ what: String) -> String {
+            guard let key = state.bindings.bindings(in: .search).first(where: { $0.command == command })?.inputs.first else { return "" }
+            return " · \(key.description) \(what)"
+        }
+        let cancel = hint(.searchCancel, "cancel")
         let found: String
         if search.text.isEmpty {
-            found = "type a name or @handle · Esc cancel"
+            found = "type a name or @handle" + cancel
         } else if search.matches > 0 {
-            found = "\(search.matches == 1 ? "1 match" : "\(search.matches) matches") · Tab next · Enter done · Esc cancel"
+            found = "\(search.matches == 1 ? "1 match" : "\(search.matches) matches")" + hint(.searchNext, "next") + hint(.searchSubmit, "done") + cancel
         } else if state.store.hasMore {
-            found = "none among \(state.store.count) loaded · Enter look further · Esc cancel"
+            found = "none among \(state.store.count) loaded" + hint(.searchSubmit, "look further") + cancel
         } else {
-            found = "no one by that name · Esc cancel"
+            found = "no one by that name" + cancel
         }
         let foundWidth = min(found.displayWidth, max(0, width - 12))
         var x = 1
