@@ -117,7 +117,6 @@ public final class AppEngine {
     /// The terminal's colours or cell shape changed (or are first known): recorded, and
     /// reduced like any other news.
     public func setDisplay(_ display: Display) {
-        let display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
         guard display != state.display else { return }
         if display.cellAspect != state.display.cellAspect { recorder.record(.cellAspect(display.cellAspect), at: elapsed) }
         send(.display(display))

@@ -2,6 +2,7 @@ import Foundation
 import StoriesApp
 import StoriesCells
 import StoriesCore
+import StoriesFeedIO
 import StoriesMedia
 import StoriesUI
 import Testing
@@ -49,6 +50,21 @@ import Testing
         #expect(driver.state.display.cellAspect == Display.standardCellAspect)
         driver.engine.setDisplay(Display(colorDepth: .palette256, cellAspect: 50))
         #expect(driver.state.display.cellAspect == Display.cellAspectRange.upperBound)
+    }
+
+    /// A live session's cell-shape change goes into its recording, and the recording,
+    /// replayed headless, gives the display back.
+    @Test func aLiveCellShapeChangeIsWrittenToTheRecording() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cell-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let driver = AppDriver(width: 80, height: 24)
+        driver.engine.record(to: try LineFile.open(path, append: false))
+        driver.engine.setDisplay(Display(colorDepth: .palette256, cellAspect: 0.45))
+        driver.engine.setDisplay(Display(colorDepth: .palette256, cellAspect: 0.45)) // the same again: nothing new
+        driver.engine.endRecording()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let recording = try InputRecording.parse(text, file: path)
+        #expect(recording.entries.filter { $0.entry == .cellAspect(0.45) }.count == 1, "\(text)")
     }
 
     @Test func aCellShapeChangeIsRecordedAndReplayed() throws {

@@ -193,11 +193,7 @@ import Testing
         func expectFresh(_ what: String, playing: Bool = true) throws {
             // The animation is over when the item's progress has begun (it waits for the end):
             // a segment of the bar part filled.
-            if playing {
-                try tmux.waitFor("\(what): the animation over") { lines in
-                    (lines.first ?? "").split(separator: " ").contains { ($0.contains("━") || $0.contains("╸")) && $0.contains("─") }
-                }
-            }
+            if playing { try tmux.waitForTheItemPlaying(what) }
             try tmux.press("Space") // paused: nothing moves between the two captures
             _ = try tmux.settledScreen()
             let shown = try tmux.cells()

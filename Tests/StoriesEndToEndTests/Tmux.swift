@@ -104,11 +104,22 @@ final class Tmux {
     /// (an item counts as seen only then).
     func waitForPlaying(item: Int) throws {
         try waitFor("item \(item) playing") { lines in
-            guard let bar = lines.first else { return false }
-            let segments = bar.split(separator: " ", omittingEmptySubsequences: true)
-            guard segments.count >= item else { return false }
-            return segments[item - 1].contains("━") || segments[item - 1].contains("╸")
+            guard let segment = Self.segments(of: lines).dropFirst(item - 1).first else { return false }
+            return segment.contains("━") || segment.contains("╸")
         }
+    }
+
+    /// Waits until the item on screen, whichever it is, has begun to play: a segment of the
+    /// bar is part filled (the progress waits for any animation to end).
+    func waitForTheItemPlaying(_ what: String) throws {
+        try waitFor("\(what): the item playing") { lines in
+            Self.segments(of: lines).contains { ($0.contains("━") || $0.contains("╸")) && $0.contains("─") }
+        }
+    }
+
+    /// The viewer's progress bar (the top line), a segment an item.
+    static func segments(of lines: [String]) -> [Substring] {
+        (lines.first ?? "").split(separator: " ", omittingEmptySubsequences: true)
     }
 
     /// Waits until the shell's prompt is back on an otherwise empty last line.

@@ -7,8 +7,9 @@ import StoriesCells
 /// one. (Next: the graphics protocol the terminal speaks, and the audio output.)
 public struct Display: Equatable, Sendable {
     public var colorDepth: ColorDepth
-    /// A cell's width over its height (pixels), bounded by `cellAspectRange`.
-    public var cellAspect: Double
+    /// A cell's width over its height (pixels), bounded by `cellAspectRange` (set only
+    /// through `init`, so it is never out of range).
+    public private(set) var cellAspect: Double
 
     /// The usual cell: twice as tall as it is wide.
     public static let standardCellAspect = 0.5

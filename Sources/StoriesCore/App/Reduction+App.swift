@@ -17,7 +17,7 @@ extension Reduction {
         case .resized(let width, let height):
             resize(width: width, height: height)
         case .display(let display):
-            state.display = Display(colorDepth: display.colorDepth, cellAspect: display.cellAspect)
+            state.display = display
         case .suspend:
             if let viewer = state.viewer, !viewer.isPaused { apply(.togglePause) }
         case .tick:
