@@ -85,7 +85,7 @@ public final class AppEngine {
         state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
         state.reduceMotion = reduceMotion
         state.preloadPolicy = preload
-        state.photosFit = photosFit
+        state.media.photosFit = photosFit
         state.bindings = bindings
         state.screenWidth = max(0, width)
         state.screenHeight = max(0, height)
@@ -136,7 +136,7 @@ public final class AppEngine {
     }
 
     /// The files that could not be written, in the order they failed.
-    public var failedWrites: [WriteFailure] { state.failedWrites }
+    public var failedWrites: [WriteFailure] { state.chrome.failedWrites }
 
     /// Told of each file that could not be written, as it happens (a headless run says it
     /// on standard error; the terminal's notice line shows it from the state).
@@ -144,7 +144,7 @@ public final class AppEngine {
 
     /// A file could not be written: told, and reduced (notice line, problems list).
     public func writeFailed(_ failure: WriteFailure) {
-        if !state.failedWrites.contains(where: { $0.file == failure.file }) { onWriteFailed?(failure) }
+        if !state.chrome.failedWrites.contains(where: { $0.file == failure.file }) { onWriteFailed?(failure) }
         send(.writeFailed(failure))
     }
 
@@ -228,9 +228,9 @@ public final class AppEngine {
         let pictures = services.pictures
         var window: [MetricsSnapshot.WindowItem] = []
         let viewer = state.viewer
-        for target in state.preloadRequest?.targets ?? [] {
-            let position = state.store.positions[target.story]
-            let story = position.flatMap { state.store.story(at: $0) }
+        for target in state.media.preloadRequest?.targets ?? [] {
+            let position = state.feed.store.positions[target.story]
+            let story = position.flatMap { state.feed.store.story(at: $0) }
             let itemNumber = (story?.items.firstIndex { $0.id == target.item } ?? 0) + 1
             let count = story?.items.count ?? 0
             let label: String
@@ -239,14 +239,14 @@ public final class AppEngine {
             case .adjacent: label = ((position ?? 0) > (viewer?.storyIndex ?? 0) ? "next " : "prev ") + "\(itemNumber)/\(count)"
             case .feed: label = "feed \((position ?? 0) + 1)"
             }
-            let status = state.media[target.media.location]
-            let stage = status == .ready && state.shownMedia.contains(target.media.location) ? "shown" : (status?.word ?? "-")
+            let status = state.media.status[target.media.location]
+            let stage = status == .ready && state.media.shown.contains(target.media.location) ? "shown" : (status?.word ?? "-")
             window.append(.init(label: label, stage: stage, isVisible: target.priority == .visible))
         }
         var snapshot = MetricsSnapshot(policy: state.preloadPolicy, latest: metrics.records, window: window,
                                memoryBytes: pictures.cache.bytesInUse, memoryBudget: pictures.cache.budget,
                                bytesFetched: pictures.bytesFetched,
-                               bytesNeverShown: pictures.bytesNeverShown(shown: state.shownMedia),
+                               bytesNeverShown: pictures.bytesNeverShown(shown: state.media.shown),
                                hits: metrics.hits, navigations: metrics.count,
                                framesShown: services.players.framesShown, framesDropped: services.players.framesDropped,
                                livePlayers: services.players.decoders.current)
@@ -257,7 +257,7 @@ public final class AppEngine {
     /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a
     /// headless run waits for none to be left.
     public var isBusy: Bool {
-        services.pendingWork > 0 || !services.pictures.isIdle || state.transition != nil || frames.redrawScheduled
+        services.pendingWork > 0 || !services.pictures.isIdle || state.viewing.transition != nil || frames.redrawScheduled
             || !inbox.isEmpty
     }
 
@@ -275,7 +275,7 @@ public final class AppEngine {
         frame = render()
         draw?(frame)
         peakCacheBytes = max(peakCacheBytes, services.pictures.cache.bytesInUse)
-        if metrics.frameDrawn(state, at: scheduler.now().uptime), state.showsMetrics {
+        if metrics.frameDrawn(state, at: scheduler.now().uptime), state.chrome.showsMetrics {
             frames.setNeedsDisplay() // the overlay lists the record just made
         }
         afterTurn?()
@@ -285,9 +285,9 @@ public final class AppEngine {
     /// The screen for the current state, as `redraw` would draw it (without drawing it).
     public func render() -> Canvas {
         let pictures = PictureLookups.cached(services.pictures.cache, players: services.players, screenWidth: width,
-                                             screenHeight: height, display: state.display, fit: state.photosFit)
+                                             screenHeight: height, display: state.display, fit: state.media.photosFit)
         let banners = PictureLookups.banners(services.pictures.cache, screenWidth: width, display: state.display)
         return AppView.render(state, width: width, height: height,
-                              metrics: state.showsMetrics ? metricsSnapshot() : nil, pictures: pictures, banners: banners)
+                              metrics: state.chrome.showsMetrics ? metricsSnapshot() : nil, pictures: pictures, banners: banners)
     }
 }

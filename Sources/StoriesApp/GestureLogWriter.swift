@@ -35,12 +35,12 @@ final class GestureLogWriter {
     /// Writes the decisions logged since the state was `before` (each with the phase the
     /// input met).
     func write(_ state: AppState, before: AppState, startUptime: Double) {
-        let new = state.decisionCount - before.decisionCount
+        let new = state.gesture.decisionCount - before.gesture.decisionCount
         guard new > 0 else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let phase = GesturePhase(before).rawValue
-        for decision in state.gestureLog.suffix(min(new, state.gestureLog.count)) {
+        for decision in state.gesture.log.suffix(min(new, state.gesture.log.count)) {
             let line = Line(t: ((decision.time - startUptime) * 1000).rounded() / 1000, phase: phase, input: decision.input,
                             gesture: decision.gesture, handler: decision.handler, result: decision.result, notes: decision.notes,
                             declined: decision.declined.map { Line.Declined(recognizer: $0.recognizer, reason: $0.reason) })

@@ -25,7 +25,7 @@ final class MetricsReporter {
         let inputTime: Double
         if case .input(_, let readAt) = action { inputTime = readAt } else { inputTime = state.now.uptime }
         guard let overtaken = tracker.update(state, trigger: Self.trigger(of: action, in: state), inputTime: inputTime,
-                                             mediaReady: { state.media[$0.location] == .ready }) else { return false }
+                                             mediaReady: { state.media.status[$0.location] == .ready }) else { return false }
         emit(overtaken)
         return true
     }
@@ -52,7 +52,7 @@ final class MetricsReporter {
     /// The gesture a navigation is measured under: for an input, the gesture it became.
     static func trigger(of action: AppAction, in state: AppState) -> String {
         switch action {
-        case .input: state.gestureLog.last?.gesture ?? "input"
+        case .input: state.gesture.log.last?.gesture ?? "input"
         case .navigation(.command(let command)): GestureRecognizer.meaning(of: command, in: state).0
         case .navigation(.select): "open"
         case .app(.tick): "auto-advance"

@@ -13,7 +13,7 @@ struct NavigationTracker {
         var item: ItemID?
         var hit: Bool
         var itemsAt: Double?
-        var pagesAt: Double?
+        var itemModelsAt: Double?
         var mediaAt: Double?
         var firstFrameAt: Double?
     }
@@ -32,11 +32,11 @@ struct NavigationTracker {
 
     static func target(of state: AppState) -> Target? {
         if let viewer = state.viewer {
-            guard let id = state.store.summaries[safe: viewer.storyIndex]?.id else { return nil }
+            guard let id = state.feed.store.summaries[safe: viewer.storyIndex]?.id else { return nil }
             if viewer.isWaiting { return Target(story: id, item: nil) }
-            return Target(story: id, item: state.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.id)
+            return Target(story: id, item: state.feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.id)
         }
-        return state.opening.map { Target(story: $0, item: nil) }
+        return state.row.opening.map { Target(story: $0, item: nil) }
     }
 
     /// After each action: a new target starts a measurement (or continues the one for the
@@ -58,7 +58,7 @@ struct NavigationTracker {
                     // What is already there was there at the input.
                     note(state, at: inputTime, mediaReady: mediaReady)
                     if var started = measuring {
-                        started.hit = started.itemsAt != nil && started.pagesAt != nil && started.mediaAt != nil
+                        started.hit = started.itemsAt != nil && started.itemModelsAt != nil && started.mediaAt != nil
                         measuring = started
                     }
                 }
@@ -76,9 +76,9 @@ struct NavigationTracker {
     /// item's photo or video poster in the cache (t3; a text item has none to wait for).
     private mutating func note(_ state: AppState, at time: Double, mediaReady: (Media) -> Bool) {
         guard var current = measuring else { return }
-        let story = state.store.positions[current.story].flatMap { state.store.story(at: $0) }
+        let story = state.feed.store.positions[current.story].flatMap { state.feed.store.story(at: $0) }
         if current.itemsAt == nil, story != nil { current.itemsAt = time }
-        if current.pagesAt == nil, state.pages[current.story] != nil { current.pagesAt = time }
+        if current.itemModelsAt == nil, state.viewModels.items[current.story] != nil { current.itemModelsAt = time }
         if current.mediaAt == nil, let item = story?.items.first(where: { $0.id == current.item }) {
             if let media = item.content.media {
                 // A photo, or a video's first frame (its poster), decoded at this size.
@@ -105,11 +105,11 @@ struct NavigationTracker {
     private mutating func record(_ current: Measuring, at now: Double, complete: Bool) -> NavigationRecord {
         let item = current.item ?? ""
         let itemsAt = min(now, current.itemsAt ?? now)
-        let pagesAt = max(itemsAt, current.pagesAt ?? itemsAt)
-        let mediaAt = max(pagesAt, min(now, current.mediaAt ?? now))
+        let itemModelsAt = max(itemsAt, current.itemModelsAt ?? itemsAt)
+        let mediaAt = max(itemModelsAt, min(now, current.mediaAt ?? now))
         let ms = { (seconds: Double) in max(0, seconds) * 1000 }
         let record = NavigationRecord(trigger: current.trigger, story: current.story, item: item,
-                                      t2: ms(itemsAt - current.start), t1: ms(pagesAt - itemsAt), t3: ms(mediaAt - pagesAt),
+                                      t2: ms(itemsAt - current.start), t1: ms(itemModelsAt - itemsAt), t3: ms(mediaAt - itemModelsAt),
                                       timeToVisible: ms(now - current.start),
                                       firstFrame: ms((current.firstFrameAt ?? now) - current.start), hit: current.hit,
                                       complete: complete)

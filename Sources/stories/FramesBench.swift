@@ -133,7 +133,7 @@ enum FrameTiming {
             let drawn = DispatchTime.now().uptimeNanoseconds
             screen.draw(canvas)
             let ended = DispatchTime.now().uptimeNanoseconds
-            guard let transition = engine.state.transition else { return }
+            guard let transition = engine.state.viewing.transition else { return }
             let isCube = if case .cube = transition.kind { true } else { false }
             let draw = Double(drawn - began) / 1e6, output = Double(ended - drawn) / 1e6
             if isCube {

@@ -218,7 +218,7 @@ enum NavigationWalk {
         mutating func input(_ step: Int, state: AppState) -> InputEvent {
             if step == navigations / 2 { return .key(.escape) }
             guard let viewer = state.viewer else { return .key(.enter) }
-            let store = state.store
+            let store = state.feed.store
             let itemCount = store.story(at: viewer.storyIndex)?.items.count ?? 1
             if forward, viewer.storyIndex >= store.count - 1, !store.hasMore, viewer.itemIndex >= itemCount - 1 { forward = false }
             if !forward, viewer.storyIndex == 0, viewer.itemIndex == 0 { forward = true }
@@ -256,7 +256,7 @@ enum NavigationWalk {
             engine.stop()
             let pictures = services.pictures
             finished(Result(case: walk, records: records, bytesFetched: pictures.bytesFetched,
-                            bytesNeverShown: pictures.bytesNeverShown(shown: engine.state.shownMedia), peakBytes: engine.peakCacheBytes,
+                            bytesNeverShown: pictures.bytesNeverShown(shown: engine.state.media.shown), peakBytes: engine.peakCacheBytes,
                             residentBytes: residentBytes()))
         }
     }

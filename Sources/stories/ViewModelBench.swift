@@ -4,7 +4,7 @@ import StoriesCore
 import StoriesUI
 
 /// `stories bench viewmodels`: LINE's measurements for the view-model layer. Builds the
-/// view models of 170, 200 and 1012 stories (ring bubbles and viewer pages) and scrolls the
+/// view models of 170, 200 and 1012 stories (ring bubbles and viewer item models) and scrolls the
 /// ring row from the first to the last story of 10 and of 1012, timing each frame's
 /// main-queue work (the reducer, the state comparison the run loop makes, drawing the
 /// screen into a canvas).
@@ -29,10 +29,10 @@ struct ViewModelBench: ParsableCommand {
     mutating func run() throws {
         BenchCommand.warnIfDebugBuild()
         guard runs >= 1, frames >= 10 else { throw ValidationError("--runs must be at least 1 and --frames at least 10") }
-        if !json { print("view models: ring bubbles + viewer pages at \(Self.width) columns, \(runs) runs (median; p90 in brackets)") }
+        if !json { print("view models: ring bubbles + viewer item models at \(Self.width) columns, \(runs) runs (median; p90 in brackets)") }
         for count in [170, 200, 1012] {
             let stories = SyntheticFeed(count: count).loadAll().stories
-            let job = ViewModelJob(ring: stories.map { .init(summary: StorySummary($0), story: $0) }, pages: stories,
+            let job = ViewModelJob(ring: stories.map { .init(summary: StorySummary($0), story: $0) }, stories: stories,
                                    seen: SeenState(), now: Self.now, width: Self.width)
             let items = stories.reduce(0) { $0 + $1.items.count }
             var times: [Double] = []
@@ -72,7 +72,7 @@ struct ViewModelBench: ParsableCommand {
         times.reserveCapacity(frames)
         var now = Moment(uptime: 0, date: Self.now)
         while times.count < frames {
-            if state.selection == state.store.count - 1 {
+            if state.row.selection == state.feed.store.count - 1 {
                 _ = AppReducer.reduce(&state, .command(.selectFirst), at: now)
             }
             now = now.advanced(by: 0.016)

@@ -37,7 +37,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     #elseif FUZZ_STORY
     if let (story, _) = try? FeedDecoder.story(from: data, file: "s.json", expectedID: "s") {
         // What the decoder lets through is what screens are built from.
-        _ = ViewModelFactory.viewerPages(story, now: Date(timeIntervalSince1970: 1_795_197_600), width: 80)
+        _ = ViewModelFactory.viewerItems(story, now: Date(timeIntervalSince1970: 1_795_197_600), width: 80)
     }
     #elseif FUZZ_RECORDING
     if let recording = try? InputRecording.parse(String(decoding: data, as: UTF8.self), file: "r.jsonl") {

@@ -148,12 +148,12 @@ final class AppDriver {
         AppView.render(state, width: state.screenWidth, height: state.screenHeight,
                        pictures: PictureLookups.cached(services.pictures.cache, screenWidth: state.screenWidth,
                                                        screenHeight: state.screenHeight, display: engine.display,
-                                                       fit: state.photosFit))
+                                                       fit: state.media.photosFit))
     }
 
     /// Where the viewer is: (story, item), nil on the row.
     var position: (story: Int, item: Int)? { state.viewer.map { ($0.storyIndex, $0.itemIndex) } }
-    var lastDecision: GestureDecision? { state.gestureLog.last }
+    var lastDecision: GestureDecision? { state.gesture.log.last }
     /// The current item's progress in seconds.
     var elapsed: Double? { state.viewer.map { $0.playback.elapsed(at: now.uptime) } }
 }

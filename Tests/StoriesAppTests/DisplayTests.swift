@@ -30,16 +30,16 @@ import Testing
         let driver = AppDriver(width: 80, height: 24)
         driver.press(.key(.enter))
         driver.finishWork()
-        #expect(driver.state.media[Self.astronaut.location] == .ready)
+        #expect(driver.state.media.status[Self.astronaut.location] == .ready)
         let before = driver.engine.reductions
         driver.engine.setDisplay(Display(colorDepth: .palette256, cellAspect: 1.0))
         driver.settle()
         #expect(driver.engine.reductions > before, "reduced like any other news")
         #expect(driver.state.display.cellAspect == 1.0)
-        #expect(driver.state.preloadRequest?.display.cellAspect == 1.0, "the preload set is made for the new cells")
+        #expect(driver.state.media.preloadRequest?.display.cellAspect == 1.0, "the preload set is made for the new cells")
         driver.finishWork()
         let key = ViewerScreen.renditionKey(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
-                                            display: driver.state.display, fit: driver.state.photosFit)
+                                            display: driver.state.display, fit: driver.state.media.photosFit)
         guard case .ready(let cells) = driver.services.pictures.cache.state(peek: key) else {
             Issue.record("no rendition for the new cells")
             return

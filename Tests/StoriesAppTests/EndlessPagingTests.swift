@@ -55,13 +55,13 @@ import Testing
         // adds nothing, and paging stops there, with nothing left to do.
         #expect(feed.pagesAsked.count == 2, "\(feed.pagesAsked)")
         #expect(!driver.engine.isBusy, "nothing left to do: a headless run ends here")
-        #expect(driver.state.store.count == 3)
-        guard case .stalled = driver.state.store.paging else {
-            Issue.record("paging stalled, not \(driver.state.store.paging)")
+        #expect(driver.state.feed.store.count == 3)
+        guard case .stalled = driver.state.feed.store.paging else {
+            Issue.record("paging stalled, not \(driver.state.feed.store.paging)")
             return
         }
-        let said = driver.state.warnings.filter { $0.message.contains("the feed's page after its first 3 stories added no new one but named a next page") }
-        #expect(said.count == 1, "said once on the problems line: \(driver.state.warnings)")
+        let said = driver.state.feed.warnings.filter { $0.message.contains("the feed's page after its first 3 stories added no new one but named a next page") }
+        #expect(said.count == 1, "said once on the problems line: \(driver.state.feed.warnings)")
         #expect(driver.text.contains("3 stories") && !driver.text.contains("3+"), "nothing more to come for now:\n\(driver.text)")
 
         // Ten minutes with no key pressed: not one more page.
@@ -75,9 +75,9 @@ import Testing
             driver.wait(61)
         }
         #expect(feed.pagesAsked.count == 1 + StoryStore.maxPagesWithoutProgress, "\(feed.pagesAsked)")
-        #expect(driver.state.store.paging == .complete && driver.state.store.endedWithoutProgress)
-        #expect(driver.state.warnings.filter { $0.message.contains("no more pages are asked for") }.count == 1)
-        #expect(driver.state.warnings.filter { $0.message.contains("added no new") }.count == 2)
+        #expect(driver.state.feed.store.paging == .complete && driver.state.feed.store.endedWithoutProgress)
+        #expect(driver.state.feed.warnings.filter { $0.message.contains("no more pages are asked for") }.count == 1)
+        #expect(driver.state.feed.warnings.filter { $0.message.contains("added no new") }.count == 2)
     }
 
     /// `n` (the next unseen story) and End, which look further along the feed, stop where
@@ -88,7 +88,7 @@ import Testing
         driver.finishWork()
         driver.press(.key(.end))
         driver.finishWork()
-        #expect(driver.state.seeking == nil && driver.state.selection == 2)
+        #expect(driver.state.row.seeking == nil && driver.state.row.selection == 2)
         #expect(feed.pagesAsked.count == 2)
     }
 

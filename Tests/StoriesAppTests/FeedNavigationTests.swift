@@ -21,15 +21,15 @@ import Testing
 
     @Test func endGoesToTheTrueLastStoryPagingOnWithTheRowFollowing() {
         let d = Self.long()
-        #expect(d.state.store.count == 10 && d.state.store.hasMore)
+        #expect(d.state.feed.store.count == 10 && d.state.feed.store.hasMore)
         d.press(.key(.end))
-        #expect(d.state.selection == 9, "at once: the last story loaded")
+        #expect(d.state.row.selection == 9, "at once: the last story loaded")
         #expect(d.text.contains("Going to the last story, loading the feed on the way (10 stories so far; Esc: stop)"))
         d.wait(1.1)
-        #expect(d.state.selection == 19, "each page moves the row on")
+        #expect(d.state.row.selection == 19, "each page moves the row on")
         d.wait(3)
-        #expect(d.state.store.count == 35 && !d.state.store.hasMore)
-        #expect(d.state.selection == 34 && d.state.seeking == nil)
+        #expect(d.state.feed.store.count == 35 && !d.state.feed.store.hasMore)
+        #expect(d.state.row.selection == 34 && d.state.row.seeking == nil)
         #expect(d.text.contains("@user34") && d.text.contains("35 stories") && !d.text.contains("Going to"))
     }
 
@@ -37,27 +37,27 @@ import Testing
         let d = Self.long()
         d.press(.key(.end))
         d.press(.key(.escape))
-        #expect(d.state.seeking == nil && !d.text.contains("Going to"))
+        #expect(d.state.row.seeking == nil && !d.text.contains("Going to"))
         d.wait(5)
-        #expect(d.state.selection == 9, "the page already asked for came, and the row stayed")
+        #expect(d.state.row.selection == 9, "the page already asked for came, and the row stayed")
         d.press(.key(.end), .key(.left))
-        #expect(d.state.seeking == nil, "a move on the row stops it too")
-        let before = d.state.selection
+        #expect(d.state.row.seeking == nil, "a move on the row stops it too")
+        let before = d.state.row.selection
         d.wait(5)
-        #expect(d.state.selection == before)
+        #expect(d.state.row.selection == before)
     }
 
     @Test func pageKeysMoveAScreenfulAndStopAtTheEnds() {
         let d = Self.long()
         let screenful = RingLayout.visibleBubbles(width: 100)
         d.press(.key(.pageDown))
-        #expect(d.state.selection == screenful)
+        #expect(d.state.row.selection == screenful)
         d.press(.key(.pageDown))
-        #expect(d.state.selection == 9, "held to the last story loaded")
+        #expect(d.state.row.selection == 9, "held to the last story loaded")
         d.press(.key(.pageUp))
-        #expect(d.state.selection == 9 - screenful)
+        #expect(d.state.row.selection == 9 - screenful)
         d.press(.key(.pageUp), .key(.pageUp))
-        #expect(d.state.selection == 0)
+        #expect(d.state.row.selection == 0)
     }
 
     @Test func nGoesToTheNextStoryWithUnseenItemsPagingOnAndRoundToTheStart() throws {
@@ -70,14 +70,14 @@ import Testing
         let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 25), network: AppDriver.network(latency: 1), seen: seen)
         d.wait(1.5)
         d.press(.key(.character("n")))
-        #expect(d.state.selection == 2)
+        #expect(d.state.row.selection == 2)
         d.press(.key(.character("n")))
         #expect(d.text.contains("Looking for the next story with unseen items (10 stories so far; Esc: stop)"))
         d.wait(2.5)
-        #expect(d.state.selection == 22 && d.state.seeking == nil, "found two pages on")
+        #expect(d.state.row.selection == 22 && d.state.row.seeking == nil, "found two pages on")
         d.press(.key(.character("n")))
         d.wait(2)
-        #expect(d.state.selection == 2, "the feed ended: round to the first unseen story")
+        #expect(d.state.row.selection == 2, "the feed ended: round to the first unseen story")
         #expect(d.text.contains("↺ Back to the first unseen story (the feed ended)"))
     }
 
@@ -87,7 +87,7 @@ import Testing
         for story in feed.stories { for item in story.items { seen.markSeen(story: story.id, item: item.id) } }
         let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 5), seen: seen)
         d.press(.key(.character("n")))
-        #expect(d.state.selection == 0)
+        #expect(d.state.row.selection == 0)
         #expect(d.text.contains("✓ All caught up: every story in this feed is seen"))
         d.press(.key(.enter))
         #expect(d.state.viewer != nil)
@@ -109,56 +109,56 @@ import Testing
 
     @Test func slashFindsAPersonAsTheNameIsTypedAndEscGoesBack() throws {
         let d = AppDriver(width: 100, height: 30)
-        let stories = d.state.store.summaries
+        let stories = d.state.feed.store.summaries
         let priya = try #require(stories.firstIndex { $0.author.name.hasPrefix("Priya") })
         d.press(.key(.right), .key(.right))
         d.press(.key(.character("/")))
         #expect(d.lines.last?.contains("/ ") == true && d.text.contains("type a name or @handle"))
         d.type("PRIYA")
-        #expect(d.state.selection == priya, "case does not matter")
+        #expect(d.state.row.selection == priya, "case does not matter")
         #expect(d.lines.last?.contains("1 match · Tab next · Enter done · Esc cancel") == true)
         d.press(.key(.escape))
-        #expect(d.state.selection == 2 && d.state.search == nil, "Esc goes back where the search began")
+        #expect(d.state.row.selection == 2 && d.state.row.search == nil, "Esc goes back where the search began")
         d.press(.key(.character("/")))
         d.type("@priya.c")
         d.press(.key(.enter))
-        #expect(d.state.selection == priya && d.state.search == nil, "a handle with its @; Enter ends there")
+        #expect(d.state.row.selection == priya && d.state.row.search == nil, "a handle with its @; Enter ends there")
         d.press(.key(.character("/")))
         d.type("sofia")
-        #expect(d.state.store.summaries[d.state.selection].author.name.hasPrefix("Sofía"), "accents do not matter")
+        #expect(d.state.feed.store.summaries[d.state.row.selection].author.name.hasPrefix("Sofía"), "accents do not matter")
         d.press(.key(.backspace), .key(.backspace), .key(.backspace), .key(.backspace), .key(.backspace))
         d.type("zzz")
         #expect(d.text.contains("no one by that name · Esc cancel"), "the whole feed is loaded: nothing further to look through")
         d.press(.key(.character("u"), .control))
-        #expect(d.state.search?.text == "")
+        #expect(d.state.row.search?.text == "")
         d.press(.key(.character("\u{1B}")), .key(.character("\u{7}")))
-        #expect(d.state.search?.text == "", "control characters are never typed in")
+        #expect(d.state.row.search?.text == "", "control characters are never typed in")
         d.type(String(repeating: "x", count: 300))
-        #expect(d.state.search?.text.count == NameSearch.maxLength)
+        #expect(d.state.row.search?.text.count == NameSearch.maxLength)
     }
 
     @Test func tabGoesFromMatchToMatchAndRound() {
         let d = Self.long(count: 10)
-        let names = d.state.store.summaries.map(\.author.handle)
+        let names = d.state.feed.store.summaries.map(\.author.handle)
         #expect(names.contains("user1"))
         d.press(.key(.character("/")))
         d.type("user")
-        #expect(d.state.selection == 0 && d.state.search?.matches == 10)
+        #expect(d.state.row.selection == 0 && d.state.row.search?.matches == 10)
         d.press(.key(.tab), .key(.tab))
-        #expect(d.state.selection == 2)
+        #expect(d.state.row.selection == 2)
         d.press(.key(.tab, .shift), .key(.up), .key(.up))
-        #expect(d.state.selection == 9, "back past the first goes round to the last")
+        #expect(d.state.row.selection == 9, "back past the first goes round to the last")
     }
 
     @Test func enterOnANameNotLoadedLooksFurtherAlongTheFeed() {
         let d = Self.long()
         d.press(.key(.character("/")))
         d.type("user31")
-        #expect(d.state.search?.matches == 0)
+        #expect(d.state.row.search?.matches == 0)
         d.press(.key(.enter))
         #expect(d.text.contains("Looking for 'user31' further along the feed (10 stories so far; Esc: stop)"))
         d.wait(4)
-        #expect(d.state.selection == 31 && d.state.seeking == nil)
+        #expect(d.state.row.selection == 31 && d.state.row.seeking == nil)
         d.press(.key(.character("/")))
         d.type("nobody")
         d.press(.key(.enter))
@@ -188,9 +188,9 @@ import Testing
             return line[line.startIndex..<range.lowerBound].count
         }
         d.click(column: try column(of: "? help"), row: row)
-        #expect(d.state.modal == .help)
+        #expect(d.state.chrome.modal == .help)
         d.click(column: 5, row: 5)
-        #expect(d.state.modal == nil, "a click closes the help")
+        #expect(d.state.chrome.modal == nil, "a click closes the help")
         d.click(column: try column(of: "open"), row: row)
         d.finishWork()
         #expect(d.state.viewer != nil)
@@ -202,7 +202,7 @@ import Testing
         let esc = try column(of: "Esc"), help = try column(of: "? help")
         d.mouse(.press(.left), column: esc, row: row)
         d.mouse(.release(.left), column: help, row: row)
-        #expect(d.state.viewer != nil && d.state.modal == nil)
+        #expect(d.state.viewer != nil && d.state.chrome.modal == nil)
         #expect(d.lastDecision?.declined.contains { $0.reason.contains("released off the key for dismiss") } == true)
         d.click(column: esc + 1, row: row)
         #expect(d.state.viewer == nil, "Esc close closes")
@@ -213,10 +213,10 @@ import Testing
         #expect(d.lines[RingLayout.row + 1].hasSuffix("›"))
         d.click(column: 99, row: RingLayout.row + 1)
         let screenful = RingLayout.visibleBubbles(width: 100)
-        #expect(d.state.selection == screenful)
+        #expect(d.state.row.selection == screenful)
         #expect(d.lines[RingLayout.row + 1].hasPrefix("‹"))
         d.click(column: 0, row: RingLayout.row + 1)
-        #expect(d.state.selection == 0)
+        #expect(d.state.row.selection == 0)
     }
 
     @Test func theProblemsListShowsEveryProblemAndScrolls() throws {
@@ -225,7 +225,7 @@ import Testing
         let d = AppDriver(width: 80, height: 24, source: MemoryFeed(load: load))
         #expect(d.text.contains("⚠ 30 feed problems (p: all); latest: stories/s30.json"))
         d.press(.key(.character("p")))
-        #expect(d.state.modal == .problems)
+        #expect(d.state.chrome.modal == .problems)
         #expect(d.text.contains("Feed problems · 30 problems"))
         #expect(d.text.contains("• stories/s1.json: items[1].type: unknown item type 'poll'; item skipped"))
         let footer = try #require(d.lines.first { $0.contains("PgDn more") })
@@ -236,7 +236,7 @@ import Testing
         d.press(.key(.pageUp))
         #expect(d.text.contains("PgDn more"), "one page back after any number of presses past the end")
         d.press(.key(.character("p")))
-        #expect(d.state.modal == nil)
+        #expect(d.state.chrome.modal == nil)
     }
 
     @Test func aLongProblemKeepsItsStartOnTheHomeScreen() throws {
@@ -323,37 +323,37 @@ import Testing
         let d = AppDriver(width: 100, height: 30, network: AppDriver.network(latency: 1))
         d.wait(1.5)
         d.press(.key(.enter))
-        #expect(d.state.opening != nil)
+        #expect(d.state.row.opening != nil)
         d.press(.key(.character("/")))
-        #expect(d.state.opening == nil && d.state.search != nil)
+        #expect(d.state.row.opening == nil && d.state.row.search != nil)
         d.type("mika")
         d.wait(3)
         #expect(d.state.viewer == nil, "the story stopped loading: no viewer opened under the field")
         d.press(.key(.escape))
-        #expect(d.state.search == nil)
+        #expect(d.state.row.search == nil)
     }
 
     @Test func aSpaceBetweenWordsAndCtrlLWorkInTheField() {
         let d = AppDriver(width: 100, height: 30)
         d.press(.key(.character("/")))
         d.type(" priya raman")
-        #expect(d.state.search?.text == "priya raman", "a leading space is not typed; one between words is")
-        #expect(d.state.store.summaries[d.state.selection].author.name == "Priya Raman")
+        #expect(d.state.row.search?.text == "priya raman", "a leading space is not typed; one between words is")
+        #expect(d.state.feed.store.summaries[d.state.row.selection].author.name == "Priya Raman")
         d.press(.key(.character("l"), .control))
-        #expect(d.lastDecision?.handler == "app" && d.state.search != nil, "Ctrl-L redraws, the field stays")
+        #expect(d.lastDecision?.handler == "app" && d.state.row.search != nil, "Ctrl-L redraws, the field stays")
     }
 
     @Test func slashAndNOnAScreenOfSectionsGoBackToTheRow() throws {
         let d = AppDriver(width: 100, height: 34)
         // Explore › Space: a screen of sections with no ring row.
         d.press(.key(.down), .key(.down), .key(.down), .key(.down), .key(.enter))
-        #expect(d.state.homeLevels.count == 2)
+        #expect(d.state.home.levels.count == 2)
         d.press(.key(.character("/")))
-        #expect(d.state.homeLevels.count == 1 && d.state.homeLevel.focus == nil, "back on the home, the row has the keyboard")
+        #expect(d.state.home.levels.count == 1 && d.state.home.level.focus == nil, "back on the home, the row has the keyboard")
         d.press(.key(.escape), .key(.down), .key(.down), .key(.down), .key(.down), .key(.enter))
-        #expect(d.state.homeLevels.count == 2)
+        #expect(d.state.home.levels.count == 2)
         d.press(.key(.character("n")))
-        #expect(d.state.homeLevels.count == 1 && d.text.contains("◉ stories"))
+        #expect(d.state.home.levels.count == 1 && d.text.contains("◉ stories"))
     }
 
     /// The hint line shows the keys in force: keys.conf rebinds them there too, and a click

@@ -88,7 +88,7 @@ import Testing
     func theLoadingRingTurnsExactlyWhenItSays(elapsed: Double) throws {
         let pilot = AppDriver.firstPageOnly()
         pilot.press(.key(.enter))
-        #expect(pilot.state.opening != nil)
+        #expect(pilot.state.row.opening != nil)
         if elapsed > 0 { pilot.frame(after: elapsed) }
         let delay = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))
         let now = pilot.state.now.uptime

@@ -75,7 +75,7 @@ final class GestureRig {
         let r = opened()
         r.wait(1)
         r.mouse(.press(.left), 60, 12)
-        #expect(GestureRecognizer.holdCheckTime(r.state.pointer) == r.d.now.uptime + 0.25)
+        #expect(GestureRecognizer.holdCheckTime(r.state.gesture.pointer) == r.d.now.uptime + 0.25)
         r.wait(0.3)
         #expect(r.last?.gesture == "hold")
         #expect(r.state.isHeld == true)
@@ -161,7 +161,7 @@ final class GestureRig {
         r.mouse(.release(.left), 40, 20)
         #expect(r.position!.story == 1, "30 columns left: the next story")
         #expect(r.state.viewer != nil, "the downward part never dismissed")
-        guard case .cube? = r.state.transition?.kind else {
+        guard case .cube? = r.state.viewing.transition?.kind else {
             Issue.record("expected a cube turning on from the drag")
             return
         }
@@ -173,7 +173,7 @@ final class GestureRig {
         #expect(GesturePhase(r.state) == .presenting)
         r.wait(0.05)
         r.mouse(.press(.left), 70, 12)
-        #expect(r.state.transition == nil, "the press completed the present")
+        #expect(r.state.viewing.transition == nil, "the press completed the present")
         #expect(r.last?.result == ["completeTransition"])
         r.mouse(.release(.left), 70, 12)
         #expect(r.position! == (0, 1))
@@ -190,7 +190,7 @@ final class GestureRig {
         // b0 b1 b2 c0, then past the last story the viewer is dismissed; none was lost, and
         // the fifth → (after the dismiss ended at once) moves along the row.
         #expect(r.state.viewer == nil)
-        let taps = r.state.gestureLog.suffix(5)
+        let taps = r.state.gesture.log.suffix(5)
         #expect(taps.map(\.gesture) == ["tap right", "tap right", "tap right", "tap right", "choose a story"])
         #expect(taps.last?.result == ["completeTransition", "selectNext"])
         #expect(taps.first?.result == ["completeTransition", "nextItem"])
@@ -238,14 +238,14 @@ final class GestureRig {
         let r = opened()
         r.key(.character("q"), .alt)
         #expect(r.state.viewer == nil, "Esc dismissed")
-        #expect(r.state.gestureLog.suffix(3).map(\.gesture) == ["Esc then key q", "pull down (dismiss)", "quit"])
+        #expect(r.state.gesture.log.suffix(3).map(\.gesture) == ["Esc then key q", "pull down (dismiss)", "quit"])
     }
 
     @Test func theHelpTakesAClickAndTooSmallATerminalTakesNone() {
         let r = opened()
         r.key(.character("?"))
         r.mouse(.press(.left), 60, 12)
-        #expect(r.state.modal != .help)
+        #expect(r.state.chrome.modal != .help)
         #expect(r.last?.handler == "overlay.help")
         r.d.resize(width: 30, height: 30)
         r.mouse(.press(.left), 20, 12)
@@ -257,9 +257,9 @@ final class GestureRig {
     @Test func theWheelChoosesOnTheRowAndIsDeclinedInTheViewer() {
         let r = GestureRig()
         r.mouse(.wheelDown, 10, 3)
-        #expect(r.state.selection == 1)
+        #expect(r.state.row.selection == 1)
         r.mouse(.wheelUp, 10, 3)
-        #expect(r.state.selection == 0)
+        #expect(r.state.row.selection == 0)
         r.key(.enter)
         r.mouse(.wheelDown, 10, 3)
         #expect(r.last?.declined.first?.reason == "the wheel means nothing in the viewer")
@@ -267,7 +267,7 @@ final class GestureRig {
 
     @Test func theLogKeepsTheLatestDecisions() {
         let r = GestureRig()
-        for _ in 0..<(AppState.gestureLogLimit + 5) { r.key(.right) }
-        #expect(r.state.gestureLog.count == AppState.gestureLogLimit)
+        for _ in 0..<(PointerState.logLimit + 5) { r.key(.right) }
+        #expect(r.state.gesture.log.count == PointerState.logLimit)
     }
 }

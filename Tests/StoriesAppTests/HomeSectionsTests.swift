@@ -27,7 +27,7 @@ private final class Attempts: @unchecked Sendable {
 
     @Test func theDemoHomeShowsItsSectionsBelowTheRingRow() {
         let pilot = AppDriver(width: 100, height: 34)
-        #expect(pilot.state.homeLevel.sections.count == 4)
+        #expect(pilot.state.home.level.sections.count == 4)
         for title in ["Featured", "Liftoff · a launch in 12 seconds", "Continue watching", "🚀 Launch Club", "Close friends"] {
             #expect(pilot.text.contains(title), "\(title) is on the home screen")
         }
@@ -41,29 +41,29 @@ private final class Attempts: @unchecked Sendable {
     @Test func arrowsMoveBetweenSectionsAndWithinOneAndEnterRunsTheCellsAction() throws {
         let pilot = AppDriver(width: 100, height: 34)
         pilot.press(.key(.down))
-        #expect(pilot.state.homeLevel.focus == 0)
+        #expect(pilot.state.home.level.focus == 0)
         #expect(pilot.lines.contains { $0.hasPrefix("▸ Featured") })
         #expect(pilot.text.contains("Training day at the space centre."),
                 "the details stay, so the sections do not move under the pointer when one takes the keyboard")
         pilot.press(.key(.right))
-        #expect(pilot.state.homeLevel.selected[0] == 1)
+        #expect(pilot.state.home.level.selected[0] == 1)
         #expect(pilot.text.contains("The deep field"))
         #expect(pilot.lines.last?.contains("Enter open Jonas Berg's story") == true, "the hint says what Enter does")
-        #expect(pilot.state.selection == 0, "← → move within the section, not the ring row")
+        #expect(pilot.state.row.selection == 0, "← → move within the section, not the ring row")
         pilot.press(.key(.enter))
         pilot.finishWork()
-        let jonas = try #require(pilot.state.store.positions["jonas"])
+        let jonas = try #require(pilot.state.feed.store.positions["jonas"])
         #expect(pilot.position?.story == jonas, "the banner opened Jonas's story")
         pilot.press(.key(.escape))
         #expect(pilot.state.viewer == nil)
-        #expect(pilot.state.homeLevel.focus == 0, "back on the home, the section still has the keyboard")
+        #expect(pilot.state.home.level.focus == 0, "back on the home, the section still has the keyboard")
         pilot.press(.key(.down), .key(.down), .key(.down), .key(.down))
-        #expect(pilot.state.homeLevel.focus == 3, "↓ stops at the last section")
+        #expect(pilot.state.home.level.focus == 3, "↓ stops at the last section")
         #expect(pilot.text.contains("▸ Explore"))
         pilot.press(.key(.up), .key(.up), .key(.up), .key(.up), .key(.up))
-        #expect(pilot.state.homeLevel.focus == nil, "↑ from the first section goes back to the ring row")
+        #expect(pilot.state.home.level.focus == nil, "↑ from the first section goes back to the ring row")
         pilot.press(.key(.down), .key(.escape))
-        #expect(pilot.state.homeLevel.focus == nil, "Esc gives the keyboard back to the row")
+        #expect(pilot.state.home.level.focus == nil, "Esc gives the keyboard back to the row")
         #expect(pilot.lastDecision?.handler == "home.sections")
     }
 
@@ -71,18 +71,18 @@ private final class Attempts: @unchecked Sendable {
         let pilot = AppDriver(width: 100, height: 34)
         pilot.press(.key(.down), .key(.down), .key(.down), .key(.down)) // Explore; Space is its first cell
         pilot.press(.key(.enter))
-        #expect(pilot.state.homeLevels.count == 2)
+        #expect(pilot.state.home.levels.count == 2)
         #expect(pilot.lines[0].contains("Demo stories › Space"))
         #expect(pilot.text.contains("▸ Stories about space"))
         #expect(!pilot.text.contains("Close friends"), "the screen of sections replaces the home's")
         #expect(!pilot.text.contains("╭──────╮  ╭──────╮  ╭──────╮  ╭──────╮  ╭──────╮  ╭──────╮"), "and has no ring row")
         pilot.press(.key(.up))
-        #expect(pilot.state.homeLevel.focus == 0, "there is no ring row to go up to")
+        #expect(pilot.state.home.level.focus == 0, "there is no ring row to go up to")
         pilot.press(.key(.down), .key(.right))
-        #expect(pilot.state.homeLevel.selected[1] == 1)
+        #expect(pilot.state.home.level.selected[1] == 1)
         pilot.press(.key(.escape))
-        #expect(pilot.state.homeLevels.count == 1)
-        #expect(pilot.state.homeLevel.focus == 3, "back where the keyboard was")
+        #expect(pilot.state.home.levels.count == 1)
+        #expect(pilot.state.home.level.focus == 3, "back where the keyboard was")
         #expect(pilot.text.contains("▸ Explore"))
     }
 
@@ -98,28 +98,28 @@ private final class Attempts: @unchecked Sendable {
             #expect(pilot.lines.contains { $0.contains(line) }, "'\(line)' is on screen: the whole URL can be copied")
         }
         pilot.press(.key(.left))
-        #expect(pilot.state.notice == nil, "the next key clears the notice")
+        #expect(pilot.state.chrome.notice == nil, "the next key clears the notice")
     }
 
     @Test func aTooltipShowsOnceEverAndIsRememberedAcrossRestarts() throws {
         let pilot = AppDriver(width: 100, height: 34)
         pilot.press(.key(.down))
-        #expect(pilot.state.tooltip == "demo-tip-banner")
+        #expect(pilot.state.home.tooltip == "demo-tip-banner")
         #expect(pilot.text.contains("Tip: Sections come from the server."))
         let saved = try #require(pilot.persisted.last)
         #expect(saved.hasShownTooltip("demo-tip-banner"), "remembered the moment it is shown")
         pilot.press(.key(.right), .key(.left))
-        #expect(pilot.state.tooltip == nil)
+        #expect(pilot.state.home.tooltip == nil)
         #expect(!pilot.text.contains("Tip:"), "moving away and back does not bring it back")
 
         // A restart with the seen state as saved: the banner's tooltip never shows again,
         // while one never shown (the cards') still does, once.
         let again = AppDriver(width: 100, height: 34, seen: saved)
         again.press(.key(.down))
-        #expect(again.state.tooltip == nil)
+        #expect(again.state.home.tooltip == nil)
         #expect(!again.text.contains("Tip:"))
         again.press(.key(.down))
-        #expect(again.state.tooltip == "demo-tip-continue")
+        #expect(again.state.home.tooltip == "demo-tip-continue")
         #expect(again.text.contains("Tip: Pick up where you left off"))
     }
 
@@ -128,25 +128,25 @@ private final class Attempts: @unchecked Sendable {
         let card = try #require(place(of: "Olúwáseun  ", in: pilot) ?? place(of: "Olúwáseun", in: pilot))
         pilot.click(column: card.column, row: card.row)
         pilot.finishWork()
-        let olu = try #require(pilot.state.store.positions["olu"])
+        let olu = try #require(pilot.state.feed.store.positions["olu"])
         #expect(pilot.position?.story == olu, "the card opened Olúwáseun's story")
-        #expect(pilot.state.gestureLog.contains { $0.gesture == "click on cell 2 of section 2" && $0.handler == "home.sections" })
+        #expect(pilot.state.gesture.log.contains { $0.gesture == "click on cell 2 of section 2" && $0.handler == "home.sections" })
         pilot.press(.key(.escape))
-        #expect(pilot.state.homeLevel.focus == 1, "the clicked cell's section has the keyboard")
+        #expect(pilot.state.home.level.focus == 1, "the clicked cell's section has the keyboard")
         // A press on one cell and a release on another does nothing.
         let mika = try #require(place(of: "Mika 🌸 ", in: pilot).flatMap { $0.row > 6 ? $0 : nil } ?? place(of: "Coffee and a cat", in: pilot))
         pilot.mouse(.press(.left), column: mika.column, row: mika.row)
         pilot.mouse(.release(.left), column: 1, row: pilot.state.screenHeight - 1)
         #expect(pilot.state.viewer == nil)
-        #expect(pilot.state.opening == nil)
+        #expect(pilot.state.row.opening == nil)
         // A click on a bubble of the ring row gives it the keyboard.
         let visible = RingLayout.visibleBubbles(width: 100)
-        let first = RingLayout.firstVisible(selection: pilot.state.selection, count: pilot.state.store.count, visible: visible)
+        let first = RingLayout.firstVisible(selection: pilot.state.row.selection, count: pilot.state.feed.store.count, visible: visible)
         let bubble = try #require(HomeScreen.bubbleRect(of: first, state: pilot.state, width: 100))
-        #expect(first != pilot.state.selection)
+        #expect(first != pilot.state.row.selection)
         pilot.click(column: bubble.x + 2, row: bubble.y + 1)
-        #expect(pilot.state.homeLevel.focus == nil)
-        #expect(pilot.state.selection == first)
+        #expect(pilot.state.home.level.focus == nil)
+        #expect(pilot.state.row.selection == first)
     }
 
     @Test func aBrokenHomeSaysWhatIsWrongAndTheRestShows() {
@@ -157,7 +157,7 @@ private final class Attempts: @unchecked Sendable {
         let pilot = AppDriver(width: 100, height: 30, source: source)
         #expect(pilot.text.contains("Still here"))
         #expect(pilot.text.contains("'carousel' is not a section style this app knows"))
-        #expect(pilot.state.store.count > 0, "the ring row is untouched")
+        #expect(pilot.state.feed.store.count > 0, "the ring row is untouched")
     }
 
     @Test func aHomeThatFailsIsAskedForAgainAndArrives() {
@@ -170,10 +170,10 @@ private final class Attempts: @unchecked Sendable {
         })
         let pilot = AppDriver(width: 100, height: 30, source: source)
         #expect(pilot.text.contains("home sections did not load: /v1/home: the server answered 503; trying again"))
-        #expect(pilot.state.warnings.count == 1)
+        #expect(pilot.state.feed.warnings.count == 1)
         pilot.wait(2)
         #expect(attempts.count == 2)
-        #expect(pilot.state.warnings.count == 1, "one line for a run of failures")
+        #expect(pilot.state.feed.warnings.count == 1, "one line for a run of failures")
         pilot.wait(4)
         #expect(attempts.count == 3)
         #expect(pilot.text.contains("Arrived late"))
@@ -219,13 +219,13 @@ private final class Attempts: @unchecked Sendable {
         })
         let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
         pilot.wait(2)
-        #expect(pilot.state.store.count == 10)
+        #expect(pilot.state.feed.store.count == 10)
         pilot.press(.key(.down), .key(.enter))
         #expect(pilot.text.contains("Looking for the story '\(last.id)' further along the feed (10 stories so far; Esc: stop)"))
         pilot.wait(3)
         #expect(pilot.state.viewer != nil, "the page came, then the items: the story is open")
-        #expect(pilot.state.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
-        #expect(pilot.state.seeking == nil)
+        #expect(pilot.state.feed.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
+        #expect(pilot.state.row.seeking == nil)
     }
 
     /// A search started while another story is still opening: that opening stops (its
@@ -241,12 +241,12 @@ private final class Attempts: @unchecked Sendable {
         let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
         pilot.wait(2)
         pilot.press(.key(.down), .key(.enter))
-        #expect(pilot.state.opening == opening.id)
+        #expect(pilot.state.row.opening == opening.id)
         pilot.press(.key(.right), .key(.enter))
-        #expect(pilot.state.opening == nil && pilot.state.seeking == .story(last.id), "the search takes over")
+        #expect(pilot.state.row.opening == nil && pilot.state.row.seeking == .story(last.id), "the search takes over")
         #expect(pilot.text.contains("Looking for the story"))
         pilot.wait(3)
-        #expect(pilot.state.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
+        #expect(pilot.state.feed.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
     }
 
     /// A story the feed does not have: looked for to the end of the feed, then said once;
@@ -261,10 +261,10 @@ private final class Attempts: @unchecked Sendable {
         pilot.wait(2)
         pilot.press(.key(.down), .key(.enter))
         pilot.press(.key(.escape))
-        #expect(pilot.state.seeking == nil && !pilot.text.contains("Looking for"), "Esc stops it")
-        #expect(pilot.state.homeLevel.focus != nil, "the first Esc stops the search, not the section's keyboard")
+        #expect(pilot.state.row.seeking == nil && !pilot.text.contains("Looking for"), "Esc stops it")
+        #expect(pilot.state.home.level.focus != nil, "the first Esc stops the search, not the section's keyboard")
         pilot.wait(2)
-        #expect(pilot.state.store.count == Fixture.demo.stories.count, "the page already asked for was kept")
+        #expect(pilot.state.feed.store.count == Fixture.demo.stories.count, "the page already asked for was kept")
         pilot.press(.key(.enter))
         #expect(pilot.state.viewer == nil)
         #expect(pilot.text.contains("The story 'nobody' is not in this feed (all \(Fixture.demo.stories.count) stories looked through)"))
@@ -283,9 +283,9 @@ private final class Attempts: @unchecked Sendable {
 
     @Test func aResizeRebuildsTheSectionsForTheNewWidth() {
         let pilot = AppDriver(width: 100, height: 34)
-        #expect(pilot.state.currentHomeModels?.width == 100)
+        #expect(pilot.state.home.currentModels?.width == 100)
         pilot.resize(width: 60, height: 34)
-        #expect(pilot.state.currentHomeModels?.width == 60)
+        #expect(pilot.state.home.currentModels?.width == 60)
         #expect(pilot.text.contains("Featured"))
     }
 

@@ -67,11 +67,11 @@ import Testing
         source.down = false
         driver.wait(1.1)
         #expect(source.fetches(Self.astronaut) == first + 1)
-        #expect(driver.state.media[Self.astronaut] == .ready)
+        #expect(driver.state.media.status[Self.astronaut] == .ready)
         #expect(!driver.text.contains("cannot show this photo"))
         #expect(driver.state.viewer?.playback.isRunning == true)
         #expect(driver.state.seen.unseenCount(story: "ayla", items: ["astronaut"]) == 0, "shown, so seen")
-        #expect(driver.state.mediaRetries.isEmpty)
+        #expect(driver.state.media.retries.isEmpty)
     }
 
     @Test func triesBackOffWhileTheSourceStaysAway() {
@@ -82,7 +82,7 @@ import Testing
         // Backoff 1, 2, 4, 8, 16 s: by 31 s after the first failure, five more tries; not one a frame.
         driver.wait(31.5)
         #expect(source.fetches(Self.astronaut) == first + 5, "\(source.fetches(Self.astronaut)) fetches")
-        #expect(driver.state.mediaRetries[Self.astronaut]?.attempt == 6)
+        #expect(driver.state.media.retries[Self.astronaut]?.attempt == 6)
         #expect(driver.text.contains("↻ trying again by itself · 6 tries so far"), "\(driver.text)")
         #expect(driver.state.viewer?.playback.isRunning == false)
     }
@@ -97,13 +97,13 @@ import Testing
         // A story further along is opened: its items come (the news that the source is
         // back), and the photo held back is asked for in the same moment.
         let far = 7
-        let farID = driver.state.store.summaries[far].id
-        #expect(driver.state.store.items[farID] == nil, "not loaded yet: its answer is news")
+        let farID = driver.state.feed.store.summaries[far].id
+        #expect(driver.state.feed.store.items[farID] == nil, "not loaded yet: its answer is news")
         for _ in 0..<far { driver.press(.key(.character("]"))) }
         #expect(driver.position?.story == far)
         #expect(source.fetches(Self.astronaut) == before + 1, "asked again at once, not at the end of its backoff")
-        #expect(driver.state.media[Self.astronaut] == .ready)
-        #expect(driver.state.mediaRetries.isEmpty, "every photo the outage held back came: \(driver.state.mediaRetries)")
+        #expect(driver.state.media.status[Self.astronaut] == .ready)
+        #expect(driver.state.media.retries.isEmpty, "every photo the outage held back came: \(driver.state.media.retries)")
     }
 
     @Test func aPhotoThatFailedForGoodIsSaidOnceAndNeverAskedForAgain() {
@@ -130,7 +130,7 @@ import Testing
         driver.finishWork()
         source.down = true // the server stops under the viewing session
         let far = 7
-        #expect(driver.state.store.items[driver.state.store.summaries[far].id] == nil, "not loaded before the outage")
+        #expect(driver.state.feed.store.items[driver.state.feed.store.summaries[far].id] == nil, "not loaded before the outage")
         for _ in 0..<far { driver.press(.key(.character("]"))) }
         #expect(driver.position?.story == far)
         #expect(driver.text.contains("⚠ Could not load this story"), "\(driver.text)")
@@ -147,7 +147,7 @@ import Testing
         source.down = true
         let driver = AppDriver(width: 120, height: 30, source: Self.feed(source, storiesToo: true))
         driver.wait(0.5)
-        let failed = driver.state.store.items.filter { if case .failed = $0.value { true } else { false } }.keys.sorted()
+        let failed = driver.state.feed.store.items.filter { if case .failed = $0.value { true } else { false } }.keys.sorted()
         #expect(failed.count >= 3, "preloading touched several stories: \(failed)")
         #expect(driver.text.contains("⚠"))
 
@@ -156,12 +156,12 @@ import Testing
         // loaded, the others lose their ⚠ (loaded when wanted).
         driver.wait(1.1)
         driver.finishWork()
-        let stillFailed = driver.state.store.items.filter { if case .failed = $0.value { true } else { false } }
+        let stillFailed = driver.state.feed.store.items.filter { if case .failed = $0.value { true } else { false } }
         #expect(stillFailed.isEmpty, "\(stillFailed)")
         #expect(!driver.text.contains("⚠"), "\(driver.text)")
-        #expect(driver.state.storyRetries.isEmpty)
+        #expect(driver.state.feed.storyRetries.isEmpty)
         for id in failed where source.storyFetches(id) > 1 {
-            #expect(driver.state.store.story(at: driver.state.store.positions[id] ?? -1) != nil, "\(id) asked again and here")
+            #expect(driver.state.feed.store.story(at: driver.state.feed.store.positions[id] ?? -1) != nil, "\(id) asked again and here")
         }
     }
 }

@@ -18,14 +18,14 @@ import Testing
         for _ in 0..<90 {
             d.press(.key(.character("]")))
             d.wait(0.6)
-            most = max(most, d.state.pages.count)
+            most = max(most, d.state.viewModels.items.count)
         }
         let viewer = try #require(d.state.viewer)
         #expect(viewer.storyIndex >= 80, "walked on: \(viewer.storyIndex)")
-        #expect(most <= AppState.pagesKept, "at most \(AppState.pagesKept) stories' pages kept, saw \(most)")
-        let firstID = try #require(d.state.store.summaries[safe: first]).id
-        #expect(d.state.pages[firstID] == nil, "the first story's pages were let go")
-        #expect(d.state.store.items[firstID] != nil, "its items are still known (seen state, the row)")
+        #expect(most <= ViewModelState.storiesKept, "at most \(ViewModelState.storiesKept) stories' pages kept, saw \(most)")
+        let firstID = try #require(d.state.feed.store.summaries[safe: first]).id
+        #expect(d.state.viewModels.items[firstID] == nil, "the first story's pages were let go")
+        #expect(d.state.feed.store.items[firstID] != nil, "its items are still known (seen state, the row)")
 
         // Back to the start: each story shows again, its pages built again on the way.
         for _ in 0..<viewer.storyIndex {
@@ -34,9 +34,9 @@ import Testing
         }
         let back = try #require(d.state.viewer)
         #expect(back.storyIndex == first && !back.isWaiting)
-        #expect(d.state.pages[firstID] != nil)
-        #expect(d.state.pagesBuilding.isEmpty)
-        #expect(d.text.contains(try #require(d.state.store.summaries[safe: first]).author.name))
+        #expect(d.state.viewModels.items[firstID] != nil)
+        #expect(d.state.viewModels.building.isEmpty)
+        #expect(d.text.contains(try #require(d.state.feed.store.summaries[safe: first]).author.name))
     }
 }
 
@@ -52,15 +52,15 @@ import Testing
         d.wait(3)
         d.press(.key(.enter))
         d.wait(2)
-        #expect(PreloadPlanner.window(d.state.pace) == .standard, "nothing learned yet")
-        #expect(d.state.pace.fetchSeconds.map { abs($0 - 0.3) < 0.01 } == true, "fetches timed on the app's clock: \(String(describing: d.state.pace.fetchSeconds))")
+        #expect(PreloadPlanner.window(d.state.media.pace) == .standard, "nothing learned yet")
+        #expect(d.state.media.pace.fetchSeconds.map { abs($0 - 0.3) < 0.01 } == true, "fetches timed on the app's clock: \(String(describing: d.state.media.pace.fetchSeconds))")
         for _ in 0..<4 {
             d.press(.key(.right))
             d.wait(0.15)
         }
-        #expect(d.state.pace.steps.count == 4)
-        #expect(d.state.pace.interval.map { abs($0 - 0.15) < 0.02 } == true)
-        let window = PreloadPlanner.window(d.state.pace)
+        #expect(d.state.media.pace.steps.count == 4)
+        #expect(d.state.media.pace.interval.map { abs($0 - 0.15) < 0.02 } == true)
+        let window = PreloadPlanner.window(d.state.media.pace)
         #expect(window.ahead >= 3, "a 150 ms tapper behind a 300 ms network gets more than two ahead: \(window)")
         d.press(.key(.character("i")))
         #expect(d.text.contains("150 ms a step"), "\(d.text)")

@@ -8,7 +8,7 @@ import Testing
 @Suite struct MetricsOverlayTests {
     @Test func theOverlayReadsAsANumberedReport() {
         var state = AppDriver().state
-        state.showsMetrics = true
+        state.chrome.showsMetrics = true
         let metrics = MetricsSnapshot(
             policy: .on,
             latest: [
@@ -34,10 +34,10 @@ import Testing
         let pilot = AppDriver()
         pilot.type("g")
         pilot.type("i")
-        #expect(pilot.state.showsMetrics && !pilot.state.showsGestures)
+        #expect(pilot.state.chrome.showsMetrics && !pilot.state.chrome.showsGestures)
         #expect(pilot.text.contains("Metrics · preload on"))
         pilot.type("g")
-        #expect(!pilot.state.showsMetrics && pilot.state.showsGestures)
+        #expect(!pilot.state.chrome.showsMetrics && pilot.state.chrome.showsGestures)
         pilot.type("g")
         #expect(!pilot.text.contains("Metrics ·") && !pilot.text.contains("Gestures ·"))
     }

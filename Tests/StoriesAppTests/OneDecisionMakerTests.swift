@@ -23,13 +23,13 @@ import Testing
         d.mouse(.drag(.left), column: 45, row: 12)
         #expect(d.state.drag != nil)
         d.type("?")
-        #expect(d.state.drag == nil && d.state.pointer == .idle, "the key called the drag off")
+        #expect(d.state.drag == nil && d.state.gesture.pointer == .idle, "the key called the drag off")
         #expect(d.lastDecision?.notes.contains("a key calls off the mouse gesture in progress") == true)
         d.mouse(.release(.left), column: 45, row: 12)
         d.type("?")
         let before = d.elapsed ?? 0
         d.wait(1)
-        #expect(d.state.transition == nil)
+        #expect(d.state.viewing.transition == nil)
         #expect(GesturePhase(d.state) == .viewing)
         #expect((d.elapsed ?? 0) > before + 0.9, "the bar runs again")
         d.press(.key(.right))
@@ -87,13 +87,13 @@ import Testing
             d.wait(3)
             let s = d.state
             let context = "sequence \(sequence) of seed \(seed) (STORIES_SEED=\(seed)): \(steps.joined(separator: ", "))"
-            #expect(s.drag == nil && !s.isHeld && s.pointer == .idle, "a gesture outlived its release: \(context)")
-            #expect(s.transition == nil, "an animation never ended: \(context)")
-            if let viewer = s.viewer, !viewer.isPaused, s.modal == nil, !viewer.isWaiting, s.isUsable, !s.awaitsMedia {
+            #expect(s.drag == nil && !s.isHeld && s.gesture.pointer == .idle, "a gesture outlived its release: \(context)")
+            #expect(s.viewing.transition == nil, "an animation never ended: \(context)")
+            if let viewer = s.viewer, !viewer.isPaused, s.chrome.modal == nil, !viewer.isWaiting, s.isUsable, !s.awaitsMedia {
                 #expect(viewer.playback.isRunning, "the bar stopped for no reason: \(context)")
             }
             #expect(d.engine.inputReductions == inputs, "one reducer run per input: \(context)")
-            if d.engine.inputReductions != inputs || s.transition != nil || s.drag != nil { return } // one story is enough
+            if d.engine.inputReductions != inputs || s.viewing.transition != nil || s.drag != nil { return } // one story is enough
         }
     }
 
@@ -111,7 +111,7 @@ import Testing
         slow.mouse(.drag(.left), column: 64, row: 12)
         #expect(slow.state.drag != nil)
         slow.wait(1)                             // Mika's items fail under the drag
-        #expect(slow.state.pointer == .idle && slow.state.drag == nil)
+        #expect(slow.state.gesture.pointer == .idle && slow.state.drag == nil)
         slow.mouse(.release(.left), column: 64, row: 12)
         #expect(slow.lastDecision?.declined.first?.reason == "no press to end", "the release finds nothing to end")
 
@@ -121,7 +121,7 @@ import Testing
         rig.mouse(.press(.left), 60, 12)         // pressed just before the item ends
         rig.wait(0.2)                            // it ends (5 s) before the hold check (250 ms)
         #expect(rig.position! == (0, 1))
-        #expect(rig.state.pointer == .idle, "the press belonged to the item that ended")
+        #expect(rig.state.gesture.pointer == .idle, "the press belonged to the item that ended")
         rig.mouse(.release(.left), 60, 12)
         #expect(rig.position! == (0, 1), "so its release does not tap")
 
@@ -129,7 +129,7 @@ import Testing
         rig.wait(0.3)
         #expect(rig.state.isHeld)
         rig.key(.escape)                         // dismissed under the hold
-        #expect(!rig.state.isHeld && rig.state.pointer == .idle)
+        #expect(!rig.state.isHeld && rig.state.gesture.pointer == .idle)
     }
 
     @Test func drawingTheSameStateTwiceStartsNoWorkAndChangesNothing() {
@@ -190,6 +190,6 @@ import Testing
         d.press(.key(.right))            // during it: completes, then taps
         d.press(.key(.character("q"), .alt)) // unbound Alt+q: Esc then q, still one run
         #expect(d.engine.inputReductions == before + 3)
-        #expect(d.state.gestureLog.suffix(3).map(\.gesture) == ["Esc then key q", "pull down (dismiss)", "quit"])
+        #expect(d.state.gesture.log.suffix(3).map(\.gesture) == ["Esc then key q", "pull down (dismiss)", "quit"])
     }
 }

@@ -118,11 +118,11 @@ import Testing
         pilot.wait(0.5)                                   // the items: the viewer opens
         let location = try #require(pilot.state.visibleMedia?.location)
         #expect(pilot.state.awaitsMedia)
-        #expect(pilot.state.media[location] == .fetching)
+        #expect(pilot.state.media.status[location] == .fetching)
         pilot.wait(0.4)
         #expect(pilot.elapsed == 0, "no progress while the photo is on its way")
         pilot.wait(0.2)                                   // the bytes arrive and decode in that moment
-        #expect(pilot.state.media[location] == .ready)
+        #expect(pilot.state.media.status[location] == .ready)
         #expect(!pilot.state.awaitsMedia)
         pilot.wait(1)
         #expect(abs((pilot.elapsed ?? 0) - 1.1) < 0.05, "the bar runs from the moment the photo came")
@@ -172,7 +172,7 @@ import Testing
         #expect(decision?.notes.contains("the animation ended at once") == true)
         #expect(decision?.notes.contains { $0.hasPrefix("too small to show anything") } == true)
         d.resize(width: 30, height: 10)
-        #expect(d.state.gestureLog.filter { $0.gesture == "resize" }.count == 1, "the same size again is no resize")
+        #expect(d.state.gesture.log.filter { $0.gesture == "resize" }.count == 1, "the same size again is no resize")
     }
 
     /// A live replay says so on the hint line, with its clock, and ticks only while it runs.

@@ -75,7 +75,7 @@ import Testing
         pilot.press(.key(.enter))
         var asked: [Bool] = []
         for _ in 0..<3 {
-            asked.append(pilot.state.preloadRequest?.fit ?? false)
+            asked.append(pilot.state.media.preloadRequest?.fit ?? false)
             pilot.type("f")
         }
         #expect(asked == [true, false, true], "whole first (the default), then filling, then whole")
@@ -127,7 +127,7 @@ import Testing
         pilot.deliver(.pageFailed("the connection failed (simulated: 3g)")) // …and fails
         pilot.press(.key(.home), .key(.right), .key(.right)) // on the failed story
         expectSnapshot(pilot.snapshot(styles: true), named: "home-paging-80x24")
-        #expect(pilot.state.opening == Fixture.demo.stories[1].id, "still opening while browsing")
+        #expect(pilot.state.row.opening == Fixture.demo.stories[1].id, "still opening while browsing")
     }
 
     @Test func viewerWaitingForTheNextPageAndOnAStoryThatFailed() {

@@ -16,7 +16,7 @@ import Testing
             d.frame(after: 1.0 / 30)
             expectFresh(d, "\(what), frame \(frames)", sourceLocation: sourceLocation)
             frames += 1
-        } while d.state.transition != nil && frames < 60
+        } while d.state.viewing.transition != nil && frames < 60
         d.finishWork()
         d.frame(after: 0.05)
         expectFresh(d, "\(what), at rest", sourceLocation: sourceLocation)
@@ -132,8 +132,8 @@ import Testing
 
     @Test func wholePhotosAreTheDefault() {
         let d = AppDriver(width: 80, height: 24)
-        #expect(d.state.photosFit)
+        #expect(d.state.media.photosFit)
         d.press(.key(.enter), .key(.character("f")))
-        #expect(!d.state.photosFit)
+        #expect(!d.state.media.photosFit)
     }
 }

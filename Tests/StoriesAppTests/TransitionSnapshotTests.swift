@@ -18,7 +18,7 @@ import Testing
         expectSnapshot(pilot.snapshot(), named: "present-half-80x24")
         pilot.frame(after: 0.125)
         #expect(pilot.lines[1].contains("Mika 🌸") && pilot.lines[1].hasSuffix("1/3"), "the whole viewer at the end")
-        #expect(pilot.state.transition == nil)
+        #expect(pilot.state.viewing.transition == nil)
     }
 
     @Test func theCubeTurnsBetweenStories() {

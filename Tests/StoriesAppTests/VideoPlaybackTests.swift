@@ -39,8 +39,8 @@ import Testing
 
     @Test func theItemLastsAsLongAsTheVideoAndTheBarFollowsIt() {
         let driver = opened()
-        #expect(driver.engine.state.videos[Self.liftoff]?.duration == 6)
-        #expect(driver.engine.state.duration(of: driver.engine.state.store.story(at: 0)!.items[0]) == 6)
+        #expect(driver.engine.state.media.videos[Self.liftoff]?.duration == 6)
+        #expect(driver.engine.state.duration(of: driver.engine.state.feed.store.story(at: 0)!.items[0]) == 6)
         driver.wait(3)
         #expect(driver.engine.state.viewer?.itemIndex == 0, "the feed's 2 s do not end a 6 s video")
         let half = filled(driver)
@@ -55,13 +55,13 @@ import Testing
         var state = AppState(title: "", now: Fixture.moment)
         let item = StoryItem(id: "x", content: .video(Media(location: "x.mp4")), duration: 4)
         #expect(state.duration(of: item) == 4, "nothing known yet")
-        state.videos["x.mp4"] = VideoStatus(duration: nil)
+        state.media.videos["x.mp4"] = VideoStatus(duration: nil)
         #expect(state.duration(of: item) == 4, "the container has no length")
-        state.videos["x.mp4"]?.duration = 9
+        state.media.videos["x.mp4"]?.duration = 9
         #expect(state.duration(of: item) == 9)
-        state.videos["x.mp4"]?.endedAt = 8.5
+        state.media.videos["x.mp4"]?.endedAt = 8.5
         #expect(state.duration(of: item) == 8.5, "where the stream really ended wins")
-        state.videos["x.mp4"]?.failure = "no decoder"
+        state.media.videos["x.mp4"]?.failure = "no decoder"
         #expect(state.duration(of: item) == 4, "a video that cannot play shows its reason for the feed's time")
     }
 
@@ -72,10 +72,10 @@ import Testing
         driver.wait(1)
         let player = driver.services.players.player(for: Self.liftoff)
         #expect((player?.current?.time ?? 0) > 0.5)
-        let run = driver.state.playerPlan.videos.first?.run
+        let run = driver.state.media.playerPlan.videos.first?.run
         driver.press(.key(.left))
         #expect(driver.position?.item == 0)
-        #expect(driver.state.playerPlan.videos.first?.run != run, "a new showing")
+        #expect(driver.state.media.playerPlan.videos.first?.run != run, "a new showing")
         #expect(player?.current?.time == 0, "from its first frame")
         driver.wait(0.5)
         #expect((player?.current?.time ?? 0) > 0.3)
@@ -129,7 +129,7 @@ import Testing
         let driver = opened()
         driver.press(.key(.character("]")))
         driver.settle()
-        #expect(driver.engine.state.videos[Self.life]?.hasAudio == true)
+        #expect(driver.engine.state.media.videos[Self.life]?.hasAudio == true)
         #expect(driver.lines[1].contains("🔇"))
     }
 
@@ -153,7 +153,7 @@ import Testing
         driver.wait(1) // the present animation, then a second of video
         let pool = driver.services.players
         driver.press(.key(.character("]")))
-        #expect(driver.engine.state.transition != nil)
+        #expect(driver.engine.state.viewing.transition != nil)
         #expect(Set(pool.players.keys) == [Self.liftoff, Self.life], "both stories' videos during the turn")
         let leaving = pool.player(for: Self.liftoff)
         let held = leaving?.current
@@ -161,7 +161,7 @@ import Testing
         #expect(pool.player(for: Self.life)?.current?.time == 0, "the incoming one shows its first frame")
         #expect(leaving?.current == held, "the outgoing one holds its last frame")
         driver.wait(1)
-        #expect(driver.engine.state.transition == nil)
+        #expect(driver.engine.state.viewing.transition == nil)
         #expect(pool.players.keys.sorted() == [Self.life], "released once the turn completed")
         #expect(pool.decoders.current == 1 && pool.decoders.peak <= 2)
     }
@@ -193,7 +193,7 @@ import Testing
         driver.settle()
         // On the row: both stories' first items are in the feed layer: posters ready, no player.
         let state = driver.engine.state
-        #expect(state.media[Self.liftoff] == .ready && state.media[Self.life] == .ready)
+        #expect(state.media.status[Self.liftoff] == .ready && state.media.status[Self.life] == .ready)
         #expect(driver.services.players.players.isEmpty && driver.services.players.decoders.peak == 0)
         #expect(driver.services.pictures.cache.videoData(for: Self.life) != nil, "its bytes wait for its player")
     }

@@ -20,13 +20,13 @@ import Testing
         builder.queue.setSpecific(key: key, value: "builder")
         DispatchQueue.main.setSpecific(key: key, value: "main")
         let story = Story(id: "a", author: Author(name: "A"), items: (0..<3).map { StoryItem(id: "a\($0)", content: .text("t", background: RGB(0, 0, 0))) })
-        let job = ViewModelJob(ring: [.init(summary: StorySummary(story), story: story)], pages: [story],
+        let job = ViewModelJob(ring: [.init(summary: StorySummary(story), story: story)], stories: [story],
                                seen: SeenState(), now: now, width: 60)
         let (update, deliveredOnMain) = await withCheckedContinuation { (done: CheckedContinuation<(ViewModelUpdate, Bool), Never>) in
             builder.submit(job) { update in done.resume(returning: (update, DispatchQueue.getSpecific(key: key) == "main")) }
         }
         #expect(update.width == 60, "built on the builder's queue, not the main thread")
         #expect(deliveredOnMain, "handed over on the main queue")
-        #expect(update.ring.count == 1 && update.pages["a"]?.count == 3)
+        #expect(update.ring.count == 1 && update.items["a"]?.count == 3)
     }
 }

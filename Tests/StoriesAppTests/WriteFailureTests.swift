@@ -21,15 +21,15 @@ import Testing
         let driver = AppDriver(width: 100, height: 30)
         driver.engine.record(to: try full())
         driver.settle()
-        let failure = try #require(driver.state.failedWrites.first)
+        let failure = try #require(driver.state.chrome.failedWrites.first)
         #expect(failure.file == .recording && failure.path == device.path)
         #expect(failure.reason == "the disk is full (No space left on device)", "\(failure.reason)")
-        #expect(driver.state.notice == "⚠ The recording stops here: --record \(failure.path): the disk is full (No space left on device)")
+        #expect(driver.state.chrome.notice == "⚠ The recording stops here: --record \(failure.path): the disk is full (No space left on device)")
         #expect(driver.text.contains("⚠ The recording stops here: --record \(failure.path.prefix(20))"), "on the screen:\n\(driver.text)")
         // Inputs go on (and are not written); the failure is said once.
         driver.press(.key(.right), .key(.right))
-        #expect(driver.state.failedWrites.count == 1 && driver.state.warnings.filter { $0.message.hasPrefix("The recording stops here") }.count == 1)
-        #expect(driver.state.selection == 2, "the app goes on")
+        #expect(driver.state.chrome.failedWrites.count == 1 && driver.state.feed.warnings.filter { $0.message.hasPrefix("The recording stops here") }.count == 1)
+        #expect(driver.state.row.selection == 2, "the app goes on")
     }
 
     @Test func aGestureLogAndMetricsThatCannotBeWrittenAreEachSaidOnce() throws {
@@ -39,14 +39,14 @@ import Testing
         driver.engine.writeGestureLog(to: try full())
         driver.engine.writeMetrics(to: try full())
         driver.press(.key(.right))
-        #expect(driver.state.failedWrites.map(\.file) == [.gestureLog], "the first decision's line failed")
+        #expect(driver.state.chrome.failedWrites.map(\.file) == [.gestureLog], "the first decision's line failed")
         driver.press(.key(.enter))
         driver.finishWork()
         driver.press(.key(.right))
         driver.finishWork()
-        #expect(driver.state.failedWrites.map(\.file) == [.gestureLog, .metrics], "a navigation's line failed too")
+        #expect(driver.state.chrome.failedWrites.map(\.file) == [.gestureLog, .metrics], "a navigation's line failed too")
         #expect(told.map(\.file) == [.gestureLog, .metrics], "each told once, as it happened")
-        let lines = driver.state.warnings.map(\.message)
+        let lines = driver.state.feed.warnings.map(\.message)
         let path = device.path ?? ""
         #expect(lines.contains { $0.hasPrefix("No more routing decisions are logged: --gesture-log \(path): the disk is full") })
         #expect(lines.contains { $0.hasPrefix("No more navigations are written: --metrics \(path): the disk is full") })

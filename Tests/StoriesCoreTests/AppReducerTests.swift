@@ -24,7 +24,7 @@ struct ReducerHarness {
 
     /// What `.start` asks for: the first page (and the cache's copy of it, shown until the
     /// page comes), a wake-up that says so if it is late, and the home sections.
-    static let startEffects: [AppEffect] = [.loadPage(nil), .loadCachedPage, .wake(.firstPageOverdue, after: AppState.firstPagePatience), .loadHome]
+    static let startEffects: [AppEffect] = [.loadPage(nil), .loadCachedPage, .wake(.firstPageOverdue, after: FeedState.firstPagePatience), .loadHome]
 
     /// An empty state, started, with no page yet.
     init(started: Void) {
@@ -130,17 +130,17 @@ struct ReducerHarness {
     @Test func selectionMovesWithinTheRow() {
         var h = ReducerHarness()
         h.send(.selectPrevious)
-        #expect(h.state.selection == 0)
+        #expect(h.state.row.selection == 0)
         h.send(.selectNext); h.send(.selectNext); h.send(.selectNext)
-        #expect(h.state.selection == 2)
+        #expect(h.state.row.selection == 2)
         h.send(.selectFirst)
-        #expect(h.state.selection == 0)
+        #expect(h.state.row.selection == 0)
         h.send(.selectLast)
-        #expect(h.state.selection == 2)
+        #expect(h.state.row.selection == 2)
         h.send(.select(1))
-        #expect(h.state.selection == 1)
+        #expect(h.state.row.selection == 1)
         h.send(.select(7))
-        #expect(h.state.selection == 1)
+        #expect(h.state.row.selection == 1)
     }
 
     @Test func openShowsTheFirstUnseenItemAndMarksItSeen() {
@@ -163,11 +163,11 @@ struct ReducerHarness {
         for expected in walk {
             h.send(.nextItem)
             #expect(h.position! == expected)
-            #expect(h.state.selection == expected.0, "the ring row follows the viewer")
+            #expect(h.state.row.selection == expected.0, "the ring row follows the viewer")
         }
         h.send(.nextItem)
         #expect(h.state.viewer == nil)
-        #expect(h.state.selection == 2, "dismiss lands on the story last shown")
+        #expect(h.state.row.selection == 2, "dismiss lands on the story last shown")
     }
 
     @Test func tapLeftGoesBackAndRestartsTheVeryFirstItem() {
@@ -199,7 +199,7 @@ struct ReducerHarness {
         #expect(h.position! == (1, 1), "previous story opens at its first unseen item")
         h.send(.nextStory); h.send(.nextStory)
         #expect(h.state.viewer == nil)
-        #expect(h.state.selection == 2)
+        #expect(h.state.row.selection == 2)
     }
 
     @Test func itemsAdvanceAfterTheirDurationByElapsedTimeNotTicks() {
@@ -239,10 +239,10 @@ struct ReducerHarness {
         h.send(.open)
         h.wait(1)
         h.send(.toggleHelp)
-        #expect(h.state.inputContext == .help)
+        #expect(h.state.inputContext == .box)
         h.wait(30)
         #expect(h.elapsed == 1)
-        h.send(.closeHelp)
+        h.send(.closeBox)
         h.wait(1)
         #expect(h.elapsed == 2)
         h.send(.togglePause)
@@ -287,8 +287,8 @@ struct ReducerHarness {
         var h = ReducerHarness()
         h.send(.pageLoaded(FeedPage(stories: [StorySummary(ReducerHarness.story("z", items: 2))], nextCursor: nil,
                                     warnings: [FeedWarning("skipped story 'x'")])))
-        #expect(h.state.warnings == [FeedWarning("skipped story 'x'")])
-        #expect(h.state.selection == 0)
+        #expect(h.state.feed.warnings == [FeedWarning("skipped story 'x'")])
+        #expect(h.state.row.selection == 0)
     }
 }
 
@@ -308,15 +308,15 @@ struct ReducerHarness {
         #expect(keys.command(for: .key(.enter), in: .home) == .open)
         #expect(keys.command(for: .key(.character("q")), in: .home) == .quit)
         #expect(keys.command(for: .key(.right), in: .home) == .selectNext)
-        #expect(keys.command(for: .key(.character("q")), in: .help) == .closeHelp)
-        #expect(keys.command(for: .key(.enter), in: .help) == nil)
+        #expect(keys.command(for: .key(.character("q")), in: .box) == .closeBox)
+        #expect(keys.command(for: .key(.enter), in: .box) == nil)
         #expect(keys.command(for: .key(.character("x")), in: .home) == nil)
     }
 
     @Test func anUnboundAltKeyIsReadAsEscThenTheKey() {
         let keys = KeyBindings.standard
         #expect(keys.resolving(.key(.character("q"), .alt), in: .viewer) == [.key(.escape), .key(.character("q"))])
-        #expect(keys.resolving(.key(.enter, .alt), in: .help) == [.key(.escape), .key(.enter)])
+        #expect(keys.resolving(.key(.enter, .alt), in: .box) == [.key(.escape), .key(.enter)])
         #expect(keys.resolving(.key(.character("q")), in: .viewer) == [.key(.character("q"))])
         let withAlt = KeyBindings(bindings: [KeyBinding(.home, [.key(.character("x"), .alt)], .quit, "quit")])
         #expect(withAlt.resolving(.key(.character("x"), .alt), in: .home) == [.key(.character("x"), .alt)])

@@ -15,10 +15,10 @@ import Testing
         let empty = PreloadRequest(targets: [], width: 80, height: 24, fit: true)
         fresh.expect(.start, effects: ReducerHarness.startEffects + [.preload(empty)]) { state in
             state.startedAt = now
-            state.store.paging = .loading(cursor: nil, attempt: 1)
-            state.homeRequest = .loading(attempt: 1)
-            state.preloadRequest = empty
-            state.playerPlan = PlayerPlan(width: 80, height: 24) // no video: recorded, nothing asked
+            state.feed.store.paging = .loading(cursor: nil, attempt: 1)
+            state.home.request = .loading(attempt: 1)
+            state.media.preloadRequest = empty
+            state.media.playerPlan = PlayerPlan(width: 80, height: 24) // no video: recorded, nothing asked
         }
         // Once started, a second start changes nothing and asks for nothing.
         h.expect(.start, effects: [])
@@ -29,7 +29,7 @@ import Testing
     @Test func aCommandOnTheRowMovesTheSelectionAndNothingElse() {
         var h = ReducerHarness()
         h.expect(.command(.selectNext), effects: []) { state in
-            state.selection = 1
+            state.row.selection = 1
         }
     }
 
@@ -41,7 +41,7 @@ import Testing
             guard var viewer = state.viewer else { return }
             viewer.isPaused = true
             viewer.playback.stop(at: now)
-            state.screen = .viewer(viewer)
+            state.viewing.screen = .viewer(viewer)
         }
     }
 }

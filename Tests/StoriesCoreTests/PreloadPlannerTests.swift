@@ -88,7 +88,7 @@ import Testing
     @Test func aWaitingViewerHasNothingVisibleToPrepare() {
         var h = harness(preload: .off)
         h.send(.open)
-        #expect(h.state.opening == "s0")
+        #expect(h.state.row.opening == "s0")
         #expect(PreloadPlanner.targets(h.state).isEmpty)
         #expect(PreloadPlanner.storiesToLoad(h.state) == ["s0"])
     }

@@ -12,13 +12,13 @@ import Testing
         h.send(.input(.key(.character("/")), readAt: h.now.uptime))
         #expect(h.state.inputContext == .search)
         for c in "pr" { h.send(.input(.key(.character(c)), readAt: h.now.uptime)) }
-        #expect(h.state.search?.text == "pr")
+        #expect(h.state.row.search?.text == "pr")
         h.send(.input(.key(.character("n"), .control), readAt: h.now.uptime))
-        #expect(h.state.search?.text == "pr", "Ctrl-n moves to the next match, it does not type")
+        #expect(h.state.row.search?.text == "pr", "Ctrl-n moves to the next match, it does not type")
         h.send(.input(.key(.escape), readAt: h.now.uptime))
-        #expect(h.state.search != nil, "Esc no longer gives up: it was rebound")
+        #expect(h.state.row.search != nil, "Esc no longer gives up: it was rebound")
         h.send(.input(.key(.character("g"), .control), readAt: h.now.uptime))
-        #expect(h.state.search == nil, "Ctrl-g does")
-        #expect(h.state.gestureLog.last?.handler == "keys.search")
+        #expect(h.state.row.search == nil, "Ctrl-g does")
+        #expect(h.state.gesture.log.last?.handler == "keys.search")
     }
 }

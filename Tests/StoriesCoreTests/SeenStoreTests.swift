@@ -125,8 +125,8 @@ import Testing
         let failure = WriteFailure(.seenState, path: store.file.path, reason: reasons.first ?? "")
         _ = AppReducer.reduce(&app, .writeFailed(failure), at: now)
         _ = AppReducer.reduce(&app, .writeFailed(failure), at: now)
-        #expect(app.warnings.filter { $0.message.hasPrefix("What you watch is not kept for next time: seen state ") }.count == 1)
-        #expect(app.failedWrites == [failure] && app.notice == "⚠ " + failure.line)
+        #expect(app.feed.warnings.filter { $0.message.hasPrefix("What you watch is not kept for next time: seen state ") }.count == 1)
+        #expect(app.chrome.failedWrites == [failure] && app.chrome.notice == "⚠ " + failure.line)
     }
 
     /// A seen file that cannot be opened the safe way (here a link) is said with why and left

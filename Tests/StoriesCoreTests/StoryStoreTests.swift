@@ -27,24 +27,24 @@ private func story(_ id: String) -> Story {
 
     @Test func theNextPageIsAskedForWithinThreeStoriesOfTheEnd() {
         var h = firstPage()
-        #expect(h.state.store.count == 10)
-        #expect(h.state.ring.count == 10, "the ring row's view models were built")
+        #expect(h.state.feed.store.count == 10)
+        #expect(h.state.viewModels.ring.count == 10, "the ring row's view models were built")
         for _ in 0..<5 { h.send(.selectNext) }
-        #expect(h.state.selection == 5)
+        #expect(h.state.row.selection == 5)
         #expect(h.work.isEmpty, "four stories left: not yet")
         h.send(.selectNext)
         #expect(h.work == [.loadPage("10")], "three stories left: the next page")
         h.send(.selectNext)
         #expect(h.work.isEmpty, "one page at a time")
         h.send(.pageLoaded(page(1)))
-        #expect(h.state.store.count == 20)
-        #expect(h.state.selection == 7, "the selection stays on its story")
+        #expect(h.state.feed.store.count == 20)
+        #expect(h.state.row.selection == 7, "the selection stays on its story")
         h.send(.selectLast)
         #expect(h.work == [.loadPage("20")])
         h.send(.pageLoaded(page(2, next: false)))
         h.send(.selectLast)
         #expect(h.work.isEmpty, "no more pages after the last")
-        #expect(!h.state.store.hasMore)
+        #expect(!h.state.feed.store.hasMore)
     }
 
     @Test func theViewerCrossesIntoAPageThatArrivesWhileItIsOpen() {
@@ -52,7 +52,7 @@ private func story(_ id: String) -> Story {
         h.send(.select(8))
         #expect(h.work == [.loadPage("10")], "near the end: the next page")
         h.send(.open)
-        #expect(h.state.opening == "p0s8")
+        #expect(h.state.row.opening == "p0s8")
         #expect(h.work == [.loadStory("p0s8")], "its items")
         h.send(.storyLoaded(StoryLoad(story: story("p0s8"))))
         #expect(h.position! == (8, 0), "the viewer opens once the items are here")
@@ -60,14 +60,14 @@ private func story(_ id: String) -> Story {
         h.send(.storyLoaded(StoryLoad(story: story("p0s9"))))
         h.send(.nextStory)
         #expect(h.position! == (9, 0))
-        #expect(h.state.selection == 9, "the ring row follows the viewer")
+        #expect(h.state.row.selection == 9, "the ring row follows the viewer")
 
         // Past the last story while page 2 is still on its way: the viewer waits.
         h.send(.nextStory)
         #expect(h.state.viewer?.isWaiting == true)
         #expect(h.state.viewer?.storyIndex == 10)
         #expect(h.state.viewer?.playback.isRunning == false, "nothing plays while waiting")
-        #expect(h.state.selection == 9)
+        #expect(h.state.row.selection == 9)
         #expect(!h.state.wantsFrames)
 
         h.send(.pageLoaded(page(1)))
@@ -76,7 +76,7 @@ private func story(_ id: String) -> Story {
         h.send(.storyLoaded(StoryLoad(story: story("p1s0"))))
         #expect(h.position! == (10, 0), "the viewer runs on into the new page")
         #expect(h.state.viewer?.playback.isRunning == true)
-        #expect(h.state.selection == 10)
+        #expect(h.state.row.selection == 10)
         #expect(h.state.seen.isSeen(story: "p1s0", item: "p1s00"))
     }
 
@@ -99,7 +99,7 @@ private func story(_ id: String) -> Story {
         h.send(.storyLoaded(StoryLoad(story: story("p1s9"))))
         h.send(.nextStory)
         #expect(h.state.viewer == nil)
-        #expect(h.state.selection == 19)
+        #expect(h.state.row.selection == 19)
     }
 
     @Test func aViewerWaitingPastTheEndDismissesWhenTheFeedTurnsOutToEnd() {
@@ -111,19 +111,19 @@ private func story(_ id: String) -> Story {
         #expect(h.state.viewer?.isWaiting == true)
         h.send(.pageLoaded(FeedPage(stories: [], nextCursor: nil)))
         #expect(h.state.viewer == nil)
-        #expect(h.state.selection == 9)
+        #expect(h.state.row.selection == 9)
     }
 
     @Test func aFailedPageRetriesWithBackoffAndNothingShownDisappears() {
         var h = firstPage()
         h.send(.selectLast)
         #expect(h.work == [.loadPage("10")])
-        let before = h.state.store.summaries
+        let before = h.state.feed.store.summaries
         h.send(.pageFailed("timed out after 15 s"))
         #expect(h.work == [.wake(.retryPage, after: 1)])
         #expect(h.state.pagingNotice == "More stories did not load: timed out after 15 s. Trying again…")
-        #expect(h.state.store.summaries == before)
-        #expect(h.state.ring.count == 10)
+        #expect(h.state.feed.store.summaries == before)
+        #expect(h.state.viewModels.ring.count == 10)
         h.send(.selectPrevious); h.send(.selectNext)
         #expect(h.work.isEmpty, "no second request while waiting to retry")
 
@@ -140,8 +140,8 @@ private func story(_ id: String) -> Story {
         h.send(.wake(.retryPage))
         h.send(.pageLoaded(page(1)))
         #expect(h.state.pagingNotice == nil)
-        #expect(h.state.store.count == 20)
-        #expect(Array(h.state.store.summaries.prefix(10)) == before)
+        #expect(h.state.feed.store.count == 20)
+        #expect(Array(h.state.feed.store.summaries.prefix(10)) == before)
     }
 
     @Test func aFailedFirstPageSaysSoAndRetries() {
@@ -150,7 +150,7 @@ private func story(_ id: String) -> Story {
         #expect(!h.state.isLoading)
         #expect(h.state.pagingNotice == "Stories did not load: offline (--network offline). Trying again…")
         h.send(.wake(.retryPage))
-        #expect(h.work == [.loadPage(nil), .wake(.firstPageOverdue, after: AppState.firstPagePatience)])
+        #expect(h.work == [.loadPage(nil), .wake(.firstPageOverdue, after: FeedState.firstPagePatience)])
         #expect(h.state.isLoading)
     }
 
@@ -162,10 +162,10 @@ private func story(_ id: String) -> Story {
         var cached = page(0, ids: ["a", "b", "c"], next: true)
         cached.title = "Kept title"
         h.send(.cachedPageLoaded(cached))
-        #expect(h.state.store.summaries.map(\.id) == ["a", "b", "c"])
-        #expect(h.state.ring.models.map(\.key) == ["a", "b", "c"], "the bubbles are built")
+        #expect(h.state.feed.store.summaries.map(\.id) == ["a", "b", "c"])
+        #expect(h.state.viewModels.ring.models.map(\.key) == ["a", "b", "c"], "the bubbles are built")
         #expect(h.state.title == "Kept title")
-        #expect(h.state.store.isProvisional && !h.state.isLoading)
+        #expect(h.state.feed.store.isProvisional && !h.state.isLoading)
         h.send(.selectNext)
         h.send(.selectNext)
         #expect(h.work.isEmpty, "no next page from a cached cursor: the feed's own first page decides it")
@@ -173,16 +173,16 @@ private func story(_ id: String) -> Story {
         var fresh = page(0, ids: ["new", "c", "b"], next: true)
         fresh.title = "Fresh title"
         h.send(.pageLoaded(fresh))
-        #expect(h.state.store.summaries.map(\.id) == ["new", "c", "b"], "the feed's order; 'a' is gone")
-        #expect(h.state.ring.models.map(\.key) == ["new", "c", "b"])
-        #expect(h.state.store.positions == h.state.ring.positions, "ring row and store agree")
-        #expect(h.state.selection == 1, "still on 'c'")
+        #expect(h.state.feed.store.summaries.map(\.id) == ["new", "c", "b"], "the feed's order; 'a' is gone")
+        #expect(h.state.viewModels.ring.models.map(\.key) == ["new", "c", "b"])
+        #expect(h.state.feed.store.positions == h.state.viewModels.ring.positions, "ring row and store agree")
+        #expect(h.state.row.selection == 1, "still on 'c'")
         #expect(h.state.title == "Fresh title")
-        #expect(!h.state.store.isProvisional)
+        #expect(!h.state.feed.store.isProvisional)
         #expect(h.work == [.loadPage("10")], "paging goes on from the feed's cursor (the selection is near the end)")
 
         h.send(.cachedPageLoaded(cached))
-        #expect(h.state.store.summaries.map(\.id) == ["new", "c", "b"], "a cached page after the feed's is ignored")
+        #expect(h.state.feed.store.summaries.map(\.id) == ["new", "c", "b"], "a cached page after the feed's is ignored")
     }
 
     /// Once a story is open, nothing shown moves: the feed's page updates summaries in place
@@ -193,14 +193,14 @@ private func story(_ id: String) -> Story {
         h.send(.cachedPageLoaded(page(0, ids: ["a", "b", "c"], next: false)))
         h.send(.select(1))
         h.send(.open)
-        #expect(h.state.opening == "b")
+        #expect(h.state.row.opening == "b")
         var changed = story("c")
         changed.author = Author(name: "Renamed")
         h.send(.pageLoaded(FeedPage(stories: [StorySummary(story("new")), StorySummary(changed), StorySummary(story("b"))], nextCursor: nil)))
-        #expect(h.state.store.summaries.map(\.id) == ["a", "b", "c", "new"])
-        #expect(h.state.store.summaries[2].author.name == "Renamed")
-        #expect(h.state.ring.model(for: "c")?.name == "Renamed", "its bubble is built again")
-        #expect(h.state.opening == "b")
+        #expect(h.state.feed.store.summaries.map(\.id) == ["a", "b", "c", "new"])
+        #expect(h.state.feed.store.summaries[2].author.name == "Renamed")
+        #expect(h.state.viewModels.ring.model(for: "c")?.name == "Renamed", "its bubble is built again")
+        #expect(h.state.row.opening == "b")
         h.send(.storyLoaded(StoryLoad(story: story("b"))))
         #expect(h.position! == (1, 0), "the story opens where it was")
     }
@@ -210,14 +210,14 @@ private func story(_ id: String) -> Story {
         var h = ReducerHarness(started: ())
         h.send(.cachedPageLoaded(page(0, ids: ["a", "b"], next: true)))
         h.send(.pageFailed("cannot reach the server: connection refused"))
-        #expect(h.state.store.count == 2)
+        #expect(h.state.feed.store.count == 2)
         #expect(h.state.pagingNotice?.hasPrefix("Showing the stories saved from the last visit; the feed did not answer: cannot reach") == true,
                 "\(h.state.pagingNotice ?? "nil")")
         #expect(h.work == [.wake(.retryPage, after: 1)])
         h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage(nil)])
         h.send(.pageLoaded(page(0, ids: ["a", "b"], next: false)))
-        #expect(h.state.pagingNotice == nil && !h.state.store.isProvisional && h.state.store.paging == .complete)
+        #expect(h.state.pagingNotice == nil && !h.state.feed.store.isProvisional && h.state.feed.store.paging == .complete)
     }
 
     /// The network failing before the disk answered (an offline profile fails at once): the
@@ -226,12 +226,12 @@ private func story(_ id: String) -> Story {
         var h = ReducerHarness(started: ())
         h.send(.pageFailed("offline (--network offline)"))
         h.send(.cachedPageLoaded(page(0, ids: ["a", "b"], next: false)))
-        #expect(h.state.store.summaries.map(\.id) == ["a", "b"])
+        #expect(h.state.feed.store.summaries.map(\.id) == ["a", "b"])
         #expect(h.state.pagingNotice?.hasPrefix("Showing the stories saved from the last visit") == true)
         h.send(.wake(.retryPage))
         #expect(h.work.contains(.loadPage(nil)))
         h.send(.pageLoaded(page(0, ids: ["a", "b"], next: false)))
-        #expect(!h.state.store.isProvisional && h.state.pagingNotice == nil)
+        #expect(!h.state.feed.store.isProvisional && h.state.pagingNotice == nil)
     }
 
     /// A first page that takes long: after three seconds the loading line says so, naming
@@ -249,13 +249,13 @@ private func story(_ id: String) -> Story {
         retried.send(.wake(.firstPageOverdue))
         retried.send(.pageFailed("cannot reach the server: connection refused"))
         retried.send(.wake(.retryPage))
-        #expect(retried.work == [.loadPage(nil), .wake(.firstPageOverdue, after: AppState.firstPagePatience)])
+        #expect(retried.work == [.loadPage(nil), .wake(.firstPageOverdue, after: FeedState.firstPagePatience)])
         #expect(retried.state.emptyRowMessage == "Loading stories…")
 
         var onTime = ReducerHarness(started: ())
         onTime.send(.pageLoaded(page(0)))
         onTime.send(.wake(.firstPageOverdue))
-        #expect(!onTime.state.firstPageOverdue)
+        #expect(!onTime.state.feed.firstPageOverdue)
     }
 
     @Test func duplicateStoriesAcrossPagesAreShownOnce() {
@@ -263,27 +263,27 @@ private func story(_ id: String) -> Story {
         h.send(.selectLast)
         // The feed moved on: page 2 repeats two stories of page 1.
         h.send(.pageLoaded(page(1, ids: ["p0s8", "p1s0", "p0s9", "p1s1"])))
-        #expect(h.state.store.summaries.map(\.id).suffix(3) == ["p0s9", "p1s0", "p1s1"])
-        #expect(h.state.store.count == 12)
-        #expect(h.state.ring.count == 12)
-        #expect(h.state.ring.positions["p0s8"] == 8, "a repeated story keeps its place")
-        #expect(h.state.ring.positions["p1s1"] == 11)
-        #expect(h.state.store.positions == h.state.ring.positions, "ring row and store agree")
+        #expect(h.state.feed.store.summaries.map(\.id).suffix(3) == ["p0s9", "p1s0", "p1s1"])
+        #expect(h.state.feed.store.count == 12)
+        #expect(h.state.viewModels.ring.count == 12)
+        #expect(h.state.viewModels.ring.positions["p0s8"] == 8, "a repeated story keeps its place")
+        #expect(h.state.viewModels.ring.positions["p1s1"] == 11)
+        #expect(h.state.feed.store.positions == h.state.viewModels.ring.positions, "ring row and store agree")
     }
 
     @Test func openingWaitsForItemsCanBeCancelledAndRetriesAFailure() {
         var h = firstPage()
         h.send(.select(2))
         h.send(.open)
-        #expect(h.state.opening == "p0s2")
+        #expect(h.state.row.opening == "p0s2")
         #expect(h.state.viewer == nil, "the viewer opens only once the items are there")
         #expect(h.work == [.loadStory("p0s2")])
         h.send(.selectNext)
-        #expect(h.state.opening == "p0s2", "the row can be browsed meanwhile")
+        #expect(h.state.row.opening == "p0s2", "the row can be browsed meanwhile")
         h.send(.dismiss)
-        #expect(h.state.opening == nil, "Esc stops it")
+        #expect(h.state.row.opening == nil, "Esc stops it")
         #expect(h.work == [.cancel(.story("p0s2"))], "and its request")
-        #expect(h.state.store.items["p0s2"] == nil)
+        #expect(h.state.feed.store.items["p0s2"] == nil)
         h.send(.storyLoaded(StoryLoad(story: story("p0s2"))))
         #expect(h.state.viewer == nil, "a late answer does not open the viewer")
         h.send(.dismiss)
@@ -291,8 +291,8 @@ private func story(_ id: String) -> Story {
 
         h.send(.open) // p0s3
         h.send(.storyFailed("p0s3", "stories/p0s3.json: timed out after 15 s"))
-        #expect(h.state.opening == nil)
-        #expect(h.state.store.items["p0s3"] == .failed("stories/p0s3.json: timed out after 15 s"))
+        #expect(h.state.row.opening == nil)
+        #expect(h.state.feed.store.items["p0s3"] == .failed("stories/p0s3.json: timed out after 15 s"))
         h.send(.selectNext); h.send(.selectPrevious)
         #expect(h.work.isEmpty, "a failure is not retried by itself")
         h.send(.open)
@@ -305,8 +305,8 @@ private func story(_ id: String) -> Story {
         var h = firstPage()
         h.send(.open)
         h.send(.storyLoaded(StoryLoad(story: Story(id: "p0s0", author: Author(name: "A"), items: []))))
-        #expect(h.state.opening == nil)
-        #expect(h.state.store.items["p0s0"] == .failed("the story has no items to show"))
+        #expect(h.state.row.opening == nil)
+        #expect(h.state.feed.store.items["p0s0"] == .failed("the story has no items to show"))
     }
 
     @Test func aStoryThatFailsInTheViewerCanBeSkipped() {
@@ -336,27 +336,27 @@ private func story(_ id: String) -> Story {
         }
         #expect(jobs.count == 1)
         #expect(jobs.first?.ring.map(\.summary.id) == ["p0s4"])
-        #expect(jobs.first?.pages.isEmpty == true)
-        #expect(h.state.ring.model(for: "p0s4")?.isSeen == true)
-        #expect(h.state.ring.model(for: "p0s3")?.isSeen == false)
+        #expect(jobs.first?.stories.isEmpty == true)
+        #expect(h.state.viewModels.ring.model(for: "p0s4")?.isSeen == true)
+        #expect(h.state.viewModels.ring.model(for: "p0s3")?.isSeen == false)
     }
 
     @Test func aResizeRebuildsTheViewerPagesInTheBackgroundAndTheOldOnesDrawUntilThen() {
         var h = firstPage()
         h.send(.open)
         h.send(.storyLoaded(StoryLoad(story: story("p0s0"))))
-        #expect(h.state.pages["p0s0"]?.first?.width == 80)
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80)
         let effects = AppReducer.reduce(&h.state, .resized(width: 120, height: 30), at: h.now)
         let job = effects.lazy.compactMap { effect -> ViewModelJob? in
             if case .buildViewModels(let job) = effect { return job }
             return nil
         }.first
         guard let job else { Issue.record("no rebuild: \(effects)"); return }
-        #expect(job.width == 120 && job.ring.isEmpty && job.pages.map(\.id) == ["p0s0"])
-        #expect(h.state.pages["p0s0"]?.first?.width == 80, "until the new ones arrive, the old ones draw")
+        #expect(job.width == 120 && job.ring.isEmpty && job.stories.map(\.id) == ["p0s0"])
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80, "until the new ones arrive, the old ones draw")
         // A result built for a width that has since changed again is dropped.
         _ = AppReducer.reduce(&h.state, .resized(width: 100, height: 30), at: h.now)
         _ = AppReducer.reduce(&h.state, .viewModelsBuilt(ViewModelFactory.build(job)), at: h.now)
-        #expect(h.state.pages["p0s0"]?.first?.width == 80)
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80)
     }
 }

@@ -209,7 +209,7 @@ import Testing
         let story = Story(id: "s", author: Author(name: "A"), items: [
             StoryItem(id: "t", content: .text(String(repeating: "word ", count: 50), background: RGB(0, 0, 0))),
         ])
-        let page = ViewModelFactory.viewerPages(story, now: Date(), width: 40).first
+        let page = ViewModelFactory.viewerItems(story, now: Date(), width: 40).first
         #expect(page?.textLines == TextWrap.lines(String(repeating: "word ", count: 50), width: 32))
     }
 }

@@ -7,12 +7,12 @@ import Testing
     func motionHarness() -> ReducerHarness { ReducerHarness(motion: true) }
 
     func zoom(_ h: ReducerHarness) -> (scale: Double, backdrop: Double)? {
-        guard let transition = h.state.transition, case .zoom = transition.kind else { return nil }
+        guard let transition = h.state.viewing.transition, case .zoom = transition.kind else { return nil }
         return transition.zoom(at: h.now.uptime)
     }
 
     func turn(_ h: ReducerHarness) -> (turn: Double, forward: Bool, from: Int, to: Int)? {
-        guard let transition = h.state.transition, case .cube(let leaving, let arriving, let forward) = transition.kind else { return nil }
+        guard let transition = h.state.viewing.transition, case .cube(let leaving, let arriving, let forward) = transition.kind else { return nil }
         return (transition.turn(at: h.now.uptime), forward, leaving.storyIndex, arriving.storyIndex)
     }
 
@@ -28,7 +28,7 @@ import Testing
         #expect(halfway > 0.5 && halfway < 1, "ease-out: past half way at half time (\(halfway))")
         #expect(h.elapsed == 0, "progress has not started")
         h.wait(0.125)
-        #expect(h.state.transition == nil, "the tick at its end removes it")
+        #expect(h.state.viewing.transition == nil, "the tick at its end removes it")
         h.wait(1)
         #expect(abs(h.elapsed! - 1) < 1e-9, "progress counts from the end of the present")
     }
@@ -38,7 +38,7 @@ import Testing
         h.send(.open)
         h.wait(0.05)
         h.send(.nextItem)
-        #expect(h.state.transition == nil)
+        #expect(h.state.viewing.transition == nil)
         #expect(h.position! == (0, 1))
         h.wait(0.5)
         #expect(abs(h.elapsed! - 0.5) < 1e-9, "the new item plays from the tap")
@@ -49,7 +49,7 @@ import Testing
         h.send(.open)
         h.send(.completeTransition)
         h.send(.nextItem)
-        #expect(h.state.transition == nil, "within a story: a cut")
+        #expect(h.state.viewing.transition == nil, "within a story: a cut")
         h.send(.nextItem)
         let cube = turn(h)
         #expect(cube?.forward == true && cube?.from == 0 && cube?.to == 1)
@@ -75,7 +75,7 @@ import Testing
         // b0 → b1 → b2 → c0 (a new cube) → past the last story: dismissing; the fifth tap
         // finishes the dismiss at once and has nothing left to do on the row.
         #expect(positions == ["1.1", "1.2", "2.0", "dismissing", "row"])
-        #expect(h.state.selection == 2)
+        #expect(h.state.row.selection == 2)
         #expect(h.state.seen.isSeen(story: "b", item: "b2") && h.state.seen.isSeen(story: "c", item: "c0"),
                 "every item passed through was shown")
     }
@@ -86,8 +86,8 @@ import Testing
         h.send(.nextStory)
         h.send(.dismiss)
         #expect(h.state.viewer == nil)
-        #expect(h.state.selection == 1)
-        guard case .zoom(let viewer)? = h.state.transition?.kind else {
+        #expect(h.state.row.selection == 1)
+        guard case .zoom(let viewer)? = h.state.viewing.transition?.kind else {
             Issue.record("no zoom")
             return
         }
@@ -102,11 +102,11 @@ import Testing
         h.send(.open)
         h.send(.nextStory)
         h.send(.dismiss)
-        #expect(h.state.transition == nil)
+        #expect(h.state.viewing.transition == nil)
         h.send(.open)
         h.drag(from: (60, 12), to: (28, 12))   // 32 of 80 columns to the left
         h.mouse(.release(.left), 28, 12)
-        #expect(h.position!.story == 2 && h.state.transition == nil)
+        #expect(h.position!.story == 2 && h.state.viewing.transition == nil)
     }
 
     @Test func aSwipeDragPastItsThresholdTurnsOnFromWhereItWasLeft() {
@@ -122,7 +122,7 @@ import Testing
         h.mouse(.release(.left), 28, 12)
         #expect(h.position!.story == 1)
         #expect(turn(h)?.turn == 0.4)
-        #expect(abs(h.state.transition!.timeline.end - h.now.uptime - 0.6 * Transition.cubeDuration) < 1e-9)
+        #expect(abs(h.state.viewing.transition!.timeline.end - h.now.uptime - 0.6 * Transition.cubeDuration) < 1e-9)
         #expect(h.state.drag == nil)
     }
 
@@ -136,7 +136,7 @@ import Testing
         let cube = turn(h)
         #expect(cube?.turn == 0.15 && cube?.to == -1 && cube?.forward == false)
         h.wait(1)
-        #expect(h.state.transition == nil)
+        #expect(h.state.viewing.transition == nil)
         #expect(h.state.viewer!.playback.isRunning, "plays again after the snap")
         // Past the threshold but with nowhere to go, it snaps back too.
         h.drag(from: (20, 12), to: (60, 12))
@@ -164,7 +164,7 @@ import Testing
         #expect(h.position! == (0, 0))
         #expect(abs((zoom(h)?.scale ?? 0) - 0.875) < 1e-9)
         h.wait(0.25)
-        #expect(h.state.transition == nil)
+        #expect(h.state.viewing.transition == nil)
     }
 
     @Test func holdPausesUntilReleaseAndLeavesSpaceAlone() {
@@ -212,7 +212,7 @@ import Testing
         #expect(!h.state.awaitsMedia)
         h.wait(2)
         #expect(abs(h.elapsed! - 2) < 1e-9)
-        #expect(h.state.shownMedia == [media.location], "counted as shown")
+        #expect(h.state.media.shown == [media.location], "counted as shown")
         h.send(.nextItem)
         #expect(!h.state.awaitsMedia, "a text card waits for nothing")
         // A photo that fails cannot be shown: the reason is on screen and the bar waits for

@@ -82,7 +82,7 @@ import Testing
             StoryItem(id: "1", content: .text("t", background: RGB(0, 0, 0)), caption: caption),
         ])
         for width in [40, 80, 120] {
-            let page = ViewModelFactory.viewerPages(story, now: now, width: width)[0]
+            let page = ViewModelFactory.viewerItems(story, now: now, width: width)[0]
             #expect(page.width == width)
             #expect(page.captionLines.allSatisfy { $0.displayWidth <= width - 4 })
             #expect(page.captionLines.joined(separator: " ").split(separator: " ").count == 40, "no word lost")
@@ -97,7 +97,7 @@ import Testing
         let json = Data(#"{"id":"s","author":{"name":"\#(longName)\u001b[2J\u202e","handle":"x\u0007y"},"items":[{"id":"1","type":"text","text":"a\u001b]0;pwned\u0007b","caption":"c\u202ed\u009b31m e"}]}"#.utf8)
         let story = try FeedDecoder.story(from: json, file: "stories/s.json", expectedID: "s").0
         let bubble = ViewModelFactory.ringBubble(StorySummary(story), story: story, seen: SeenState(), now: now)
-        let pages = ViewModelFactory.viewerPages(story, now: now, width: 80)
+        let pages = ViewModelFactory.viewerItems(story, now: now, width: 80)
         let texts = [bubble.name, bubble.fullName, bubble.summary, bubble.handle ?? "", bubble.preview ?? "",
                      pages[0].authorName, pages[0].detail] + pages[0].captionLines
         #expect(story.items[0].textContent == "ab", "a whole escape sequence goes, payload and all; the text around it stays")

@@ -6,7 +6,7 @@ public enum WakeID: Hashable, Sendable {
     case retryPage
     /// The backoff after the home sections failed is over: ask again.
     case retryHome
-    /// The first page has had `AppState.firstPagePatience` seconds: if it is still not
+    /// The first page has had `FeedState.firstPagePatience` seconds: if it is still not
     /// here, the loading line says so.
     case firstPageOverdue
     /// The backoff of a photo or video the source did not answer for is over: ask again.

@@ -20,14 +20,14 @@ public enum AppReducer {
         state = AppState(title: "", now: now) // release the copy so `reduction` mutates in place
         reduction.state.now = now
         let seenBefore = reduction.state.seen
-        let pointerBefore = reduction.state.pointer
+        let pointerBefore = reduction.state.gesture.pointer
         let viewerBefore = reduction.state.viewer.map(ViewerPlace.init)
         reduction.route(action)
         reduction.settle(after: action, viewerBefore: viewerBefore)
         reduction.askForHoldCheck(before: pointerBefore)
         if reduction.state.seen != seenBefore {
             reduction.effects.append(.persistSeen(reduction.state.seen))
-            if let viewer = reduction.state.viewer, let story = reduction.state.store.story(at: viewer.storyIndex) {
+            if let viewer = reduction.state.viewer, let story = reduction.state.feed.store.story(at: viewer.storyIndex) {
                 reduction.ringChanged.append(story.id)
                 if reduction.levelOpensStories { reduction.homeChanged = true }
             }
@@ -44,7 +44,7 @@ struct Reduction {
     var state: AppState
     var effects: [AppEffect] = []
     var ringChanged: [StoryID] = []
-    var pagesChanged: [StoryID] = []
+    var itemModelsChanged: [StoryID] = []
     /// The section view models of the screen of sections shown must be rebuilt.
     var homeChanged = false
     /// The screen of sections shown when the action came (a press on a cell belongs to it).
@@ -52,12 +52,12 @@ struct Reduction {
 
     init(state: AppState) {
         self.state = state
-        generationBefore = state.homeGeneration
+        generationBefore = state.home.generation
     }
 
     var store: StoryStore {
-        get { state.store }
-        _modify { yield &state.store }
+        get { state.feed.store }
+        _modify { yield &state.feed.store }
     }
 
     /// Hands the action to the feature that owns it.
@@ -82,7 +82,7 @@ struct Reduction {
             if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
         case .firstPageOverdue, .retryPage, .retryStories: feedWake(id)
         case .retryHome: homeWake()
-        case .retryMedia: retryMedia(state.mediaRetries.due(at: state.now.uptime))
+        case .retryMedia: retryMedia(state.media.retries.due(at: state.now.uptime))
         }
     }
 }

@@ -8,10 +8,10 @@ extension Reduction {
                 store.paging = .loading(cursor: nil, attempt: 1)
                 effects.append(.loadPage(nil))
                 effects.append(.loadCachedPage)
-                effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
+                effects.append(.wake(.firstPageOverdue, after: FeedState.firstPagePatience))
             }
-            if state.homeRequest == .notStarted {
-                state.homeRequest = .loading(attempt: 1)
+            if state.home.request == .notStarted {
+                state.home.request = .loading(attempt: 1)
                 effects.append(.loadHome)
             }
         case .resized(let width, let height):
@@ -21,8 +21,8 @@ extension Reduction {
         case .suspend:
             if let viewer = state.viewer, !viewer.isPaused { apply(.togglePause) }
         case .tick:
-            if let transition = state.transition, transition.timeline.isFinished(at: state.now.uptime) {
-                state.transition = nil
+            if let transition = state.viewing.transition, transition.timeline.isFinished(at: state.now.uptime) {
+                state.viewing.transition = nil
             }
             advanceIfItemEnded()
         }
@@ -35,20 +35,20 @@ extension Reduction {
         if width != state.screenWidth || height != state.screenHeight {
             var decision = GestureDecision(time: state.now.uptime, input: "resize to \(width)×\(height)", gesture: "resize",
                                            handler: "app")
-            if state.transition != nil { decision.notes.append("the animation ended at once") }
-            if !state.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
+            if state.viewing.transition != nil { decision.notes.append("the animation ended at once") }
+            if !state.gesture.pointer.isIdle { decision.notes.append("the mouse gesture in progress is called off") }
             if !ScreenLayout.isUsable(width: width, height: height) {
                 decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
             }
             log(decision)
         }
         completeTransition()
-        state.pointer = .idle
+        state.gesture.pointer = .idle
         if width != state.screenWidth {
             // Every loaded story's pages depend on the width; until the new ones arrive
             // the old ones draw.
-            pagesChanged += state.pages.keys.sorted()
-            if !state.homeLevel.sections.isEmpty { homeChanged = true }
+            itemModelsChanged += state.viewModels.items.keys.sorted()
+            if !state.home.level.sections.isEmpty { homeChanged = true }
         }
         state.screenWidth = width
         state.screenHeight = height

@@ -8,15 +8,15 @@ extension Reduction {
         // (t1, "prepare the screen"): the first frame of the viewer is complete.
         func isReady(_ index: Int) -> Bool {
             guard let story = store.story(at: index) else { return false }
-            return state.pages[story.id] != nil
+            return state.viewModels.items[story.id] != nil
         }
         // The person's own navigations teach the preload window their pace.
         if case .input = action, let before = viewerBefore, let after = state.viewer {
             let time = state.now.uptime
             if after.storyIndex != before.story {
-                state.pace.record(after.storyIndex > before.story ? .story : .back, at: time)
+                state.media.pace.record(after.storyIndex > before.story ? .story : .back, at: time)
             } else if after.itemIndex != before.item {
-                state.pace.record(after.itemIndex > before.item ? .item : .back, at: time)
+                state.media.pace.record(after.itemIndex > before.item ? .item : .back, at: time)
             }
         }
         if let viewer = state.viewer {
@@ -25,11 +25,11 @@ extension Reduction {
             } else if viewer.isWaiting, isReady(viewer.storyIndex) {
                 show(story: viewer.storyIndex, item: viewer.wantedItem)
             }
-        } else if let opening = state.opening, let index = store.positions[opening], isReady(index) {
+        } else if let opening = state.row.opening, let index = store.positions[opening], isReady(index) {
             show(story: index, item: nil)
         }
 
-        let near = state.viewer?.storyIndex ?? state.selection
+        let near = state.viewer?.storyIndex ?? state.row.selection
         if let cursor = store.nextPageDue(near: near, at: state.now.uptime) {
             store.paging = .loading(cursor: cursor, attempt: 1)
             effects.append(.loadPage(cursor))
@@ -40,8 +40,8 @@ extension Reduction {
         for id in PreloadPlanner.storiesToLoad(state) {
             if store.items[id] == nil {
                 loadItems(id)
-            } else if state.pages[id] == nil, !state.pagesBuilding.contains(id), store.positions[id].flatMap({ store.story(at: $0) }) != nil {
-                pagesChanged.append(id) // its pages were let go far back (forgetFarPages): built again
+            } else if state.viewModels.items[id] == nil, !state.viewModels.building.contains(id), store.positions[id].flatMap({ store.story(at: $0) }) != nil {
+                itemModelsChanged.append(id) // its pages were let go far back (forgetFarItemModels): built again
             }
         }
 
@@ -59,8 +59,8 @@ extension Reduction {
         guard let viewer = state.viewer, !viewer.isWaiting, state.isUsable,
               let story = store.story(at: viewer.storyIndex), let item = story.items[safe: viewer.itemIndex] else { return }
         if let media = item.content.media {
-            guard state.media[media.location] == .ready else { return }
-            state.shownMedia.insert(media.location)
+            guard state.media.status[media.location] == .ready else { return }
+            state.media.shown.insert(media.location)
         }
         state.seen.markSeen(story: story.id, item: item.id)
     }
@@ -70,28 +70,28 @@ extension Reduction {
     /// opens or the help covers it, and never comes back.
     mutating func updateTooltip() {
         var wanted: Tooltip?
-        if state.viewer == nil, state.transition == nil, state.modal == nil, !state.showsGestures, !state.showsMetrics,
-           state.isUsable, let focused = state.homeLevel.focusedCell,
+        if state.viewer == nil, state.viewing.transition == nil, state.chrome.modal == nil, !state.chrome.showsGestures, !state.chrome.showsMetrics,
+           state.isUsable, let focused = state.home.level.focusedCell,
            HomeGeometry.visibleSections(state).contains(where: { $0.index == focused.section }) {
-            wanted = state.homeLevel.cell(section: focused.section, index: focused.cell)?.tooltip
+            wanted = state.home.level.cell(section: focused.section, index: focused.cell)?.tooltip
         }
         guard let tip = wanted else {
-            state.tooltip = nil
+            state.home.tooltip = nil
             return
         }
-        if state.tooltip == tip.id { return }
+        if state.home.tooltip == tip.id { return }
         if state.seen.hasShownTooltip(tip.id) {
-            state.tooltip = nil
+            state.home.tooltip = nil
         } else {
             state.seen.markTooltipShown(tip.id)
-            state.tooltip = tip.id
+            state.home.tooltip = tip.id
         }
     }
 
     /// The screen of sections shown has a cell that opens a story (its seen colour and its
     /// author's name come from the feed).
     var levelOpensStories: Bool {
-        state.homeLevel.sections.contains { section in
+        state.home.level.sections.contains { section in
             section.cells.contains { if case .openStory? = $0.action { true } else { false } }
         }
     }
@@ -102,27 +102,27 @@ extension Reduction {
     /// bubble ends when the row is left, one on a section's cell also when the sections
     /// change under it.
     mutating func endStaleGesture(after action: AppAction, viewerBefore: ViewerPlace?) {
-        guard !state.pointer.isIdle else { return }
+        guard !state.gesture.pointer.isIdle else { return }
         let stale: Bool
-        switch state.pointer {
+        switch state.gesture.pointer {
         case .pressedBubble:
-            stale = state.viewer != nil || state.modal != nil || !state.isUsable
+            stale = state.viewer != nil || state.chrome.modal != nil || !state.isUsable
         case .pressedCell:
             // New sections may put another cell where the press was.
-            stale = state.viewer != nil || state.modal != nil || !state.isUsable || state.homeGeneration != generationBefore
+            stale = state.viewer != nil || state.chrome.modal != nil || !state.isUsable || state.home.generation != generationBefore
         case .pressedButton:
             // The hint line and the arrows change with the screen: a press on one ends when
             // the viewer opens or closes under it.
-            stale = state.modal != nil || !state.isUsable || (state.viewer == nil) != (viewerBefore == nil)
+            stale = state.chrome.modal != nil || !state.isUsable || (state.viewer == nil) != (viewerBefore == nil)
         default:
             let byGesture: Bool
             switch action {
             case .input, .wake(.hold): byGesture = true
             default: byGesture = false
             }
-            stale = state.viewer == nil || state.modal != nil || !state.isUsable
+            stale = state.viewer == nil || state.chrome.modal != nil || !state.isUsable
                 || (!byGesture && state.viewer.map(ViewerPlace.init) != viewerBefore)
         }
-        if stale { state.pointer = .idle }
+        if stale { state.gesture.pointer = .idle }
     }
 }

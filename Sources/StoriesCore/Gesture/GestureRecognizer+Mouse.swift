@@ -3,24 +3,24 @@ extension GestureRecognizer {
 
     static func routeMouse(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
                                    decision: inout GestureDecision, steps: inout [GestureStep]) {
-        if let modal = state.modal {
+        if let modal = state.chrome.modal {
             let handler = modal == .help ? "overlay.help" : "overlay.problems"
             switch mouse.kind {
             case .press:
                 decision.gesture = "click"
                 decision.handler = handler
-                steps.append(.command(.closeHelp))
+                steps.append(.command(.closeBox))
             case .wheelDown, .wheelUp:
                 decision.gesture = "scroll"
                 decision.handler = handler
-                steps.append(.command(mouse.kind == .wheelDown ? .pageNext : .pagePrevious))
+                steps.append(.command(mouse.kind == .wheelDown ? .screenfulNext : .screenfulPrevious))
             default:
                 decision.declined.append(.init("help", "only a click closes the box (the wheel scrolls it)"))
             }
             pointer = .idle
             return
         }
-        if state.search != nil, case .press = mouse.kind {
+        if state.row.search != nil, case .press = mouse.kind {
             decision.notes.append("a click ends the / field where it is")
             steps.append(.searchEdit(.close))
         }
@@ -64,7 +64,7 @@ extension GestureRecognizer {
         case .wheelDown, .wheelRight, .wheelUp, .wheelLeft:
             let forward = mouse.kind == .wheelDown || mouse.kind == .wheelRight
             decision.gesture = forward ? "scroll on" : "scroll back"
-            decision.handler = state.homeLevel.focus == nil ? "home.ring" : "home.sections"
+            decision.handler = state.home.level.focus == nil ? "home.ring" : "home.sections"
             steps.append(.command(forward ? .selectNext : .selectPrevious))
         case .press(.left):
             if let index = bubbleAt(mouse.column, mouse.row) {

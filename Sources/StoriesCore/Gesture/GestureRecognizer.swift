@@ -18,9 +18,9 @@ public enum GesturePhase: String, Equatable, Sendable {
     case problems
 
     public init(_ state: AppState) {
-        if let modal = state.modal {
+        if let modal = state.chrome.modal {
             self = modal == .help ? .help : .problems
-        } else if let transition = state.transition {
+        } else if let transition = state.viewing.transition {
             switch transition.kind {
             case .cube: self = .transitioning
             case .zoom:
@@ -35,7 +35,7 @@ public enum GesturePhase: String, Equatable, Sendable {
         } else if state.viewer != nil {
             self = .viewing
         } else {
-            self = state.opening == nil ? .home : .loading
+            self = state.row.opening == nil ? .home : .loading
         }
     }
 }
@@ -104,9 +104,9 @@ public enum GestureRecognizer {
     public static func recognize(_ event: InputEvent, at time: Double, in state: AppState) -> Recognition {
         var decision = GestureDecision(time: time, input: describe(event), gesture: "none", handler: "-")
         var steps: [GestureStep] = []
-        var pointer = state.pointer
+        var pointer = state.gesture.pointer
         let phase = GesturePhase(state)
-        if state.transition != nil, isDeliberate(event) {
+        if state.viewing.transition != nil, isDeliberate(event) {
             steps.append(.completeTransition)
             decision.notes.append("the \(phase.rawValue) animation ended at once, then the input applied")
         }
@@ -139,7 +139,7 @@ public enum GestureRecognizer {
     /// The hold check, at its time: a pointer still pressed there, unmoved, becomes a hold
     /// and pauses the viewer. Nil when the press has already become something else.
     public static func holdCheck(at time: Double, in state: AppState) -> Recognition? {
-        guard case .pressed(let column, let row, let pressedAt) = state.pointer, state.viewer != nil,
+        guard case .pressed(let column, let row, let pressedAt) = state.gesture.pointer, state.viewer != nil,
               time + 1e-9 >= pressedAt + holdDelay else { return nil }
         var decision = GestureDecision(time: time, input: "timer: pressed \(milliseconds(time - pressedAt)) without moving",
                                        gesture: "hold", handler: "viewer.playback")
@@ -199,21 +199,21 @@ public enum GestureRecognizer {
         case .previousStory: ("swipe to the previous story", "viewer.cube")
         case .dismiss:
             if state.viewer != nil { ("pull down (dismiss)", "viewer.pullDown") }
-            else if state.opening != nil { ("stop opening", "home.loadingRing") }
-            else if state.homeLevels.count > 1 { ("back", "home.sections") }
+            else if state.row.opening != nil { ("stop opening", "home.loadingRing") }
+            else if state.home.levels.count > 1 { ("back", "home.sections") }
             else { ("back to the row", "home.sections") }
         case .togglePause: ("hold (toggle)", "viewer.playback")
         case .toggleFit: ("fit or fill", "viewer.photo")
-        case .open: state.homeLevel.focus == nil ? ("open", "home.ring") : ("run the cell's action", "home.sections")
+        case .open: state.home.level.focus == nil ? ("open", "home.ring") : ("run the cell's action", "home.sections")
         case .selectNext, .selectPrevious, .selectFirst, .selectLast:
-            state.homeLevel.focus == nil ? ("choose a story", "home.ring") : ("choose a cell", "home.sections")
+            state.home.level.focus == nil ? ("choose a story", "home.ring") : ("choose a cell", "home.sections")
         case .focusUp, .focusDown: ("move between sections", "home.sections")
         case .toggleHelp: ("help", "overlay.help")
-        case .closeHelp: state.modal == .problems ? ("close", "overlay.problems") : ("close", "overlay.help")
+        case .closeBox: state.chrome.modal == .problems ? ("close", "overlay.problems") : ("close", "overlay.help")
         case .toggleProblems: ("feed problems", "overlay.problems")
-        case .pageNext, .pagePrevious:
-            if state.modal != nil { ("scroll", state.modal == .problems ? "overlay.problems" : "overlay.help") }
-            else { state.homeLevel.focus == nil ? ("a screenful", "home.ring") : ("a screenful", "home.sections") }
+        case .screenfulNext, .screenfulPrevious:
+            if state.chrome.modal != nil { ("scroll", state.chrome.modal == .problems ? "overlay.problems" : "overlay.help") }
+            else { state.home.level.focus == nil ? ("a screenful", "home.ring") : ("a screenful", "home.sections") }
         case .nextUnseen: state.viewer == nil ? ("next unseen story", "home.ring") : ("next unseen story", "viewer.cube")
         case .search: ("find by name", "home.search")
         case .toggleGestures: ("gesture log", "overlay.gestures")

@@ -87,7 +87,7 @@ public enum HomeGeometry {
     /// details; at the top of a screen of sections a cell opened. It does not move when a
     /// section takes the keyboard, so a second click lands where the first one did.
     public static func top(_ state: AppState) -> Int {
-        guard state.homeLevels.count <= 1 else { return 2 }
+        guard state.home.levels.count <= 1 else { return 2 }
         return RingLayout.row + RingLayout.bubbleHeight + 1 + detailsRows
     }
 
@@ -96,7 +96,7 @@ public enum HomeGeometry {
     public static func bottom(_ state: AppState) -> Int {
         var footer = 1 + noticeLines(state).count
         if state.pagingNotice != nil { footer += 1 }
-        if !state.warnings.isEmpty { footer += 2 }
+        if !state.feed.warnings.isEmpty { footer += 2 }
         return state.screenHeight - footer
     }
 
@@ -108,12 +108,12 @@ public enum HomeGeometry {
     /// story being opened from a section, where the ring row's loading ring is not in view.
     /// Linear in the notice's length.
     public static func noticeLines(_ state: AppState) -> [String] {
-        var notice = state.notice ?? ""
-        if state.viewer == nil, let id = state.opening, state.homeLevel.focus != nil || state.homeLevels.count > 1 {
-            let name = state.store.positions[id].map { state.store.summaries[$0].author.name } ?? id
+        var notice = state.chrome.notice ?? ""
+        if state.viewer == nil, let id = state.row.opening, state.home.level.focus != nil || state.home.levels.count > 1 {
+            let name = state.feed.store.positions[id].map { state.feed.store.summaries[$0].author.name } ?? id
             notice = "◌ Loading \(name)'s story… (Esc: stop)" + (notice.isEmpty ? "" : " · " + notice)
-        } else if state.viewer == nil, let target = state.seeking {
-            let so = "\(state.store.count) stories so far; Esc: stop"
+        } else if state.viewer == nil, let target = state.row.seeking {
+            let so = "\(state.feed.store.count) stories so far; Esc: stop"
             let line = switch target {
             case .story(let id): "◌ Looking for the story '\(id)' further along the feed (\(so))"
             case .last: "◌ Going to the last story, loading the feed on the way (\(so))"
@@ -139,11 +139,11 @@ public enum HomeGeometry {
 
     /// The sections in view, in order, with the row each starts on.
     public static func visibleSections(_ state: AppState) -> [(index: Int, y: Int)] {
-        let sections = state.homeLevel.sections
+        let sections = state.home.level.sections
         guard !sections.isEmpty else { return [] }
         let top = top(state), bottom = bottom(state)
         let available = bottom - top
-        let focus = min(state.homeLevel.focus ?? 0, sections.count - 1)
+        let focus = min(state.home.level.focus ?? 0, sections.count - 1)
         // The first section in view: as many before the focused one as fit with it.
         var first = focus
         var used = height(of: sections[focus])
@@ -205,7 +205,7 @@ public enum HomeGeometry {
     /// The cell under a cell of the screen, if any.
     public static func cell(atColumn column: Int, row: Int, state: AppState) -> (section: Int, cell: Int)? {
         guard state.viewer == nil, state.isUsable else { return nil }
-        let level = state.homeLevel
+        let level = state.home.level
         for (index, y) in visibleSections(state) {
             for (cell, box) in cellBoxes(level.sections[index], selected: level.selected[safe: index] ?? 0, y: y,
                                          screenWidth: state.screenWidth)

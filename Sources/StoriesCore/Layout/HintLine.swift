@@ -31,9 +31,9 @@ public enum HintLine {
     /// the defaults), so the line shows the keys in force; a hint whose commands have no key
     /// left is not shown.
     public static func hints(_ state: AppState) -> [Hint] {
-        guard state.search == nil else { return [] }
+        guard state.row.search == nil else { return [] }
         // In the viewer a notice (a link opened or copied) takes the line until the next key.
-        if state.viewer != nil, state.notice != nil { return [] }
+        if state.viewer != nil, state.chrome.notice != nil { return [] }
         let context: InputContext = state.viewer == nil ? .home : .viewer
         /// `keys`: the commands whose keys are shown, in order; a pair is written joined ("←→"),
         /// `spaced` apart ("[ ]").
@@ -48,7 +48,7 @@ public enum HintLine {
             return shown.isEmpty ? nil : Hint(keys: shown, meaning: meaning, command: command, priority: priority)
         }
         if let viewer = state.viewer {
-            if viewer.isWaiting || state.store.story(at: viewer.storyIndex) == nil {
+            if viewer.isWaiting || state.feed.store.story(at: viewer.storyIndex) == nil {
                 return [hint([.previousItem, .nextItem], "skip", .nextItem, 2), hint([.dismiss], "close", .dismiss, 1),
                         hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
             }
@@ -58,15 +58,15 @@ public enum HintLine {
                     hint([.nextUnseen], "unseen", .nextUnseen, 5),
                     hint([.dismiss], "close", .dismiss, 1), hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
         }
-        guard let focused = state.homeLevel.focusedCell else {
-            let hasSections = !state.homeLevel.sections.isEmpty
+        guard let focused = state.home.level.focusedCell else {
+            let hasSections = !state.home.level.sections.isEmpty
             return [hint([.selectPrevious, .selectNext], "choose", .selectNext, 2),
                     hasSections ? hint([.focusDown], "sections", .focusDown, 5) : nil,
                     hint([.open], "open", .open, 1), hint([.search], "find", .search, 4),
-                    state.warnings.isEmpty ? nil : hint([.toggleProblems], "problems", .toggleProblems, 3),
+                    state.feed.warnings.isEmpty ? nil : hint([.toggleProblems], "problems", .toggleProblems, 3),
                     hint([.toggleHelp], "help", .toggleHelp, 0), hint([.quit], "quit", .quit, 1)].compactMap { $0 }
         }
-        let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
+        let action = state.home.currentModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
         return [hint([.selectPrevious, .selectNext], "choose", .selectNext, 2),
                 hint([.focusUp, .focusDown], "sections", .focusDown, 3),
                 hint([.open], action ?? "open", .open, 1),
@@ -91,7 +91,7 @@ public enum HintLine {
 
     /// What the right end of the line says during a live replay ("▶ replaying r.jsonl 3.2/9.5 s").
     public static func replayLabel(_ state: AppState) -> String? {
-        state.replay.map { $0.label(at: state.now.uptime) }
+        state.chrome.replay.map { $0.label(at: state.now.uptime) }
     }
 
     /// The columns the hints may take: the line, less the replay label and its margin.

@@ -43,7 +43,7 @@ public enum ModalLayout {
 
     /// What the box shows now, and where; nil when no box is open.
     public static func content(_ state: AppState) -> Content? {
-        guard let modal = state.modal else { return nil }
+        guard let modal = state.chrome.modal else { return nil }
         let width = state.screenWidth, height = state.screenHeight
         switch modal {
         case .help:
@@ -68,13 +68,13 @@ public enum ModalLayout {
             let boxWidth = min(width - 2, maxProblemsWidth)
             let textWidth = max(1, boxWidth - 8)
             var rows: [Row] = []
-            for warning in state.warnings {
+            for warning in state.feed.warnings {
                 for (index, line) in TextWrap.lines(warning.message, width: textWidth).enumerated() {
                     rows.append(Row(keys: "", text: (index == 0 ? "• " : "  ") + line))
                 }
             }
             if rows.isEmpty { rows = [Row(keys: "", text: "No problems found in this feed so far.")] }
-            let count = state.warnings.count
+            let count = state.feed.warnings.count
             let title = " Feed problems · \(count == 1 ? "1 problem" : "\(count) problems") "
             return place(title: title, rows: rows, keyColumn: 0, boxWidth: boxWidth, screen: (width, height))
         }

@@ -35,25 +35,25 @@ public enum RingLayout {
 
     /// The story whose bubble covers a cell of the home screen, if any.
     public static func bubbleIndex(atColumn column: Int, row cellRow: Int, state: AppState) -> Int? {
-        guard !state.isLoading, state.homeLevels.count == 1, cellRow >= row, cellRow < row + bubbleHeight,
+        guard !state.isLoading, state.home.levels.count == 1, cellRow >= row, cellRow < row + bubbleHeight,
               column >= leftMargin else { return nil }
         let visible = visibleBubbles(width: state.screenWidth)
-        let first = firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        let first = firstVisible(selection: state.row.selection, count: state.feed.store.count, visible: visible)
         let slot = (column - leftMargin) / slotWidth
         let index = first + slot
-        guard slot < visible, state.store.summaries.indices.contains(index) else { return nil }
+        guard slot < visible, state.feed.store.summaries.indices.contains(index) else { return nil }
         return index
     }
 
     /// What a click on the row's ‹ (more before) or › (more after) runs, where one is drawn.
     public static func arrow(atColumn column: Int, row cellRow: Int, state: AppState) -> Command? {
-        guard state.viewer == nil, state.isUsable, state.homeLevels.count == 1, cellRow == row + 1 else { return nil }
-        let count = state.store.count
+        guard state.viewer == nil, state.isUsable, state.home.levels.count == 1, cellRow == row + 1 else { return nil }
+        let count = state.feed.store.count
         guard count > 0 else { return nil }
         let visible = visibleBubbles(width: state.screenWidth)
-        let first = firstVisible(selection: state.selection, count: count, visible: visible)
-        if column == 0, first > 0 { return .pagePrevious }
-        if column == state.screenWidth - 1, first + visible < count || state.store.hasMore { return .pageNext }
+        let first = firstVisible(selection: state.row.selection, count: count, visible: visible)
+        if column == 0, first > 0 { return .screenfulPrevious }
+        if column == state.screenWidth - 1, first + visible < count || state.feed.store.hasMore { return .screenfulNext }
         return nil
     }
 }

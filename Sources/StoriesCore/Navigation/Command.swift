@@ -3,12 +3,20 @@
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
-    case toggleHelp, closeHelp, toggleGestures, toggleMetrics
-    case pageNext, pagePrevious, nextUnseen, search, toggleProblems, redraw
+    /// `closeBox` closes the help or the problems list, whichever is open.
+    case toggleHelp, closeBox, toggleGestures, toggleMetrics
+    /// A screenful on or back: the row by as many bubbles as fit, a box by its height.
+    case screenfulNext, screenfulPrevious
+    case nextUnseen, search, toggleProblems, redraw
     case openLink, toggleLinkAddress, copyLink
     /// The `/` field's keys (context `search`): the next or previous match, look along the
     /// feed, give up (back where the search began), delete a character, empty the field.
     case searchNext, searchPrevious, searchSubmit, searchCancel, searchDeleteBackward, searchClear
+
+    /// Names a `keys.conf` written for an older version may use.
+    public static let formerNames: [String: Command] = [
+        "pageNext": .screenfulNext, "pagePrevious": .screenfulPrevious, "closeHelp": .closeBox,
+    ]
 
     /// The edit of the `/` field a search command makes.
     public var searchEdit: SearchEdit? {
@@ -26,9 +34,14 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
 
 /// Which part of the app has the keyboard.
 public enum InputContext: String, Equatable, Sendable, CaseIterable {
-    case home, viewer, help
+    case home, viewer
+    /// A box over the screen: the help (`?`) or the problems list (`p`).
+    case box
     /// The `/` field on the row: printable keys type into it; the rest are bindings.
     case search
+
+    /// Names a `keys.conf` written for an older version may use ("help" was the box).
+    public static let formerNames: [String: InputContext] = ["help": .box]
 }
 
 /// One line of the key map: these inputs, in this context, do this.

@@ -44,10 +44,10 @@ extension KeyBindings {
             guard !words.isEmpty else { continue }
             func fail(_ reason: String) -> ConfigError { ConfigError(file: file, line: number, reason: reason) }
             guard words.count >= 3 else { throw fail("expected: context action key [key …]") }
-            guard let context = InputContext(rawValue: words[0]) else {
-                throw fail("unknown context '\(words[0])' (home, viewer, help)")
+            guard let context = InputContext(rawValue: words[0]) ?? InputContext.formerNames[words[0]] else {
+                throw fail("unknown context '\(words[0])' (\(InputContext.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            guard let command = Command(rawValue: words[1]) else {
+            guard let command = Command(rawValue: words[1]) ?? Command.formerNames[words[1]] else {
                 throw fail("unknown action '\(words[1])' (\(Command.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             var inputs: [InputEvent] = []

@@ -98,7 +98,7 @@ public enum PreloadPlanner {
     /// The window and what it was learned from, for the `i` overlay.
     public static func describe(_ state: AppState) -> String {
         guard state.preloadPolicy == .on else { return "preload off: only what is shown" }
-        let pace = state.pace
+        let pace = state.media.pace
         let window = window(pace)
         // Short enough for 80 columns: what it chose first, then what it learned.
         var chose = "\(window.ahead) ahead · next \(window.nextStories)×\(window.itemsPerNextStory)"
@@ -117,13 +117,13 @@ public enum PreloadPlanner {
 
     /// Stories whose items should be loaded now, most urgent first.
     public static func storiesToLoad(_ state: AppState) -> [StoryID] {
-        let store = state.store
+        let store = state.feed.store
         var ids: [StoryID] = []
-        if let opening = state.opening { ids.append(opening) }
+        if let opening = state.row.opening { ids.append(opening) }
         if let viewer = state.viewer, let id = store.summaries[safe: viewer.storyIndex]?.id { ids.append(id) }
         guard state.preloadPolicy == .on else { return ids }
         if let viewer = state.viewer {
-            let window = window(state.pace)
+            let window = window(state.media.pace)
             for index in Array(viewer.storyIndex + 1...viewer.storyIndex + window.nextStories) + [viewer.storyIndex - 1] {
                 if let id = store.summaries[safe: index]?.id { ids.append(id) }
             }
@@ -144,7 +144,7 @@ public enum PreloadPlanner {
         var targets: [PreloadTarget] = []
         var seen = Set<ItemID>()
         func add(_ storyIndex: Int, item itemIndex: Int?, _ priority: PreloadPriority) {
-            guard let story = state.store.story(at: storyIndex) else { return }
+            guard let story = state.feed.store.story(at: storyIndex) else { return }
             let index = itemIndex ?? state.seen.firstUnseenIndex(in: story)
             guard let item = story.items[safe: index], let media = item.content.media,
                   seen.insert(item.id).inserted else { return }
@@ -154,7 +154,7 @@ public enum PreloadPlanner {
             add(viewer.storyIndex, item: viewer.itemIndex, .visible)
         }
         guard state.preloadPolicy == .on else { return targets }
-        let window = window(state.pace)
+        let window = window(state.media.pace)
         if let viewer = state.viewer, !viewer.isWaiting {
             for offset in 0..<window.ahead { add(viewer.storyIndex, item: viewer.itemIndex + 1 + offset, .window) }
             for offset in 1...max(1, window.behind) where viewer.itemIndex - offset >= 0 {
@@ -165,7 +165,7 @@ public enum PreloadPlanner {
             // The next stories' first unseen items first (a swipe lands there), then deeper.
             for depth in 0..<window.itemsPerNextStory {
                 for story in viewer.storyIndex + 1...viewer.storyIndex + window.nextStories {
-                    guard let loaded = state.store.story(at: story) else { continue }
+                    guard let loaded = state.feed.store.story(at: story) else { continue }
                     add(story, item: state.seen.firstUnseenIndex(in: loaded) + depth, .adjacent)
                 }
             }
@@ -181,7 +181,7 @@ public enum PreloadPlanner {
 
     /// The feed layer: 5 stories from the selection (the ring row follows the viewer).
     static func feedRange(_ state: AppState) -> Range<Int> {
-        let start = min(state.selection, max(0, state.store.count - 1))
-        return start..<min(state.store.count, start + feedStories)
+        let start = min(state.row.selection, max(0, state.feed.store.count - 1))
+        return start..<min(state.feed.store.count, start + feedStories)
     }
 }

@@ -39,7 +39,7 @@ public struct RingBubbleViewModel: ViewModel {
 
 /// One item of a loaded story as the viewer shows it: header text, and the caption wrapped
 /// to the width it was built for.
-public struct ViewerPageViewModel: ViewModel {
+public struct ViewerItemViewModel: ViewModel {
     public struct Key: Hashable, Sendable {
         public var story: StoryID
         public var item: ItemID

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// What to (re)build: the ring bubbles of some stories, the viewer pages of some loaded
+/// What to (re)build: the ring bubbles of some stories, the viewer item models of some loaded
 /// stories, with the seen state, time and width to build them for. The reducer makes jobs
 /// (cheap: it only picks what changed); `ViewModelBuilder` runs them off the main queue.
 public struct ViewModelJob: Equatable, Sendable {
@@ -36,35 +36,35 @@ public struct ViewModelJob: Equatable, Sendable {
     }
 
     public var ring: [RingInput]
-    public var pages: [Story]
+    public var stories: [Story]
     public var home: HomeInput?
     public var seen: SeenState
     public var now: Date
     public var width: Int
 
-    public init(ring: [RingInput], pages: [Story], home: HomeInput? = nil, seen: SeenState, now: Date, width: Int) {
+    public init(ring: [RingInput], stories: [Story], home: HomeInput? = nil, seen: SeenState, now: Date, width: Int) {
         self.ring = ring
-        self.pages = pages
+        self.stories = stories
         self.home = home
         self.seen = seen
         self.now = now
         self.width = width
     }
 
-    public var isEmpty: Bool { ring.isEmpty && pages.isEmpty && home == nil }
+    public var isEmpty: Bool { ring.isEmpty && stories.isEmpty && home == nil }
 }
 
 /// Built view models, handed to the main queue in one step (one action).
 public struct ViewModelUpdate: Equatable, Sendable {
     public var ring: [RingBubbleViewModel]
-    public var pages: [StoryID: [ViewerPageViewModel]]
+    public var items: [StoryID: [ViewerItemViewModel]]
     public var home: HomeViewModels?
-    /// The width the pages were built for.
+    /// The width the item models were built for.
     public var width: Int
 
-    public init(ring: [RingBubbleViewModel], pages: [StoryID: [ViewerPageViewModel]], home: HomeViewModels? = nil, width: Int) {
+    public init(ring: [RingBubbleViewModel], items: [StoryID: [ViewerItemViewModel]], home: HomeViewModels? = nil, width: Int) {
         self.ring = ring
-        self.pages = pages
+        self.items = items
         self.home = home
         self.width = width
     }
@@ -77,10 +77,10 @@ public enum ViewModelFactory {
 
     public static func build(_ job: ViewModelJob) -> ViewModelUpdate {
         let ring = job.ring.map { ringBubble($0.summary, story: $0.story, seen: job.seen, now: job.now) }
-        var pages: [StoryID: [ViewerPageViewModel]] = [:]
-        for story in job.pages { pages[story.id] = viewerPages(story, now: job.now, width: job.width) }
+        var items: [StoryID: [ViewerItemViewModel]] = [:]
+        for story in job.stories { items[story.id] = viewerItems(story, now: job.now, width: job.width) }
         let home = job.home.map { homeSections($0, seen: job.seen, width: job.width) }
-        return ViewModelUpdate(ring: ring, pages: pages, home: home, width: job.width)
+        return ViewModelUpdate(ring: ring, items: items, home: home, width: job.width)
     }
 
     /// The section view models of a screen of sections: every text cut to the width its
@@ -154,7 +154,7 @@ public enum ViewModelFactory {
         )
     }
 
-    public static func viewerPages(_ story: Story, now: Date, width: Int) -> [ViewerPageViewModel] {
+    public static func viewerItems(_ story: Story, now: Date, width: Int) -> [ViewerItemViewModel] {
         let initials = initials(of: story.author.name)
         let name = story.author.name.truncated(toWidth: max(1, width))
         return story.items.enumerated().map { index, item in
@@ -163,7 +163,7 @@ public enum ViewModelFactory {
             if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: now) }
             var textLines: [String] = []
             if case .text(let text, _) = item.content { textLines = TextWrap.lines(text, width: max(1, width - 8)) }
-            return ViewerPageViewModel(
+            return ViewerItemViewModel(
                 key: .init(story: story.id, item: item.id),
                 initials: initials,
                 authorName: name,

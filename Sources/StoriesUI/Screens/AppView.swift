@@ -30,13 +30,13 @@ public enum AppView {
         } else {
             HomeScreen.render(state, into: &canvas, banners: banners)
         }
-        if state.showsGestures {
+        if state.chrome.showsGestures {
             GestureOverlay.render(state, into: &canvas)
         }
-        if state.showsMetrics {
+        if state.chrome.showsMetrics {
             MetricsOverlay.render(metrics ?? MetricsSnapshot(policy: state.preloadPolicy), into: &canvas)
         }
-        if state.modal != nil {
+        if state.chrome.modal != nil {
             HelpOverlay.render(state, into: &canvas)
         }
         return canvas
@@ -47,13 +47,13 @@ public enum AppView {
     public static func secondsUntilNextChange(_ state: AppState, width: Int, height: Int) -> Double? {
         guard state.wantsFrames else { return nil }
         // An animation draws every frame until its timeline ends.
-        if state.transition != nil { return 0 }
+        if state.viewing.transition != nil { return 0 }
         // Under the help or on a screen too small nothing visible moves (the reducer stops
         // the item's clock there too).
-        guard ScreenLayout.isUsable(width: width, height: height), state.modal == nil else { return nil }
+        guard ScreenLayout.isUsable(width: width, height: height), state.chrome.modal == nil else { return nil }
         // A live replay's clock on the hint line moves on every tenth of a second.
         var replayStep: Double?
-        if let replay = state.replay, !replay.isOver {
+        if let replay = state.chrome.replay, !replay.isOver {
             let elapsed = state.now.uptime - replay.since
             replayStep = 0.1 - elapsed.truncatingRemainder(dividingBy: 0.1) + 1e-6
         }
@@ -66,9 +66,9 @@ public enum AppView {
     }
 
     private static func secondsUntilOtherChange(_ state: AppState, width: Int) -> Double? {
-        if state.viewer == nil, state.opening != nil {
+        if state.viewer == nil, state.row.opening != nil {
             // The loading ring's next step.
-            let steps = (state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond
+            let steps = (state.now.uptime - state.row.openingSince) * Bubble.spinnerStepsPerSecond
             return ((steps + 1e-9).rounded(.down) + 1 - steps) / Bubble.spinnerStepsPerSecond
         }
         return ViewerScreen.secondsUntilNextChange(state, width: width)

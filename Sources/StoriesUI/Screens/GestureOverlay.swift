@@ -15,7 +15,7 @@ public enum GestureOverlay {
 
         // Each decision takes one line, and a second when something declined it.
         var lines: [(String, Style)] = []
-        for decision in state.gestureLog {
+        for decision in state.gesture.log {
             let time = Self.seconds(decision.time - state.startedAt)
             lines.append(("\(time) \(decision.summary)", background.with(foreground: .palette(255))))
             if let declined = decision.detail {

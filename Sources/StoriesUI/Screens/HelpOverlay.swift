@@ -21,7 +21,7 @@ public enum HelpOverlay {
         canvas.text("╰" + String(repeating: "─", count: inner) + "╯", x: box.x, y: box.maxY - 1, style: border)
         canvas.centered(content.title, in: box, y: box.y, style: border.adding(.bold))
 
-        let scroll = max(0, min(content.maxScroll, state.modalScroll))
+        let scroll = max(0, min(content.maxScroll, state.chrome.modalScroll))
         let shown = content.rows.dropFirst(scroll).prefix(content.visibleLines)
         var y = content.firstLine
         for row in shown {
@@ -40,18 +40,18 @@ public enum HelpOverlay {
     /// "? close", or where the page is and the keys that move it when the box scrolls.
     static func footer(_ state: AppState, content: ModalLayout.Content, scroll: Int) -> String {
         let keys = { (command: Command) in
-            state.bindings.bindings(in: .help).first { $0.command == command }?.inputs.first?.description
+            state.bindings.bindings(in: .box).first { $0.command == command }?.inputs.first?.description
         }
-        let close = (keys(.closeHelp) ?? "?") + " close"
+        let close = (keys(.closeBox) ?? "?") + " close"
         let room = content.box.width - 4
         guard content.maxScroll > 0 else {
             // Every key that closes it, when they fit.
-            let all = state.bindings.bindings(in: .help).first { $0.command == .closeHelp }.map { $0.keyNames + ": close" }
+            let all = state.bindings.bindings(in: .box).first { $0.command == .closeBox }.map { $0.keyNames + ": close" }
             return all.flatMap { $0.displayWidth <= room ? $0 : nil } ?? close
         }
         let last = min(content.rows.count, scroll + content.visibleLines)
-        let next = scroll < content.maxScroll ? keys(.pageNext).map { "\($0) more" } : nil
-        let back = scroll > 0 ? keys(.pagePrevious).map { "\($0) back" } : nil
+        let next = scroll < content.maxScroll ? keys(.screenfulNext).map { "\($0) more" } : nil
+        let back = scroll > 0 ? keys(.screenfulPrevious).map { "\($0) back" } : nil
         // The longest form that fits the box: where the page is, the keys that move it, how to close.
         let candidates = [["\(scroll + 1)–\(last) of \(content.rows.count)", next, back, close],
                           ["\(scroll + 1)–\(last)/\(content.rows.count)", next, back, close],

@@ -12,17 +12,17 @@ public enum HomeScreen {
     public static func render(_ state: AppState, into canvas: inout Canvas,
                               banners: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
-        let nested = state.homeLevels.count > 1
+        let nested = state.home.levels.count > 1
 
         canvas.text(" ◉ stories", x: 0, y: 0, style: Theme.title)
         let titleX = 11
         var title = "· " + state.title
-        if nested { title += " › " + state.homeLevel.title.ifEmpty("sections") }
+        if nested { title += " › " + state.home.level.title.ifEmpty("sections") }
         canvas.text(title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
-        let count = state.store.count
-        if count > 0 || !state.store.hasMore {
+        let count = state.feed.store.count
+        if count > 0 || !state.feed.store.hasMore {
             // "20+ stories" while more pages may come.
-            let more = state.store.hasMore ? "+" : ""
+            let more = state.feed.store.hasMore ? "+" : ""
             var text = count == 1 && more.isEmpty ? "1 story" : "\(count)\(more) stories"
             if let network = state.network { text = "⇅ \(network) · " + text }
             canvas.text(text, x: width - text.displayWidth - 1, y: 0, style: Theme.mutedText)
@@ -51,11 +51,11 @@ public enum HomeScreen {
         }
         // The latest problem is not said twice while the notice line says it (a file that
         // could not be written is both); it shows here once the notice is read.
-        if let latest = state.warnings.last, state.notice == "⚠ " + latest.message {} else {
-            drawWarnings(state.warnings, into: &canvas, bottom: bottom)
+        if let latest = state.feed.warnings.last, state.chrome.notice == "⚠ " + latest.message {} else {
+            drawWarnings(state.feed.warnings, into: &canvas, bottom: bottom)
         }
         HomeSectionsView.drawTooltip(state, into: &canvas)
-        if let search = state.search {
+        if let search = state.row.search {
             drawSearch(search, state: state, into: &canvas, y: height - 1)
             return
         }
@@ -70,9 +70,9 @@ public enum HomeScreen {
     /// Where the bubble of a story is drawn, when it is in view: present grows out of it
     /// and dismiss shrinks into it.
     public static func bubbleRect(of index: Int, state: AppState, width: Int) -> Rect? {
-        guard state.homeLevels.count == 1 else { return nil }
+        guard state.home.levels.count == 1 else { return nil }
         let visible = RingLayout.visibleBubbles(width: width)
-        let first = RingLayout.firstVisible(selection: state.selection, count: state.store.count, visible: visible)
+        let first = RingLayout.firstVisible(selection: state.row.selection, count: state.feed.store.count, visible: visible)
         guard index >= first, index < first + visible else { return nil }
         return Rect(x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
     }
@@ -80,22 +80,22 @@ public enum HomeScreen {
     /// Draws only the visible bubbles, each found through the relation map: the cost of a
     /// frame does not grow with the number of stories.
     static func drawRing(_ state: AppState, into canvas: inout Canvas, y: Int) {
-        let store = state.store
+        let store = state.feed.store
         let count = store.count
         let visible = RingLayout.visibleBubbles(width: canvas.width)
-        let first = RingLayout.firstVisible(selection: state.selection, count: count, visible: visible)
+        let first = RingLayout.firstVisible(selection: state.row.selection, count: count, visible: visible)
         let last = min(count, first + visible)
         // The selection is drawn heavy only while the row has the keyboard.
-        let rowHasKeyboard = state.homeLevel.focus == nil
+        let rowHasKeyboard = state.home.level.focus == nil
         for index in first..<last {
             let id = store.summaries[index].id
             // A bubble whose view model is still being built stays empty for that frame.
-            guard let model = state.ring.model(for: id) else { continue }
+            guard let model = state.viewModels.ring.model(for: id) else { continue }
             var ring: Bubble.Ring?
-            if state.opening == id {
-                ring = .loading(step: Int(max(0, state.now.uptime - state.openingSince) * Bubble.spinnerStepsPerSecond))
+            if state.row.opening == id {
+                ring = .loading(step: Int(max(0, state.now.uptime - state.row.openingSince) * Bubble.spinnerStepsPerSecond))
             } else if case .failed? = store.items[id] { ring = .failed }
-            Bubble(model, isSelected: index == state.selection && rowHasKeyboard, ring: ring)
+            Bubble(model, isSelected: index == state.row.selection && rowHasKeyboard, ring: ring)
                 .draw(into: &canvas, x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: y)
         }
         let arrow = Style(foreground: Theme.accent, attributes: [.bold])
@@ -104,7 +104,7 @@ public enum HomeScreen {
     }
 
     static func drawDetails(_ state: AppState, into canvas: inout Canvas, y: Int) {
-        guard let id = state.store.summaries[safe: state.selection]?.id, let model = state.ring.model(for: id) else { return }
+        guard let id = state.feed.store.summaries[safe: state.row.selection]?.id, let model = state.viewModels.ring.model(for: id) else { return }
         let width = canvas.width - 4
         var x = 2
         x += canvas.text(model.fullName, x: x, y: y, style: Style(attributes: [.bold]), maxWidth: width / 2)
@@ -112,9 +112,9 @@ public enum HomeScreen {
             x += canvas.text("  @" + handle, x: x, y: y, style: Theme.mutedText, maxWidth: width - x)
         }
         canvas.text(model.summary, x: 2, y: y + 1, style: Theme.mutedText, maxWidth: width)
-        if state.opening == id {
+        if state.row.opening == id {
             canvas.text("Loading the story… (Esc: stop)", x: 2, y: y + 2, style: Style(foreground: Theme.accent), maxWidth: width)
-        } else if case .failed(let reason)? = state.store.items[id] {
+        } else if case .failed(let reason)? = state.feed.store.items[id] {
             canvas.text("⚠ Could not load (Enter: try again): \(reason)", x: 2, y: y + 2,
                         style: Style(foreground: Theme.warning), maxWidth: width)
         } else if let preview = model.preview {
@@ -136,8 +136,8 @@ public enum HomeScreen {
             found = "type a name or @handle" + cancel
         } else if search.matches > 0 {
             found = "\(search.matches == 1 ? "1 match" : "\(search.matches) matches")" + hint(.searchNext, "next") + hint(.searchSubmit, "done") + cancel
-        } else if state.store.hasMore {
-            found = "none among \(state.store.count) loaded" + hint(.searchSubmit, "look further") + cancel
+        } else if state.feed.store.hasMore {
+            found = "none among \(state.feed.store.count) loaded" + hint(.searchSubmit, "look further") + cancel
         } else {
             found = "no one by that name" + cancel
         }

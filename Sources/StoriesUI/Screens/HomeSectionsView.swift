@@ -11,8 +11,8 @@ enum HomeSectionsView {
     static let selectedRow = Color.palette(237)
 
     static func draw(_ state: AppState, into canvas: inout Canvas, banners: AppView.PictureLookup) {
-        guard let models = state.currentHomeModels else { return }
-        let level = state.homeLevel
+        guard let models = state.home.currentModels else { return }
+        let level = state.home.level
         let visible = HomeGeometry.visibleSections(state)
         let bottom = HomeGeometry.bottom(state)
         for (index, y) in visible {
@@ -37,9 +37,9 @@ enum HomeSectionsView {
     /// "↓ 2 more sections" when sections below are out of view (the hint line shows it
     /// where there is room).
     static func moreBelow(_ state: AppState) -> String? {
-        guard state.currentHomeModels != nil, let last = HomeGeometry.visibleSections(state).last,
-              last.index < state.homeLevel.sections.count - 1 else { return nil }
-        let more = state.homeLevel.sections.count - 1 - last.index
+        guard state.home.currentModels != nil, let last = HomeGeometry.visibleSections(state).last,
+              last.index < state.home.level.sections.count - 1 else { return nil }
+        let more = state.home.level.sections.count - 1 - last.index
         return "↓ \(more) more section" + (more == 1 ? "" : "s")
     }
 
@@ -207,9 +207,9 @@ enum HomeSectionsView {
     /// The focused cell's tooltip, once: a box under the cell (over it when there is no
     /// room below), in the focus colour.
     static func drawTooltip(_ state: AppState, into canvas: inout Canvas) {
-        guard let tip = state.visibleTooltip, let focused = state.homeLevel.focusedCell,
+        guard let tip = state.visibleTooltip, let focused = state.home.level.focusedCell,
               let placed = HomeGeometry.visibleSections(state).first(where: { $0.index == focused.section }),
-              let section = state.homeLevel.sections[safe: focused.section],
+              let section = state.home.level.sections[safe: focused.section],
               let box = HomeGeometry.cellBoxes(section, selected: focused.cell, y: placed.y, screenWidth: canvas.width)
                 .first(where: { $0.cell == focused.cell })?.box else { return }
         let maxText = max(10, min(48, canvas.width - 8))

@@ -17,7 +17,7 @@ public enum TransitionView {
     public static func motion(of state: AppState) -> Motion? {
         guard !state.reduceMotion else { return nil }
         let now = state.now.uptime
-        if let transition = state.transition {
+        if let transition = state.viewing.transition {
             switch transition.kind {
             case .zoom(let viewer):
                 let (scale, backdrop) = transition.zoom(at: now)
@@ -54,7 +54,7 @@ public enum TransitionView {
 
     /// The rectangle the viewer fills at a zoom: the story's bubble at 0, the screen at 1.
     public static func zoomRect(_ state: AppState, storyIndex: Int, scale: Double, width: Int, height: Int) -> Rect {
-        let index = max(0, min(storyIndex, state.store.count - 1))
+        let index = max(0, min(storyIndex, state.feed.store.count - 1))
         let bubble = HomeScreen.bubbleRect(of: index, state: state, width: width)
             ?? Rect(x: width / 2, y: height / 2, width: 1, height: 1)
         let s = max(0, min(1, scale))
@@ -100,7 +100,7 @@ public enum TransitionView {
 
     /// A story is (or may come, with more pages) at this index of the row.
     private static func hasStory(at index: Int, _ state: AppState) -> Bool {
-        index >= 0 && (index < state.store.count || state.store.hasMore)
+        index >= 0 && (index < state.feed.store.count || state.feed.store.hasMore)
     }
 
     /// One face squeezed into `columns`; `turnedAway` (0…1) is how far it has turned from

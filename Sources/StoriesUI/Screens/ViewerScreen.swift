@@ -7,7 +7,7 @@ public enum ViewerScreen {
     public static func render(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas,
                               pictures: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
-        guard !viewer.isWaiting, let story = state.store.story(at: viewer.storyIndex),
+        guard !viewer.isWaiting, let story = state.feed.store.story(at: viewer.storyIndex),
               story.items.indices.contains(viewer.itemIndex) else {
             renderWaiting(state, viewer: viewer, into: &canvas)
             return
@@ -15,7 +15,7 @@ public enum ViewerScreen {
         let item = story.items[viewer.itemIndex]
         // The page's view model; for the frame or two before it is built, the header shows
         // the name alone and no caption.
-        let page = state.pages[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
+        let page = state.viewModels.items[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
 
         let fraction = viewer.playback.elapsed(at: state.now.uptime) / state.duration(of: item)
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
@@ -54,11 +54,11 @@ public enum ViewerScreen {
         case .video(let file):
             // A player that failed says why even when a poster was made.
             drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
-                        reason: mediaFailure(state, file) ?? state.videos[file.location]?.failure)
+                        reason: mediaFailure(state, file) ?? state.media.videos[file.location]?.failure)
         }
         if overPhoto { canvas.darken(rows: 1..<2) }
         var marks: [String] = []
-        if case .video(let file) = item.content, let status = state.videos[file.location], status.failure == nil {
+        if case .video(let file) = item.content, let status = state.media.videos[file.location], status.failure == nil {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             if status.hasAudio { marks.append("🔇") }
         }
@@ -73,7 +73,7 @@ public enum ViewerScreen {
                 linkLines.insert(lines.count)
                 lines.append(("↗ " + link, Style(foreground: Theme.accent, attributes: [.underline])))
                 // `u`: the address under the title, to read before opening (o) or copying (y).
-                if state.showsLinkAddress, let url = item.link?.url {
+                if state.chrome.showsLinkAddress, let url = item.link?.url {
                     linkLines.insert(lines.count)
                     lines.append(("  " + SafeText.line(url, maxColumns: 2048).truncated(toWidth: max(1, width - 6)),
                                   Style(foreground: .palette(252), attributes: [.underline])))
@@ -102,10 +102,10 @@ public enum ViewerScreen {
     /// Why a photo or video cannot be shown, as the state has it: for good (a corrupt file, a
     /// 404), or for now (the source did not answer: it is asked for again by itself).
     static func mediaFailure(_ state: AppState, _ file: Media) -> String? {
-        switch state.media[file.location] {
+        switch state.media.status[file.location] {
         case .failed(let reason)?: reason
         case .unreachable(let reason)?:
-            reason + "\n↻ trying again by itself" + (state.mediaRetries[file.location].map { $0.attempt > 1 ? " · \($0.attempt) tries so far" : "" } ?? "")
+            reason + "\n↻ trying again by itself" + (state.media.retries[file.location].map { $0.attempt > 1 ? " · \($0.attempt) tries so far" : "" } ?? "")
         default: nil
         }
     }
@@ -113,7 +113,7 @@ public enum ViewerScreen {
     /// The key hints, or what the last key did (a link opened or copied) in their place
     /// until the next key.
     static func drawLastLine(_ state: AppState, into canvas: inout Canvas) {
-        if let notice = state.notice {
+        if let notice = state.chrome.notice {
             canvas.text(" " + notice, x: 0, y: canvas.height - 1, style: Style(foreground: Theme.accent), maxWidth: canvas.width)
         } else {
             Hints.draw(state, into: &canvas, y: canvas.height - 1)
@@ -128,7 +128,7 @@ public enum ViewerScreen {
     /// The viewer while a story's items (or the next page) are on their way, or failed.
     static func renderWaiting(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {
         let width = canvas.width, height = canvas.height
-        let summary = state.store.summaries[safe: viewer.storyIndex]
+        let summary = state.feed.store.summaries[safe: viewer.storyIndex]
         ProgressBar(segments: max(1, summary?.itemIDs.count ?? 1), current: 0, fraction: 0)
             .draw(into: &canvas, in: progressRect(width: width))
         var x = 1
@@ -144,12 +144,12 @@ public enum ViewerScreen {
         if summary == nil {
             lines = [("Loading more stories…", background.with(foreground: .palette(252)).adding(.bold))]
             if let notice = state.pagingNotice { lines.append((notice, background.with(foreground: Theme.warning))) }
-        } else if case .failed(let reason)? = state.store.items(at: viewer.storyIndex) {
+        } else if case .failed(let reason)? = state.feed.store.items(at: viewer.storyIndex) {
             lines = [("⚠ Could not load this story", background.with(foreground: Theme.warning).adding(.bold))]
             // The address is cut in its middle, never the reason.
             lines += TextWrap.lines(reason, width: max(1, width - 8)).prefix(4)
                 .map { ($0.truncatedInMiddle(toWidth: max(1, width - 8)), background.with(foreground: Theme.warning)) }
-            if let summary, let retry = state.storyRetries[summary.id] {
+            if let summary, let retry = state.feed.storyRetries[summary.id] {
                 lines.append(("↻ trying again by itself" + (retry.attempt > 1 ? " · \(retry.attempt) tries so far" : ""),
                               background.with(foreground: Theme.muted)))
             }
@@ -167,14 +167,14 @@ public enum ViewerScreen {
     /// Seconds until the viewer looks different with no input: the current segment gains
     /// its next half cell, or the item ends. Nil while nothing plays.
     public static func secondsUntilNextChange(_ state: AppState, width: Int) -> Double? {
-        guard let viewer = state.viewer, viewer.playback.isRunning, let story = state.store.story(at: viewer.storyIndex) else { return nil }
+        guard let viewer = state.viewer, viewer.playback.isRunning, let story = state.feed.store.story(at: viewer.storyIndex) else { return nil }
         let item = story.items[viewer.itemIndex]
         let duration = state.duration(of: item)
         let elapsed = viewer.playback.elapsed(at: state.now.uptime)
         var untilEnd = max(0, duration - elapsed)
         // A video plays on at its own frame rate: wake when its next frame is due (on the
         // frame grid, so timer lateness does not pile up into skipped frames).
-        if let video = state.visibleVideo, let status = state.videos[video.location], status.failure == nil {
+        if let video = state.visibleVideo, let status = state.media.videos[video.location], status.failure == nil {
             let interval = status.frameInterval
             untilEnd = min(untilEnd, ((elapsed / interval).rounded(.down) + 1) * interval - elapsed)
         }
@@ -185,7 +185,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(story: Story, page: ViewerPageViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
+    static func drawHeader(story: Story, page: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.

@@ -3,16 +3,16 @@ extension Reduction {
     mutating func reduce(_ action: ChromeAction) {
         switch action {
         case .linkOpened(let message):
-            state.notice = SafeText.line(message).truncated(toWidth: 2200)
+            state.chrome.notice = SafeText.line(message).truncated(toWidth: 2200)
         case .writeFailed(let failure):
-            guard !state.failedWrites.contains(where: { $0.file == failure.file }) else { break }
-            state.failedWrites.append(failure)
-            state.notice = "⚠ " + failure.line
-            state.warnings.append(FeedWarning(failure.line))
+            guard !state.chrome.failedWrites.contains(where: { $0.file == failure.file }) else { break }
+            state.chrome.failedWrites.append(failure)
+            state.chrome.notice = "⚠ " + failure.line
+            state.feed.warnings.append(FeedWarning(failure.line))
         case .replay(let status):
-            state.replay = status
+            state.chrome.replay = status
         case .notice(let text):
-            state.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
+            state.chrome.notice = SafeText.line(text, maxColumns: SafeText.Limit.message)
         }
     }
 }

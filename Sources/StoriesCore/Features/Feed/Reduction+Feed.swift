@@ -5,7 +5,7 @@ extension Reduction {
         case .pageLoaded(let page):
             sourceAnswered()
             if let title = page.title, !title.isEmpty { state.title = title }
-            state.warnings += page.warnings
+            state.feed.warnings += page.warnings
             if store.isProvisional {
                 confirmCachedRow(with: page)
                 return
@@ -14,26 +14,26 @@ extension Reduction {
             let added = store.append(page, at: state.now.uptime)
             ringChanged += added
             noteStalledPaging(before: stalledBefore)
-            if var search = state.search {
+            if var search = state.row.search {
                 search.matches = countMatches(search.text)
-                state.search = search
+                state.row.search = search
             }
             if !added.isEmpty, levelOpensStories { homeChanged = true }
-            state.selection = min(state.selection, max(0, store.count - 1))
+            state.row.selection = min(state.row.selection, max(0, store.count - 1))
         case .cachedPageLoaded(let page):
             guard store.showCached(page) else { break }
             if let title = page.title, !title.isEmpty { state.title = title }
             ringChanged += store.summaries.map(\.id)
             if levelOpensStories { homeChanged = true }
         case .pageFailed(let reason):
-            state.sourceUnreachable = true
+            state.feed.sourceUnreachable = true
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
                 effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
             }
         case .storyLoaded(let load):
             let story = load.story
-            state.storyRetries.remove(story.id)
+            state.feed.storyRetries.remove(story.id)
             sourceAnswered()
             guard store.positions[story.id] != nil else { return }
             guard !story.items.isEmpty else {
@@ -42,28 +42,28 @@ extension Reduction {
             }
             // The viewer opens on it once its pages are built too (see `settle`).
             store.itemsLoaded(story)
-            state.warnings += load.warnings
+            state.feed.warnings += load.warnings
             ringChanged.append(story.id)
-            pagesChanged.append(story.id)
+            itemModelsChanged.append(story.id)
         case .storyFailed(let id, let reason, let retry):
             store.itemsFailed(id, reason: reason)
             if retry, store.positions[id] != nil {
-                state.sourceUnreachable = true
-                state.storyRetries.failed(id, reason: reason, at: state.now.uptime)
-                scheduleRetry(.retryStories, state.storyRetries.nextDue)
+                state.feed.sourceUnreachable = true
+                state.feed.storyRetries.failed(id, reason: reason, at: state.now.uptime)
+                scheduleRetry(.retryStories, state.feed.storyRetries.nextDue)
             } else {
-                state.storyRetries.remove(id)
+                state.feed.storyRetries.remove(id)
             }
-            if state.opening == id {
-                state.opening = nil
+            if state.row.opening == id {
+                state.row.opening = nil
                 // Opened from a section, where the row's ⚠ is not in view: the notice says so.
-                if state.homeLevel.focus != nil || state.homeLevels.count > 1 {
+                if state.home.level.focus != nil || state.home.levels.count > 1 {
                     let name = store.positions[id].map { store.summaries[$0].author.name } ?? id
-                    state.notice = "⚠ Could not load \(name)'s story: \(reason)"
+                    state.chrome.notice = "⚠ Could not load \(name)'s story: \(reason)"
                 }
             }
             if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
-                state.pointer = .idle // the story under the pointer failed: its gesture ends
+                state.gesture.pointer = .idle // the story under the pointer failed: its gesture ends
             }
         }
     }
@@ -72,19 +72,19 @@ extension Reduction {
     mutating func feedWake(_ id: WakeID) {
         switch id {
         case .firstPageOverdue:
-            state.firstPageOverdue = store.isLoadingFirstPage
+            state.feed.firstPageOverdue = store.isLoadingFirstPage
         case .retryPage:
             if case .failed(let cursor, let attempt, _, _) = store.paging {
                 store.paging = .loading(cursor: cursor, attempt: attempt + 1)
                 effects.append(.loadPage(cursor))
                 if store.isLoadingFirstPage {
                     // Each try of the first page gets its own patience before it is called late.
-                    state.firstPageOverdue = false
-                    effects.append(.wake(.firstPageOverdue, after: AppState.firstPagePatience))
+                    state.feed.firstPageOverdue = false
+                    effects.append(.wake(.firstPageOverdue, after: FeedState.firstPagePatience))
                 }
             }
         case .retryStories:
-            retryStories(state.storyRetries.due(at: state.now.uptime), recovered: false)
+            retryStories(state.feed.storyRetries.due(at: state.now.uptime), recovered: false)
         default:
             break
         }
@@ -101,10 +101,10 @@ extension Reduction {
     /// failed for a reason that may have passed is asked for again at once, not at the end
     /// of its backoff; stories that failed while nobody was looking lose their ⚠.
     mutating func sourceAnswered() {
-        guard state.sourceUnreachable else { return }
-        state.sourceUnreachable = false
-        if !state.mediaRetries.isEmpty { retryMedia(state.mediaRetries.keys.filter { state.mediaRetries[$0]?.due.isFinite == true }) }
-        if !state.storyRetries.isEmpty { retryStories(state.storyRetries.keys, recovered: true) }
+        guard state.feed.sourceUnreachable else { return }
+        state.feed.sourceUnreachable = false
+        if !state.media.retries.isEmpty { retryMedia(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true }) }
+        if !state.feed.storyRetries.isEmpty { retryStories(state.feed.storyRetries.keys, recovered: true) }
         if case .failed(let cursor, let attempt, _, _) = store.paging {
             store.paging = .loading(cursor: cursor, attempt: attempt + 1)
             effects.append(.cancel(.wake(.retryPage)))
@@ -118,21 +118,21 @@ extension Reduction {
     mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
         guard !ids.isEmpty else { return }
         var wanted = Set(PreloadPlanner.storiesToLoad(state))
-        if let opening = state.opening { wanted.insert(opening) }
+        if let opening = state.row.opening { wanted.insert(opening) }
         for id in ids {
             if wanted.contains(id) {
-                state.storyRetries.asked(id)
+                state.feed.storyRetries.asked(id)
                 loadItems(id)
                 ringChanged.append(id)
             } else if recovered {
-                state.storyRetries.remove(id)
+                state.feed.storyRetries.remove(id)
                 store.forgetFailure(of: id)
                 ringChanged.append(id)
             } else {
-                state.storyRetries.asked(id) // until the source answers again
+                state.feed.storyRetries.asked(id) // until the source answers again
             }
         }
-        scheduleRetry(.retryStories, state.storyRetries.nextDue)
+        scheduleRetry(.retryStories, state.feed.storyRetries.nextDue)
     }
 
     mutating func loadItems(_ id: StoryID) {
@@ -144,24 +144,24 @@ extension Reduction {
     /// the page, the selection staying on its story; otherwise nothing shown moves
     /// (`StoryStore.confirm`).
     mutating func confirmCachedRow(with page: FeedPage) {
-        let rearrange = state.viewer == nil && state.transition == nil && state.opening == nil && state.pointer == .idle
-        let selected = store.summaries[safe: state.selection]?.id
+        let rearrange = state.viewer == nil && state.viewing.transition == nil && state.row.opening == nil && state.gesture.pointer == .idle
+        let selected = store.summaries[safe: state.row.selection]?.id
         let loading = Set(store.items.compactMap { $0.value == .loading ? $0.key : nil })
         let stalledBefore = store.pagesWithoutProgress
         let (changed, removed) = store.confirm(page, rearrange: rearrange, at: state.now.uptime)
         noteStalledPaging(before: stalledBefore)
         for id in removed {
-            state.pages[id] = nil
+            state.viewModels.items[id] = nil
             if loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
         }
         if rearrange {
             // The bubbles follow the store's new order; the changed ones are built again.
-            let kept = state.ring.models.filter { store.positions[$0.key] != nil }
-            state.ring = ViewModelList(kept.sorted { (store.positions[$0.key] ?? 0) < (store.positions[$1.key] ?? 0) })
+            let kept = state.viewModels.ring.models.filter { store.positions[$0.key] != nil }
+            state.viewModels.ring = ViewModelList(kept.sorted { (store.positions[$0.key] ?? 0) < (store.positions[$1.key] ?? 0) })
         }
         ringChanged += changed
         if !changed.isEmpty || !removed.isEmpty, levelOpensStories { homeChanged = true }
-        state.selection = selected.flatMap { store.positions[$0] } ?? min(state.selection, max(0, store.count - 1))
+        state.row.selection = selected.flatMap { store.positions[$0] } ?? min(state.row.selection, max(0, store.count - 1))
     }
 
     /// Pages that add no story are said once on the problems line when paging first stalls,
@@ -170,10 +170,10 @@ extension Reduction {
         let now = store.pagesWithoutProgress
         guard now > before else { return }
         if store.endedWithoutProgress {
-            state.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
+            state.feed.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
         } else if now == 1 {
             let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added no new one"
-            state.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end"))
+            state.feed.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end"))
         }
     }
 }

@@ -4,34 +4,34 @@ extension Reduction {
         switch action {
         case .loaded(let load):
             sourceAnswered()
-            state.homeRequest = .loaded
-            state.warnings += load.warnings
-            guard load.layout.sections != state.homeLevels[0].sections else { break }
-            state.homeLevels[0].replaceSections(load.layout.sections)
-            if state.homeLevels.count == 1 {
-                state.homeGeneration += 1
+            state.home.request = .loaded
+            state.feed.warnings += load.warnings
+            guard load.layout.sections != state.home.levels[0].sections else { break }
+            state.home.levels[0].replaceSections(load.layout.sections)
+            if state.home.levels.count == 1 {
+                state.home.generation += 1
                 homeChanged = true
             }
         case .failed(let reason, let retry):
             let attempt: Int
-            if case .loading(let current) = state.homeRequest { attempt = current } else { attempt = 1 }
+            if case .loading(let current) = state.home.request { attempt = current } else { attempt = 1 }
             guard retry else {
-                state.homeRequest = .loaded // nothing more will come: the home has no sections
-                state.warnings.append(FeedWarning("home sections did not load: \(reason)"))
+                state.home.request = .loaded // nothing more will come: the home has no sections
+                state.feed.warnings.append(FeedWarning("home sections did not load: \(reason)"))
                 break
             }
-            state.homeRequest = .failed(attempt: attempt)
-            state.sourceUnreachable = true
+            state.home.request = .failed(attempt: attempt)
+            state.feed.sourceUnreachable = true
             // One line for a run of failures, not one per attempt.
-            if attempt == 1 { state.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
+            if attempt == 1 { state.feed.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
             effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
         }
     }
 
     /// The backoff after the home sections failed is over: ask again.
     mutating func homeWake() {
-        if case .failed(let attempt) = state.homeRequest {
-            state.homeRequest = .loading(attempt: attempt + 1)
+        if case .failed(let attempt) = state.home.request {
+            state.home.request = .loading(attempt: attempt + 1)
             effects.append(.loadHome)
         }
     }
@@ -49,29 +49,29 @@ extension Reduction {
                 beginSeeking(.story(id))
                 return
             }
-            state.seeking = nil
-            state.selection = index
+            state.row.seeking = nil
+            state.row.selection = index
             openSelectedStory()
         case .openSections(let title, let sections)?:
-            state.homeLevels.append(HomeLevel(title: title, sections: sections, focus: 0))
-            state.homeGeneration += 1
+            state.home.levels.append(HomeLevel(title: title, sections: sections, focus: 0))
+            state.home.generation += 1
             homeChanged = true
         case .openLink(let link)?:
-            state.notice = "↗ Opening \(link.url)…"
+            state.chrome.notice = "↗ Opening \(link.url)…"
             effects.append(.openLink(link.url))
         case nil:
-            state.notice = "This cell does nothing when opened"
+            state.chrome.notice = "This cell does nothing when opened"
         }
     }
 
     /// The ring row takes the keyboard: a screen of sections a cell opened closes (it has no
     /// ring row), the home's sections let go.
     mutating func backToTheRow() {
-        if state.homeLevels.count > 1 {
-            state.homeLevels.removeLast(state.homeLevels.count - 1)
-            state.homeGeneration += 1
+        if state.home.levels.count > 1 {
+            state.home.levels.removeLast(state.home.levels.count - 1)
+            state.home.generation += 1
             homeChanged = true
         }
-        state.homeLevel.focus = nil
+        state.home.level.focus = nil
     }
 }

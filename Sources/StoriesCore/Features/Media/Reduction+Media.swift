@@ -3,11 +3,11 @@ extension Reduction {
     mutating func reduce(_ action: MediaAction) {
         switch action {
         case .pictures(let news):
-            for item in news where state.media[item.location] != item.status { picture(item.location, item.status) }
+            for item in news where state.media.status[item.location] != item.status { picture(item.location, item.status) }
         case .video(let location, let event):
             video(event, at: location)
         case .fetchTimed(let seconds):
-            state.pace.recordFetch(seconds: seconds)
+            state.media.pace.recordFetch(seconds: seconds)
             sourceAnswered()
         }
     }
@@ -19,20 +19,20 @@ extension Reduction {
     mutating func updatePlayers() {
         let visible = state.visibleVideo?.location
         let running = state.viewer?.playback.isRunning == true
-        let videos = state.livePlayers.filter { state.media[$0] == .ready }.map { location in
+        let videos = state.livePlayers.filter { state.media.status[$0] == .ready }.map { location in
             PlayerPlan.Video(location: location, playing: location == visible && running,
-                             run: location == visible ? state.showCount : nil)
+                             run: location == visible ? state.media.showCount : nil)
         }
-        let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.photosFit,
+        let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
                               display: state.display)
-        if plan != state.playerPlan {
+        if plan != state.media.playerPlan {
             // No video before or now: nothing for the players to do (the size is kept for the next).
-            let idle = plan.videos.isEmpty && state.playerPlan.videos.isEmpty
-            state.playerPlan = plan
+            let idle = plan.videos.isEmpty && state.media.playerPlan.videos.isEmpty
+            state.media.playerPlan = plan
             if !idle { effects.append(.players(plan)) }
         }
         if let visible, let viewer = state.viewer, videos.contains(where: { $0.location == visible }),
-           state.videos[visible]?.failure == nil {
+           state.media.videos[visible]?.failure == nil {
             effects.append(.videoClock(visible, viewer.playback.elapsed(at: state.now.uptime)))
         }
     }
@@ -40,14 +40,14 @@ extension Reduction {
     /// One photo's new stage: one that may pass is retried with backoff; one that came, or
     /// failed for good, is not.
     mutating func picture(_ location: String, _ status: MediaStatus) {
-        state.media[location] = status
+        state.media.status[location] = status
         switch status {
         case .unreachable(let reason):
-            state.sourceUnreachable = true
-            state.mediaRetries.failed(location, reason: reason, at: state.now.uptime)
-            scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+            state.feed.sourceUnreachable = true
+            state.media.retries.failed(location, reason: reason, at: state.now.uptime)
+            scheduleRetry(.retryMedia, state.media.retries.nextDue)
         case .ready, .failed:
-            state.mediaRetries.remove(location)
+            state.media.retries.remove(location)
         case .queued, .fetching, .decoding:
             break
         }
@@ -57,22 +57,22 @@ extension Reduction {
     /// (or fail again); the rest are let go and forgotten.
     mutating func retryMedia(_ locations: [String]) {
         guard !locations.isEmpty else { return }
-        let wanted = Set((state.preloadRequest?.targets.map(\.media.location) ?? []) + (state.preloadRequest?.banners.map(\.location) ?? []))
+        let wanted = Set((state.media.preloadRequest?.targets.map(\.media.location) ?? []) + (state.media.preloadRequest?.banners.map(\.location) ?? []))
         for location in locations {
             if wanted.contains(location) {
-                state.mediaRetries.asked(location)
+                state.media.retries.asked(location)
             } else {
-                state.mediaRetries.remove(location)
-                state.media[location] = nil
+                state.media.retries.remove(location)
+                state.media.status[location] = nil
             }
         }
         effects.append(.retryMedia(locations))
-        scheduleRetry(.retryMedia, state.mediaRetries.nextDue)
+        scheduleRetry(.retryMedia, state.media.retries.nextDue)
     }
 
     /// A player's news: the facts the reducer paces a video item by.
     mutating func video(_ event: VideoEvent, at location: String) {
-        var status = state.videos[location] ?? VideoStatus()
+        var status = state.media.videos[location] ?? VideoStatus()
         switch event {
         case .opened(let duration, let interval, let hasAudio):
             status.duration = duration
@@ -94,7 +94,7 @@ extension Reduction {
         case .redrawn(let width, let height):
             status.redrawnAt = [width, height]
         }
-        state.videos[location] = status
+        state.media.videos[location] = status
     }
 
     /// Hands the planner's targets to the runtime when they, or the screen they are
@@ -102,13 +102,13 @@ extension Reduction {
     /// pipeline reports each target's stage afresh.
     mutating func updatePreload() {
         var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
-                                     height: state.screenHeight, fit: state.photosFit, display: state.display)
+                                     height: state.screenHeight, fit: state.media.photosFit, display: state.display)
         request.banners = bannerPictures()
-        guard request != state.preloadRequest else { return }
-        if !request.hasSameRenditions(as: state.preloadRequest) {
-            state.media = state.media.filter { $0.value.failure != nil }
+        guard request != state.media.preloadRequest else { return }
+        if !request.hasSameRenditions(as: state.media.preloadRequest) {
+            state.media.status = state.media.status.filter { $0.value.failure != nil }
         }
-        state.preloadRequest = request
+        state.media.preloadRequest = request
         effects.append(.preload(request))
     }
 
@@ -117,7 +117,7 @@ extension Reduction {
     func bannerPictures() -> [Media] {
         guard state.viewer == nil, state.isUsable else { return [] }
         var pictures: [Media] = []
-        let level = state.homeLevel
+        let level = state.home.level
         for (index, _) in HomeGeometry.visibleSections(state) where level.sections[index].style == .banner {
             let cells = level.sections[index].cells
             let selected = level.selected[safe: index] ?? 0

@@ -20,33 +20,33 @@ extension Reduction {
         case .openLink, .copyLink, .toggleLinkAddress:
             guard let viewer = state.viewer else { break }
             guard let link = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.link else {
-                state.notice = "This item has no link"
+                state.chrome.notice = "This item has no link"
                 break
             }
             let address = SafeText.line(link.url, maxColumns: 2048)
             switch command {
             case .openLink:
-                state.notice = "↗ Opening \(address)…"
+                state.chrome.notice = "↗ Opening \(address)…"
                 effects.append(.openLink(link.url))
             case .copyLink:
-                state.notice = "⧉ Copied \(address) (if this terminal lets programs use the clipboard)"
+                state.chrome.notice = "⧉ Copied \(address) (if this terminal lets programs use the clipboard)"
                 effects.append(.copyToClipboard(link.url))
             default:
-                state.showsLinkAddress.toggle()
+                state.chrome.showsLinkAddress.toggle()
             }
         case .toggleHelp:
-            state.modal = state.modal == .help ? nil : .help
-            state.modalScroll = 0
+            state.chrome.modal = state.chrome.modal == .help ? nil : .help
+            state.chrome.modalScroll = 0
             syncPlayback()
         case .toggleProblems:
-            state.modal = state.modal == .problems ? nil : .problems
-            state.modalScroll = 0
+            state.chrome.modal = state.chrome.modal == .problems ? nil : .problems
+            state.chrome.modalScroll = 0
             syncPlayback()
-        case .closeHelp:
-            state.modal = nil
+        case .closeBox:
+            state.chrome.modal = nil
             syncPlayback()
-        case .pageNext, .pagePrevious:
-            page(forward: command == .pageNext)
+        case .screenfulNext, .screenfulPrevious:
+            page(forward: command == .screenfulNext)
         case .nextUnseen:
             nextUnseen()
         case .search:
@@ -54,51 +54,51 @@ extension Reduction {
             // The field works on the ring row: a story still opening, or being looked for,
             // stops (as Esc would), and a screen of sections goes back to the home.
             stopOpening()
-            state.seeking = nil
+            state.row.seeking = nil
             backToTheRow()
-            state.search = SearchField(selectionBefore: state.selection)
+            state.row.search = SearchField(selectionBefore: state.row.selection)
         case .toggleGestures:
-            state.showsGestures.toggle()
-            if state.showsGestures { state.showsMetrics = false } // one overlay at a time
+            state.chrome.showsGestures.toggle()
+            if state.chrome.showsGestures { state.chrome.showsMetrics = false } // one overlay at a time
         case .toggleMetrics:
-            state.showsMetrics.toggle()
-            if state.showsMetrics { state.showsGestures = false }
+            state.chrome.showsMetrics.toggle()
+            if state.chrome.showsMetrics { state.chrome.showsGestures = false }
         case .selectNext, .selectPrevious, .selectFirst, .selectLast:
-            if state.viewer == nil, let focused = state.homeLevel.focusedCell {
-                let cells = state.homeLevel.sections[focused.section].cells.count
+            if state.viewer == nil, let focused = state.home.level.focusedCell {
+                let cells = state.home.level.sections[focused.section].cells.count
                 let index: Int = switch command {
                 case .selectNext: focused.cell + 1
                 case .selectPrevious: focused.cell - 1
                 case .selectFirst: 0
                 default: cells - 1
                 }
-                state.homeLevel.selected[focused.section] = min(max(0, index), cells - 1)
+                state.home.level.selected[focused.section] = min(max(0, index), cells - 1)
                 break
             }
             stopSeeking()
             switch command {
-            case .selectNext: state.selection = min(state.selection + 1, max(0, count - 1))
-            case .selectPrevious: state.selection = max(state.selection - 1, 0)
-            case .selectFirst: state.selection = 0
+            case .selectNext: state.row.selection = min(state.row.selection + 1, max(0, count - 1))
+            case .selectPrevious: state.row.selection = max(state.row.selection - 1, 0)
+            case .selectFirst: state.row.selection = 0
             default:
                 // The true last story: pages are asked for until the feed ends, the row
                 // following along; Esc (or any other move) stops there.
-                state.selection = max(0, count - 1)
+                state.row.selection = max(0, count - 1)
                 if store.hasMore { beginSeeking(.last) }
             }
         case .focusDown:
             guard state.viewer == nil else { break }
-            let sections = state.homeLevel.sections.count
+            let sections = state.home.level.sections.count
             guard sections > 0 else { break }
-            state.homeLevel.focus = min((state.homeLevel.focus ?? -1) + 1, sections - 1)
+            state.home.level.focus = min((state.home.level.focus ?? -1) + 1, sections - 1)
         case .focusUp:
-            guard state.viewer == nil, let focus = state.homeLevel.focus else { break }
+            guard state.viewer == nil, let focus = state.home.level.focus else { break }
             // Above the first section: the ring row on the home itself; nothing on a screen
             // of sections a cell opened (it has no ring row).
-            state.homeLevel.focus = focus > 0 ? focus - 1 : (state.homeLevels.count == 1 ? nil : 0)
+            state.home.level.focus = focus > 0 ? focus - 1 : (state.home.levels.count == 1 ? nil : 0)
         case .open:
-            if state.viewer == nil, let focused = state.homeLevel.focusedCell {
-                if let cell = state.homeLevel.cell(section: focused.section, index: focused.cell) { run(cell) }
+            if state.viewer == nil, let focused = state.home.level.focusedCell {
+                if let cell = state.home.level.cell(section: focused.section, index: focused.cell) { run(cell) }
                 break
             }
             openSelectedStory()
@@ -129,26 +129,26 @@ extension Reduction {
                 // Esc on the home: first it stops a story being opened, and its request; then
                 // it closes a screen of sections a cell opened; then it gives the keyboard
                 // back to the ring row.
-                if state.opening != nil {
+                if state.row.opening != nil {
                     stopOpening()
-                } else if state.seeking != nil {
-                    state.seeking = nil // the page in flight still arrives and is kept
-                } else if state.homeLevels.count > 1 {
-                    state.homeLevels.removeLast()
-                    state.homeGeneration += 1
+                } else if state.row.seeking != nil {
+                    state.row.seeking = nil // the page in flight still arrives and is kept
+                } else if state.home.levels.count > 1 {
+                    state.home.levels.removeLast()
+                    state.home.generation += 1
                     homeChanged = true
                 } else {
-                    state.homeLevel.focus = nil
+                    state.home.level.focus = nil
                 }
             } else {
                 dismiss()
             }
         case .toggleFit:
-            state.photosFit.toggle()
+            state.media.photosFit.toggle()
         case .togglePause:
             guard var viewer = state.viewer else { break }
             viewer.isPaused.toggle()
-            state.screen = .viewer(viewer)
+            state.viewing.screen = .viewer(viewer)
             syncPlayback()
         }
     }

@@ -4,8 +4,8 @@ extension Reduction {
     /// One input: a key that no binding takes with Alt is read as Esc and then the key,
     /// each recognised in the state the one before left.
     mutating func input(_ event: InputEvent, at time: Double) {
-        if case .key = event { state.notice = nil } // the notice was read
-        if case .mouse(let mouse) = event, case .press = mouse.kind { state.notice = nil }
+        if case .key = event { state.chrome.notice = nil } // the notice was read
+        if case .mouse(let mouse) = event, case .press = mouse.kind { state.chrome.notice = nil }
         if case .key = event {
             let keys = state.bindings.resolving(event, in: state.inputContext)
             if keys != [event] {
@@ -24,7 +24,7 @@ extension Reduction {
     /// What the recognizer decided: the pointer's new gesture, then its steps in order,
     /// then the decision joins the log.
     mutating func apply(_ recognition: Recognition) {
-        state.pointer = recognition.pointer
+        state.gesture.pointer = recognition.pointer
         var decision = recognition.decision
         for step in recognition.steps {
             // Nobody can see anything on a screen too small to draw the app: nothing moves
@@ -43,7 +43,7 @@ extension Reduction {
 
     static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
         switch step {
-        case .command(let command): [.quit, .dismiss, .closeHelp, .redraw, .copyLink].contains(command)
+        case .command(let command): [.quit, .dismiss, .closeBox, .redraw, .copyLink].contains(command)
         case .completeTransition: true
         case .endDrag(_, let commit): !commit
         case .select, .focusCell: false
@@ -62,14 +62,14 @@ extension Reduction {
         case .select(let index):
             completeTransition()
             if state.viewer == nil, store.summaries.indices.contains(index) {
-                state.selection = index
-                state.homeLevel.focus = nil // a bubble was clicked: the ring row has the keyboard
+                state.row.selection = index
+                state.home.level.focus = nil // a bubble was clicked: the ring row has the keyboard
             }
         case .focusCell(let section, let cell):
             completeTransition()
-            guard state.viewer == nil, state.homeLevel.cell(section: section, index: cell) != nil else { break }
-            state.homeLevel.focus = section
-            state.homeLevel.selected[section] = cell
+            guard state.viewer == nil, state.home.level.cell(section: section, index: cell) != nil else { break }
+            state.home.level.focus = section
+            state.home.level.selected[section] = cell
         case .endDrag(let drag, let commit):
             endDrag(drag, commit: commit)
         case .searchEdit(let edit):
@@ -78,17 +78,17 @@ extension Reduction {
     }
 
     mutating func log(_ decision: GestureDecision) {
-        state.decisionCount += 1
-        state.gestureLog.append(decision)
-        if state.gestureLog.count > AppState.gestureLogLimit {
-            state.gestureLog.removeFirst(state.gestureLog.count - AppState.gestureLogLimit)
+        state.gesture.decisionCount += 1
+        state.gesture.log.append(decision)
+        if state.gesture.log.count > PointerState.logLimit {
+            state.gesture.log.removeFirst(state.gesture.log.count - PointerState.logLimit)
         }
     }
 
     /// Asks for the hold check when the pointer was just pressed in the viewer, and calls
     /// it off when the press became something else.
     mutating func askForHoldCheck(before: Pointer) {
-        let was = GestureRecognizer.holdCheckTime(before), now = GestureRecognizer.holdCheckTime(state.pointer)
+        let was = GestureRecognizer.holdCheckTime(before), now = GestureRecognizer.holdCheckTime(state.gesture.pointer)
         guard was != now else { return }
         if let now {
             effects.append(.wake(.hold, after: max(0, now - state.now.uptime)))
@@ -111,8 +111,8 @@ extension Reduction {
                 apply(forward ? .nextStory : .previousStory)
                 if state.viewer?.storyIndex != viewer.storyIndex { // moved on (or, past the end, dismissed)
                     // The turn goes on from where the drag left it.
-                    if case .cube(let leaving, let arriving, let direction)? = state.transition?.kind {
-                        state.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
+                    if case .cube(let leaving, let arriving, let direction)? = state.viewing.transition?.kind {
+                        state.viewing.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
                         deferPlayback()
                     }
                     return
@@ -122,18 +122,18 @@ extension Reduction {
             syncPlayback()
             guard !state.reduceMotion, moved > 0 else { return }
             let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
-            state.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
+            state.viewing.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
         case .dismiss(let offset):
             let scale = max(0, 1 - min(1, offset))
             if commit {
                 dismiss()
-                if state.transition != nil {
-                    state.transition = .zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now)
+                if state.viewing.transition != nil {
+                    state.viewing.transition = .zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now)
                 }
             } else {
                 syncPlayback()
                 guard !state.reduceMotion, scale < 1 else { return }
-                state.transition = .zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now)
+                state.viewing.transition = .zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now)
             }
         }
     }

@@ -4,7 +4,7 @@ extension Reduction {
     /// A key in the `/` field. Each change selects the first story loaded, from where the
     /// search began (round to the start), whose name or handle holds the text.
     mutating func edit(_ edit: SearchEdit) {
-        guard var search = state.search, state.viewer == nil else { return }
+        guard var search = state.row.search, state.viewer == nil else { return }
         let count = store.count
         func match(from start: Int, forward: Bool) -> Int? {
             let folded = NameSearch.fold(search.text)
@@ -28,32 +28,32 @@ extension Reduction {
         case .clear:
             search.text = ""
         case .next, .previous:
-            if let index = match(from: state.selection + (edit == .next ? 1 : -1), forward: edit == .next) { state.selection = index }
-            state.search = search
+            if let index = match(from: state.row.selection + (edit == .next ? 1 : -1), forward: edit == .next) { state.row.selection = index }
+            state.row.search = search
             return
         case .submit:
-            state.search = nil
+            state.row.search = nil
             let folded = NameSearch.fold(search.text)
             guard !folded.isEmpty else { return }
-            if let summary = store.summaries[safe: state.selection], NameSearch.matches(summary, folded: folded) { return }
+            if let summary = store.summaries[safe: state.row.selection], NameSearch.matches(summary, folded: folded) { return }
             // Nothing loaded answers to it: the feed is looked through further.
             beginSeeking(.name(search.text, from: count))
             return
         case .cancel:
-            state.search = nil
-            state.selection = min(search.selectionBefore, max(0, count - 1))
+            state.row.search = nil
+            state.row.selection = min(search.selectionBefore, max(0, count - 1))
             return
         case .close:
-            state.search = nil
+            state.row.search = nil
             return
         }
         search.matches = countMatches(search.text)
         if let index = match(from: search.selectionBefore, forward: true) {
-            state.selection = index
+            state.row.selection = index
         } else {
-            state.selection = min(search.selectionBefore, max(0, count - 1))
+            state.row.selection = min(search.selectionBefore, max(0, count - 1))
         }
-        state.search = search
+        state.row.search = search
     }
 
     /// Stories loaded that answer to the text (the field shows the count).
@@ -65,54 +65,54 @@ extension Reduction {
 
     /// Stops a story being opened, and its request.
     mutating func stopOpening() {
-        guard let id = state.opening else { return }
+        guard let id = state.row.opening else { return }
         if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
-        state.opening = nil
+        state.row.opening = nil
     }
 
     /// Starts a search along the feed (`SeekTarget`), which looks first at what is loaded.
     mutating func beginSeeking(_ target: SeekTarget) {
-        state.seeking = target
-        state.seekPages = 0
-        state.seekStartCount = store.count
+        state.row.seeking = target
+        state.row.seekPages = 0
+        state.row.seekStartCount = store.count
         seek()
     }
 
     /// Stops a search along the feed that moving on the row replaces (a story a cell
     /// opened keeps being looked for: it is going to open).
     mutating func stopSeeking() {
-        if let target = state.seeking, case .story = target { return }
-        state.seeking = nil
+        if let target = state.row.seeking, case .story = target { return }
+        state.row.seeking = nil
     }
 
     /// Looking for something further along the feed: as each page arrives it looks again,
     /// and the next page is asked for as soon as the last one is in, until it is found, the
     /// feed ends, or the search's limit is reached — each said in a line.
     mutating func seek() {
-        guard let target = state.seeking else { return }
+        guard let target = state.row.seeking else { return }
         // Another story opened meanwhile (from its bubble, say): that one wins.
         if state.viewer != nil {
-            state.seeking = nil
+            state.row.seeking = nil
             return
         }
-        if case .story(let id) = target, state.opening != nil, state.opening != id {
-            state.seeking = nil
+        if case .story(let id) = target, state.row.opening != nil, state.row.opening != id {
+            state.row.seeking = nil
             return
         }
         if found(target) {
-            state.seeking = nil
+            state.row.seeking = nil
             return
         }
         let limits = target.limits
-        let lookedThrough = store.count - state.seekStartCount
+        let lookedThrough = store.count - state.row.seekStartCount
         switch store.paging {
-        case .ready(let next) where lookedThrough < limits.stories && state.seekPages < limits.pages:
-            state.seekPages += 1
+        case .ready(let next) where lookedThrough < limits.stories && state.row.seekPages < limits.pages:
+            state.row.seekPages += 1
             store.paging = .loading(cursor: next, attempt: 1)
             effects.append(.loadPage(next))
         case .ready:
-            state.seeking = nil
-            state.notice = switch target {
+            state.row.seeking = nil
+            state.chrome.notice = switch target {
             case .story(let id): "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
             case .last: "Stopped at story \(store.count) (End again to go on)"
             case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
@@ -120,24 +120,24 @@ extension Reduction {
             }
         case .stalled:
             // Pages stopped adding stories (said on the problems line): as far as the feed goes for now.
-            state.seeking = nil
+            state.row.seeking = nil
             switch target {
-            case .story(let id): state.notice = "⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .story(let id): state.chrome.notice = "⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"
             case .last: break
             case .unseen(let after): wrapToUnseen(before: after)
-            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .name(let text, _): state.chrome.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"
             }
         case .complete:
-            state.seeking = nil
+            state.row.seeking = nil
             switch target {
-            case .story(let id): state.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+            case .story(let id): state.chrome.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
             case .last: break
             case .unseen(let after): wrapToUnseen(before: after)
-            case .name(let text, _): state.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"
+            case .name(let text, _): state.chrome.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"
             }
-        case .failed(_, let attempt, let reason, _) where attempt >= AppState.seekAttempts:
-            state.seeking = nil
-            state.notice = "⚠ Could not look further along the feed: \(reason)"
+        case .failed(_, let attempt, let reason, _) where attempt >= RowState.seekAttempts:
+            state.row.seeking = nil
+            state.chrome.notice = "⚠ Could not look further along the feed: \(reason)"
         case .notStarted, .loading, .failed:
             break // a page is on its way, or will be retried
         }
@@ -148,19 +148,19 @@ extension Reduction {
         switch target {
         case .story(let id):
             guard let index = store.positions[id] else { return false }
-            state.selection = index
+            state.row.selection = index
             openSelectedStory()
             return true
         case .last:
-            state.selection = max(0, store.count - 1) // the row follows the pages in
+            state.row.selection = max(0, store.count - 1) // the row follows the pages in
             return !store.hasMore
         case .unseen(let after):
             guard let index = firstUnseen(in: (after + 1)..<max(after + 1, store.count)) else { return false }
-            state.selection = index
+            state.row.selection = index
             return true
         case .name(let text, let from):
             guard let index = firstMatch(NameSearch.fold(text), in: from..<max(from, store.count)) else { return false }
-            state.selection = index
+            state.row.selection = index
             return true
         }
     }
@@ -189,12 +189,12 @@ extension Reduction {
                 show(story: index, item: nil)
             } else {
                 dismiss()
-                state.notice = "✓ All caught up: every story in this feed is seen"
+                state.chrome.notice = "✓ All caught up: every story in this feed is seen"
             }
             return
         }
         backToTheRow() // `n` moves on the ring row
-        let from = state.selection
+        let from = state.row.selection
         beginSeeking(.unseen(after: from))
     }
 
@@ -202,10 +202,10 @@ extension Reduction {
     /// from the start, or a line saying everything is seen.
     mutating func wrapToUnseen(before after: Int) {
         if let index = firstUnseen(in: 0..<min(store.count, after + 1)) {
-            state.selection = index
-            state.notice = index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"
+            state.row.selection = index
+            state.chrome.notice = index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"
         } else {
-            state.notice = "✓ All caught up: every story in this feed is seen"
+            state.chrome.notice = "✓ All caught up: every story in this feed is seen"
         }
     }
 
@@ -214,32 +214,32 @@ extension Reduction {
     mutating func page(forward: Bool) {
         let sign = forward ? 1 : -1
         if let content = ModalLayout.content(state) {
-            state.modalScroll = max(0, min(content.maxScroll, state.modalScroll + sign * max(1, content.visibleLines)))
+            state.chrome.modalScroll = max(0, min(content.maxScroll, state.chrome.modalScroll + sign * max(1, content.visibleLines)))
             return
         }
         guard state.viewer == nil else { return }
-        if let focused = state.homeLevel.focusedCell {
-            let section = state.homeLevel.sections[focused.section]
+        if let focused = state.home.level.focusedCell {
+            let section = state.home.level.sections[focused.section]
             let inView = HomeGeometry.cellBoxes(section, selected: focused.cell, y: 0, screenWidth: state.screenWidth).count
-            state.homeLevel.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
+            state.home.level.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
             return
         }
         stopSeeking()
         let step = RingLayout.visibleBubbles(width: state.screenWidth)
-        state.selection = max(0, min(store.count - 1, state.selection + sign * step))
+        state.row.selection = max(0, min(store.count - 1, state.row.selection + sign * step))
     }
 
     /// Opens the ring row's selected story: at once when its items and pages are here,
     /// else the loading ring turns round its bubble until they are.
     mutating func openSelectedStory() {
-        guard state.viewer == nil, store.summaries.indices.contains(state.selection) else { return }
-        if let story = store.story(at: state.selection), state.pages[story.id] != nil {
-            state.opening = nil
-            show(story: state.selection, item: nil)
+        guard state.viewer == nil, store.summaries.indices.contains(state.row.selection) else { return }
+        if let story = store.story(at: state.row.selection), state.viewModels.items[story.id] != nil {
+            state.row.opening = nil
+            show(story: state.row.selection, item: nil)
         } else {
-            let id = store.summaries[state.selection].id
-            if state.opening != id { state.openingSince = state.now.uptime }
-            state.opening = id
+            let id = store.summaries[state.row.selection].id
+            if state.row.opening != id { state.row.openingSince = state.now.uptime }
+            state.row.opening = id
             if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
         }
     }

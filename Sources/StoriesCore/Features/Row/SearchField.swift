@@ -21,6 +21,6 @@ public enum SeekTarget: Equatable, Sendable {
 
     /// The most stories and pages this search looks through before it stops and says so.
     var limits: (stories: Int, pages: Int) {
-        self == .last ? (AppState.endSeekLimit, AppState.endSeekPageLimit) : (AppState.seekLimit, AppState.seekPageLimit)
+        self == .last ? (RowState.endSeekLimit, RowState.endSeekPageLimit) : (RowState.seekLimit, RowState.seekPageLimit)
     }
 }

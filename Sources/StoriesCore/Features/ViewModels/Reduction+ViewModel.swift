@@ -6,73 +6,73 @@ extension Reduction {
     mutating func install(_ update: ViewModelUpdate) {
         for model in update.ring {
             guard let position = store.positions[model.key] else { continue }
-            if !state.ring.update(model) {
-                state.ring.insert(model, at: insertionIndex(forStoreIndex: position))
+            if !state.viewModels.ring.update(model) {
+                state.viewModels.ring.insert(model, at: insertionIndex(forStoreIndex: position))
             }
         }
-        // Pages built for a width that is no longer current are dropped: newer ones follow.
+        // Item models built for a width that is no longer current are dropped: newer ones follow.
         // (A story whose build was dropped and that is wanted is asked for again in `settle`.)
-        for id in update.pages.keys { state.pagesBuilding.remove(id) }
+        for id in update.items.keys { state.viewModels.building.remove(id) }
         if update.width == state.screenWidth {
-            for (id, pages) in update.pages { state.pages[id] = pages }
-            forgetFarPages()
+            for (id, items) in update.items { state.viewModels.items[id] = items }
+            forgetFarItemModels()
         }
         // Sections built for another screen of sections are dropped the same way; those for
         // an old width still draw until the new ones come (their texts are cut shorter).
-        if let home = update.home, home.generation == state.homeGeneration { state.homeModels = home }
+        if let home = update.home, home.generation == state.home.generation { state.home.models = home }
     }
 
-    /// Keeps at most `AppState.pagesKept` stories' pages: those farthest (in feed order) from
+    /// Keeps at most `ViewModelState.storiesKept` stories' item models: those farthest (in feed order) from
     /// the story shown, or the selection, go first; the stories the planner wants now stay.
-    mutating func forgetFarPages() {
-        guard state.pages.count > AppState.pagesKept else { return }
-        let near = state.viewer?.storyIndex ?? state.selection
+    mutating func forgetFarItemModels() {
+        guard state.viewModels.items.count > ViewModelState.storiesKept else { return }
+        let near = state.viewer?.storyIndex ?? state.row.selection
         let wanted = Set(PreloadPlanner.storiesToLoad(state))
-        let far = state.pages.keys.filter { !wanted.contains($0) }
+        let far = state.viewModels.items.keys.filter { !wanted.contains($0) }
             .map { (id: $0, distance: abs((store.positions[$0] ?? Int.max / 2) - near)) }
             .sorted { ($0.distance, $0.id) > ($1.distance, $1.id) }
-        for entry in far.prefix(state.pages.count - AppState.pagesKept) { state.pages[entry.id] = nil }
+        for entry in far.prefix(state.viewModels.items.count - ViewModelState.storiesKept) { state.viewModels.items[entry.id] = nil }
     }
 
     /// Where a bubble for the story at `position` in the store goes in the ring list, which
     /// is in store order: the first bubble whose story comes later.
     func insertionIndex(forStoreIndex position: Int) -> Int {
-        var low = 0, high = state.ring.count
+        var low = 0, high = state.viewModels.ring.count
         while low < high {
             let middle = (low + high) / 2
-            if (store.positions[state.ring[middle].key] ?? Int.max) < position { low = middle + 1 } else { high = middle }
+            if (store.positions[state.viewModels.ring[middle].key] ?? Int.max) < position { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
     /// One job for every view model this action made stale.
     mutating func requestViewModels() {
-        if !ringChanged.isEmpty || !pagesChanged.isEmpty || homeChanged {
+        if !ringChanged.isEmpty || !itemModelsChanged.isEmpty || homeChanged {
             var seenIDs = Set<StoryID>()
             let ring = ringChanged.filter { seenIDs.insert($0).inserted }.compactMap { id -> ViewModelJob.RingInput? in
                 guard let position = store.positions[id] else { return nil }
                 return ViewModelJob.RingInput(summary: store.summaries[position], story: store.story(at: position))
             }
             var pageIDs = Set<StoryID>()
-            let pages = pagesChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
+            let stories = itemModelsChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
                 store.positions[id].flatMap { store.story(at: $0) }
             }
-            state.pagesBuilding.formUnion(pages.map(\.id))
+            state.viewModels.building.formUnion(stories.map(\.id))
             var home: ViewModelJob.HomeInput?
             if homeChanged {
                 var items: [StoryID: [ItemID]] = [:]
                 var authors: [StoryID: String] = [:]
-                for section in state.homeLevel.sections {
+                for section in state.home.level.sections {
                     for cell in section.cells {
                         guard case .openStory(let id)? = cell.action, let position = store.positions[id] else { continue }
                         items[id] = store.summaries[position].itemIDs
                         authors[id] = store.summaries[position].author.name
                     }
                 }
-                home = .init(generation: state.homeGeneration, sections: state.homeLevel.sections, storyItems: items,
+                home = .init(generation: state.home.generation, sections: state.home.level.sections, storyItems: items,
                              storyAuthors: authors)
             }
-            let job = ViewModelJob(ring: ring, pages: pages, home: home, seen: state.seen, now: state.now.date,
+            let job = ViewModelJob(ring: ring, stories: stories, home: home, seen: state.seen, now: state.now.date,
                                    width: state.screenWidth)
             if !job.isEmpty { effects.append(.buildViewModels(job)) }
         }

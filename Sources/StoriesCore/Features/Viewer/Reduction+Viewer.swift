@@ -3,20 +3,20 @@ extension Reduction {
     /// Jumps a running animation to its end: the state it shows is already in place, so
     /// this only drops the drawing and lets the item's progress start now.
     mutating func completeTransition() {
-        guard state.transition != nil else { return }
-        state.transition = nil
+        guard state.viewing.transition != nil else { return }
+        state.viewing.transition = nil
         if var viewer = state.viewer, let since = viewer.playback.runningSince, since > state.now.uptime {
             viewer.playback.runningSince = state.now.uptime
-            state.screen = .viewer(viewer)
+            state.viewing.screen = .viewer(viewer)
         }
     }
 
     /// The item's progress starts when the running animation ends.
     mutating func deferPlayback() {
-        guard let end = state.transition?.timeline.end, var viewer = state.viewer,
+        guard let end = state.viewing.transition?.timeline.end, var viewer = state.viewer,
               let since = viewer.playback.runningSince, since < end else { return }
         viewer.playback.runningSince = end
-        state.screen = .viewer(viewer)
+        state.viewing.screen = .viewer(viewer)
     }
 
     /// After the last item of a story: the next story; past the last story the viewer waits
@@ -36,15 +36,15 @@ extension Reduction {
     mutating func show(story storyIndex: Int, item: Int?) {
         let before = state.viewer
         defer { animate(from: before) }
-        state.opening = nil
-        state.search = nil // the field belongs to the row
-        state.selection = max(0, min(storyIndex, store.count - 1))
-        guard let story = store.story(at: storyIndex), state.pages[story.id] != nil else {
+        state.row.opening = nil
+        state.row.search = nil // the field belongs to the row
+        state.row.selection = max(0, min(storyIndex, store.count - 1))
+        guard let story = store.story(at: storyIndex), state.viewModels.items[story.id] != nil else {
             var viewer = ViewerState(storyIndex: storyIndex, itemIndex: 0, startedAt: state.now.uptime)
             viewer.isWaiting = true
             viewer.wantedItem = item
             viewer.playback.stop(at: state.now.uptime)
-            state.screen = .viewer(viewer)
+            state.viewing.screen = .viewer(viewer)
             if let id = store.summaries[safe: storyIndex]?.id, case .failed? = store.items[id] {
                 loadItems(id) // going to a failed story tries it again
             }
@@ -52,18 +52,18 @@ extension Reduction {
         }
         let itemIndex = item.map { min($0, story.items.count - 1) } ?? state.seen.firstUnseenIndex(in: story)
         // A navigation always plays: pausing holds the item on screen, it is not a mode.
-        state.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
-        state.showCount += 1
+        state.viewing.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
+        state.media.showCount += 1
         syncPlayback() // marked seen in `settle`, once its photo or video is on screen
     }
 
     mutating func dismiss() {
         guard let viewer = state.viewer else { return }
-        state.selection = max(0, min(viewer.storyIndex, store.count - 1))
-        state.screen = .home
-        state.pointer = .idle
+        state.row.selection = max(0, min(viewer.storyIndex, store.count - 1))
+        state.viewing.screen = .home
+        state.gesture.pointer = .idle
         if !state.reduceMotion {
-            state.transition = .zoom(viewer, from: 1, to: 0, fullDuration: Transition.dismissDuration, at: state.now.uptime)
+            state.viewing.transition = .zoom(viewer, from: 1, to: 0, fullDuration: Transition.dismissDuration, at: state.now.uptime)
         }
     }
 
@@ -74,9 +74,9 @@ extension Reduction {
         let now = state.now.uptime
         if let before {
             guard before.storyIndex != viewer.storyIndex else { return }
-            state.transition = .cube(leaving: before, arriving: viewer, forward: viewer.storyIndex > before.storyIndex, at: now)
+            state.viewing.transition = .cube(leaving: before, arriving: viewer, forward: viewer.storyIndex > before.storyIndex, at: now)
         } else {
-            state.transition = .zoom(viewer, from: 0, to: 1, fullDuration: Transition.presentDuration, at: now)
+            state.viewing.transition = .zoom(viewer, from: 0, to: 1, fullDuration: Transition.presentDuration, at: now)
         }
         deferPlayback()
     }
@@ -85,14 +85,14 @@ extension Reduction {
     /// held or dragged, not under the help, on a screen big enough to see it.
     mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.modal != nil || viewer.isWaiting
+        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.chrome.modal != nil || viewer.isWaiting
             || !state.isUsable {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
             // During an animation the item's clock starts when it ends.
-            viewer.playback.run(at: max(state.now.uptime, state.transition?.timeline.end ?? state.now.uptime))
+            viewer.playback.run(at: max(state.now.uptime, state.viewing.transition?.timeline.end ?? state.now.uptime))
         }
-        state.screen = .viewer(viewer)
+        state.viewing.screen = .viewer(viewer)
     }
 
     mutating func advanceIfItemEnded() {

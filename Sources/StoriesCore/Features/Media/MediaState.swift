@@ -1,0 +1,30 @@
+/// The Media feature's slice: how far each photo and video has got, what is being
+/// prepared, retried and played, and the pace the preload window adapts to. Written only by
+/// the Media feature (`FeatureOwnershipTests`).
+public struct MediaState: Equatable, Sendable {
+    /// How far the preparation of each photo (by location) has got, as the picture
+    /// pipeline reports it. The progress bar waits on the visible one.
+    public var status: [String: MediaStatus] = [:]
+    /// The photos being prepared, as last handed to the runtime (`.preload`): the preload
+    /// set, held here and nowhere else.
+    public var preloadRequest: PreloadRequest?
+    /// Photos and videos (by location) the source did not answer for, for a reason that may
+    /// pass: asked for again with backoff while wanted, and at once when the source answers.
+    public var retries = Retries<String>()
+    /// The players' plan, as last handed to the media runtime (`.players`).
+    public var playerPlan = PlayerPlan()
+    /// Items shown so far (each `show`): a video shown afresh starts over (`PlayerPlan`).
+    public var showCount = 0
+    /// What each video's player has reported (by location).
+    public var videos: [String: VideoStatus] = [:]
+    /// Photos that were on the viewer whole: the bytes fetched for any other were fetched
+    /// for nothing (the metrics overlay counts them).
+    public var shown: Set<String> = []
+    /// How the person navigates and how long fetches take: what the preload window adapts to.
+    public var pace = NavigationPace()
+    /// Photos shown whole over a backdrop made from the photo (the default), or filling the
+    /// screen cropped to their most detailed part (`f` toggles).
+    public var photosFit = true
+
+    public init() {}
+}
