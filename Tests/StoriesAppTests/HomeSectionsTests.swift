@@ -283,9 +283,9 @@ private final class Attempts: @unchecked Sendable {
 
     @Test func aResizeRebuildsTheSectionsForTheNewWidth() {
         let pilot = AppDriver(width: 100, height: 34)
-        #expect(pilot.state.home.currentModels?.width == 100)
+        #expect(pilot.state.currentHomeModels?.width == 100)
         pilot.resize(width: 60, height: 34)
-        #expect(pilot.state.home.currentModels?.width == 60)
+        #expect(pilot.state.currentHomeModels?.width == 60)
         #expect(pilot.text.contains("Featured"))
     }
 

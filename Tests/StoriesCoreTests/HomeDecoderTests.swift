@@ -213,14 +213,14 @@ import Testing
         }
         #expect(jobs.count == 1)
         #expect(jobs.first?.home?.sections == sections && jobs.first?.home?.generation == state.home.generation)
-        #expect(state.home.currentModels == nil, "nothing is built in the reducer: the job goes off the main queue")
+        #expect(state.currentHomeModels == nil, "nothing is built in the reducer: the job goes off the main queue")
         // An answer for another screen of sections is dropped; the one asked for is taken.
         guard let job = jobs.first else { return }
         var stale = ViewModelFactory.build(job)
         stale.home?.generation -= 1
         _ = AppReducer.reduce(&state, .viewModelsBuilt(stale), at: now)
-        #expect(state.home.currentModels == nil)
+        #expect(state.currentHomeModels == nil)
         _ = AppReducer.reduce(&state, .viewModelsBuilt(ViewModelFactory.build(job)), at: now)
-        #expect(state.home.currentModels?.sections.count == 1)
+        #expect(state.currentHomeModels?.sections.count == 1)
     }
 }

@@ -27,9 +27,24 @@ import Testing
         }
     }
 
+    /// A keys.conf written before the box context and the screenful actions had their
+    /// names still reads: `help` is the box, `pageNext`, `pagePrevious` and `closeHelp`
+    /// are `screenfulNext`, `screenfulPrevious` and `closeBox`.
+    @Test func formerNamesStillRead() throws {
+        let bindings = try KeyBindings.standard.applying("""
+            help pageNext n
+            help closeHelp x
+            home pagePrevious b
+            """, file: "keys.conf")
+        #expect(bindings.command(for: .key(.character("n")), in: .box) == .screenfulNext)
+        #expect(bindings.command(for: .key(.character("x")), in: .box) == .closeBox)
+        #expect(bindings.command(for: .key(.character("b")), in: .home) == .screenfulPrevious)
+        #expect(bindings.command(for: .key(.pageDown), in: .box) == nil, "the line replaced the action's keys")
+    }
+
     @Test(arguments: [
         ("viewer nextItem", "keys.conf:1: expected: context action key [key …]"),
-        ("gallery nextItem n", "keys.conf:1: unknown context 'gallery' (home, viewer, help)"),
+        ("gallery nextItem n", "keys.conf:1: unknown context 'gallery' (home, viewer, box, search)"),
         ("viewer nextItm n", "keys.conf:1: unknown action 'nextItm'"),
         ("\nviewer nextItem Rigth", "keys.conf:2: unknown key 'Rigth'"),
         ("viewer nextItem Hyper-n", "keys.conf:1: unknown key 'Hyper-n'"),

@@ -29,6 +29,10 @@ public struct AppState: Equatable, Sendable {
     public var preloadPolicy = PreloadPolicy.on
     /// What was seen, and which tooltips were shown: saved as it changes.
     public var seen = SeenState()
+    /// The source's last word was a failure that may pass: its next answer is news that it
+    /// is back (what was held back is asked for at once, once — not at every answer).
+    /// Pages, stories, the home and media all hear from the one source (`Delegate`).
+    public var sourceUnreachable = false
 
     // One slice a feature (docs/architecture.md, "Features"), each written only by its
     // feature's reducer.
@@ -73,6 +77,13 @@ public struct AppState: Equatable, Sendable {
     }
 
     public var viewer: ViewerState? { viewing.viewer }
+
+    /// The section view models for the screen of sections shown (nil while they are being
+    /// built for it).
+    public var currentHomeModels: HomeViewModels? {
+        guard let models = viewModels.home, models.generation == home.generation else { return nil }
+        return models
+    }
 
     /// The focused cell's tooltip, while it is the one being shown.
     public var visibleTooltip: Tooltip? {

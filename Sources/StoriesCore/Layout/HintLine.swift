@@ -66,7 +66,7 @@ public enum HintLine {
                     state.feed.warnings.isEmpty ? nil : hint([.toggleProblems], "problems", .toggleProblems, 3),
                     hint([.toggleHelp], "help", .toggleHelp, 0), hint([.quit], "quit", .quit, 1)].compactMap { $0 }
         }
-        let action = state.home.currentModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
+        let action = state.currentHomeModels?.sections.model(for: focused.section)?.cells[safe: focused.cell]?.actionHint
         return [hint([.selectPrevious, .selectNext], "choose", .selectNext, 2),
                 hint([.focusUp, .focusDown], "sections", .focusDown, 3),
                 hint([.open], action ?? "open", .open, 1),

@@ -11,7 +11,7 @@ enum HomeSectionsView {
     static let selectedRow = Color.palette(237)
 
     static func draw(_ state: AppState, into canvas: inout Canvas, banners: AppView.PictureLookup) {
-        guard let models = state.home.currentModels else { return }
+        guard let models = state.currentHomeModels else { return }
         let level = state.home.level
         let visible = HomeGeometry.visibleSections(state)
         let bottom = HomeGeometry.bottom(state)
@@ -37,7 +37,7 @@ enum HomeSectionsView {
     /// "↓ 2 more sections" when sections below are out of view (the hint line shows it
     /// where there is room).
     static func moreBelow(_ state: AppState) -> String? {
-        guard state.home.currentModels != nil, let last = HomeGeometry.visibleSections(state).last,
+        guard state.currentHomeModels != nil, let last = HomeGeometry.visibleSections(state).last,
               last.index < state.home.level.sections.count - 1 else { return nil }
         let more = state.home.level.sections.count - 1 - last.index
         return "↓ \(more) more section" + (more == 1 ? "" : "s")

@@ -8,7 +8,7 @@ extension Reduction {
             guard !state.chrome.failedWrites.contains(where: { $0.file == failure.file }) else { break }
             state.chrome.failedWrites.append(failure)
             state.chrome.notice = "⚠ " + failure.line
-            state.feed.warnings.append(FeedWarning(failure.line))
+            delegate(.warn([FeedWarning(failure.line)]))
         case .replay(let status):
             state.chrome.replay = status
         case .notice(let text):

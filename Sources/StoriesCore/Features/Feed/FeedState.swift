@@ -7,9 +7,6 @@ public struct FeedState: Equatable, Sendable {
     public var warnings: [FeedWarning] = []
     /// Stories whose items the source did not answer for, retried with backoff while wanted.
     public var storyRetries = Retries<StoryID>()
-    /// The source's last word was a failure that may pass: its next answer is news that it
-    /// is back (what was held back is asked for at once, once — not at every answer).
-    public var sourceUnreachable = false
     /// The first page took longer than `firstPagePatience` (it may still come, or fail
     /// with its reason at the network's timeout).
     public var firstPageOverdue = false

@@ -3,8 +3,8 @@ extension Reduction {
     mutating func reduce(_ action: FeedAction) {
         switch action {
         case .pageLoaded(let page):
-            sourceAnswered()
-            if let title = page.title, !title.isEmpty { state.title = title }
+            delegate(.sourceAnswered)
+            if let title = page.title, !title.isEmpty { delegate(.title(title)) }
             state.feed.warnings += page.warnings
             if store.isProvisional {
                 confirmCachedRow(with: page)
@@ -14,19 +14,15 @@ extension Reduction {
             let added = store.append(page, at: state.now.uptime)
             ringChanged += added
             noteStalledPaging(before: stalledBefore)
-            if var search = state.row.search {
-                search.matches = countMatches(search.text)
-                state.row.search = search
-            }
             if !added.isEmpty, levelOpensStories { homeChanged = true }
-            state.row.selection = min(state.row.selection, max(0, store.count - 1))
+            delegate(.storiesChanged(keeping: nil))
         case .cachedPageLoaded(let page):
             guard store.showCached(page) else { break }
-            if let title = page.title, !title.isEmpty { state.title = title }
+            if let title = page.title, !title.isEmpty { delegate(.title(title)) }
             ringChanged += store.summaries.map(\.id)
             if levelOpensStories { homeChanged = true }
         case .pageFailed(let reason):
-            state.feed.sourceUnreachable = true
+            delegate(.sourceFailed)
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
                 effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
@@ -34,7 +30,7 @@ extension Reduction {
         case .storyLoaded(let load):
             let story = load.story
             state.feed.storyRetries.remove(story.id)
-            sourceAnswered()
+            delegate(.sourceAnswered)
             guard store.positions[story.id] != nil else { return }
             guard !story.items.isEmpty else {
                 reduce(.storyFailed(story.id, "the story has no items to show", retry: false))
@@ -48,23 +44,13 @@ extension Reduction {
         case .storyFailed(let id, let reason, let retry):
             store.itemsFailed(id, reason: reason)
             if retry, store.positions[id] != nil {
-                state.feed.sourceUnreachable = true
+                delegate(.sourceFailed)
                 state.feed.storyRetries.failed(id, reason: reason, at: state.now.uptime)
                 scheduleRetry(.retryStories, state.feed.storyRetries.nextDue)
             } else {
                 state.feed.storyRetries.remove(id)
             }
-            if state.row.opening == id {
-                state.row.opening = nil
-                // Opened from a section, where the row's ⚠ is not in view: the notice says so.
-                if state.home.level.focus != nil || state.home.levels.count > 1 {
-                    let name = store.positions[id].map { store.summaries[$0].author.name } ?? id
-                    state.chrome.notice = "⚠ Could not load \(name)'s story: \(reason)"
-                }
-            }
-            if let viewer = state.viewer, store.summaries[safe: viewer.storyIndex]?.id == id {
-                state.gesture.pointer = .idle // the story under the pointer failed: its gesture ends
-            }
+            delegate(.storyFailed(id, reason: reason))
         }
     }
 
@@ -87,28 +73,6 @@ extension Reduction {
             retryStories(state.feed.storyRetries.due(at: state.now.uptime), recovered: false)
         default:
             break
-        }
-    }
-
-    /// Asks for a wake-up when the earliest retry is due (one wake-up a kind: a new one
-    /// replaces the one waiting).
-    mutating func scheduleRetry(_ wake: WakeID, _ due: Double?) {
-        guard let due else { return }
-        effects.append(.wake(wake, after: max(0, due - state.now.uptime)))
-    }
-
-    /// The source answered something (bytes of a photo, a story, a page, the home): what
-    /// failed for a reason that may have passed is asked for again at once, not at the end
-    /// of its backoff; stories that failed while nobody was looking lose their ⚠.
-    mutating func sourceAnswered() {
-        guard state.feed.sourceUnreachable else { return }
-        state.feed.sourceUnreachable = false
-        if !state.media.retries.isEmpty { retryMedia(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true }) }
-        if !state.feed.storyRetries.isEmpty { retryStories(state.feed.storyRetries.keys, recovered: true) }
-        if case .failed(let cursor, let attempt, _, _) = store.paging {
-            store.paging = .loading(cursor: cursor, attempt: attempt + 1)
-            effects.append(.cancel(.wake(.retryPage)))
-            effects.append(.loadPage(cursor))
         }
     }
 
@@ -150,18 +114,11 @@ extension Reduction {
         let stalledBefore = store.pagesWithoutProgress
         let (changed, removed) = store.confirm(page, rearrange: rearrange, at: state.now.uptime)
         noteStalledPaging(before: stalledBefore)
-        for id in removed {
-            state.viewModels.items[id] = nil
-            if loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
-        }
-        if rearrange {
-            // The bubbles follow the store's new order; the changed ones are built again.
-            let kept = state.viewModels.ring.models.filter { store.positions[$0.key] != nil }
-            state.viewModels.ring = ViewModelList(kept.sorted { (store.positions[$0.key] ?? 0) < (store.positions[$1.key] ?? 0) })
-        }
+        for id in removed where loading.contains(id) { effects.append(.cancel(.story(id))) } // nobody will want them
+        delegate(.storiesLeft(removed, reorder: rearrange))
         ringChanged += changed
         if !changed.isEmpty || !removed.isEmpty, levelOpensStories { homeChanged = true }
-        state.row.selection = selected.flatMap { store.positions[$0] } ?? min(state.row.selection, max(0, store.count - 1))
+        delegate(.storiesChanged(keeping: selected))
     }
 
     /// Pages that add no story are said once on the problems line when paging first stalls,

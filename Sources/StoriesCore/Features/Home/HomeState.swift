@@ -8,8 +8,6 @@ public struct HomeState: Equatable, Sendable {
     /// Counts changes to the sections shown (the home re-fetched, a screen opened or
     /// closed): view models built for an older count are not drawn.
     public var generation = 0
-    /// What the section area draws, built off the main queue.
-    public var models: HomeViewModels?
     /// Where the request for the home sections stands.
     public var request = HomeRequest.notStarted
     /// The id of the tooltip on screen: shown the first time its cell is focused, and never
@@ -22,11 +20,5 @@ public struct HomeState: Equatable, Sendable {
     public var level: HomeLevel {
         get { levels[levels.count - 1] }
         set { levels[levels.count - 1] = newValue }
-    }
-
-    /// The section view models for what is shown now (nil while they are being built).
-    public var currentModels: HomeViewModels? {
-        guard let models, models.generation == generation else { return nil }
-        return models
     }
 }

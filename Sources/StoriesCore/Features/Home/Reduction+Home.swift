@@ -3,9 +3,9 @@ extension Reduction {
     mutating func reduce(_ action: HomeNews) {
         switch action {
         case .loaded(let load):
-            sourceAnswered()
+            delegate(.sourceAnswered)
             state.home.request = .loaded
-            state.feed.warnings += load.warnings
+            delegate(.warn(load.warnings))
             guard load.layout.sections != state.home.levels[0].sections else { break }
             state.home.levels[0].replaceSections(load.layout.sections)
             if state.home.levels.count == 1 {
@@ -17,13 +17,13 @@ extension Reduction {
             if case .loading(let current) = state.home.request { attempt = current } else { attempt = 1 }
             guard retry else {
                 state.home.request = .loaded // nothing more will come: the home has no sections
-                state.feed.warnings.append(FeedWarning("home sections did not load: \(reason)"))
+                delegate(.warn([FeedWarning("home sections did not load: \(reason)")]))
                 break
             }
             state.home.request = .failed(attempt: attempt)
-            state.feed.sourceUnreachable = true
+            delegate(.sourceFailed)
             // One line for a run of failures, not one per attempt.
-            if attempt == 1 { state.feed.warnings.append(FeedWarning("home sections did not load: \(reason); trying again")) }
+            if attempt == 1 { delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again")])) }
             effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
         }
     }
@@ -44,23 +44,19 @@ extension Reduction {
         case .openStory(let id)?:
             guard let index = store.positions[id] else {
                 // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
-                // A story still opening gives way to this one, as Esc would stop it.
-                stopOpening()
-                beginSeeking(.story(id))
+                delegate(.seekStory(id))
                 return
             }
-            state.row.seeking = nil
-            state.row.selection = index
-            openSelectedStory()
+            delegate(.openStory(at: index))
         case .openSections(let title, let sections)?:
             state.home.levels.append(HomeLevel(title: title, sections: sections, focus: 0))
             state.home.generation += 1
             homeChanged = true
         case .openLink(let link)?:
-            state.chrome.notice = "↗ Opening \(link.url)…"
+            delegate(.notice("↗ Opening \(link.url)…"))
             effects.append(.openLink(link.url))
         case nil:
-            state.chrome.notice = "This cell does nothing when opened"
+            delegate(.notice("This cell does nothing when opened"))
         }
     }
 

@@ -8,7 +8,7 @@ extension Reduction {
             video(event, at: location)
         case .fetchTimed(let seconds):
             state.media.pace.recordFetch(seconds: seconds)
-            sourceAnswered()
+            delegate(.sourceAnswered)
         }
     }
 
@@ -43,7 +43,7 @@ extension Reduction {
         state.media.status[location] = status
         switch status {
         case .unreachable(let reason):
-            state.feed.sourceUnreachable = true
+            delegate(.sourceFailed)
             state.media.retries.failed(location, reason: reason, at: state.now.uptime)
             scheduleRetry(.retryMedia, state.media.retries.nextDue)
         case .ready, .failed:

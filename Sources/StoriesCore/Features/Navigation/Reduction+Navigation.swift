@@ -2,8 +2,8 @@ extension Reduction {
     /// The Navigation feature: a command or a selection, as a key bound to it would give.
     mutating func reduce(_ action: NavigationAction) {
         switch action {
-        case .select(let index): apply(.select(index) as GestureStep)
-        case .command(let command): apply(.command(command) as GestureStep)
+        case .select(let index): apply(GestureStep.select(index))
+        case .command(let command): apply(GestureStep.command(command))
         case .completeTransition: completeTransition()
         }
     }
@@ -46,7 +46,7 @@ extension Reduction {
             state.chrome.modal = nil
             syncPlayback()
         case .screenfulNext, .screenfulPrevious:
-            page(forward: command == .screenfulNext)
+            screenful(forward: command == .screenfulNext)
         case .nextUnseen:
             nextUnseen()
         case .search:
@@ -150,6 +150,126 @@ extension Reduction {
             viewer.isPaused.toggle()
             state.viewing.screen = .viewer(viewer)
             syncPlayback()
+        }
+    }
+
+    /// `n`: the next story after the selection (or the one shown) with an item not seen
+    /// yet, paging on when none is loaded; at the end of the feed it starts again from the
+    /// first story, and says so.
+    mutating func nextUnseen() {
+        if let viewer = state.viewer {
+            let from = min(viewer.storyIndex, store.count - 1)
+            if let index = firstUnseen(in: (from + 1)..<max(from + 1, store.count)) {
+                show(story: index, item: nil)
+            } else if store.hasMore {
+                show(story: store.count, item: nil) // waits for the next page, which is new
+            } else if let index = firstUnseen(in: 0..<max(0, from)) {
+                show(story: index, item: nil)
+            } else {
+                dismiss()
+                state.chrome.notice = "✓ All caught up: every story in this feed is seen"
+            }
+            return
+        }
+        backToTheRow() // `n` moves on the ring row
+        let from = state.row.selection
+        beginSeeking(.unseen(after: from))
+    }
+
+    /// PgDn, PgUp: a screenful on the ring row or in the focused section, or of the box
+    /// (the help or the problems list).
+    mutating func screenful(forward: Bool) {
+        let sign = forward ? 1 : -1
+        if let content = ModalLayout.content(state) {
+            state.chrome.modalScroll = max(0, min(content.maxScroll, state.chrome.modalScroll + sign * max(1, content.visibleLines)))
+            return
+        }
+        guard state.viewer == nil else { return }
+        if let focused = state.home.level.focusedCell {
+            let section = state.home.level.sections[focused.section]
+            let inView = HomeGeometry.cellBoxes(section, selected: focused.cell, y: 0, screenWidth: state.screenWidth).count
+            state.home.level.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
+            return
+        }
+        stopSeeking()
+        let step = RingLayout.visibleBubbles(width: state.screenWidth)
+        state.row.selection = max(0, min(store.count - 1, state.row.selection + sign * step))
+    }
+
+    static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
+        switch step {
+        case .command(let command): [.quit, .dismiss, .closeBox, .redraw, .copyLink].contains(command)
+        case .completeTransition: true
+        case .endDrag(_, let commit): !commit
+        case .select, .focusCell: false
+        case .searchEdit(let edit): edit == .cancel || edit == .close
+        }
+    }
+
+    mutating func apply(_ step: GestureStep) {
+        switch step {
+        case .completeTransition:
+            completeTransition()
+        case .command(let command):
+            // Every input finishes a running animation at once, then applies (docs/gestures.md).
+            completeTransition()
+            apply(command)
+        case .select(let index):
+            completeTransition()
+            if state.viewer == nil, store.summaries.indices.contains(index) {
+                state.row.selection = index
+                state.home.level.focus = nil // a bubble was clicked: the ring row has the keyboard
+            }
+        case .focusCell(let section, let cell):
+            completeTransition()
+            guard state.viewer == nil, state.home.level.cell(section: section, index: cell) != nil else { break }
+            state.home.level.focus = section
+            state.home.level.selected[section] = cell
+        case .endDrag(let drag, let commit):
+            endDrag(drag, commit: commit)
+        case .searchEdit(let edit):
+            self.edit(edit)
+        }
+    }
+
+    /// The end of a viewer drag: a swipe past its threshold turns the cube on from where the
+    /// finger left it, a pull-down past its threshold shrinks the viewer on into its bubble;
+    /// short of them the screen snaps back.
+    mutating func endDrag(_ drag: Drag, commit: Bool) {
+        guard let viewer = state.viewer else { return }
+        let now = state.now.uptime
+        switch drag {
+        case .swipe(let offset):
+            let forward = offset < 0
+            let moved = min(1, abs(offset))
+            if commit {
+                apply(forward ? .nextStory : .previousStory)
+                if state.viewer?.storyIndex != viewer.storyIndex { // moved on (or, past the end, dismissed)
+                    // The turn goes on from where the drag left it.
+                    if case .cube(let leaving, let arriving, let direction)? = state.viewing.transition?.kind {
+                        state.viewing.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
+                        deferPlayback()
+                    }
+                    return
+                }
+                // Nowhere to go (before the first story): it snaps back like a short drag.
+            }
+            syncPlayback()
+            guard !state.reduceMotion, moved > 0 else { return }
+            let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
+            state.viewing.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
+        case .dismiss(let offset):
+            let scale = max(0, 1 - min(1, offset))
+            if commit {
+                dismiss()
+                if state.viewing.transition != nil {
+                    state.viewing.transition = .zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now)
+                }
+            } else {
+                syncPlayback()
+                guard !state.reduceMotion, scale < 1 else { return }
+                state.viewing.transition = .zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now)
+            }
         }
     }
 }

@@ -66,7 +66,7 @@ extension Reduction {
     /// Stops a story being opened, and its request.
     mutating func stopOpening() {
         guard let id = state.row.opening else { return }
-        if store.cancelLoadingItems(of: id) { effects.append(.cancel(.story(id))) }
+        delegate(.cancelItems(id))
         state.row.opening = nil
     }
 
@@ -108,36 +108,36 @@ extension Reduction {
         switch store.paging {
         case .ready(let next) where lookedThrough < limits.stories && state.row.seekPages < limits.pages:
             state.row.seekPages += 1
-            store.paging = .loading(cursor: next, attempt: 1)
-            effects.append(.loadPage(next))
+            delegate(.askForPage(next))
         case .ready:
             state.row.seeking = nil
-            state.chrome.notice = switch target {
+            let line = switch target {
             case .story(let id): "⚠ The story '\(id)' is not among the \(store.count) stories looked through"
             case .last: "Stopped at story \(store.count) (End again to go on)"
             case .unseen: "⚠ No unseen story among the \(store.count) looked through (n again to go on)"
             case .name(let text, _): "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories looked through"
             }
+            delegate(.notice(line))
         case .stalled:
             // Pages stopped adding stories (said on the problems line): as far as the feed goes for now.
             state.row.seeking = nil
             switch target {
-            case .story(let id): state.chrome.notice = "⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .story(let id): delegate(.notice("⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"))
             case .last: break
             case .unseen(let after): wrapToUnseen(before: after)
-            case .name(let text, _): state.chrome.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"
+            case .name(let text, _): delegate(.notice("⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"))
             }
         case .complete:
             state.row.seeking = nil
             switch target {
-            case .story(let id): state.chrome.notice = "⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"
+            case .story(let id): delegate(.notice("⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"))
             case .last: break
             case .unseen(let after): wrapToUnseen(before: after)
-            case .name(let text, _): state.chrome.notice = "⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"
+            case .name(let text, _): delegate(.notice("⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"))
             }
         case .failed(_, let attempt, let reason, _) where attempt >= RowState.seekAttempts:
             state.row.seeking = nil
-            state.chrome.notice = "⚠ Could not look further along the feed: \(reason)"
+            delegate(.notice("⚠ Could not look further along the feed: \(reason)"))
         case .notStarted, .loading, .failed:
             break // a page is on its way, or will be retried
         }
@@ -175,58 +175,15 @@ extension Reduction {
         range.first { store.summaries[safe: $0].map { NameSearch.matches($0, folded: folded) } ?? false }
     }
 
-    /// `n`: the next story after the selection (or the one shown) with an item not seen
-    /// yet, paging on when none is loaded; at the end of the feed it starts again from the
-    /// first story, and says so.
-    mutating func nextUnseen() {
-        if let viewer = state.viewer {
-            let from = min(viewer.storyIndex, store.count - 1)
-            if let index = firstUnseen(in: (from + 1)..<max(from + 1, store.count)) {
-                show(story: index, item: nil)
-            } else if store.hasMore {
-                show(story: store.count, item: nil) // waits for the next page, which is new
-            } else if let index = firstUnseen(in: 0..<max(0, from)) {
-                show(story: index, item: nil)
-            } else {
-                dismiss()
-                state.chrome.notice = "✓ All caught up: every story in this feed is seen"
-            }
-            return
-        }
-        backToTheRow() // `n` moves on the ring row
-        let from = state.row.selection
-        beginSeeking(.unseen(after: from))
-    }
-
     /// The end of the feed came with nothing unseen after `after`: the first unseen story
     /// from the start, or a line saying everything is seen.
     mutating func wrapToUnseen(before after: Int) {
         if let index = firstUnseen(in: 0..<min(store.count, after + 1)) {
             state.row.selection = index
-            state.chrome.notice = index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"
+            delegate(.notice(index == after ? "No other story has unseen items" : "↺ Back to the first unseen story (the feed ended)"))
         } else {
-            state.chrome.notice = "✓ All caught up: every story in this feed is seen"
+            delegate(.notice("✓ All caught up: every story in this feed is seen"))
         }
-    }
-
-    /// PgDn, PgUp: a screenful on the ring row or in the focused section; a page of the
-    /// help or the problems list.
-    mutating func page(forward: Bool) {
-        let sign = forward ? 1 : -1
-        if let content = ModalLayout.content(state) {
-            state.chrome.modalScroll = max(0, min(content.maxScroll, state.chrome.modalScroll + sign * max(1, content.visibleLines)))
-            return
-        }
-        guard state.viewer == nil else { return }
-        if let focused = state.home.level.focusedCell {
-            let section = state.home.level.sections[focused.section]
-            let inView = HomeGeometry.cellBoxes(section, selected: focused.cell, y: 0, screenWidth: state.screenWidth).count
-            state.home.level.selected[focused.section] = max(0, min(section.cells.count - 1, focused.cell + sign * max(1, inView)))
-            return
-        }
-        stopSeeking()
-        let step = RingLayout.visibleBubbles(width: state.screenWidth)
-        state.row.selection = max(0, min(store.count - 1, state.row.selection + sign * step))
     }
 
     /// Opens the ring row's selected story: at once when its items and pages are here,
@@ -234,13 +191,12 @@ extension Reduction {
     mutating func openSelectedStory() {
         guard state.viewer == nil, store.summaries.indices.contains(state.row.selection) else { return }
         if let story = store.story(at: state.row.selection), state.viewModels.items[story.id] != nil {
-            state.row.opening = nil
-            show(story: state.row.selection, item: nil)
+            delegate(.show(story: state.row.selection, item: nil))
         } else {
             let id = store.summaries[state.row.selection].id
             if state.row.opening != id { state.row.openingSince = state.now.uptime }
             state.row.opening = id
-            if case .failed? = store.items[id] { loadItems(id) } // Enter on a failed story retries
+            if case .failed? = store.items[id] { delegate(.loadItems(id)) } // Enter on a failed story retries
         }
     }
 }

@@ -19,7 +19,7 @@ extension Reduction {
         }
         // Sections built for another screen of sections are dropped the same way; those for
         // an old width still draw until the new ones come (their texts are cut shorter).
-        if let home = update.home, home.generation == state.home.generation { state.home.models = home }
+        if let home = update.home, home.generation == state.home.generation { state.viewModels.home = home }
     }
 
     /// Keeps at most `ViewModelState.storiesKept` stories' item models: those farthest (in feed order) from

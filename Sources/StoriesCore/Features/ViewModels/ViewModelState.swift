@@ -6,6 +6,9 @@ public struct ViewModelState: Equatable, Sendable {
     /// What the viewer draws for each loaded story, one model an item, built for the
     /// screen's width.
     public var items: [StoryID: [ViewerItemViewModel]] = [:]
+    /// What the section area draws, built for the screen of sections shown when it was
+    /// asked for (`HomeState.generation`).
+    public var home: HomeViewModels?
     /// Stories whose item models a build on its way will bring (asked for, not installed).
     public var building: Set<StoryID> = []
     /// Stories whose item models are kept at most: those farthest from where the person is

@@ -36,9 +36,7 @@ extension Reduction {
     mutating func show(story storyIndex: Int, item: Int?) {
         let before = state.viewer
         defer { animate(from: before) }
-        state.row.opening = nil
-        state.row.search = nil // the field belongs to the row
-        state.row.selection = max(0, min(storyIndex, store.count - 1))
+        delegate(.rowFollowsViewer(storyIndex: storyIndex))
         guard let story = store.story(at: storyIndex), state.viewModels.items[story.id] != nil else {
             var viewer = ViewerState(storyIndex: storyIndex, itemIndex: 0, startedAt: state.now.uptime)
             viewer.isWaiting = true
@@ -46,22 +44,22 @@ extension Reduction {
             viewer.playback.stop(at: state.now.uptime)
             state.viewing.screen = .viewer(viewer)
             if let id = store.summaries[safe: storyIndex]?.id, case .failed? = store.items[id] {
-                loadItems(id) // going to a failed story tries it again
+                delegate(.loadItems(id)) // going to a failed story tries it again
             }
             return
         }
         let itemIndex = item.map { min($0, story.items.count - 1) } ?? state.seen.firstUnseenIndex(in: story)
         // A navigation always plays: pausing holds the item on screen, it is not a mode.
         state.viewing.screen = .viewer(ViewerState(storyIndex: storyIndex, itemIndex: itemIndex, startedAt: state.now.uptime))
-        state.media.showCount += 1
+        delegate(.itemShown)
         syncPlayback() // marked seen in `settle`, once its photo or video is on screen
     }
 
     mutating func dismiss() {
         guard let viewer = state.viewer else { return }
-        state.row.selection = max(0, min(viewer.storyIndex, store.count - 1))
+        delegate(.select(viewer.storyIndex))
         state.viewing.screen = .home
-        state.gesture.pointer = .idle
+        delegate(.endGesture)
         if !state.reduceMotion {
             state.viewing.transition = .zoom(viewer, from: 1, to: 0, fullDuration: Transition.dismissDuration, at: state.now.uptime)
         }
@@ -99,7 +97,7 @@ extension Reduction {
         guard let viewer = state.viewer, viewer.playback.isRunning, !viewer.isWaiting,
               let story = store.story(at: viewer.storyIndex) else { return }
         if viewer.playback.elapsed(at: state.now.uptime) >= state.duration(of: story.items[viewer.itemIndex]) {
-            apply(.nextItem)
+            delegate(.command(.nextItem))
         }
     }
 }
