@@ -1,7 +1,7 @@
 extension GestureRecognizer {
     // MARK: - Mouse
 
-    static func routeMouse(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
+    static func recognizeMouse(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
                                    decision: inout GestureDecision, steps: inout [GestureStep]) {
         if let modal = state.chrome.modal {
             let handler = modal == .help ? "overlay.help" : "overlay.problems"
@@ -50,13 +50,13 @@ extension GestureRecognizer {
             return
         }
         if state.viewer != nil {
-            routeViewer(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
+            recognizeViewer(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
         } else {
-            routeHome(mouse, state: state, pointer: &pointer, decision: &decision, steps: &steps)
+            recognizeHome(mouse, state: state, pointer: &pointer, decision: &decision, steps: &steps)
         }
     }
 
-    static func routeHome(_ mouse: MouseEvent, state: AppState, pointer: inout Pointer,
+    static func recognizeHome(_ mouse: MouseEvent, state: AppState, pointer: inout Pointer,
                                   decision: inout GestureDecision, steps: inout [GestureStep]) {
         let bubbleAt = { RingLayout.bubbleIndex(atColumn: $0, row: $1, state: state) }
         let cellAt = { HomeGeometry.cell(atColumn: $0, row: $1, state: state) }
@@ -111,14 +111,14 @@ extension GestureRecognizer {
         }
     }
 
-    static func routeViewer(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
+    static func recognizeViewer(_ mouse: MouseEvent, at time: Double, state: AppState, pointer: inout Pointer,
                                     decision: inout GestureDecision, steps: inout [GestureStep]) {
         let width = max(1, state.screenWidth), height = max(1, state.screenHeight)
         switch mouse.kind {
         case .press(.left):
             pointer = .pressed(column: mouse.column, row: mouse.row, at: time)
             decision.gesture = "press"
-            decision.handler = "router"
+            decision.handler = "recognizer"
             decision.notes.append("waiting: tap on release, hold at \(milliseconds(holdDelay)), or drag")
         case .drag(.left):
             let start: (column: Int, row: Int, holding: Bool)
@@ -141,7 +141,7 @@ extension GestureRecognizer {
                 axis = .vertical
             } else {
                 decision.gesture = "drag (still under the slop)"
-                decision.handler = "router"
+                decision.handler = "recognizer"
                 decision.declined += [.init("swipe", "moved \(abs(dx)) columns, under 2"), .init("pullDown", "moved \(abs(dy)) rows, under 1")]
                 return
             }

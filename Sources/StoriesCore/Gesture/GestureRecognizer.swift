@@ -116,14 +116,14 @@ public enum GestureRecognizer {
                 pointer = .idle
                 decision.notes.append("a key calls off the mouse gesture in progress")
             }
-            routeKey(event, state: state, decision: &decision, steps: &steps)
+            recognizeKey(event, state: state, decision: &decision, steps: &steps)
         case .mouse(let mouse):
             // Coordinates are already within `InputLimits` (held there by `MouseEvent` itself).
             if !state.isUsable {
                 pointer = .idle
                 decision.declined.append(.init("all", "the terminal is too small to use"))
             } else {
-                routeMouse(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
+                recognizeMouse(mouse, at: time, state: state, pointer: &pointer, decision: &decision, steps: &steps)
             }
         }
         decision.result = steps.map(describe) + decision.result
@@ -151,12 +151,12 @@ public enum GestureRecognizer {
 
     // MARK: - Keys
 
-    private static func routeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
+    private static func recognizeKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision, steps: inout [GestureStep]) {
         let context = state.inputContext
         // The `/` field has the keyboard on the row: its keys are bindings of context
         // `search` like any other (keys.conf can change them); a printable key types.
         if context == .search {
-            routeSearchKey(event, state: state, decision: &decision, steps: &steps)
+            recognizeSearchKey(event, state: state, decision: &decision, steps: &steps)
             return
         }
         guard let command = state.bindings.command(for: event, in: context) else {
@@ -171,7 +171,7 @@ public enum GestureRecognizer {
 
     /// The `/` field has the keyboard: a binding of context `search` (an edit, or Ctrl-L's
     /// redraw), else a printable key types into it.
-    private static func routeSearchKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision,
+    private static func recognizeSearchKey(_ event: InputEvent, state: AppState, decision: inout GestureDecision,
                                        steps: inout [GestureStep]) {
         guard case .key(let key, let modifiers) = event else { return }
         if let command = state.bindings.command(for: event, in: .search) {
