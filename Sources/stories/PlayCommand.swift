@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import StoriesCore
 import StoriesMedia
+import StoriesUI
 
 /// `stories play FILE`: a video (or a photo) on standard output without ncurses, paced by
 /// its timestamps, writing only the cells that change between frames. A quick preview,
@@ -116,7 +117,7 @@ struct TerminalPlayback {
         let start = Self.now()
         var offset = 0.0 // time of earlier loops
         var lastTime = 0.0
-        var previous: CellImage? // what the terminal shows
+        var previous: Canvas? // what the terminal shows
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
@@ -145,11 +146,17 @@ struct TerminalPlayback {
             let wait = due - (Self.now() - start)
             if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
             var bytes: [UInt8]
-            if let shown = previous {
-                (bytes, previous) = ANSIWriter.update(from: shown, to: cells, depth: depth, tolerance: tolerance)
+            let next = Canvas(image: cells)
+            if var shown = previous, shown.width == next.width, shown.height == next.height {
+                // Only what changed (the one frame diff, from what the terminal shows).
+                bytes = FrameWriter.bytes(for: next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, depth: depth,
+                                          tolerance: tolerance)
+                previous = shown
             } else {
-                bytes = Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(height)A".utf8)
-                previous = cells
+                // The first frame (or one of another size) whole, with newlines: the terminal
+                // scrolls to make room for it.
+                bytes = Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(cells.height)A".utf8)
+                previous = next
             }
             sink(bytes)
             summary.bytes += bytes.count

@@ -37,14 +37,6 @@ extension Color {
         if case .palette(let index) = self { return Int(index) }
         return nil
     }
-
-    /// Within `tolerance` levels on every channel; palette and default colours only when equal.
-    public func isClose(to other: Color, within tolerance: Int) -> Bool {
-        guard tolerance > 0, case .rgb(let r1, let g1, let b1) = self, case .rgb(let r2, let g2, let b2) = other else {
-            return self == other
-        }
-        return abs(Int(r1) - Int(r2)) <= tolerance && abs(Int(g1) - Int(g2)) <= tolerance && abs(Int(b1) - Int(b2)) <= tolerance
-    }
 }
 
 /// A picture as terminal cells for one cell size, colour depth and symbol set: what the

@@ -20,14 +20,27 @@ public struct CanvasDiff: Equatable, Sendable {
 
 extension Canvas {
     /// The cells that differ from `old` (all of them when there is no `old` of this size).
-    public func diff(from old: Canvas?) -> CanvasDiff {
+    ///
+    /// `tolerance` (0–255 levels a channel; 0, the screen's, means exact): a cell whose
+    /// grapheme and attributes are the same and whose two colours are each within it of
+    /// `old`'s is unchanged. `old` is then what the terminal shows — never the frame before —
+    /// so a slow drift is written once it adds up to more than the tolerance, and the error
+    /// never accumulates (`stories play`). Palette and default colours compare exactly.
+    public func diff(from old: Canvas?, tolerance: Int = 0) -> CanvasDiff {
         let previous = old.flatMap { $0.width == width && $0.height == height ? $0 : nil }
+        let tolerance = max(0, min(255, tolerance))
+        func same(_ a: Cell, _ b: Cell) -> Bool {
+            guard tolerance > 0 else { return a == b }
+            return a.grapheme == b.grapheme && a.style.attributes == b.style.attributes
+                && a.style.foreground.isClose(to: b.style.foreground, within: tolerance)
+                && a.style.background.isClose(to: b.style.background, within: tolerance)
+        }
         var changes: [CanvasDiff.Change] = []
         for y in 0..<height {
             for x in 0..<width {
                 let cell = self[x, y]
                 guard !cell.isContinuation else { continue }
-                if let previous, previous[x, y] == cell,
+                if let previous, same(previous[x, y], cell),
                    x + 1 >= width || previous[x + 1, y].isContinuation == self[x + 1, y].isContinuation {
                     continue
                 }

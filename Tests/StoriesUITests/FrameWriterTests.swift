@@ -1,8 +1,9 @@
 import StoriesCells
+import StoriesMedia
 import Testing
-@testable import StoriesMedia
+@testable import StoriesUI
 
-/// A tiny terminal for the sequences `ANSIWriter` writes: cursor moves (A B G, CR, LF),
+/// A tiny terminal for the sequences `ANSIWriter` and `FrameWriter` write: cursor moves (A B G, CR, LF),
 /// SGR colours (truecolor, 256, 16, 8, resets) and printed glyphs. What a person would see
 /// in each cell: the glyph with its two colours. Anything else fails the test.
 struct TinyTerminal {
@@ -89,7 +90,25 @@ struct TinyTerminal {
     }
 }
 
-@Suite struct ANSIUpdateTests {
+/// `stories play`'s path: a frame as a canvas, the one frame diff from what the terminal
+/// shows (`Canvas.diff(from:tolerance:)`), written by `FrameWriter`.
+@Suite struct FrameWriterTests {
+    /// The bytes that turn `shown` into `next` and what the terminal shows afterwards, as
+    /// `stories play` takes them (a first frame, or one of another size, is written whole).
+    static func update(from shown: CellImage, to next: CellImage, depth: ColorDepth,
+                       tolerance: Int = 0) -> (bytes: [UInt8], shown: CellImage) {
+        var screen = Canvas(image: shown)
+        let frame = Canvas(image: next)
+        guard screen.width == frame.width, screen.height == frame.height else {
+            return (ANSIWriter.bytes(of: next, depth: depth) + Array("\u{1B}[\(next.height)A".utf8), next)
+        }
+        let bytes = FrameWriter.bytes(for: frame.diff(from: screen, tolerance: tolerance), of: frame, shown: &screen,
+                                      depth: depth, tolerance: tolerance)
+        return (bytes, CellImage(width: screen.width, height: screen.height, cells: screen.cells.map {
+            ImageCell(glyph: $0.grapheme ?? " ", foreground: $0.style.foreground, background: $0.style.background)
+        }))
+    }
+
     /// A picture of half blocks from a seeded generator: `flat` of them with both halves alike.
     static func frame(_ width: Int, _ height: Int, seed: inout UInt64, palette: Bool = false) -> CellImage {
         func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
@@ -130,13 +149,13 @@ struct TinyTerminal {
     }
 
     static func within(_ a: ImageCell, _ b: ImageCell, _ tolerance: Int) -> Bool {
-        ANSIWriter.close(a, b, within: tolerance)
+        a.isClose(to: b, within: tolerance)
     }
 
     @Test func anUnchangedPictureWritesNothing() {
         var seed: UInt64 = 1
         let picture = Self.frame(12, 5, seed: &seed)
-        let (bytes, shown) = ANSIWriter.update(from: picture, to: picture, depth: .direct)
+        let (bytes, shown) = Self.update(from: picture, to: picture, depth: .direct)
         #expect(bytes.isEmpty)
         #expect(shown == picture)
     }
@@ -152,7 +171,7 @@ struct TinyTerminal {
                 var cells = shown.cells
                 for _ in 0..<(round % 9) { cells[Int(seed % UInt64(cells.count))] = Self.frame(1, 1, seed: &seed, palette: depth != .direct).cells[0] }
                 let next = CellImage(width: 30, height: 8, cells: cells)
-                let update = ANSIWriter.update(from: shown, to: next, depth: depth)
+                let update = Self.update(from: shown, to: next, depth: depth)
                 terminal.feed(update.bytes)
                 #expect(terminal.unknown.isEmpty)
                 #expect(update.shown == next, "tolerance 0 writes every change")
@@ -175,7 +194,7 @@ struct TinyTerminal {
         for _ in 0..<200 {
             // A slow drift of 1–2 levels a frame: far beyond the tolerance after 200 frames.
             wanted = Self.drift(wanted, by: 2, seed: &seed)
-            let update = ANSIWriter.update(from: shown, to: wanted, depth: .direct, tolerance: tolerance)
+            let update = Self.update(from: shown, to: wanted, depth: .direct, tolerance: tolerance)
             terminal.feed(update.bytes)
             #expect(terminal.unknown.isEmpty)
             let unlike = zip(terminal.picture, update.shown.cells).filter { $0 != $1 }.count
@@ -184,7 +203,7 @@ struct TinyTerminal {
             #expect(far == 0, "every cell on screen is within \(tolerance) of the frame")
             shown = update.shown
             tolerantBytes += update.bytes.count
-            let exact = ANSIWriter.update(from: exactShown, to: wanted, depth: .direct)
+            let exact = Self.update(from: exactShown, to: wanted, depth: .direct)
             exactBytes += exact.bytes.count
             exactShown = exact.shown
         }
@@ -217,7 +236,7 @@ struct TinyTerminal {
         let red = Color.rgb(200, 10, 10)
         let blank = CellImage(width: 3, height: 1, cells: Array(repeating: ImageCell(glyph: "▀", foreground: .rgb(0, 0, 0), background: .rgb(0, 0, 0)), count: 3))
         let flat = CellImage(width: 3, height: 1, cells: Array(repeating: ImageCell(glyph: "▀", foreground: red, background: red), count: 3))
-        let (bytes, shown) = ANSIWriter.update(from: blank, to: flat, depth: .direct)
+        let (bytes, shown) = Self.update(from: blank, to: flat, depth: .direct)
         #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}[1G\u{1B}[48;2;200;10;10m   \u{1B}[0m\r")
         #expect(shown == flat)
     }
@@ -226,9 +245,26 @@ struct TinyTerminal {
         var seed: UInt64 = 3
         let small = Self.frame(4, 2, seed: &seed), large = Self.frame(6, 3, seed: &seed)
         var terminal = TinyTerminal(width: 6, height: 3)
-        let update = ANSIWriter.update(from: small, to: large, depth: .direct, tolerance: 10)
+        let update = Self.update(from: small, to: large, depth: .direct, tolerance: 10)
         terminal.feed(update.bytes)
         #expect(update.shown == large)
         #expect(terminal.picture == large.cells.map(terminal.look))
+    }
+}
+
+extension FrameWriterTests {
+    /// Cells with attributes (text, not a picture) are written with the whole sequence for
+    /// their style, and a wide grapheme's right half is left to the terminal.
+    @Test func textWithAttributesAndAWideGraphemeIsWrittenWhole() {
+        var shown = Canvas(width: 6, height: 2)
+        var next = shown
+        next.text("a", x: 1, y: 1, style: Style(foreground: .palette(2), attributes: [.bold]))
+        next.text("山", x: 3, y: 1)
+        let diff = next.diff(from: shown)
+        let bytes = FrameWriter.bytes(for: diff, of: next, shown: &shown, depth: .palette256)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text == "\u{1B}[1B\u{1B}[2G\u{1B}[0;1;32ma\u{1B}[0m 山\u{1B}[0m\u{1B}[1A\r", "\(text.debugDescription)")
+        #expect(shown == next, "what the terminal shows now")
+        #expect(FrameWriter.bytes(for: next.diff(from: shown), of: next, shown: &shown, depth: .palette256).isEmpty)
     }
 }

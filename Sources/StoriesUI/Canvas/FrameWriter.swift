@@ -1,0 +1,126 @@
+import StoriesCells
+import StoriesMedia
+
+/// Writes a `CanvasDiff` — the one frame diff, the same the ncurses backend and the test
+/// screen consume — as terminal bytes by itself, for a picture drawn below the cursor with
+/// no screen library (`stories play`): cursor moves relative to the picture's top-left
+/// corner (which is in the terminal's first column), SGR colours through the one encoder
+/// (`SGR`), only the changed cells.
+///
+/// A short gap of unchanged cells inside a run is rewritten (cheaper than a cursor move); a
+/// longer one is jumped over. With a `tolerance`, a colour within it of the one already set
+/// is kept (the cell is recorded as written in that colour), and a half block whose two
+/// halves are alike is a space in the background colour. `shown` — what the terminal shows —
+/// is brought up to date with what was written: the next diff is taken from it. Colours are
+/// reset at the end, and the cursor goes back to the top-left corner, so nothing bleeds if
+/// the program stops between frames.
+public enum FrameWriter {
+    /// The bytes for `diff` (taken from `shown` to `next`, the same size); `shown` becomes
+    /// what the terminal shows afterwards.
+    public static func bytes(for diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth,
+                             tolerance: Int = 0) -> [UInt8] {
+        guard !diff.changes.isEmpty, next.width == shown.width, next.height == shown.height,
+              diff.width == next.width, diff.height == next.height else { return [] }
+        let tolerance = max(0, min(255, tolerance))
+        var out: [UInt8] = []
+        var written = shown.cells
+        var cursorY = 0
+        // Every frame ends with a reset (and a picture written whole ends each row with one):
+        // the terminal starts each frame in its own colours.
+        var pen = Style.plain
+        func close(_ a: Color, _ b: Color) -> Bool { a.isClose(to: b, within: tolerance) }
+        func appendColors(foreground: Color?, background: Color?) {
+            out += [0x1B, 0x5B] // ESC [
+            if let foreground { appendColor(foreground, background: false, depth: depth, to: &out) }
+            if foreground != nil, background != nil { out.append(0x3B) }
+            if let background { appendColor(background, background: true, depth: depth, to: &out) }
+            out.append(0x6D) // m
+        }
+
+        var index = 0
+        let changes = diff.changes
+        while index < changes.count {
+            let first = changes[index]
+            let y = first.y
+            if y > cursorY { out += Array("\u{1B}[\(y - cursorY)B".utf8) }
+            cursorY = y
+            out += Array("\u{1B}[\(first.x + 1)G".utf8)
+            // The run: this change and every later one on the row at most `gap` cells after
+            // the last, the cells between them written again as they are.
+            var end = first.x
+            index += 1
+            while index < changes.count, changes[index].y == y, changes[index].x - end <= 4 {
+                end = changes[index].x
+                index += 1
+            }
+            for x in first.x...end {
+                var cell = next[x, y]
+                let at = y * next.width + x
+                guard let grapheme = cell.grapheme else {
+                    written[at] = cell // the wide grapheme before it covers it
+                    continue
+                }
+                if depth != .none {
+                    let style = cell.style
+                    if style.attributes.isEmpty, pen.attributes.isEmpty, grapheme == "▀",
+                       close(style.foreground, style.background) {
+                        // Both halves alike: a space in the background colour looks the same
+                        // and needs no foreground.
+                        let colour: Color
+                        if close(pen.background, style.foreground), close(pen.background, style.background) {
+                            colour = pen.background
+                        } else {
+                            colour = style.background
+                            appendColors(foreground: nil, background: colour)
+                            pen.background = colour
+                        }
+                        out.append(0x20)
+                        written[at] = Cell("▀", style: Style(foreground: colour, background: colour))
+                        continue
+                    }
+                    if pen.attributes == style.attributes {
+                        // A colour within the tolerance of the one already set is kept.
+                        let newForeground = !close(style.foreground, pen.foreground)
+                        let newBackground = !close(style.background, pen.background)
+                        if !newForeground { cell.style.foreground = pen.foreground }
+                        if !newBackground { cell.style.background = pen.background }
+                        if newForeground || newBackground {
+                            appendColors(foreground: newForeground ? style.foreground : nil,
+                                         background: newBackground ? style.background : nil)
+                            pen = cell.style
+                        }
+                    } else {
+                        out += SGR.sequence(for: style, depth: depth) { ColorMapping.terminalColor($0, depth: depth) }
+                        pen = style
+                    }
+                }
+                switch grapheme {
+                case "▀": out += [0xE2, 0x96, 0x80]
+                case " ": out.append(0x20)
+                default: out += grapheme.utf8
+                }
+                written[at] = cell
+                // A wide grapheme's right half comes with it, inside the run or not.
+                if x + 1 < next.width, next[x + 1, y].isContinuation { written[at + 1] = next[x + 1, y] }
+            }
+        }
+        if depth != .none { out += SGR.reset }
+        if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
+        out.append(0x0D) // CR: back to the first column
+        shown = Canvas(width: next.width, height: next.height, cells: written)
+        return out
+    }
+
+    static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {
+        SGR.appendColor(color, background: background, depth: depth, to: &out) { ColorMapping.terminalColor($0, depth: depth) }
+    }
+}
+
+extension Canvas {
+    /// A picture's cells as a canvas of its size, each glyph with its two colours.
+    public init(image: CellImage) {
+        self.init(width: image.width, height: image.height, cells: image.cells.map { cell in
+            Cell(cell.glyph, style: Style(foreground: cell.foreground, background: cell.background))
+        })
+    }
+}
