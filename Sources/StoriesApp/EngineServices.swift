@@ -40,7 +40,8 @@ public final class LiveServices: EngineServices {
     private let builder = ViewModelBuilder()
     public let pictures: PicturePipeline
     public let players = PlayerPool()
-    public private(set) var pendingWork = 0
+    private let work = WorkCount()
+    public var pendingWork: Int { work.pending }
 
     public init(client: FeedClient) {
         self.client = client
@@ -56,14 +57,12 @@ public final class LiveServices: EngineServices {
     public var feedTitle: String { client.source.title }
     public var network: NetworkProfile { client.profile }
 
-    /// The one place work is counted: one more now, one less when `done` is called (on the
-    /// main queue, where every answer comes).
+    /// Work counted until its answer comes (on the main queue, where every answer comes).
     private func counted<T: Sendable>(_ done: @escaping @MainActor (T) -> Void) -> @Sendable (T) -> Void {
-        pendingWork += 1
+        let piece = work.begin()
         return { value in
             MainActor.assumeIsolated {
-                self.pendingWork -= 1
-                done(value)
+                if piece.finish() { done(value) }
             }
         }
     }
@@ -85,11 +84,14 @@ public final class LiveServices: EngineServices {
     }
 
     public func loadStory(_ id: StoryID, done: @escaping @MainActor (Result<StoryLoad, FeedError>) -> Void) -> any Cancellable {
-        let request = client.story(id: id, completion: counted(done))
-        return PendingWork {
-            request.cancel()
-            self.pendingWork -= 1
+        let piece = work.begin()
+        let request = client.story(id: id) { result in
+            MainActor.assumeIsolated {
+                if piece.finish() { done(result) } // an answer after a cancel is not news
+            }
         }
+        piece.undo = { request.cancel() }
+        return piece
     }
 
     public func buildViewModels(_ job: ViewModelJob, done: @escaping @MainActor (ViewModelUpdate) -> Void) {
@@ -97,17 +99,44 @@ public final class LiveServices: EngineServices {
     }
 }
 
-/// Work in flight that the engine may call off: `cancel` runs its undo once (the engine
-/// drops its handle when the answer comes, so an answered request is never cancelled).
+/// The one count of work scheduled but not answered yet, for the live and the virtual
+/// services alike (headless runs wait for it to reach zero before printing). A piece counts
+/// from `begin` until it is answered (`finish`) or called off (`cancel`), whichever comes
+/// first, once.
 @MainActor
-final class PendingWork: Cancellable {
-    private var undo: (@MainActor () -> Void)?
+final class WorkCount {
+    private(set) var pending = 0
 
-    init(undo: @escaping @MainActor () -> Void) { self.undo = undo }
+    func begin() -> Piece {
+        pending += 1
+        return Piece(count: self)
+    }
 
-    func cancel() {
-        undo?()
-        undo = nil
+    @MainActor
+    final class Piece: Cancellable {
+        private weak var count: WorkCount?
+        private var isOpen = true
+        /// What calling it off undoes (the request, the timer).
+        var undo: (@MainActor () -> Void)?
+
+        fileprivate init(count: WorkCount) { self.count = count }
+
+        /// The answer came: true when it is still news (not called off before).
+        @discardableResult
+        func finish() -> Bool {
+            guard isOpen else { return false }
+            isOpen = false
+            undo = nil
+            count?.pending -= 1
+            return true
+        }
+
+        func cancel() {
+            guard isOpen else { return }
+            let undo = self.undo
+            finish()
+            undo?()
+        }
     }
 }
 
@@ -121,7 +150,8 @@ public final class VirtualServices: EngineServices {
     public let pictures: PicturePipeline
     /// Players decode inline: a replay shows the same frames every time.
     public let players = PlayerPool(execution: .inline)
-    public private(set) var pendingWork = 0
+    private let work = WorkCount()
+    public var pendingWork: Int { work.pending }
 
     public init(client: FeedClient, scheduler: VirtualScheduler) {
         self.client = client
@@ -173,15 +203,12 @@ public final class VirtualServices: EngineServices {
 
     @discardableResult
     private func deliver(after delay: Double, _ work: @escaping @MainActor () -> Void) -> any Cancellable {
-        pendingWork += 1
+        let piece = self.work.begin()
         let token = scheduler.after(delay) {
-            self.pendingWork -= 1
-            work()
+            if piece.finish() { work() }
         }
-        return PendingWork {
-            token.cancel()
-            self.pendingWork -= 1
-        }
+        piece.undo = { token.cancel() }
+        return piece
     }
 }
 

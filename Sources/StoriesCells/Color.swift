@@ -8,6 +8,7 @@ public enum Color: Hashable, Sendable {
 
 extension Color {
     /// Within `tolerance` levels on every channel; palette and default colours only when equal.
+    @inlinable
     public func isClose(to other: Color, within tolerance: Int) -> Bool {
         guard tolerance > 0, case .rgb(let r1, let g1, let b1) = self, case .rgb(let r2, let g2, let b2) = other else {
             return self == other

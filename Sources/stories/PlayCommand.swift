@@ -147,7 +147,10 @@ struct TerminalPlayback {
             if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
             var bytes: [UInt8]
             let next = Canvas(image: cells)
-            if var shown = previous, shown.width == next.width, shown.height == next.height {
+            // What the terminal shows, taken out so that it is changed in place.
+            var shown = previous ?? Canvas(width: 0, height: 0)
+            previous = nil
+            if shown.width == next.width, shown.height == next.height, shown.width > 0 {
                 // Only what changed (the one frame diff, from what the terminal shows).
                 bytes = FrameWriter.bytes(for: next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, depth: depth,
                                           tolerance: tolerance)

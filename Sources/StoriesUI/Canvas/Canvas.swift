@@ -53,8 +53,16 @@ public struct Canvas: Equatable, Sendable {
     /// A canvas from cells in reading order (a screen that keeps what it was sent rebuilds
     /// what it shows); cells short of `width × height` are blank, extra ones dropped.
     public init(width: Int, height: Int, cells: [Cell]) {
-        self.init(width: width, height: height)
-        for index in 0..<min(cells.count, self.cells.count) { self.cells[index] = cells[index] }
+        self.width = max(0, width)
+        self.height = max(0, height)
+        let count = self.width * self.height
+        if cells.count == count {
+            self.cells = cells // taken as it is (a video frame is one of these)
+        } else {
+            var all = Array(cells.prefix(count))
+            all += repeatElement(Cell.blank, count: count - all.count)
+            self.cells = all
+        }
     }
 
     public subscript(x: Int, y: Int) -> Cell {
@@ -165,6 +173,12 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// Changes one cell's style and nothing else (shading an animation's frame).
+    /// Puts a cell as it is, at an index in reading order (a writer recording what the
+    /// terminal now shows, wide graphemes and their halves included).
+    mutating func record(_ cell: Cell, at index: Int) {
+        cells[index] = cell
+    }
+
     mutating func setStyle(at index: Int, _ style: Style) {
         cells[index].style = style
     }

@@ -36,15 +36,21 @@ extension Canvas {
                 && a.style.background.isClose(to: b.style.background, within: tolerance)
         }
         var changes: [CanvasDiff.Change] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let cell = self[x, y]
-                guard !cell.isContinuation else { continue }
-                if let previous, same(previous[x, y], cell),
-                   x + 1 >= width || previous[x + 1, y].isContinuation == self[x + 1, y].isContinuation {
-                    continue
+        let before = previous?.cells ?? []
+        cells.withUnsafeBufferPointer { now in
+            before.withUnsafeBufferPointer { old in
+                for y in 0..<height {
+                    let row = y * width
+                    for x in 0..<width {
+                        let cell = now[row + x]
+                        guard !cell.isContinuation else { continue }
+                        if !old.isEmpty, same(old[row + x], cell),
+                           x + 1 >= width || old[row + x + 1].isContinuation == now[row + x + 1].isContinuation {
+                            continue
+                        }
+                        changes.append(.init(x: x, y: y, cell: cell))
+                    }
                 }
-                changes.append(.init(x: x, y: y, cell: cell))
             }
         }
         return CanvasDiff(width: width, height: height, isFull: previous == nil, changes: changes)

@@ -23,7 +23,6 @@ public enum FrameWriter {
               diff.width == next.width, diff.height == next.height else { return [] }
         let tolerance = max(0, min(255, tolerance))
         var out: [UInt8] = []
-        var written = shown.cells
         var cursorY = 0
         // Every frame ends with a reset (and a picture written whole ends each row with one):
         // the terminal starts each frame in its own colours.
@@ -57,7 +56,7 @@ public enum FrameWriter {
                 var cell = next[x, y]
                 let at = y * next.width + x
                 guard let grapheme = cell.grapheme else {
-                    written[at] = cell // the wide grapheme before it covers it
+                    shown.record(cell, at: at) // the wide grapheme before it covers it
                     continue
                 }
                 if depth != .none {
@@ -75,7 +74,7 @@ public enum FrameWriter {
                             pen.background = colour
                         }
                         out.append(0x20)
-                        written[at] = Cell("▀", style: Style(foreground: colour, background: colour))
+                        shown.record(Cell("▀", style: Style(foreground: colour, background: colour)), at: at)
                         continue
                     }
                     if pen.attributes == style.attributes {
@@ -99,15 +98,14 @@ public enum FrameWriter {
                 case " ": out.append(0x20)
                 default: out += grapheme.utf8
                 }
-                written[at] = cell
+                shown.record(cell, at: at)
                 // A wide grapheme's right half comes with it, inside the run or not.
-                if x + 1 < next.width, next[x + 1, y].isContinuation { written[at + 1] = next[x + 1, y] }
+                if x + 1 < next.width, next[x + 1, y].isContinuation { shown.record(next[x + 1, y], at: at + 1) }
             }
         }
         if depth != .none { out += SGR.reset }
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         out.append(0x0D) // CR: back to the first column
-        shown = Canvas(width: next.width, height: next.height, cells: written)
         return out
     }
 
