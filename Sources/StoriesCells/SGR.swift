@@ -1,5 +1,5 @@
 /// The one encoder of SGR (Select Graphic Rendition) sequences, for every path that writes
-/// colours to a terminal by itself: `stories print` and `stories play` (`ANSIWriter`), and
+/// colours to a terminal by itself: `stories print` (`ANSIWriter`) and `stories play` (`FrameWriter`), and
 /// the OSC 8 links the ncurses backend writes over its own cells. (ncurses sets colours
 /// through its pairs, from the same `ColorMapping`.) Bytes, not Strings: a frame of a
 /// video is tens of thousands of these.

@@ -121,7 +121,7 @@ struct TerminalPlayback {
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
-            var tail = previous.map { _ in Array("\u{1B}[\(height)B\r".utf8) } ?? []
+            var tail = previous.map { Array("\u{1B}[\($0.height)B\r".utf8) } ?? []
             tail += Array("\u{1B}[0m\u{1B}[?25h".utf8)
             sink(tail)
             summary.bytes += tail.count
@@ -152,8 +152,7 @@ struct TerminalPlayback {
             previous = nil
             if shown.width == next.width, shown.height == next.height, shown.width > 0 {
                 // Only what changed (the one frame diff, from what the terminal shows).
-                bytes = FrameWriter.bytes(for: next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, depth: depth,
-                                          tolerance: tolerance)
+                bytes = FrameWriter.bytes(for: next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, depth: depth)
                 previous = shown
             } else {
                 // The first frame (or one of another size) whole, with newlines: the terminal

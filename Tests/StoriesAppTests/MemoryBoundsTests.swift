@@ -4,11 +4,11 @@ import StoriesAssets
 import StoriesCore
 import Testing
 
-/// Memory stays flat however far a person travels (issue 17, point 1): the viewer pages of
+/// Memory stays flat however far a person travels (issue 17, point 1): the viewer item models of
 /// stories far behind are let go and built again when the person comes back.
 @MainActor
 @Suite struct MemoryBoundsTests {
-    @Test func pagesFarBehindAreLetGoAndBuiltAgainOnTheWayBack() throws {
+    @Test func itemModelsFarBehindAreLetGoAndBuiltAgainOnTheWayBack() throws {
         let d = AppDriver(width: 100, height: 30, source: SyntheticFeed(count: 120))
         d.wait(1)
         d.press(.key(.enter))
@@ -22,12 +22,12 @@ import Testing
         }
         let viewer = try #require(d.state.viewer)
         #expect(viewer.storyIndex >= 80, "walked on: \(viewer.storyIndex)")
-        #expect(most <= ViewModelState.storiesKept, "at most \(ViewModelState.storiesKept) stories' pages kept, saw \(most)")
+        #expect(most <= ViewModelState.storiesKept, "at most \(ViewModelState.storiesKept) stories' item models kept, saw \(most)")
         let firstID = try #require(d.state.feed.store.summaries[safe: first]).id
-        #expect(d.state.viewModels.items[firstID] == nil, "the first story's pages were let go")
+        #expect(d.state.viewModels.items[firstID] == nil, "the first story's item models were let go")
         #expect(d.state.feed.store.items[firstID] != nil, "its items are still known (seen state, the row)")
 
-        // Back to the start: each story shows again, its pages built again on the way.
+        // Back to the start: each story shows again, its item models built again on the way.
         for _ in 0..<viewer.storyIndex {
             d.press(.key(.character("[")))
             d.wait(0.6)

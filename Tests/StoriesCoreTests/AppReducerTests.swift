@@ -246,3 +246,26 @@ struct ReducerHarness {
         }
     }
 }
+
+/// While the help or the problems list is open it has the keyboard, and the hint line says
+/// its keys (not the viewer's or the row's, which do nothing then); a click on its scroll
+/// keys scrolls, as they do, and any other click closes the box.
+@Suite struct BoxHintLineTests {
+    @Test func theHintLineUnderTheBoxNamesTheBoxsKeysAndTheyWorkWhenClicked() throws {
+        var h = ReducerHarness()
+        h.send(.resized(width: 80, height: 12)) // a help longer than the box: it scrolls
+        h.send(.toggleHelp)
+        let hints = HintLine.hints(h.state)
+        #expect(hints.map(\.meaning) == ["scroll", "close"])
+        #expect(hints.flatMap(\.keys).map(\.text) == ["PgUp", " ", "PgDn", "Esc"])
+        let row = h.state.screenHeight - 1
+        let placed = HintLine.layout(hints, width: 80)
+        let scroll = try #require(placed.first { $0.hint.meaning == "scroll" })
+        h.mouse(.press(.left), scroll.x + 5, row) // on "PgDn"
+        #expect(h.state.chrome.modal == .help && h.state.chrome.modalScroll > 0, "scrolled, still open")
+        h.mouse(.release(.left), scroll.x + 5, row)
+        h.mouse(.press(.left), 2, 2)
+        #expect(h.state.chrome.modal == nil, "any other click closes it")
+        #expect(HintLine.hints(h.state).map(\.meaning).contains("quit"), "the row's hints again")
+    }
+}

@@ -52,21 +52,34 @@ import Testing
                            mutators: Set<String>, storeMutators: Set<String>, othersFunctions: Set<String>) -> [String] {
         var found: [String] = []
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            // String literals emptied first (a "//" in one is no comment), then the comment
+            // cut, and `self.` dropped (a call through it is still a call).
+            let code = String(raw).replacingOccurrences(of: #""(?:[^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
+                .replacingOccurrences(of: #"/\*.*?\*/"#, with: "", options: .regularExpression)
+            let line = String(code.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .replacingOccurrences(of: "self.", with: "")
             func say(_ what: String) { found.append("\(feature):\(number + 1): \(what): \(raw.trimmingCharacters(in: .whitespaces))") }
-            // state.<property>… = / += / -= / .mutator(
-            for target in matches(of: #"\bstate\.(\w+)(?:\.\w+|\[[^\]]*\])*\s*(?:=(?!=)|\+=|-=)"#, in: line)
+            // state.<property>… = (or any compound assignment), &state.<property>…, .mutator(
+            let path = #"(?:[?!]?\.\w+|[?!]?\[[^\]]*\])*[?!]?"#
+            for target in matches(of: #"\bstate\.(\w+)"# + path + #"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"#, in: line)
+                + matches(of: #"(?<![&\w\])])&\s*state\.(\w+)"#, in: line) // inout, not &&
             where target != slice && properties.contains(target) {
                 say("writes state.\(target)")
             }
-            for call in matchPairs(#"\bstate\.(\w+)(?:\.\w+|\[[^\]]*\])*\.(\w+)\("#, in: line)
+            for call in matchPairs(#"\bstate\.(\w+)"# + path + #"\.(\w+)\("#, in: line)
             where call.0 != slice && properties.contains(call.0) && mutators.contains(call.1) {
                 say("changes state.\(call.0) (\(call.1))")
             }
             if slice != "feed" {
-                for call in matchPairs(#"(?<![\w.])store\.(\w+)(\s*(?:=(?!=)|\+=|\())?"#, in: line) where !call.1.isEmpty {
-                    if call.1.hasPrefix("(") ? storeMutators.contains(call.0) : true { say("changes the feed's store (\(call.0))") }
+                // store.<chain> = …, or store.<chain>.<mutating call>(
+                for (chain, operation) in matchPairs(#"(?<![\w.])store((?:[?!]?\.\w+|[?!]?\[[^\]]*\])+)\s*(\(|(?:[-+*/%&|^]|<<|>>)?=(?!=))"#,
+                                                     in: line) {
+                    let last = matches(of: #"\.(\w+)[?!]?$"#, in: chain).last ?? ""
+                    if operation != "(" || storeMutators.union(standardMutators).contains(last) {
+                        say("changes the feed's store (\(chain))")
+                    }
                 }
+                if line.range(of: #"(?<![&\w\])])&\s*store\."#, options: .regularExpression) != nil { say("changes the feed's store (inout)") }
             }
             for name in matches(of: #"(?<![\w.])(\w+)\("#, in: line) where othersFunctions.contains(name) {
                 if !line.contains("func \(name)") { say("calls another feature's \(name)") }
@@ -90,7 +103,9 @@ import Testing
         var texts: [String: [String]] = [:]
         for feature in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
             let directory = folder.appendingPathComponent(feature)
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".swift") {
+            // Sub-folders of a feature are the feature's too.
+            let files = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
                 texts[feature, default: []].append(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
             }
         }
@@ -150,5 +165,21 @@ import Testing
         #expect(check("if state.chrome.notice == nil, store.story(at: 1) != nil { }").isEmpty)
         #expect(check("// state.chrome.notice = \"in a comment\"").isEmpty)
         #expect(check("delegate(.notice(\"x\"))").isEmpty)
+        // The forms a write can take.
+        #expect(check("state.row.search?.matches = 1").isEmpty, "its own slice, through an optional")
+        #expect(check("state.chrome.notice? = \"x\"").count == 1)
+        #expect(check("state.feed.warnings[0] = w").count == 1)
+        #expect(check("state.chrome.modalScroll += 1").count == 1)
+        #expect(check("state.chrome.modalScroll |= 1").count == 1)
+        #expect(check("swap(&state.chrome.modalScroll, &x)").count == 1)
+        #expect(check("store.items[id] = .loading").count == 1)
+        #expect(check("store.paging.cursor = nil").count == 1)
+        #expect(check("store.summaries.removeAll()").count == 1)
+        #expect(check("self.show(story: 1, item: nil)").count == 1)
+        #expect(check("let url = \"https://a.example/\"; state.chrome.notice = url").count == 1, "a // in a string is no comment")
+        #expect(check("/* note */ state.chrome.notice = nil").count == 1)
+        #expect(check("if store.items[id] == nil, state.feed.warnings.isEmpty { }").isEmpty, "reads")
+        #expect(check("let ok = state.viewer == nil && state.chrome.modal == nil && store.hasMore").isEmpty, "&& is no inout")
+        #expect(check("if let story = store.story(at: 1) { }").isEmpty, "a read through a call")
     }
 }

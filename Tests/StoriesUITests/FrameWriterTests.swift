@@ -102,8 +102,7 @@ struct TinyTerminal {
         guard screen.width == frame.width, screen.height == frame.height else {
             return (ANSIWriter.bytes(of: next, depth: depth) + Array("\u{1B}[\(next.height)A".utf8), next)
         }
-        let bytes = FrameWriter.bytes(for: frame.diff(from: screen, tolerance: tolerance), of: frame, shown: &screen,
-                                      depth: depth, tolerance: tolerance)
+        let bytes = FrameWriter.bytes(for: frame.diff(from: screen, tolerance: tolerance), of: frame, shown: &screen, depth: depth)
         return (bytes, CellImage(width: screen.width, height: screen.height, cells: screen.cells.map {
             ImageCell(glyph: $0.grapheme ?? " ", foreground: $0.style.foreground, background: $0.style.background)
         }))

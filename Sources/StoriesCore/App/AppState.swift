@@ -5,9 +5,9 @@ public struct AppState: Equatable, Sendable {
         case viewer(ViewerState)
     }
 
-    // The shared context: every feature reads it; only the App feature (size, display,
-    // clock) and the start-up configuration write it. `seen` is the parent's: features ask
-    // for an item to be marked seen by a delegate action (`Delegate.markSeen`).
+    // The shared context: every feature reads it; only the parent writes it (the App
+    // feature's size, display and clock, `settle` marking the item on screen seen, the
+    // delegates for the title and the source) and the start-up configuration.
     public var title: String
     /// The network profile's name when one is in use ("3g"), shown on the title line.
     public var network: String?
@@ -35,7 +35,7 @@ public struct AppState: Equatable, Sendable {
     public var sourceUnreachable = false
 
     // One slice a feature (docs/architecture.md, "Features"), each written only by its
-    // feature's reducer.
+    // feature's reducer and by the parent (`route`, `settle`, the delegates, Navigation).
     public var feed: FeedState
     public var row = RowState()
     public var home = HomeState()

@@ -24,7 +24,8 @@ enum Delegate: Equatable {
     case loadItems(StoryID)
     /// A story's items are no longer wanted: the request on its way is called off.
     case cancelItems(StoryID)
-    /// The next page is wanted now (a search along the feed), when paging is ready.
+    /// The next page is wanted now (a search along the feed); the caller has seen that
+    /// paging is ready.
     case askForPage(String?)
 
     // The Row feature's slice.
@@ -69,7 +70,8 @@ enum Delegate: Equatable {
     // The parent's own.
     /// A gesture step, as the recognizer decided it (the Navigation feature applies it).
     case step(GestureStep)
-    /// A command, as a key bound to it would give (the item ended: `nextItem`).
+    /// A command (the item ended: `nextItem`). Unlike a key's, it does not first complete
+    /// a running animation.
     case command(Command)
 }
 

@@ -45,7 +45,7 @@ extension Reduction {
         completeTransition()
         state.gesture.pointer = .idle
         if width != state.screenWidth {
-            // Every loaded story's pages depend on the width; until the new ones arrive
+            // Every loaded story's item models depend on the width; until the new ones arrive
             // the old ones draw.
             itemModelsChanged += state.viewModels.items.keys.sorted()
             if !state.home.level.sections.isEmpty { homeChanged = true }

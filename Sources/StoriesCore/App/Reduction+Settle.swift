@@ -4,7 +4,7 @@ extension Reduction {
     /// What every action ends with: the viewer past the end, gestures and playback,
     /// paging, item loading, the preload set.
     mutating func settle(after action: AppAction, viewerBefore: ViewerPlace?) {
-        // A story is shown once its items are loaded (t2) and its viewer pages are built
+        // A story is shown once its items are loaded (t2) and its item models are built
         // (t1, "prepare the screen"): the first frame of the viewer is complete.
         func isReady(_ index: Int) -> Bool {
             guard let story = store.story(at: index) else { return false }
@@ -41,7 +41,7 @@ extension Reduction {
             if store.items[id] == nil {
                 loadItems(id)
             } else if state.viewModels.items[id] == nil, !state.viewModels.building.contains(id), store.positions[id].flatMap({ store.story(at: $0) }) != nil {
-                itemModelsChanged.append(id) // its pages were let go far back (forgetFarItemModels): built again
+                itemModelsChanged.append(id) // its item models were let go far back (forgetFarItemModels): built again
             }
         }
 

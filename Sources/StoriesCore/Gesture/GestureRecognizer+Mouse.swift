@@ -9,7 +9,14 @@ extension GestureRecognizer {
             case .press:
                 decision.gesture = "click"
                 decision.handler = handler
-                steps.append(.command(.closeBox))
+                // A click on the hint line's scroll keys scrolls, as the keys do; any other
+                // click closes the box.
+                if let hinted = HintLine.command(atColumn: mouse.column, row: mouse.row, state: state),
+                   hinted == .screenfulNext || hinted == .screenfulPrevious {
+                    steps.append(.command(hinted))
+                } else {
+                    steps.append(.command(.closeBox))
+                }
             case .wheelDown, .wheelUp:
                 decision.gesture = "scroll"
                 decision.handler = handler

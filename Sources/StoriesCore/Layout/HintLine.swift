@@ -34,7 +34,8 @@ public enum HintLine {
         guard state.row.search == nil else { return [] }
         // In the viewer a notice (a link opened or copied) takes the line until the next key.
         if state.viewer != nil, state.chrome.notice != nil { return [] }
-        let context: InputContext = state.viewer == nil ? .home : .viewer
+        // The help or the problems list has the keyboard while it is open: its keys, as bound.
+        let context: InputContext = state.chrome.modal != nil ? .box : state.viewer == nil ? .home : .viewer
         /// `keys`: the commands whose keys are shown, in order; a pair is written joined ("←→"),
         /// `spaced` apart ("[ ]").
         func hint(_ keys: [Command], _ meaning: String, _ command: Command, _ priority: Int, spaced: Bool = false) -> Hint? {
@@ -46,6 +47,10 @@ public enum HintLine {
                 shown.append(Key(text: name, command: key))
             }
             return shown.isEmpty ? nil : Hint(keys: shown, meaning: meaning, command: command, priority: priority)
+        }
+        if state.chrome.modal != nil {
+            return [hint([.screenfulPrevious, .screenfulNext], "scroll", .screenfulNext, 2, spaced: true),
+                    hint([.closeBox], "close", .closeBox, 0)].compactMap { $0 }
         }
         if let viewer = state.viewer {
             if viewer.isWaiting || state.feed.store.story(at: viewer.storyIndex) == nil {

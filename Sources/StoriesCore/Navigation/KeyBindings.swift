@@ -65,7 +65,7 @@ public struct KeyBindings: Equatable, Sendable {
 
         KeyBinding(.box, [.key(.pageDown), .key(.down)] + chars(" j"), .screenfulNext, "scroll on"),
         KeyBinding(.box, [.key(.pageUp), .key(.up)] + chars("k"), .screenfulPrevious, "scroll back"),
-        KeyBinding(.box, chars("?") + [.key(.escape)] + chars("qp"), .closeBox, "close"),
+        KeyBinding(.box, [.key(.escape)] + chars("?qp"), .closeBox, "close"),
         KeyBinding(.box, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
 
         KeyBinding(.search, [.key(.tab), .key(.down)], .searchNext, "the next story that matches"),

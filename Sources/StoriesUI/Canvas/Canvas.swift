@@ -172,13 +172,13 @@ public struct Canvas: Equatable, Sendable {
         if w == 2 { set(x: x + 1, y: y, .continuation(style)) }
     }
 
-    /// Changes one cell's style and nothing else (shading an animation's frame).
     /// Puts a cell as it is, at an index in reading order (a writer recording what the
     /// terminal now shows, wide graphemes and their halves included).
     mutating func record(_ cell: Cell, at index: Int) {
         cells[index] = cell
     }
 
+    /// Changes one cell's style and nothing else (shading an animation's frame).
     mutating func setStyle(at index: Int, _ style: Style) {
         cells[index].style = style
     }

@@ -16,6 +16,9 @@ public struct CanvasDiff: Equatable, Sendable {
     public var isFull: Bool
     /// In reading order.
     public var changes: [Change]
+    /// How far (levels a channel) a cell may be from what is shown and be left alone: what
+    /// the diff was taken with, and what a writer keeps colours within (0: exact).
+    public var tolerance = 0
 }
 
 extension Canvas {
@@ -53,6 +56,6 @@ extension Canvas {
                 }
             }
         }
-        return CanvasDiff(width: width, height: height, isFull: previous == nil, changes: changes)
+        return CanvasDiff(width: width, height: height, isFull: previous == nil, changes: changes, tolerance: tolerance)
     }
 }

@@ -17,11 +17,12 @@ import StoriesMedia
 public enum FrameWriter {
     /// The bytes for `diff` (taken from `shown` to `next`, the same size); `shown` becomes
     /// what the terminal shows afterwards.
-    public static func bytes(for diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth,
-                             tolerance: Int = 0) -> [UInt8] {
+    /// Colours are kept within the tolerance the diff was taken with, so what `shown`
+    /// records stays within it of every frame.
+    public static func bytes(for diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth) -> [UInt8] {
         guard !diff.changes.isEmpty, next.width == shown.width, next.height == shown.height,
               diff.width == next.width, diff.height == next.height else { return [] }
-        let tolerance = max(0, min(255, tolerance))
+        let tolerance = diff.tolerance
         var out: [UInt8] = []
         var cursorY = 0
         // Every frame ends with a reset (and a picture written whole ends each row with one):

@@ -13,9 +13,9 @@ public enum ViewerScreen {
             return
         }
         let item = story.items[viewer.itemIndex]
-        // The page's view model; for the frame or two before it is built, the header shows
+        // The item's view model; for the frame or two before it is built, the header shows
         // the name alone and no caption.
-        let page = state.viewModels.items[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
+        let model = state.viewModels.items[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
 
         let fraction = viewer.playback.elapsed(at: state.now.uptime) / state.duration(of: item)
         ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
@@ -46,7 +46,7 @@ public enum ViewerScreen {
         case .text(let text, let background):
             // The card's colour fills the whole area a photo would (header to hint line);
             // its text is centred between the header and the caption.
-            drawText(text, lines: page.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media,
+            drawText(text, lines: model.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media,
                      filling: photo, into: &canvas)
             overCard = true
         case .image(let file):
@@ -62,14 +62,14 @@ public enum ViewerScreen {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             if status.hasAudio { marks.append("🔇") }
         }
-        drawHeader(story: story, page: page, viewer: viewer, isHeld: state.isHeld, marks: marks, into: &canvas,
+        drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, marks: marks, into: &canvas,
                    overPhoto: overPhoto || overCard)
 
         var lines: [(String, Style)] = []
         var linkLines: Set<Int> = []
-        if let page {
-            lines += page.captionLines.map { ($0, Style(foreground: .palette(255))) }
-            if let link = page.linkTitle {
+        if let model {
+            lines += model.captionLines.map { ($0, Style(foreground: .palette(255))) }
+            if let link = model.linkTitle {
                 linkLines.insert(lines.count)
                 lines.append(("↗ " + link, Style(foreground: Theme.accent, attributes: [.underline])))
                 // `u`: the address under the title, to read before opening (o) or copying (y).
@@ -185,7 +185,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(story: Story, page: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
+    static func drawHeader(story: Story, model: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
@@ -195,7 +195,7 @@ public enum ViewerScreen {
                                  attributes: style.attributes, maxWidth: maxWidth)
                 : canvas.text(text, x: x, y: 1, style: style, maxWidth: maxWidth)
         }
-        var right = page?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
+        var right = model?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
         if viewer.isPaused {
             right = "❚❚ paused  " + right
         } else if isHeld {
@@ -208,10 +208,10 @@ public enum ViewerScreen {
 
         let available = width - rightWidth - 4
         var x = 1
-        x += draw(page?.initials ?? "", x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+        x += draw(model?.initials ?? "", x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
         x += 1
-        x += draw(page?.authorName ?? story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
-        _ = draw(page?.detail ?? "", x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
+        x += draw(model?.authorName ?? story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
+        _ = draw(model?.detail ?? "", x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
     }
 
     /// Copies a rendered picture into the canvas.

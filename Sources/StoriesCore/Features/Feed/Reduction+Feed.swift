@@ -36,7 +36,7 @@ extension Reduction {
                 reduce(.storyFailed(story.id, "the story has no items to show", retry: false))
                 return
             }
-            // The viewer opens on it once its pages are built too (see `settle`).
+            // The viewer opens on it once its item models are built too (see `settle`).
             store.itemsLoaded(story)
             state.feed.warnings += load.warnings
             ringChanged.append(story.id)

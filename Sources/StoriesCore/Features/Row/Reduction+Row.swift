@@ -186,7 +186,7 @@ extension Reduction {
         }
     }
 
-    /// Opens the ring row's selected story: at once when its items and pages are here,
+    /// Opens the ring row's selected story: at once when its items and their models are here,
     /// else the loading ring turns round its bubble until they are.
     mutating func openSelectedStory() {
         guard state.viewer == nil, store.summaries.indices.contains(state.row.selection) else { return }

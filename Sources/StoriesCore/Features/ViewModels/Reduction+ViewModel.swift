@@ -53,8 +53,8 @@ extension Reduction {
                 guard let position = store.positions[id] else { return nil }
                 return ViewModelJob.RingInput(summary: store.summaries[position], story: store.story(at: position))
             }
-            var pageIDs = Set<StoryID>()
-            let stories = itemModelsChanged.filter { pageIDs.insert($0).inserted }.compactMap { id -> Story? in
+            var storyIDs = Set<StoryID>()
+            let stories = itemModelsChanged.filter { storyIDs.insert($0).inserted }.compactMap { id -> Story? in
                 store.positions[id].flatMap { store.story(at: $0) }
             }
             state.viewModels.building.formUnion(stories.map(\.id))

@@ -1,5 +1,5 @@
 /// The ViewModels feature's slice: what the ring row and the viewer draw, built off the
-/// main queue. Written only by the ViewModels feature (`FeatureOwnershipTests`).
+/// main queue. Written only by the ViewModels feature and the parent (`FeatureOwnershipTests`).
 public struct ViewModelState: Equatable, Sendable {
     /// What the ring row draws, built from the feed's store and the seen state.
     public var ring = ViewModelList<RingBubbleViewModel>()

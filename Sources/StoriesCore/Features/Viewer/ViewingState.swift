@@ -1,5 +1,5 @@
 /// The Viewer feature's slice: which screen is shown (the home, or the viewer and where it
-/// is) and the movement between two screens. Written only by the Viewer feature
+/// is) and the movement between two screens. Written only by the Viewer feature and the parent
 /// (`FeatureOwnershipTests`).
 public struct ViewingState: Equatable, Sendable {
     public var screen: AppState.Screen = .home
