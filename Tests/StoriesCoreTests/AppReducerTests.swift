@@ -137,40 +137,6 @@ struct ReducerHarness {
         #expect(h.effects == [.quit])
     }
 
-    @Test func swipesMoveByStoryAndSwipingPastTheLastDismisses() {
-        var h = ReducerHarness()
-        h.send(.open)
-        h.send(.previousStory)
-        #expect(h.position! == (0, 0), "no story before the first")
-        h.send(.nextStory)
-        #expect(h.position! == (1, 0))
-        h.send(.nextStory)
-        #expect(h.position! == (2, 0))
-        h.send(.previousStory)
-        #expect(h.position! == (1, 1), "previous story opens at its first unseen item")
-        h.send(.nextStory); h.send(.nextStory)
-        #expect(h.state.viewer == nil)
-        #expect(h.state.row.selection == 2)
-    }
-
-    @Test func pauseStopsProgressAndResumeContinuesWhereItStopped() {
-        var h = ReducerHarness()
-        h.send(.open)
-        h.wait(2)
-        h.send(.togglePause)
-        #expect(h.state.viewer?.isPaused == true)
-        #expect(!h.state.wantsFrames, "nothing moves while paused: no frame timer")
-        h.wait(60)
-        #expect(h.position! == (0, 0))
-        #expect(h.elapsed == 2)
-        h.send(.togglePause)
-        #expect(h.state.wantsFrames)
-        h.wait(2.5)
-        #expect(h.elapsed == 4.5)
-        h.wait(0.5)
-        #expect(h.position! == (0, 1))
-    }
-
     @Test func helpStopsPlaybackUntilClosedAndNavigationResumesPlay() {
         var h = ReducerHarness()
         h.send(.open)

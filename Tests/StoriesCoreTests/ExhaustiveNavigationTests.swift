@@ -148,3 +148,66 @@ extension ReducerHarness {
         }
     }
 }
+
+extension ExhaustiveNavigationTests {
+    @Test func swipesMoveByStoryOpenOnTheFirstUnseenAndPastTheLastDismiss() {
+        var h = ReducerHarness()
+        h.expectShown(.command(.open), story: 0, item: 0)
+        h.expect(.command(.previousStory), effects: []) // no story before the first
+        h.expectShown(.command(.nextStory), story: 1, item: 0)
+        h.expectShown(.command(.nextStory), story: 2, item: 0)
+        // Back: the story opens on its first unseen item.
+        h.expectShown(.command(.previousStory), story: 1, item: 1)
+        // c is seen whole: shown again, nothing to save.
+        let c = h.viewer(2, 0)
+        h.expect(.command(.nextStory), effects: []) { state in
+            state.viewing.screen = c
+            state.row.selection = 2
+            state.media.showCount += 1
+        }
+        h.expect(.command(.nextStory), effects: []) { $0.viewing.screen = .home }
+    }
+
+    @Test func pauseStopsTheClockAndPlayGoesOnWhereItStopped() {
+        var h = ReducerHarness()
+        h.expectShown(.command(.open), story: 0, item: 0)
+        h.now = h.now.advanced(by: 2)
+        let paused = h.now.uptime
+        h.expect(.command(.togglePause), effects: []) { state in
+            guard var viewer = state.viewer else { return }
+            viewer.isPaused = true
+            viewer.playback.stop(at: paused)
+            state.viewing.screen = .viewer(viewer)
+        }
+        #expect(!h.state.wantsFrames, "nothing moves while paused: no frame timer")
+        h.now = h.now.advanced(by: 60)
+        h.expect(.tick, effects: [])
+        let resumed = h.now.uptime
+        h.expect(.command(.togglePause), effects: []) { state in
+            guard var viewer = state.viewer else { return }
+            viewer.isPaused = false
+            viewer.playback.run(at: resumed)
+            state.viewing.screen = .viewer(viewer)
+        }
+        h.now = h.now.advanced(by: 2.5)
+        h.expect(.tick, effects: [])
+        #expect(h.elapsed == 4.5)
+        h.now = h.now.advanced(by: 0.5)
+        h.expectShown(.tick, story: 0, item: 1)
+    }
+
+    /// A move while paused plays: pausing holds an item on screen, it is not a mode.
+    @Test func aMoveWhilePausedPlaysTheNextItem() {
+        var h = ReducerHarness()
+        h.expectShown(.command(.open), story: 0, item: 0)
+        let now = h.now.uptime
+        h.expect(.command(.togglePause), effects: []) { state in
+            guard var viewer = state.viewer else { return }
+            viewer.isPaused = true
+            viewer.playback.stop(at: now)
+            state.viewing.screen = .viewer(viewer)
+        }
+        h.expectShown(.command(.nextItem), story: 0, item: 1)
+        #expect(h.state.viewer?.isPaused == false && h.state.viewer?.playback.isRunning == true)
+    }
+}

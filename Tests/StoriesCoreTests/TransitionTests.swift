@@ -16,34 +16,6 @@ import Testing
         return (transition.turn(at: h.now.uptime), forward, leaving.storyIndex, arriving.storyIndex)
     }
 
-    @Test func openPresentsOutOfTheBubbleAndProgressWaitsForIt() {
-        var h = motionHarness()
-        h.send(.selectNext)
-        h.send(.open)
-        #expect(h.position! == (1, 0), "the viewer is already there")
-        #expect(zoom(h)?.scale == 0)
-        #expect(h.state.wantsFrames)
-        h.wait(0.125)
-        let halfway = zoom(h)?.scale ?? -1
-        #expect(halfway > 0.5 && halfway < 1, "ease-out: past half way at half time (\(halfway))")
-        #expect(h.elapsed == 0, "progress has not started")
-        h.wait(0.125)
-        #expect(h.state.viewing.transition == nil, "the tick at its end removes it")
-        h.wait(1)
-        #expect(abs(h.elapsed! - 1) < 1e-9, "progress counts from the end of the present")
-    }
-
-    @Test func aTapDuringThePresentCompletesItAndThenApplies() {
-        var h = motionHarness()
-        h.send(.open)
-        h.wait(0.05)
-        h.send(.nextItem)
-        #expect(h.state.viewing.transition == nil)
-        #expect(h.position! == (0, 1))
-        h.wait(0.5)
-        #expect(abs(h.elapsed! - 0.5) < 1e-9, "the new item plays from the tap")
-    }
-
     @Test func storiesChangeWithACubeAndItemsWithACut() {
         var h = motionHarness()
         h.send(.open)
