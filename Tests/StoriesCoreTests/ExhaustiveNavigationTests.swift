@@ -21,6 +21,17 @@ extension ReducerHarness {
         return [.persistSeen(seen), .buildViewModels(job)]
     }
 
+    /// The change to the viewer's clock (and, with `paused`, its pause) at `time`: stopped,
+    /// or running from then on.
+    static func clock(running: Bool, at time: Double, paused: Bool? = nil) -> (inout AppState) -> Void {
+        { state in
+            guard var viewer = state.viewer else { return }
+            if let paused { viewer.isPaused = paused }
+            if running { viewer.playback.run(at: time) } else { viewer.playback.stop(at: time) }
+            state.viewing.screen = .viewer(viewer)
+        }
+    }
+
     /// Shows story `story`'s item `item` for the first time: the viewer on it, the row's
     /// selection with it, the item seen and saved, one more showing.
     mutating func expectShown(_ action: AppAction, story: Int, item: Int, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -104,9 +115,7 @@ extension ReducerHarness {
         let opened = h.now.uptime
         h.expect(.command(.toggleHelp), effects: []) { state in
             state.chrome.modal = .help
-            guard var viewer = state.viewer else { return }
-            viewer.playback.stop(at: opened)
-            state.viewing.screen = .viewer(viewer)
+            ReducerHarness.clock(running: false, at: opened)(&state)
         }
         #expect(h.state.inputContext == .box)
         h.now = h.now.advanced(by: 30)
@@ -114,9 +123,7 @@ extension ReducerHarness {
         let closed = h.now.uptime
         h.expect(.command(.closeBox), effects: []) { state in
             state.chrome.modal = nil
-            guard var viewer = state.viewer else { return }
-            viewer.playback.run(at: closed)
-            state.viewing.screen = .viewer(viewer)
+            ReducerHarness.clock(running: true, at: closed)(&state)
         }
         #expect(h.elapsed == 1)
     }
@@ -173,22 +180,12 @@ extension ExhaustiveNavigationTests {
         h.expectShown(.command(.open), story: 0, item: 0)
         h.now = h.now.advanced(by: 2)
         let paused = h.now.uptime
-        h.expect(.command(.togglePause), effects: []) { state in
-            guard var viewer = state.viewer else { return }
-            viewer.isPaused = true
-            viewer.playback.stop(at: paused)
-            state.viewing.screen = .viewer(viewer)
-        }
+        h.expect(.command(.togglePause), effects: [], ReducerHarness.clock(running: false, at: paused, paused: true))
         #expect(!h.state.wantsFrames, "nothing moves while paused: no frame timer")
         h.now = h.now.advanced(by: 60)
         h.expect(.tick, effects: [])
         let resumed = h.now.uptime
-        h.expect(.command(.togglePause), effects: []) { state in
-            guard var viewer = state.viewer else { return }
-            viewer.isPaused = false
-            viewer.playback.run(at: resumed)
-            state.viewing.screen = .viewer(viewer)
-        }
+        h.expect(.command(.togglePause), effects: [], ReducerHarness.clock(running: true, at: resumed, paused: false))
         h.now = h.now.advanced(by: 2.5)
         h.expect(.tick, effects: [])
         #expect(h.elapsed == 4.5)
@@ -201,12 +198,7 @@ extension ExhaustiveNavigationTests {
         var h = ReducerHarness()
         h.expectShown(.command(.open), story: 0, item: 0)
         let now = h.now.uptime
-        h.expect(.command(.togglePause), effects: []) { state in
-            guard var viewer = state.viewer else { return }
-            viewer.isPaused = true
-            viewer.playback.stop(at: now)
-            state.viewing.screen = .viewer(viewer)
-        }
+        h.expect(.command(.togglePause), effects: [], ReducerHarness.clock(running: false, at: now, paused: true))
         h.expectShown(.command(.nextItem), story: 0, item: 1)
         #expect(h.state.viewer?.isPaused == false && h.state.viewer?.playback.isRunning == true)
     }

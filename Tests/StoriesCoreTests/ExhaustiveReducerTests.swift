@@ -37,11 +37,6 @@ import Testing
         var h = ReducerHarness()
         h.send(.open)
         let now = h.now.uptime
-        h.expect(.command(.togglePause), effects: []) { state in
-            guard var viewer = state.viewer else { return }
-            viewer.isPaused = true
-            viewer.playback.stop(at: now)
-            state.viewing.screen = .viewer(viewer)
-        }
+        h.expect(.command(.togglePause), effects: [], ReducerHarness.clock(running: false, at: now, paused: true))
     }
 }
