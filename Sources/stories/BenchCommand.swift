@@ -66,7 +66,7 @@ struct RenderBench: ParsableCommand {
                         let image = try decode(data, cells: (width, height))
                         let cells = CellImage(image, width: width, height: height, symbols: .half, depth: depth, fit: .fill)
                         let end = DispatchTime.now().uptimeNanoseconds
-                        precondition(cells.width == width)
+                        guard cells.width == width else { throw ValidationError("the cells came out \(cells.width) wide, not \(width)") }
                         decodedSize = (image.width, image.height)
                         times.append(Double(end - start) / 1e6)
                     }
