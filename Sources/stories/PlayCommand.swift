@@ -52,6 +52,16 @@ struct PlayCommand: ParsableCommand {
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop,
                                         tolerance: tolerance)
+        if isatty(STDOUT_FILENO) == 1 {
+            // A resize while playing: the next frame whole, at the new size (or the --size given).
+            playback.terminal = {
+                var ws = winsize()
+                guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+                return (Int(ws.ws_col), Int(ws.ws_row))
+            }
+            let given = cells.size != nil ? (width, height) : nil
+            playback.picture = { size in given ?? (min(size.columns, 4096), max(1, min(size.rows, 4096) - 2)) }
+        }
         let result: TerminalPlayback.Summary
         do { result = try playback.run { bytes in Self.write(bytes) } } catch {
             throw fail("\(SafeText.line(file)): \(error)")
@@ -83,7 +93,7 @@ struct TerminalPlayback {
     }
 
     let decoder: VideoDecoder
-    let width: Int, height: Int
+    var width: Int, height: Int
     let symbols: CellSymbols
     let depth: ColorDepth
     let fit: FitMode
@@ -96,6 +106,13 @@ struct TerminalPlayback {
     static let defaultTolerance = 3
     /// Stop after this many seconds of video (nil: the whole clip, or forever with `loop`).
     var limit: Double?
+    /// The terminal's size, asked before each frame (nil: not a terminal, nothing to follow).
+    /// When it changes the terminal has reflowed what it showed: the screen is cleared and
+    /// the next frame drawn whole from its top, at `picture(terminal)`'s size.
+    var terminal: (() -> (columns: Int, rows: Int)?)?
+    /// The picture's size for a terminal's size (the `--size` given, or the terminal's less
+    /// two lines).
+    var picture: ((columns: Int, rows: Int)) -> (width: Int, height: Int) = { ($0.columns, max(1, $0.rows - 2)) }
 
     init(decoder: VideoDecoder, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth, fit: FitMode,
          cellAspect: Double, loop: Bool, tolerance: Int = defaultTolerance, limit: Double? = nil) {
@@ -118,6 +135,8 @@ struct TerminalPlayback {
         var offset = 0.0 // time of earlier loops
         var lastTime = 0.0
         var previous: Canvas? // what the terminal shows
+        var terminalSize = terminal?()
+        var cleared = false // the screen was cleared for a frame drawn whole from the top
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
@@ -136,6 +155,13 @@ struct TerminalPlayback {
             lastTime = pts
             let due = offset + pts
             if let limit, due >= limit { break }
+            if let size = terminal?(), let before = terminalSize, size != before {
+                // Resized: what was shown was reflowed by the terminal; start afresh.
+                terminalSize = size
+                (width, height) = picture(size)
+                previous = nil
+                cleared = true
+            }
             let now = Self.now() - start
             if due + interval <= now, previous != nil {
                 summary.dropped += 1 // late: dropped before it is scaled
@@ -156,9 +182,12 @@ struct TerminalPlayback {
                 previous = shown
             } else {
                 // The first frame (or one of another size) whole, with newlines: the terminal
-                // scrolls to make room for it.
-                bytes = Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(cells.height)A".utf8)
+                // scrolls to make room for it. After a resize, from the top of a cleared screen.
+                let clear = cleared ? Array("\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8) : []
+                cleared = false
+                bytes = clear + Array("\u{1B}[?25l".utf8) + ANSIWriter.bytes(of: cells, depth: depth) + Array("\u{1B}[\(cells.height)A".utf8)
                 previous = next
+                PlaybackTerminal.setRowsBelow(next.height)
             }
             sink(bytes)
             summary.bytes += bytes.count
@@ -171,12 +200,28 @@ struct TerminalPlayback {
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
-/// Ctrl-C during playback still leaves the cursor shown and the colours reset.
+/// Ctrl-C during playback still leaves the cursor shown, the colours reset, and the prompt
+/// below the picture (the cursor rests at its top-left between frames).
 enum PlaybackTerminal {
+    /// The bytes the handler writes: made before, so the handler itself only writes
+    /// (allocating in a signal handler is not safe). `nonisolated(unsafe)`: written only by
+    /// the playing thread through `setRowsBelow`, read by the handler; the handler may see
+    /// the length and bytes of the moment before, which are as good.
+    nonisolated(unsafe) private static var tail = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+    nonisolated(unsafe) private static var tailCount = 0
+
+    /// The picture on screen is `rows` tall (0: none yet).
+    static func setRowsBelow(_ rows: Int) {
+        let bytes = Array((rows > 0 ? "\u{1B}[\(min(rows, 9999))B\r" : "").utf8) + Array("\u{1B}[0m\u{1B}[?25h\n".utf8)
+        tailCount = 0
+        for (index, byte) in bytes.prefix(32).enumerated() { tail[index] = byte }
+        tailCount = min(bytes.count, 32)
+    }
+
     static func begin() {
+        setRowsBelow(0)
         signal(SIGINT) { _ in
-            let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\n"
-            _ = reset.withUTF8Buffer { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _ = Foundation.write(STDOUT_FILENO, PlaybackTerminal.tail, PlaybackTerminal.tailCount)
             _exit(130)
         }
     }

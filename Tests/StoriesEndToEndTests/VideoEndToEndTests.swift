@@ -68,3 +68,30 @@ extension VideoEndToEndTests {
         #expect(!result.out.contains("h264"), "no libav message on stdout")
     }
 }
+
+extension VideoEndToEndTests {
+    /// Issue 29, point 10: a resize while `stories play` runs. The terminal reflows what it
+    /// showed (a 98-column picture wrapped over a 60-column window, cursor moves landing in
+    /// the wrong rows: before, all 20 rows held scraps); the next frame is drawn whole at the
+    /// new size from the top of a cleared screen — 18 rows of picture (the window less two
+    /// lines), the two below it empty — and playback goes on. Ctrl-C gives the terminal back.
+    @Test func playDrawsTheNextFrameWholeAtTheNewSizeAfterAResize() throws {
+        let binary = try Binary.requireBuilt()
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/liftoff.mp4")
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("\(binary) play \(clip.path) --loop --colors 256")
+        try tmux.waitFor("the picture") { $0.prefix(20).filter { $0.contains("▀") }.count >= 10 }
+        try tmux.resize(width: 60, height: 20)
+        try tmux.waitFor("the picture at 60×18 from the top, nothing under it") { lines in
+            let rows = Array(lines.prefix(20))
+            return rows.count == 20 && rows[18].isEmpty && rows[19].isEmpty
+                && rows.prefix(18).filter { $0.contains("▀") }.count >= 12 && !rows.contains { $0.contains("PROMPT") }
+        }
+        let cells = try tmux.cells()
+        #expect(cells.prefix(18).allSatisfy { !$0.isEmpty }, "every row of the picture has its cells, in colour")
+        #expect(cells.prefix(18).allSatisfy { $0.count <= 60 })
+        try tmux.sendRaw("\u{03}") // Ctrl-C
+        try tmux.waitForPrompt()
+    }
+}
