@@ -22,11 +22,13 @@ struct ViewCommand: ParsableCommand {
             --bandwidth, --fail, --timeout) puts a pretend network in front of the feed.
 
             Keys: Left/Right (h/l) choose a story, Enter open it, Down/Up the home sections below \
-            the row, End the feed's last story, PgUp/PgDn a screenful, n the next unseen story, / a \
-            person by name, p every feed problem; in the viewer Left/Right previous/next item, \
-            [ ] previous/next story, Space pause, Esc back to the row; g shows how each input \
-            was routed; Ctrl-L redraws; ? shows every key; q quits. The mouse taps (left third: back), \
-            holds (pause), drags sideways (next/previous story) and pulls down (dismiss).
+            the row, Home/End the first and the feed's last story, PgUp/PgDn a screenful, n the \
+            next unseen story, / a person by name, p every feed problem; in the viewer Left/Right \
+            previous/next item, [ ] previous/next story, Space pause, f photos fill the screen or \
+            show whole, o opens the item's link, y copies it, u shows links' addresses, Esc back to \
+            the row; g shows how each input was routed, i the metrics; Ctrl-L redraws; ? shows \
+            every key; q quits. The mouse taps (left third: back), holds (pause), drags sideways \
+            (next/previous story) and pulls down (dismiss).
 
             QA: --record FILE keeps every input with its time and the setup it met (feed, \
             network, seed, settings); --replay FILE plays it back on that setup (flags given \
