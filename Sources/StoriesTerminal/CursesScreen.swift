@@ -56,12 +56,17 @@ public final class CursesScreen {
         outputFD = fileno(output)
         cbreak()
         noecho()
-        // Flow control off: Ctrl-S would otherwise freeze the display until Ctrl-Q. ncurses
-        // keeps this as the program's mode (restored after Ctrl-Z) and gives the shell its
-        // own mode back at the end.
+        // Flow control off: Ctrl-S would otherwise freeze the display until Ctrl-Q. Ctrl-Z
+        // comes as a key, not as SIGTSTP from the terminal: read with the other input it is
+        // never lost (a signal was, now and then, on a loaded machine), and the app suspends
+        // itself. ncurses keeps this as the program's mode (restored after Ctrl-Z) and gives
+        // the shell its own mode back at the end.
         var modes = termios()
         if tcgetattr(fileno(input), &modes) == 0 {
             modes.c_iflag &= ~tcflag_t(IXON | IXOFF)
+            withUnsafeMutableBytes(of: &modes.c_cc) { characters in
+                if Int(VSUSP) < characters.count { characters[Int(VSUSP)] = 0 } // _POSIX_VDISABLE
+            }
             tcsetattr(fileno(input), TCSANOW, &modes)
             def_prog_mode()
         }

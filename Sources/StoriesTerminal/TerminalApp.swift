@@ -158,6 +158,12 @@ public final class TerminalApp {
         }
         for input in raw { decoder.feed(input) }
         for event in decoder.flush() {
+            // Ctrl-Z arrives as a key (the terminal's suspend character is off while the app
+            // has the screen): the terminal is given back as on SIGTSTP.
+            if event == .key(.character("z"), .control) {
+                suspend()
+                continue
+            }
             if stepper != nil { step(event) } else { engine.input(event) }
         }
     }
