@@ -40,9 +40,14 @@ public final class CursesScreen {
         // entry has 256: ncurses can only send it through a *-direct entry, so use the
         // entry's direct sibling when one is installed (package ncurses-term).
         var screen: OpaquePointer?
-        let direct = Self.directVariant(of: name, environment: environment)
+        let (direct, directNote) = DirectColorEntry.find(for: name, environment: environment) { term in
+            guard let directory = DirectColorEntry.cacheDirectory(environment: environment) else {
+                return .failure(.init(reason: "256 colours: no cache folder (HOME unset) for a 24-bit terminfo entry"))
+            }
+            return DirectColorEntry.compile(term, into: directory)
+        }
         if let direct {
-            screen = direct.withCString { newterm($0, output, input) }
+            screen = Self.open(direct, output: output, input: input)
         }
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
         guard let screen else { throw TerminalError.unknownTerminal(name) }
@@ -88,11 +93,10 @@ public final class CursesScreen {
             pairCapacity = max(0, Int(stories_color_pairs()) - 1)
             // The terminal asks for 24-bit colour and this machine cannot send it: said once,
             // at start, with how to get it (never silently 256).
-            let colorterm = environment["COLORTERM"]?.lowercased()
-            if (colorterm == "truecolor" || colorterm == "24bit"), direct == nil, colorDepth != .direct {
-                let base = name.hasSuffix("-256color") ? String(name.dropLast("-256color".count)) : name
-                truecolorNote = "\(colorDepth.name) colours: COLORTERM says truecolor, but this machine has no terminfo entry "
-                    + "'\(SafeText.line(base, maxColumns: 40))-direct' to send it with (Debian: apt install ncurses-term)"
+            if colorDepth != .direct, let directNote {
+                truecolorNote = directNote
+            } else if colorDepth != .direct, direct != nil, DirectColorEntry.wantsTruecolor(environment) {
+                truecolorNote = "\(colorDepth.name) colours: the direct-colour terminfo entry would not open"
             }
         } else {
             colorDepth = .none
@@ -341,18 +345,14 @@ public final class CursesScreen {
         delscreen(screen)
     }
 
-    /// The `-direct` terminfo entry to use for `name` when COLORTERM asks for truecolor,
-    /// if there is one and `name` is not direct already.
-    static func directVariant(of name: String, environment: [String: String]) -> String? {
-        let colorterm = environment["COLORTERM"]?.lowercased()
-        guard colorterm == "truecolor" || colorterm == "24bit", !name.contains("direct") else { return nil }
-        let base = name.hasSuffix("-256color") ? String(name.dropLast("-256color".count)) : name
-        let candidate = base + "-direct"
-        let first = candidate.first.map(String.init) ?? "x"
-        let installed = ["/usr/share/terminfo", "/lib/terminfo", "/etc/terminfo"].contains {
-            FileManager.default.fileExists(atPath: "\($0)/\(first)/\(candidate)")
-        }
-        return installed ? candidate : nil
+    /// Opens the screen on a direct-colour entry; one the app compiled is read from its
+    /// directory (TERMINFO, set for the lookup alone and put back).
+    static func open(_ entry: DirectColorEntry, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>) -> OpaquePointer? {
+        guard let directory = entry.directory else { return entry.name.withCString { newterm($0, output, input) } }
+        let previous = getenv("TERMINFO").map { String(cString: $0) }
+        setenv("TERMINFO", directory, 1)
+        defer { if let previous { setenv("TERMINFO", previous, 1) } else { unsetenv("TERMINFO") } }
+        return entry.name.withCString { newterm($0, output, input) }
     }
 
     /// Wide characters need a UTF-8 locale. With LANG unset (cron, CI, bare containers)

@@ -52,7 +52,7 @@ public final class TerminalApp {
     /// one input (→, Space, Enter) or one frame (.) per key, and nothing is saved.
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: String? = nil,
+                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: (depth: String, origin: String)? = nil,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
@@ -60,8 +60,8 @@ public final class TerminalApp {
         }
         stories_install_crash_restore(STDOUT_FILENO)
         terminal = try CursesScreen(input: input, output: output)
-        if let colors, let depth = ColorDepth(name: colors), !terminal.limitColors(to: depth) {
-            colorsNote = "colors = \(colors) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
+        if let colors, let depth = ColorDepth(name: colors.depth), !terminal.limitColors(to: depth) {
+            colorsNote = "\(SafeText.line(colors.origin, maxColumns: 60)) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
         }
         let size = terminal.size
         if let stepping {

@@ -1,4 +1,5 @@
 import StoriesFeedIO
+import StoriesCells
 import ArgumentParser
 import Foundation
 import StoriesAssets
@@ -57,6 +58,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Preloading: on (the default: feed, adjacent stories, a window in the story) or off (everything on demand).", valueName: "on|off"))
     var preload: String?
 
+    @Option(help: ArgumentHelp("Colours: truecolor, 256, 16, 8 or none (default: what the terminal shows, or colors in stories.conf).", valueName: "depth"))
+    var colors: String?
+
     @Option(help: ArgumentHelp("Seed of the pretend network's delays and failures, and of --synthetic's names (default: a new one each run for the network, said when the app ends and kept in --record; 1 for --synthetic).", valueName: "N"))
     var seed: UInt64?
 
@@ -110,6 +114,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if let colors, ColorDepth(name: colors) == nil {
+            throw ValidationError("--colors takes truecolor, 256, 16, 8 or none; got '\(SafeText.line(colors))'")
+        }
         if let preload, PreloadPolicy(rawValue: preload.lowercased()) == nil {
             throw ValidationError("--preload takes on or off; got '\(SafeText.line(preload))'")
         }
@@ -174,13 +181,16 @@ struct ViewCommand: ParsableCommand {
         if let seed { setup.seed = seed }
         if let policy = preload.flatMap({ PreloadPolicy(rawValue: $0.lowercased()) }) { setup.preload = policy } // checked in validate()
         if reduceMotion { setup.reduceMotion = true }
+        if let colors { setup.colors = colors } // checked in validate()
         if let recorded = recording?.setup {
             notes = setup.differences(from: recorded)
         } else if recording != nil {
             notes = ["the recording is version 1: it does not say which feed, network or settings it was made with"]
         }
         // The terminal shows at most the colours stories.conf (or the recording) asks for.
-        try start(setup, recording: recording, notes: notes, terminalColors: recording?.setup?.colors ?? settings.colors)
+        try start(setup, recording: recording, notes: notes,
+                  terminalColors: colors.map { ($0, "--colors \($0)") } ?? recording?.setup.map { ($0.colors, "the recording's colors \($0.colors)") }
+                    ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") })
     }
 
     /// The source a setup names.
@@ -231,7 +241,7 @@ struct ViewCommand: ParsableCommand {
         }
     }
 
-    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: String?) throws {
+    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)

@@ -166,3 +166,33 @@ import Testing
         #expect(pilot.text.contains("陈伟 Chen Wei"))
     }
 }
+
+/// Issue 29, point 12: the viewer's header keeps the name and how long ago; the handle is
+/// what goes when they do not fit.
+@MainActor
+@Suite struct ViewerHeaderTests {
+    @Test(arguments: [40, 44, 48, 60, 80])
+    func narrowHeadersDropTheHandleBeforeTheTime(width: Int) throws {
+        let pilot = AppDriver(width: width, height: 20)
+        pilot.press(.key(.enter))
+        pilot.wait(1)
+        pilot.press(.key(.character(" "))) // "❚❚ paused  1/3" on the right takes 14 columns
+        let header = Snapshot.lines(of: pilot.canvas)[1]
+        #expect(header.contains("paused"))
+        let full = header.contains("@ayla")
+        #expect(header.contains("Ayla"), "\(header)")
+        // The item's age ("· 3h") is there at every width the name fits.
+        #expect(header.range(of: #"· \d+[smhdw]"#, options: .regularExpression) != nil, "width \(width): \(header)")
+        if width >= 60 { #expect(full, "room for everything at \(width): \(header)") }
+        if width <= 40 { #expect(!full, "at \(width) the handle makes room: \(header)") }
+    }
+
+    @Test func aFeedThatSaysItsSizeIsCountedAgainstIt() {
+        let pilot = AppDriver(width: 80, height: 24, source: SyntheticFeed(count: 1012))
+        pilot.finishWork()
+        let title = Snapshot.lines(of: pilot.canvas)[0]
+        #expect(title.contains("Synthetic feed"))
+        #expect(!title.contains("1012 stories)"))
+        #expect(title.range(of: #"\b\d+ of 1012 stories"#, options: .regularExpression) != nil, "\(title)")
+    }
+}

@@ -203,6 +203,17 @@ import Testing
         #expect(colour.out.contains("\u{1B}[38;5;"), "a colour terminal gets its colours")
     }
 
+    @Test func theViewerTakesColorsAsPrintAndPlayDo() throws {
+        let wrong = try Binary.run(["--colors", "12"])
+        #expect(wrong.status == 64)
+        #expect(wrong.err.contains("--colors takes truecolor, 256, 16, 8 or none; got '12'"))
+        let help = try Binary.run(["help", "view"])
+        #expect(help.out.contains("--colors <depth>"))
+        let headless = try Binary.run(["--headless", "--colors", "16", "--size", "80x24"])
+        #expect(headless.status == 0, "\(headless.err)")
+        #expect(headless.out.contains("stories"))
+    }
+
     @Test func syntheticFlagsAreChecked() throws {
         let both = try Binary.run(["--feed", "/tmp", "--synthetic", "5"])
         #expect(both.status == 64)

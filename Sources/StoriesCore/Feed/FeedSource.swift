@@ -35,9 +35,13 @@ public struct FeedPage: Equatable, Sendable {
     /// The feed's title as this page gives it (a server's first page does; nil when the
     /// source knew it before any page, as a folder does).
     public var title: String?
+    /// How many stories the whole feed has, when the source knows it exactly (a synthetic
+    /// feed does): the corner then says "340 of 1012 stories" while pages come.
+    public var total: Int?
 
     public init(stories: [StorySummary], nextCursor: FeedCursor?, warnings: [FeedWarning] = [], bytes: Int = 0,
-                title: String? = nil) {
+                title: String? = nil, total: Int? = nil) {
+        self.total = total
         self.stories = stories
         self.nextCursor = nextCursor
         self.warnings = warnings

@@ -36,7 +36,7 @@ public struct SyntheticFeed: FeedSource {
         self.photos = photos
     }
 
-    public var title: String { "Synthetic feed (\(count) stories)" }
+    public var title: String { "Synthetic feed" }
 
     /// Media locations this feed makes up; they name no file.
     public static let scheme = "synthetic:"
@@ -47,7 +47,7 @@ public struct SyntheticFeed: FeedSource {
         let summaries = (offset..<end).map { StorySummary(story($0)) }
         // About what the same page would weigh as JSON.
         return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: count),
-                        bytes: summaries.count * 180)
+                        bytes: summaries.count * 180, total: count)
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {

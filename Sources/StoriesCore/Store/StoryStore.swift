@@ -57,6 +57,10 @@ public struct StoryStore: Equatable, Sendable {
     public private(set) var pagesWithoutProgress = 0
     /// Paging ended because `maxPagesWithoutProgress` pages in a row added no story.
     public private(set) var endedWithoutProgress = false
+    /// The feed's size as its latest page gave it (bounded; nil when not said).
+    public private(set) var total: Int?
+    /// The most stories a page may say the feed has.
+    public static let maxTotal = 10_000_000
 
     public init() {}
 
@@ -175,6 +179,7 @@ public struct StoryStore: Equatable, Sendable {
     /// person to come near the end), and after `maxPagesWithoutProgress` such pages in a row
     /// it ends, so a feed that always names a next page cannot be paged for ever.
     mutating func advance(after page: FeedPage, progressed: Bool, at uptime: Double) {
+        if let given = page.total { total = min(max(0, given), Self.maxTotal) }
         guard let next = page.nextCursor else {
             paging = .complete
             return

@@ -48,8 +48,14 @@ public struct ViewerItemViewModel: ViewModel {
     public var key: Key
     public var initials: String
     public var authorName: String
+    /// "handle" (shown with an @), when the author has one.
+    public var handle: String?
+    /// How long ago the item was posted: "5m".
+    public var age: String?
     /// "  @handle · 5m".
-    public var detail: String
+    public var detail: String {
+        (handle.map { "  @" + $0 } ?? "") + (age.map { " · " + $0 } ?? "")
+    }
     /// "2/5".
     public var position: String
     /// The caption, wrapped to `width - 4` columns.

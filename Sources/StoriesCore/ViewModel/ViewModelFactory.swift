@@ -158,16 +158,14 @@ public enum ViewModelFactory {
         let initials = initials(of: story.author.name)
         let name = story.author.name.truncated(toWidth: max(1, width))
         return story.items.enumerated().map { index, item in
-            var detail = ""
-            if let handle = story.author.handle { detail += "  @" + handle.truncated(toWidth: max(1, width)) }
-            if let created = item.createdAt { detail += " · " + RelativeTime.short(from: created, to: now) }
             var textLines: [String] = []
             if case .text(let text, _) = item.content { textLines = TextWrap.lines(text, width: max(1, width - 8)) }
             return ViewerItemViewModel(
                 key: .init(story: story.id, item: item.id),
                 initials: initials,
                 authorName: name,
-                detail: detail,
+                handle: story.author.handle.map { $0.truncated(toWidth: max(1, width)) },
+                age: item.createdAt.map { RelativeTime.short(from: $0, to: now) },
                 position: "\(index + 1)/\(story.items.count)",
                 captionLines: item.caption.map { TextWrap.lines($0, width: max(1, width - 4)) } ?? [],
                 linkTitle: item.link?.title.truncated(toWidth: max(1, width)),

@@ -210,8 +210,14 @@ public enum ViewerScreen {
         var x = 1
         x += draw(model?.initials ?? "", x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
         x += 1
-        x += draw(model?.authorName ?? story.author.name, x: x, style: Style(attributes: [.bold]), maxWidth: max(0, available - x) * 2 / 3)
-        _ = draw(model?.detail ?? "", x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
+        // The name and how long ago come first; the handle goes first when they do not fit.
+        let name = model?.authorName ?? story.author.name
+        let age = model?.age.map { " · " + $0 } ?? ""
+        let handle = model?.handle.map { "  @" + $0 } ?? ""
+        let room = max(0, available - x + 1)
+        let detail = name.displayWidth + handle.displayWidth + age.displayWidth <= room ? handle + age : age
+        x += draw(name, x: x, style: Style(attributes: [.bold]), maxWidth: max(min(room, 6), room - detail.displayWidth))
+        _ = draw(detail, x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
     }
 
     /// Copies a rendered picture into the canvas.
