@@ -209,4 +209,14 @@ enum Fixture {
     static let demo = demoFeed?.loadAll() ?? FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])
 
     static let demoSource: any FeedSource = demoFeed ?? MemoryFeed(load: demo)
+
+    /// The demo's stories three times over (ids "ayla", "ayla-2", "ayla-3" …): a feed longer
+    /// than a wide screen's row and the screen beyond it, so some of it is paged in later.
+    static let longDemo = FeedLoad(stories: (1...3).flatMap { copy in
+        demo.stories.map { story in
+            var story = story
+            if copy > 1 { story.id += "-\(copy)" }
+            return story
+        }
+    }, warnings: demo.warnings)
 }

@@ -211,17 +211,17 @@ private final class Attempts: @unchecked Sendable {
     /// A cell naming a story beyond the pages loaded so far: the feed is paged on until it
     /// comes, and it opens as from its bubble; the notice says what is going on.
     @Test func aStoryFurtherAlongTheFeedIsPagedInAndOpens() throws {
-        let last = try #require(Fixture.demo.stories.last)
-        let source = MemoryFeed(load: Fixture.demo, homeSections: {
+        let last = try #require(Fixture.longDemo.stories.last)
+        let source = MemoryFeed(load: Fixture.longDemo, homeSections: {
             HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
                 HomeCell(id: "c", title: FormattedText("Last"), action: .openStory(last.id)),
             ])]))
         })
         let pilot = AppDriver(width: 100, height: 30, source: source, network: AppDriver.network(latency: 1))
         pilot.wait(2)
-        #expect(pilot.state.feed.store.count == 10)
+        #expect(pilot.state.feed.store.count == 20, "the row in view and a screen beyond: two pages")
         pilot.press(.key(.down), .key(.enter))
-        #expect(pilot.text.contains("Looking for the story '\(last.id)' further along the feed (10 stories so far; Esc: stop)"))
+        #expect(pilot.text.contains("Looking for the story '\(last.id)' further along the feed (20 stories so far; Esc: stop)"))
         pilot.wait(3)
         #expect(pilot.state.viewer != nil, "the page came, then the items: the story is open")
         #expect(pilot.state.feed.store.summaries[safe: pilot.state.viewer?.storyIndex ?? -1]?.id == last.id)
@@ -231,8 +231,8 @@ private final class Attempts: @unchecked Sendable {
     /// A search started while another story is still opening: that opening stops (its
     /// request too), and the story looked for opens when its page comes.
     @Test func aSearchTakesOverFromAStoryStillOpening() throws {
-        let opening = Fixture.demo.stories[7], last = try #require(Fixture.demo.stories.last)
-        let source = MemoryFeed(load: Fixture.demo, homeSections: {
+        let opening = Fixture.demo.stories[7], last = try #require(Fixture.longDemo.stories.last)
+        let source = MemoryFeed(load: Fixture.longDemo, homeSections: {
             HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
                 HomeCell(id: "a", title: FormattedText("Eighth"), action: .openStory(opening.id)),
                 HomeCell(id: "z", title: FormattedText("Last"), action: .openStory(last.id)),
@@ -252,7 +252,7 @@ private final class Attempts: @unchecked Sendable {
     /// A story the feed does not have: looked for to the end of the feed, then said once;
     /// and Esc stops a search, the page in flight still kept.
     @Test func aStoryNotInTheFeedIsSaidOnceTheFeedEndsAndEscStopsASearch() {
-        let source = MemoryFeed(load: Fixture.demo, homeSections: {
+        let source = MemoryFeed(load: Fixture.longDemo, homeSections: {
             HomeLoad(layout: HomeLayout(sections: [HomeSection(id: "s", style: .cards, cells: [
                 HomeCell(id: "c", title: FormattedText("Nobody"), action: .openStory("nobody")),
             ])]))
@@ -264,10 +264,11 @@ private final class Attempts: @unchecked Sendable {
         #expect(pilot.state.row.seeking == nil && !pilot.text.contains("Looking for"), "Esc stops it")
         #expect(pilot.state.home.level.focus != nil, "the first Esc stops the search, not the section's keyboard")
         pilot.wait(2)
-        #expect(pilot.state.feed.store.count == Fixture.demo.stories.count, "the page already asked for was kept")
+        #expect(pilot.state.feed.store.count == 30, "the page already asked for was kept")
         pilot.press(.key(.enter))
+        pilot.wait(2)
         #expect(pilot.state.viewer == nil)
-        #expect(pilot.text.contains("The story 'nobody' is not in this feed (all \(Fixture.demo.stories.count) stories looked through)"))
+        #expect(pilot.text.contains("The story 'nobody' is not in this feed (all \(Fixture.longDemo.stories.count) stories looked through)"))
     }
 
     @Test func linksReachTheOpenerAsOneArgumentWithShellCharactersEncoded() {

@@ -20,9 +20,44 @@ private func story(_ id: String) -> Story {
     private func firstPage() -> ReducerHarness {
         var h = ReducerHarness(started: ())
         h.state.preloadPolicy = .off
+        // 40 columns: three bubbles in view and three beyond, within the first page, so the
+        // row asks for the next only near its end; a wider screen asks for more at once
+        // (`theRowFillsTheScreenAtAnyWidth`).
+        h.state.screenWidth = 40
         #expect(h.work == ReducerHarness.startEffects)
         h.send(.pageLoaded(page(0)))
         return h
+    }
+
+    /// Issue 29, point 3: pages are asked for until the row in view is full and one screen
+    /// beyond it, whatever the selection; at 200 columns that is four pages, not one and
+    /// 100 empty columns.
+    @Test(arguments: [(60, 1), (80, 2), (120, 3), (200, 4)])
+    func theRowFillsTheScreenAtAnyWidth(width: Int, pages: Int) {
+        var h = ReducerHarness(started: ())
+        h.state.preloadPolicy = .off
+        h.state.screenWidth = width
+        _ = h.work
+        var asked = 1
+        h.send(.pageLoaded(page(0)))
+        while let cursor = h.work.compactMap({ effect -> String?? in if case .loadPage(let c) = effect { return c } else { return nil } }).first {
+            #expect(cursor == "\(asked * 10)")
+            h.send(.pageLoaded(page(asked)))
+            asked += 1
+            if asked > 10 { break }
+        }
+        #expect(asked == pages, "\(width) columns: \(pages) pages for the row in view and one screen beyond")
+        let visible = RingLayout.visibleBubbles(width: width)
+        #expect(h.state.feed.store.count >= 2 * visible)
+        // Moving along the row keeps a screen beyond it: a page is asked for before the
+        // selection comes within three stories of the end.
+        var due = false
+        for _ in 0..<8 where !due {
+            h.send(Command.screenfulNext)
+            due = h.work.contains(.loadPage("\(asked * 10)"))
+            if due { #expect(h.state.row.selection < h.state.feed.store.count - 1 - StoryStore.prefetchDistance) }
+        }
+        #expect(due)
     }
 
     @Test func theNextPageIsAskedForWithinThreeStoriesOfTheEnd() {
@@ -345,7 +380,7 @@ private func story(_ id: String) -> Story {
         var h = firstPage()
         h.send(.open)
         h.send(.storyLoaded(StoryLoad(story: story("p0s0"))))
-        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80)
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 40)
         let effects = AppReducer.reduce(&h.state, .resized(width: 120, height: 30), at: h.now)
         let job = effects.lazy.compactMap { effect -> ViewModelJob? in
             if case .buildViewModels(let job) = effect { return job }
@@ -353,10 +388,10 @@ private func story(_ id: String) -> Story {
         }.first
         guard let job else { Issue.record("no rebuild: \(effects)"); return }
         #expect(job.width == 120 && job.ring.isEmpty && job.stories.map(\.id) == ["p0s0"])
-        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80, "until the new ones arrive, the old ones draw")
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 40, "until the new ones arrive, the old ones draw")
         // A result built for a width that has since changed again is dropped.
         _ = AppReducer.reduce(&h.state, .resized(width: 100, height: 30), at: h.now)
         _ = AppReducer.reduce(&h.state, .viewModelsBuilt(ViewModelFactory.build(job)), at: h.now)
-        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 80)
+        #expect(h.state.viewModels.items["p0s0"]?.first?.width == 40)
     }
 }

@@ -13,7 +13,7 @@ extension EndToEndTests {
         defer { try? FileManager.default.removeItem(at: blocker) }
         let tmux = try Tmux(width: 100, height: 30)
         try tmux.type("XDG_STATE_HOME=\(blocker.path) \(try Binary.requireBuilt())")
-        try tmux.waitFor(text: "10+ stories") // the first page is in: Enter has a story to open
+        try tmux.waitFor(text: "11 stories") // the pages are in: Enter has a story to open
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.waitForPlaying(item: 1)

@@ -11,7 +11,7 @@ import Testing
             #expect(home.contains(name), "\(name) in the ring row")
         }
         #expect(home.contains("Enter open"))
-        #expect(home.contains("10+ stories"), "the first page of ten; more to come")
+        #expect(home.contains("11 stories"), "the row in view and a screen beyond it: both pages, the whole demo")
 
         try tmux.press("Right")
         try tmux.waitFor(text: "Mika 🌸  @mika.blooms")
@@ -94,7 +94,7 @@ import Testing
         do {
             let tmux = try Tmux(width: 100, height: 30, stateDirectory: state)
             try tmux.type("STORIES_TEST_PAUSE_BEFORE_RENAME=30 \(try Binary.requireBuilt())")
-            try tmux.waitFor(text: "10+ stories")
+            try tmux.waitFor(text: "11 stories")
             try tmux.press("Right", "Enter")
             try tmux.waitFor("Mika's story") { $0.count > 1 && $0[1].contains("Mika") && $0[1].hasSuffix("1/3") }
             // The batched write starts half a second later and stops before its rename.
@@ -151,10 +151,12 @@ import Testing
     /// moves right, the viewer waits past the last loaded story and runs on into the page
     /// when it arrives, and Enter on a story waits for its items with a marked bubble.
     @Test func overASlowNetworkTheRowPagesInAndTheViewerRunsOnIntoNewPages() throws {
-        let tmux = try Tmux(width: 100, height: 30)
+        // 60 columns: five bubbles in view and five beyond fill the first page; a wider
+        // screen asks for the second at once.
+        let tmux = try Tmux(width: 60, height: 30)
         try tmux.type("\(try Binary.requireBuilt()) --synthetic 40 --latency 700ms")
         try tmux.waitFor(text: "Loading stories…")
-        try tmux.waitFor(text: "⇅ custom · 10+ stories")
+        try tmux.waitFor(text: "⇅ custom · 10 of 40 stories")
         // Enter: the bubble is marked while the items load; the viewer opens when they come.
         try tmux.press("Enter")
         try tmux.waitFor(text: "Loading the story… (Esc: stop)")
@@ -167,10 +169,10 @@ import Testing
         try tmux.waitFor("the viewer running on into page 2") { $0.count > 1 && $0[1].contains("@user10 ·") }
         try tmux.press("Escape")
         try tmux.waitFor("the row, following the viewer") { $0.count > 8 && $0[7].contains("@user10") }
-        #expect(tmux.text.contains("⇅ custom · 20+ stories"))
+        #expect(tmux.text.contains("⇅ custom · 20 of 40 stories"))
         // The row pages in as the selection moves right: page 3 within three of the end.
         for _ in 0..<6 { try tmux.press("Right") }
-        try tmux.waitFor(text: "⇅ custom · 30+ stories")
+        try tmux.waitFor(text: "⇅ custom · 30 of 40 stories")
         try tmux.press("q")
         try tmux.waitForPrompt()
     }
@@ -264,7 +266,7 @@ import Testing
 
     @Test func aSyntheticFeedOfAThousandStories() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--synthetic 1012")
-        try tmux.waitFor(text: "10+ stories")
+        try tmux.waitFor(text: "of 1012 stories")
         // End goes to the true last story, paging on to it with the row following.
         try tmux.press("End")
         try tmux.waitFor(text: "1012 stories", timeout: 60)

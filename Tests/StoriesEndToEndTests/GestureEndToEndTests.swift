@@ -33,7 +33,7 @@ import Testing
         let recording = tmux.stateDirectory.appendingPathComponent("session.jsonl").path
         try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
         try tmux.type("\(try Binary.requireBuilt()) --record \(recording)")
-        try tmux.waitFor(text: "10+ stories")
+        try tmux.waitFor(text: "11 stories")
 
         // Open: a click on the second bubble (columns 12–19 of rows 2–5).
         try Self.click(tmux, 15, 3)
@@ -95,7 +95,7 @@ import Testing
         let recording = tmux.stateDirectory.appendingPathComponent("3g.jsonl").path
         try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
         try tmux.type("\(try Binary.requireBuilt()) --synthetic 50 --network 3g --seed 24301 --record \(recording)")
-        try tmux.waitFor(text: "10+ stories")
+        try tmux.waitFor(text: "of 50 stories")
         try tmux.press("l", "l", "l", "Enter")
         try tmux.waitFor("Teo Kaur's story") { header($0).contains("@user3") }
         try tmux.press("l", "Space")

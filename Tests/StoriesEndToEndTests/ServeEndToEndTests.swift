@@ -100,12 +100,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var server = try Server(log: log)
         let port = server.port
-        let tmux = try Tmux(width: 100, height: 30)
+        // 60 columns: five bubbles in view and five beyond, the first page (at 100 the row
+        // would ask for the second at once, and this test wants it asked for with the server gone).
+        let tmux = try Tmux(width: 60, height: 30)
         try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)")
         try tmux.waitFor("the ring row from the server") { $0.first?.contains("Demo stories") == true && $0.prefix(7).contains { $0.contains("╭") || $0.contains("┏") } }
         // The server-driven sections below the row, from GET /v1/home.
         try tmux.waitFor(text: "Featured")
-        try tmux.waitFor(text: "Liftoff · a launch in 12 seconds")
+        try tmux.waitFor(text: "Liftoff · a launch in")
         #expect(try String(contentsOf: log, encoding: .utf8).contains("GET /v1/home 200"))
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")

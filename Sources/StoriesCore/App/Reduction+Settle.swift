@@ -30,7 +30,13 @@ extension Reduction {
         }
 
         let near = state.viewer?.storyIndex ?? state.row.selection
-        if let cursor = store.nextPageDue(near: near, at: state.now.uptime) {
+        // On the home the row in view is filled, and one screen beyond it, at any width.
+        var filling = 0
+        if state.viewer == nil, state.home.levels.count == 1 {
+            let visible = RingLayout.visibleBubbles(width: state.screenWidth)
+            filling = RingLayout.firstVisible(selection: state.row.selection, count: store.count, visible: visible) + 2 * visible
+        }
+        if let cursor = store.nextPageDue(near: near, filling: filling, at: state.now.uptime) {
             store.paging = .loading(cursor: cursor, attempt: 1)
             effects.append(.loadPage(cursor))
         }

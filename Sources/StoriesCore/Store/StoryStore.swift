@@ -202,8 +202,10 @@ public struct StoryStore: Equatable, Sendable {
     /// `prefetchDistance` of the end; nil when no page is due (not near the end, not started
     /// — the first page is asked for by `.start` — one loading or waiting to retry, paging
     /// stalled until `uptime` passes its time, or no more).
-    public func nextPageDue(near index: Int, at uptime: Double = .infinity) -> FeedCursor? {
-        guard index >= count - 1 - Self.prefetchDistance else { return nil }
+    /// `filling`: stories the screen wants whatever the selection (the ring row in view and
+    /// one screen beyond it): pages are due until there are that many.
+    public func nextPageDue(near index: Int, filling wanted: Int = 0, at uptime: Double = .infinity) -> FeedCursor? {
+        guard index >= count - 1 - Self.prefetchDistance || count < wanted else { return nil }
         switch paging {
         case .ready(let next): return next
         case .stalled(let next, let retryAt) where uptime >= retryAt: return next
