@@ -134,6 +134,18 @@ public struct AppState: Equatable, Sendable {
         return status.failure == nil && status.isStalled
     }
 
+    /// The viewer's photo or video is on its way — not here, not failed — or its video's
+    /// player is opening or stalled: what the loading sign stands for.
+    public var mediaOnItsWay: String? {
+        guard let viewer, !viewer.isWaiting, let visible = visibleMedia else { return nil }
+        let status = media.status[visible.location]
+        if status?.failure != nil { return nil }
+        guard status == .ready else { return visible.location }
+        guard let video = visibleVideo else { return nil }
+        guard let player = media.videos[video.location] else { return video.location }
+        return player.failure == nil && player.isStalled ? video.location : nil
+    }
+
     /// How long an item plays: a video as long as its stream (where it really ended, else
     /// what its container says), the feed's `duration` when the container says nothing or
     /// the video cannot play; anything else its `duration`.
@@ -175,7 +187,7 @@ public struct AppState: Equatable, Sendable {
     public var wantsFrames: Bool {
         if viewing.transition != nil { return true }
         if let replay = chrome.replay, !replay.isOver { return true } // its clock on the hint line
-        if let viewer { return viewer.playback.isRunning }
+        if let viewer { return viewer.playback.isRunning || media.waiting != nil } // or the loading sign turns
         return row.opening != nil // the loading ring turns
     }
 }

@@ -117,9 +117,10 @@ public struct Canvas: Equatable, Sendable {
     /// Darkens a band of rows in place: each cell becomes a blank whose background is the
     /// cell's own colour (for a ▀ picture cell, the mean of its two halves) at `factor`, so
     /// text drawn over a photo stays readable and the photo still shows through.
-    public mutating func darken(rows: Range<Int>, factor: Double = 0.4) {
+    public mutating func darken(rows: Range<Int>, columns: Range<Int>? = nil, factor: Double = 0.4) {
+        let columns = (columns ?? 0..<width).clamped(to: 0..<width)
         for y in rows where y >= 0 && y < height {
-            for x in 0..<width {
+            for x in columns {
                 let cell = self[x, y]
                 let back = Self.rgb(cell.style.background)
                 let front = Self.rgb(cell.style.foreground)

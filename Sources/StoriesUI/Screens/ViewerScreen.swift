@@ -56,6 +56,7 @@ public enum ViewerScreen {
             drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
                         reason: mediaFailure(state, file) ?? state.media.videos[file.location]?.failure)
         }
+        if state.viewing.transition == nil { drawLoadingSign(state, in: media, into: &canvas) }
         if overPhoto { canvas.darken(rows: 1..<2) }
         var marks: [String] = []
         if case .video(let file) = item.content, let status = state.media.videos[file.location], status.failure == nil {
@@ -97,6 +98,38 @@ public enum ViewerScreen {
         }
 
         drawLastLine(state, into: &canvas)
+    }
+
+    /// The loading sign, once the picture on screen has been waited for `MediaWait.signAfter`:
+    /// the loading ring's spinner, centred over whatever stands in for the picture, and
+    /// under it what it waits for — after `MediaWait.slowAfter`, why it is slow. Nothing
+    /// else moves meanwhile (the item's clock waits).
+    static func drawLoadingSign(_ state: AppState, in rect: Rect, into canvas: inout Canvas) {
+        guard let wait = state.media.waiting else { return }
+        let waited = state.now.uptime - wait.since
+        guard waited >= MediaWait.signAfter, rect.height >= 5, rect.width >= 12 else { return }
+        var label = "loading…"
+        if waited >= MediaWait.slowAfter {
+            label = state.media.status[wait.location] == .decoding ? "decoding… (a large picture)" : "loading… (slow network)"
+        }
+        label = label.truncated(toWidth: rect.width - 2)
+        let ringWidth = Bubble.ringWidth
+        let top = rect.y + (rect.height - 4) / 2
+        let left = rect.x + (rect.width - ringWidth) / 2
+        // A dark box under the sign, so it reads over any BlurHash or poster.
+        let boxWidth = max(ringWidth, label.displayWidth) + 2
+        canvas.darken(rows: top..<(top + 4), columns: (rect.x + (rect.width - boxWidth) / 2)..<(rect.x + (rect.width - boxWidth) / 2 + boxWidth))
+        let cells = Bubble.ringCells(left: left, top: top)
+        for cell in cells {
+            let glyph = switch cell.glyph { case "━": "┄"; case "┃": "┆"; default: cell.glyph }
+            canvas.overlay(glyph, x: cell.x, y: cell.y, foreground: Theme.ringSeen)
+        }
+        let step = Int((waited - MediaWait.signAfter) * Bubble.spinnerStepsPerSecond)
+        for (offset, colour) in [Theme.ringTop, Theme.ringSide, Theme.ringBottom].enumerated() {
+            let cell = cells[((step - offset) % cells.count + cells.count) % cells.count]
+            canvas.overlay(cell.glyph, x: cell.x, y: cell.y, foreground: colour, attributes: offset < 2 ? [.bold] : [])
+        }
+        canvas.overlay(label, x: rect.x + (rect.width - label.displayWidth) / 2, y: top + 3, foreground: .palette(252))
     }
 
     /// Why a photo or video cannot be shown, as the state has it: for good (a corrupt file, a
@@ -167,6 +200,13 @@ public enum ViewerScreen {
     /// Seconds until the viewer looks different with no input: the current segment gains
     /// its next half cell, or the item ends. Nil while nothing plays.
     public static func secondsUntilNextChange(_ state: AppState, width: Int) -> Double? {
+        if let wait = state.media.waiting, state.viewer?.playback.isRunning != true {
+            // The loading sign: it appears after `signAfter`, then turns a step at a time.
+            let waited = state.now.uptime - wait.since
+            if waited < MediaWait.signAfter { return MediaWait.signAfter - waited + 1e-6 }
+            let steps = (waited - MediaWait.signAfter) * Bubble.spinnerStepsPerSecond
+            return ((steps + 1e-9).rounded(.down) + 1 - steps) / Bubble.spinnerStepsPerSecond
+        }
         guard let viewer = state.viewer, viewer.playback.isRunning, let story = state.feed.store.story(at: viewer.storyIndex) else { return nil }
         let item = story.items[viewer.itemIndex]
         let duration = state.duration(of: item)

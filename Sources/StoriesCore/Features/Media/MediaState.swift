@@ -25,6 +25,26 @@ public struct MediaState: Equatable, Sendable {
     /// Photos shown whole over a backdrop made from the photo (the default), or filling the
     /// screen cropped to their most detailed part (`f` toggles).
     public var photosFit = true
+    /// The viewer's photo or video that is still on its way (not failed), and since when it
+    /// has been waited for: the loading sign shows after `MediaWait.signAfter`, and says the
+    /// network is slow after `MediaWait.slowAfter`.
+    public var waiting: MediaWait?
 
     public init() {}
+}
+
+/// How long the picture on screen has been waited for.
+public struct MediaWait: Equatable, Sendable {
+    public var location: String
+    public var since: Double
+
+    public init(location: String, since: Double) {
+        self.location = location
+        self.since = since
+    }
+
+    /// Seconds before the spinner shows: a picture that comes sooner never flashes one.
+    public static let signAfter = 0.3
+    /// Seconds before the sign says the network is slow.
+    public static let slowAfter = 3.0
 }
