@@ -35,7 +35,7 @@ final class EffectRunner {
             services.loadPage(cursor) { [weak self] result in
                 switch result {
                 case .success(let page): self?.send(.pageLoaded(page))
-                case .failure(let error): self?.send(.pageFailed(error.reason))
+                case .failure(let error): self?.send(.pageFailed(error.isTransient ? error.reason : error.description, retry: error.isTransient))
                 }
             }
         case .loadCachedPage:

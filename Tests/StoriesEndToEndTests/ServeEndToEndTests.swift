@@ -139,6 +139,46 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// Issue 29, point 6: a server that comes up after the app leaves no stale line — the
+    /// home's "trying again" goes from the screen and from `p` once the sections load; a
+    /// wrong address (a 404) is said once, with its URL, and not asked again.
+    @Test func aServerThatComesLaterLeavesNoStaleLineAndAWrongAddressIsSaidOnce() throws {
+        let (folder, log) = try Self.scratch("serve-late")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try Server(log: log)
+        let port = probe.port
+        #expect(probe.stop() == 0) // a port nobody listens on now
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)")
+        try tmux.waitFor(text: "Trying again")
+        let server = try Self.restart(port: port, log: log)
+        try tmux.waitFor(text: "Featured", timeout: 60)
+        try tmux.waitFor("no line about what has since loaded") { lines in
+            let text = lines.joined(separator: "\n")
+            return !text.contains("did not load") && !text.contains("No answer") && !text.contains("trying again")
+        }
+        try tmux.press("p")
+        try tmux.waitFor(text: "Esc close")
+        #expect(!tmux.text.contains("home sections did not load"), "the problems list holds no line that is no longer true")
+        try tmux.press("Escape", "q")
+        try tmux.waitForPrompt()
+
+        // The right server, the wrong address: its 404 is said once, with the URL.
+        try tmux.type("XDG_CACHE_HOME=\(folder.path)/cache \(try Binary.requireBuilt()) --server http://127.0.0.1:\(port)/wrong")
+        try tmux.waitFor(text: "(not asked again)")
+        let screen = try tmux.screen()
+        let row = try #require(screen.firstIndex { $0.contains("(not asked again)") })
+        let line = screen[row] + screen[row + 1] // two lines: the address and its answer, whole
+        #expect(line.contains("/wrong/v1/feed") && line.contains("404"), "\(line)")
+        #expect(!tmux.text.contains("Trying again"))
+        sleep(4) // a retry would have come by now (1 s, then 2 s)
+        let asked = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("/wrong/v1/feed") }
+        #expect(asked.count == 1, "asked once: \(asked)")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+        #expect(server.stop() == 0)
+    }
+
     /// A fresh folder for one test (its caller removes it) and the server's log in it.
     static func scratch(_ name: String) throws -> (folder: URL, log: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")

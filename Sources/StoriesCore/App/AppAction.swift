@@ -60,7 +60,9 @@ public enum FeedAction: Equatable, Sendable {
     /// own first page arrives, if that has not happened yet.
     case cachedPageLoaded(FeedPage)
     /// The page asked for did not arrive; it is retried with backoff.
-    case pageFailed(String)
+    /// A page did not come: `retry` when the reason may pass (the network), else it never
+    /// will (a 404, not a feed), and the reason names the address.
+    case pageFailed(String, retry: Bool)
     /// A story's items arrived.
     case storyLoaded(StoryLoad)
     /// A story's items did not arrive; `retry`: for a reason that may pass (a timeout, a
@@ -129,7 +131,7 @@ extension AppAction {
     public static func select(_ index: Int) -> AppAction { .navigation(.select(index)) }
     public static func pageLoaded(_ page: FeedPage) -> AppAction { .feed(.pageLoaded(page)) }
     public static func cachedPageLoaded(_ page: FeedPage) -> AppAction { .feed(.cachedPageLoaded(page)) }
-    public static func pageFailed(_ reason: String) -> AppAction { .feed(.pageFailed(reason)) }
+    public static func pageFailed(_ reason: String, retry: Bool = true) -> AppAction { .feed(.pageFailed(reason, retry: retry)) }
     public static func storyLoaded(_ load: StoryLoad) -> AppAction { .feed(.storyLoaded(load)) }
     public static func storyFailed(_ id: StoryID, _ reason: String, retry: Bool = false) -> AppAction {
         .feed(.storyFailed(id, reason, retry: retry))

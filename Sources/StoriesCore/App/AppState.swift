@@ -1,3 +1,4 @@
+import Foundation
 /// Everything the screens draw, in one value. Changed only by `AppReducer`.
 public struct AppState: Equatable, Sendable {
     public enum Screen: Equatable, Sendable {
@@ -33,6 +34,10 @@ public struct AppState: Equatable, Sendable {
     /// is back (what was held back is asked for at once, once — not at every answer).
     /// Pages, stories, the home and media all hear from the one source (`Delegate`).
     public var sourceUnreachable = false
+    /// Why, as the last failure said (for the one line the home shows meanwhile).
+    public var sourceProblem: String?
+    /// When the source last answered (what is on screen came by then).
+    public var lastAnswer: Date?
 
     // One slice a feature (docs/architecture.md, "Features"), each written only by its
     // feature's reducer and by the parent (`route`, `settle`, the delegates, Navigation).
@@ -70,10 +75,29 @@ public struct AppState: Equatable, Sendable {
     /// A small, non-blocking line about paging trouble (the app keeps retrying).
     public var pagingNotice: String? {
         let store = feed.store
-        guard case .failed(_, let attempt, let reason, _) = store.paging else { return nil }
         let what = store.isProvisional ? "Showing the stories saved from the last visit; the feed did not answer"
             : store.count == 0 ? "Stories did not load" : "More stories did not load"
-        return "\(what): \(reason). Trying again" + (attempt > 1 ? " (attempt \(attempt + 1))…" : "…")
+        switch store.paging {
+        case .failed(_, let attempt, let reason, _):
+            return "\(what): \(reason). Trying again" + (attempt > 1 ? " (attempt \(attempt + 1))…" : "…")
+        case .broken(let reason):
+            return "\(what) (not asked again): \(reason)"
+        default:
+            // Nothing is being paged, but the source stopped answering (a story, the home,
+            // a photo): what is on screen came before, and it is asked again by itself.
+            guard sourceUnreachable, !isLoading else { return nil }
+            var line = "No answer from the source: \(sourceProblem ?? "unreachable")"
+            if let lastAnswer { line += "; showing what came by " + Self.clockTime(lastAnswer) }
+            return line + ". Trying again…"
+        }
+    }
+
+    /// "17:02", in this machine's time zone.
+    static func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     public var viewer: ViewerState? { viewing.viewer }

@@ -9,7 +9,9 @@ enum Delegate: Equatable {
     /// The feed's page named the feed: the title line says it.
     case title(String)
     /// The source failed for a reason that may pass (`sourceUnreachable`).
-    case sourceFailed
+    case sourceFailed(String)
+    /// What warnings of this topic were about has succeeded: they leave the screen and `p`.
+    case resolved(String)
     /// The source answered something: what was held back is asked for at once, once.
     case sourceAnswered
 
@@ -81,8 +83,11 @@ extension Reduction {
         switch delegate {
         case .title(let title):
             state.title = title
-        case .sourceFailed:
+        case .sourceFailed(let reason):
             state.sourceUnreachable = true
+            state.sourceProblem = reason
+        case .resolved(let topic):
+            state.feed.warnings.removeAll { $0.topic == topic }
         case .sourceAnswered:
             sourceAnswered()
         case .notice(let text):
@@ -156,8 +161,10 @@ extension Reduction {
     /// failed for a reason that may have passed is asked for again at once, not at the end
     /// of its backoff; stories that failed while nobody was looking lose their ⚠.
     mutating func sourceAnswered() {
+        state.lastAnswer = state.now.date
         guard state.sourceUnreachable else { return }
         state.sourceUnreachable = false
+        state.sourceProblem = nil
         if !state.media.retries.isEmpty { retryMedia(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true }) }
         if !state.feed.storyRetries.isEmpty { retryStories(state.feed.storyRetries.keys, recovered: true) }
         if case .failed(let cursor, let attempt, _, _) = store.paging {

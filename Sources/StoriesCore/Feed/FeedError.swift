@@ -25,7 +25,14 @@ public struct FeedError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Something in a feed that was skipped so the rest could be shown.
 public struct FeedWarning: Equatable, Sendable, CustomStringConvertible {
     public var message: String
+    /// What the line is about when it can stop being true ("home": the sections did not
+    /// load; "paging": pages stopped adding stories): it leaves the screen and the problems
+    /// list when that succeeds. nil: a fact about the feed that stays.
+    public var topic: String?
     /// Made printable and bounded here, whoever wrote the line.
-    public init(_ message: String) { self.message = SafeText.line(message, maxColumns: SafeText.Limit.message) }
+    public init(_ message: String, topic: String? = nil) {
+        self.message = SafeText.line(message, maxColumns: SafeText.Limit.message)
+        self.topic = topic
+    }
     public var description: String { message }
 }

@@ -95,9 +95,18 @@ public enum HomeGeometry {
     /// hints, and the notice, paging and feed-problem lines when there are any).
     public static func bottom(_ state: AppState) -> Int {
         var footer = 1 + noticeLines(state).count
-        if state.pagingNotice != nil { footer += 1 }
+        footer += pagingLines(state).count
         if !state.feed.warnings.isEmpty { footer += 2 }
         return state.screenHeight - footer
+    }
+
+    /// The line about paging or the source (`AppState.pagingNotice`), wrapped to the width:
+    /// at most two lines, so an address and its answer (a 404) are read whole.
+    public static func pagingLines(_ state: AppState) -> [String] {
+        guard let notice = state.pagingNotice else { return [] }
+        let lines = TextWrap.lines("⚠ " + notice, width: max(1, state.screenWidth - 4))
+        guard lines.count > 2 else { return lines }
+        return [lines[0], (lines[1] + " " + lines[2...].joined(separator: " ")).truncated(toWidth: max(1, state.screenWidth - 4))]
     }
 
     /// The most lines the notice takes: a link's whole URL, to copy, is the usual notice.

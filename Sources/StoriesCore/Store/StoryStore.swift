@@ -36,6 +36,9 @@ public struct StoryStore: Equatable, Sendable {
         case stalled(next: FeedCursor, retryAt: Double)
         /// Every page has arrived (or pages stopped adding stories: `endedWithoutProgress`).
         case complete
+        /// A page was answered with something that will not change (a 404, not a feed):
+        /// paging ends there, and the reason is said.
+        case broken(reason: String)
     }
 
     /// Where the items of one story stand.
@@ -70,7 +73,7 @@ public struct StoryStore: Equatable, Sendable {
     /// stalled has none to give for now: the row and the viewer end where it is.
     public var hasMore: Bool {
         switch paging {
-        case .complete, .stalled: false
+        case .complete, .stalled, .broken: false
         case .notStarted, .loading, .ready, .failed: true
         }
     }
@@ -80,7 +83,7 @@ public struct StoryStore: Equatable, Sendable {
         guard summaries.isEmpty else { return false }
         switch paging {
         case .notStarted, .loading: return true
-        case .ready, .failed, .stalled, .complete: return false
+        case .ready, .failed, .stalled, .complete, .broken: return false
         }
     }
 
@@ -211,6 +214,12 @@ public struct StoryStore: Equatable, Sendable {
         case .stalled(let next, let retryAt) where uptime >= retryAt: return next
         default: return nil
         }
+    }
+
+    /// The page's answer will not change: no page is asked for again.
+    public mutating func pageBroken(_ reason: String) {
+        guard case .loading = paging else { return }
+        paging = .broken(reason: reason)
     }
 
     public mutating func pageFailed(_ reason: String, at uptime: Double) {

@@ -47,10 +47,11 @@ public enum HomeScreen {
             canvas.text(line, x: 2, y: bottom - notice.count + 1 + offset, style: Style(foreground: Theme.accent), maxWidth: width - 4)
         }
         bottom -= notice.count
-        if let notice = state.pagingNotice {
-            canvas.text("⚠ " + notice, x: 2, y: bottom, style: Style(foreground: Theme.warning), maxWidth: width - 4)
-            bottom -= 1
+        let paging = HomeGeometry.pagingLines(state)
+        for (offset, line) in paging.enumerated() {
+            canvas.text(line, x: 2, y: bottom - paging.count + 1 + offset, style: Style(foreground: Theme.warning), maxWidth: width - 4)
         }
+        bottom -= paging.count
         // The latest problem is not said twice while the notice line says it (a file that
         // could not be written is both); it shows here once the notice is read.
         if let latest = state.feed.warnings.last, state.chrome.notice == "⚠ " + latest.message {} else {

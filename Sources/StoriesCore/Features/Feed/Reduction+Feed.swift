@@ -12,6 +12,7 @@ extension Reduction {
             }
             let stalledBefore = store.pagesWithoutProgress
             let added = store.append(page, at: state.now.uptime)
+            if !added.isEmpty { state.feed.warnings.removeAll { $0.topic == "paging" } } // paging goes on
             ringChanged += added
             noteStalledPaging(before: stalledBefore)
             if !added.isEmpty, levelOpensStories { homeChanged = true }
@@ -21,8 +22,13 @@ extension Reduction {
             if let title = page.title, !title.isEmpty { delegate(.title(title)) }
             ringChanged += store.summaries.map(\.id)
             if levelOpensStories { homeChanged = true }
-        case .pageFailed(let reason):
-            delegate(.sourceFailed)
+        case .pageFailed(let reason, retry: false):
+            // An answer that will not change (a 404, a document that is not a feed): said
+            // once, with its address, and not asked again.
+            delegate(.sourceAnswered)
+            store.pageBroken(reason)
+        case .pageFailed(let reason, retry: true):
+            delegate(.sourceFailed(reason))
             store.pageFailed(reason, at: state.now.uptime)
             if case .failed(_, _, _, let retryAt) = store.paging {
                 effects.append(.wake(.retryPage, after: retryAt - state.now.uptime))
@@ -44,7 +50,7 @@ extension Reduction {
         case .storyFailed(let id, let reason, let retry):
             store.itemsFailed(id, reason: reason)
             if retry, store.positions[id] != nil {
-                delegate(.sourceFailed)
+                delegate(.sourceFailed(reason))
                 state.feed.storyRetries.failed(id, reason: reason, at: state.now.uptime)
                 scheduleRetry(.retryStories, state.feed.storyRetries.nextDue)
             } else {
@@ -130,7 +136,7 @@ extension Reduction {
             state.feed.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
         } else if now == 1 {
             let which = store.count == 0 ? "the feed's first page has no stories" : "the feed's page after its first \(store.count) stories added no new one"
-            state.feed.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end"))
+            state.feed.warnings.append(FeedWarning("\(which) but named a next page; paging stops for now and is tried again later, when you come near the end", topic: "paging"))
         }
     }
 }

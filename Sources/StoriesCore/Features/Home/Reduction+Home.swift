@@ -5,6 +5,7 @@ extension Reduction {
         case .loaded(let load):
             delegate(.sourceAnswered)
             state.home.request = .loaded
+            delegate(.resolved("home")) // "did not load … trying again" is no longer true
             delegate(.warn(load.warnings))
             guard load.layout.sections != state.home.levels[0].sections else { break }
             state.home.levels[0].replaceSections(load.layout.sections)
@@ -17,13 +18,15 @@ extension Reduction {
             if case .loading(let current) = state.home.request { attempt = current } else { attempt = 1 }
             guard retry else {
                 state.home.request = .loaded // nothing more will come: the home has no sections
+                delegate(.sourceAnswered) // it answered, with something that will not change
+                delegate(.resolved("home"))
                 delegate(.warn([FeedWarning("home sections did not load: \(reason)")]))
                 break
             }
             state.home.request = .failed(attempt: attempt)
-            delegate(.sourceFailed)
+            delegate(.sourceFailed(reason))
             // One line for a run of failures, not one per attempt.
-            if attempt == 1 { delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again")])) }
+            if attempt == 1 { delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again", topic: "home")])) }
             effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
         }
     }

@@ -43,7 +43,7 @@ extension Reduction {
         state.media.status[location] = status
         switch status {
         case .unreachable(let reason):
-            delegate(.sourceFailed)
+            delegate(.sourceFailed(reason))
             state.media.retries.failed(location, reason: reason, at: state.now.uptime)
             scheduleRetry(.retryMedia, state.media.retries.nextDue)
         case .ready, .failed:

@@ -135,6 +135,9 @@ extension Reduction {
             case .unseen(let after): wrapToUnseen(before: after)
             case .name(let text, _): delegate(.notice("⚠ No one called '\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))' in this feed (all \(store.count) stories looked through)"))
             }
+        case .broken(let reason):
+            state.row.seeking = nil
+            delegate(.notice("⚠ Could not look further along the feed: \(reason)"))
         case .failed(_, let attempt, let reason, _) where attempt >= RowState.seekAttempts:
             state.row.seeking = nil
             delegate(.notice("⚠ Could not look further along the feed: \(reason)"))
