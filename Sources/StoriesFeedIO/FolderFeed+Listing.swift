@@ -191,17 +191,29 @@ extension FolderFeed {
     /// names that read alike stay apart and an id does not change when other folders come
     /// or go (seen state is kept by id).
     static func storyID(for name: String, used: inout Set<StoryID>) -> StoryID {
-        var id = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-            let value = scalar.value
-            let allowed = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-                || value == 0x2D || value == 0x5F || value == 0x2E
-            return allowed ? scalar : "-"
-        }).prefix(100))
+        func plain(_ text: String) -> String {
+            String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+                let value = scalar.value
+                let allowed = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+                    || value == 0x2D || value == 0x5F || value == 0x2E
+                return allowed ? scalar : "-"
+            }).prefix(100))
+        }
+        var id = plain(name)
         while id.hasPrefix(".") { id.removeFirst() }
         if id != name || id.hasPrefix("-") {
-            // Not starting with "-" either: an id is a file name for `init`, and tools read "-…" as a flag.
+            // Not starting with "-" either: an id is a file name for `init`, and tools read
+            // "-…" as a flag. A name with letters beyond ASCII keeps them, as a person would
+            // write them in ASCII ("Été 2025 🌞" → "Ete-2025-…", "Лето" → "Leto-…"), one "-"
+            // for each run of anything else; an ASCII name's id is what it always was.
+            if !name.unicodeScalars.allSatisfy(\.isASCII) {
+                let latin = (name.applyingTransform(.toLatin, reverse: false) ?? name)
+                    .folding(options: [.diacriticInsensitive], locale: nil)
+                id = plain(String(latin.prefix(100))).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+                while id.hasSuffix("-") || id.hasSuffix(".") { id.removeLast() }
+            }
             while id.hasPrefix("-") || id.hasPrefix(".") { id.removeFirst() }
-            id = (id.isEmpty ? "story" : id) + "-" + String(SeenStore.hash(name).prefix(8))
+            id = (id.isEmpty ? "story" : String(id.prefix(80))) + "-" + String(SeenStore.hash(name).prefix(8))
         }
         // Only a name made to match another's hash gets here more than once; bounded anyway.
         var unique = id, n = 2

@@ -170,9 +170,16 @@ public struct FolderFeed: FeedSource {
             let files = Listing(open: top.open, files: value.files, sidecars: top.sidecars)
             entries.append(Entry(id: id, name: Self.dayName(day, timeZone: timeZone, now: now), folder: "", files: files, latest: value.date))
         }
+        // A folder's place in the row: when its photos and videos were taken, newest first,
+        // not when the folder last changed (copying a 2024 trip today must not put it first).
+        var headerBudget = Self.maxOrderingReads
         for folder in top.folders {
             let id = Self.storyID(for: folder.name, used: &usedIDs)
-            entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: folder.modified))
+            var ignored: [FeedWarning] = [] // said by the page that lists it for its story
+            let taken = Self.list(root, relative: folder.name, maxEntries: maxEntries, warnings: &ignored).flatMap { listing in
+                Self.newestCapture(of: listing, folder: folder.name, cache: cache, timeZone: timeZone, budget: &headerBudget)
+            }
+            entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: taken ?? folder.modified))
         }
         // Newest first, as a ring row is; the name breaks ties so the order is stable.
         let stories = entries.sorted { ($0.latest, $1.name) > ($1.latest, $0.name) }
@@ -181,6 +188,43 @@ public struct FolderFeed: FeedSource {
             warnings.append(FeedWarning("\(SafeText.line(directory.path)): no photos or videos here, nor in its folders"))
         }
         return Scan(stories: stories, place: place, looseMetadata: looseMetadata, warnings: warnings)
+    }
+
+    /// The most headers read to order the folders (about 45 µs each, cold): past it, a
+    /// folder is placed by what the cache knows and its files' times.
+    static let maxOrderingReads = 2_000
+
+    /// When the newest of a folder's photos and videos was taken: every capture time the
+    /// cache knows, and the headers of the files likeliest to be newest (the last two by
+    /// name, as cameras number them, and the two last changed) read when it does not; a
+    /// file with no capture time counts by its modification time. nil for an empty folder.
+    static func newestCapture(of listing: Listing, folder: String, cache: FolderCache?, timeZone: TimeZone,
+                              budget: inout Int) -> Date? {
+        guard !listing.files.isEmpty, let open = listing.open else { return nil }
+        var newest: Date?
+        func count(_ date: Date) { if newest.map({ date > $0 }) ?? true { newest = date } }
+        var unknown: [FileEntry] = []
+        for file in listing.files {
+            if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true {
+                count(known.captured.map { Date(timeIntervalSince1970: $0) } ?? file.modified)
+            } else {
+                unknown.append(file)
+            }
+        }
+        guard !unknown.isEmpty else { return newest }
+        let byName = unknown.sorted { $0.name < $1.name }.suffix(2)
+        let byTime = unknown.sorted { $0.modified < $1.modified }.suffix(2)
+        var read = Set<String>()
+        for file in Array(byName) + Array(byTime) where !read.contains(file.name) {
+            read.insert(file.name)
+            guard budget > 0 else {
+                count(file.modified)
+                continue
+            }
+            budget -= 1
+            count(Self.metadata(of: file, folder: folder, in: open, cache: cache, timeZone: timeZone).captured ?? file.modified)
+        }
+        return newest
     }
 
     /// The most folders one page looks into while looking for `limit` with something in

@@ -141,7 +141,7 @@ import Testing
         let far = MouseEvent(kind: .drag(.left), column: Int.max, row: Int.min)
         #expect(far.column == InputLimits.maxCoordinate && far.row == 0)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(RelativeTime.short(from: Date(timeIntervalSince1970: -1e300), to: now).hasSuffix("w"))
+        #expect(RelativeTime.short(from: Date(timeIntervalSince1970: -1e300), to: now) == "long ago")
         #expect(RelativeTime.short(from: Date(timeIntervalSince1970: .nan), to: now) == "now")
         #expect(RelativeTime.short(from: Date(timeIntervalSince1970: 1e300), to: now) == "now")
     }

@@ -144,8 +144,10 @@ public enum ViewModelFactory {
         }
         return RingBubbleViewModel(
             key: summary.id,
-            name: summary.author.name.truncated(toWidth: bubbleNameWidth),
-            initials: initials(of: summary.author.name),
+            name: (datedName(summary.author.name).map { "\($0.day) \($0.month)’\($0.year % 100 < 10 ? "0" : "")\($0.year % 100)" }
+                ?? summary.author.name).truncated(toWidth: bubbleNameWidth),
+            initials: datedName(summary.author.name).map { "\(initials(of: summary.author.name))’\($0.year % 100 < 10 ? "0" : "")\($0.year % 100)" }
+                ?? initials(of: summary.author.name),
             fullName: summary.author.name.truncated(toWidth: 400),
             handle: summary.author.handle?.truncated(toWidth: 200),
             isSeen: seen.isFullySeen(story: summary.id, items: summary.itemIDs),
@@ -173,6 +175,15 @@ public enum ViewModelFactory {
                 textLines: textLines
             )
         }
+    }
+
+    /// A day story of another year, named "3 Nov 2024" (a folder's loose files): its parts,
+    /// so the bubble can keep the year in its few columns ("3 Nov’24", and "3N’24" inside).
+    static func datedName(_ name: String) -> (day: Int, month: String, year: Int)? {
+        let words = name.split(separator: " ")
+        guard words.count == 3, let day = Int(words[0]), (1...31).contains(day), RelativeTime.months.contains(String(words[1])),
+              words[2].count == 4, let year = Int(words[2]) else { return nil }
+        return (day, String(words[1]), year)
     }
 
     /// First grapheme of the first two words, upper-cased: "Ayla Demir" → "AD", "山田 花子" → "山花".
