@@ -19,7 +19,7 @@ static struct termios saved_termios;
 static int saved_fd = -1;
 
 // Mouse drag + SGR off, cursor visible, attributes reset, leave the alternate screen.
-static const char restore_sequence[] = "\033[?1002l\033[?1006l\033[?1000l\033[?25h\033[0m\033[?1049l";
+static const char restore_sequence[] = "\033[?1002l\033[?1006l\033[?1000l\033[?1004l\033[?25h\033[0m\033[?1049l";
 
 void stories_restore_terminal_now(void) {
     if (saved_fd < 0) return;

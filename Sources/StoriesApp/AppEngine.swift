@@ -73,7 +73,7 @@ public final class AppEngine {
 
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
-                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true) {
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true) {
         self.services = services
         self.scheduler = scheduler
         media = MediaRuntime(pictures: services.pictures, players: services.players,
@@ -84,6 +84,7 @@ public final class AppEngine {
         startUptime = now.uptime
         state = AppState(title: services.feedTitle, now: now, seen: seen, warnings: warnings)
         state.reduceMotion = reduceMotion
+        state.pauseOnBlur = pauseOnBlur
         state.preloadPolicy = preload
         state.media.photosFit = photosFit
         state.bindings = bindings

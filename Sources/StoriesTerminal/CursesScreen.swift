@@ -105,7 +105,12 @@ public final class CursesScreen {
         mouseEnabled = mouse
         cellAspect = readCellAspect()
         if mouse { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
+        // Focus reports (CSI I / CSI O) where the terminal has them; others ignore the mode.
+        if reportsFocus { writeRaw("\u{1B}[?1004h") }
     }
+
+    /// The terminal is asked to report focus (the app's own screen, not a test's).
+    private var reportsFocus: Bool { mouseEnabled }
 
     /// Shows fewer colours than the terminal has (stories.conf `colors`); false when asked
     /// for more than it has, which cannot be sent.
@@ -320,6 +325,7 @@ public final class CursesScreen {
     public func suspend() {
         guard !isRestored else { return }
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
+        if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
     }
 
@@ -327,6 +333,7 @@ public final class CursesScreen {
     public func resume() {
         guard !isRestored else { return }
         if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
+        if reportsFocus { writeRaw("\u{1B}[?1004h") }
         updateSize()
         previous = nil
     }
@@ -336,6 +343,7 @@ public final class CursesScreen {
         guard !isRestored else { return }
         isRestored = true
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
+        if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
     }
 

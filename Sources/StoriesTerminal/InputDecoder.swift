@@ -20,8 +20,17 @@ public struct InputDecoder: Sendable {
     private var discardingSequence = false
     private var text = String.UnicodeScalarView()
     private var events: [InputEvent] = []
+    /// Focus reports read (`CSI I`: the window gained the focus, true; `CSI O`: lost it), in
+    /// order; taken with `takeFocusReports()`. Not input events: nothing routes them.
+    private var focusReports: [Bool] = []
 
     public init() {}
+
+    /// The focus reports read since the last call.
+    public mutating func takeFocusReports() -> [Bool] {
+        defer { focusReports = [] }
+        return focusReports
+    }
 
     public mutating func feed(_ input: RawInput) {
         switch input {
@@ -98,7 +107,12 @@ public struct InputDecoder: Sendable {
             let last = sequence[sequence.count - 1].value
             if (0x40...0x7E).contains(last) {
                 escape = nil
-                if let event = Self.csi(Array(sequence.dropFirst(2))) { events.append(event) }
+                let body = Array(sequence.dropFirst(2))
+                if body == ["I"] || body == ["O"] {
+                    focusReports.append(body == ["I"]) // focus in / out (CSI ? 1004 h)
+                } else if let event = Self.csi(body) {
+                    events.append(event)
+                }
             } else if !(0x20...0x3F).contains(last) {
                 escape = nil // not a sequence we can read: drop it, never print it
             } else if sequence.count > 32 {

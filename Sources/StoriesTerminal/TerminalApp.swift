@@ -52,7 +52,7 @@ public final class TerminalApp {
     /// one input (→, Space, Enter) or one frame (.) per key, and nothing is saved.
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on, photosFit: Bool = true, colors: (depth: String, origin: String)? = nil,
+                preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, colors: (depth: String, origin: String)? = nil,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
@@ -79,7 +79,7 @@ public final class TerminalApp {
             engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
                                bindings: bindings, width: size.width, height: size.height,
                                seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
-                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
+                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur)
         }
         engine.setDisplay(Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect))
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
@@ -166,6 +166,7 @@ public final class TerminalApp {
             }
             if stepper != nil { step(event) } else { engine.input(event) }
         }
+        for focused in decoder.takeFocusReports() where stepper == nil { engine.send(.app(.focus(focused))) }
     }
 
     // MARK: - Stepping (--step)
@@ -263,7 +264,7 @@ public final class TerminalApp {
     }
 
     /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
-    /// A playing story is paused first, so after `fg` it waits where it was.
+    /// What plays waits meanwhile (not as a pause of the person's), and plays on after `fg`.
     private func suspend() {
         engine.send(.app(.suspend)) // the reducer decides what stops
         terminal.suspend()
@@ -271,6 +272,7 @@ public final class TerminalApp {
         // it would only leave it pending. SIGSTOP cannot be blocked; the shell sees a stop.
         kill(getpid(), SIGSTOP)  // execution continues here after SIGCONT (`fg`)
         terminal.resume()
+        engine.send(.app(.resume)) // what played plays on; the person's own pause stays
         engine.setNeedsDisplay()
     }
 

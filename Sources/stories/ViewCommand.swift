@@ -190,7 +190,8 @@ struct ViewCommand: ParsableCommand {
         // The terminal shows at most the colours stories.conf (or the recording) asks for.
         try start(setup, recording: recording, notes: notes,
                   terminalColors: colors.map { ($0, "--colors \($0)") } ?? recording?.setup.map { ($0.colors, "the recording's colors \($0.colors)") }
-                    ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") })
+                    ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") },
+                  pauseOnBlur: settings.pauseOnBlur ?? true)
     }
 
     /// The source a setup names.
@@ -241,7 +242,8 @@ struct ViewCommand: ParsableCommand {
         }
     }
 
-    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?) throws {
+    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
+                       pauseOnBlur: Bool) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -290,7 +292,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      pauseOnBlur: pauseOnBlur, colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

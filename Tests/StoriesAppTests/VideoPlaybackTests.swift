@@ -24,8 +24,8 @@ import Testing
         return MemoryFeed(load: FeedLoad(stories: [story, other], warnings: []))
     }
 
-    func opened(_ feed: MemoryFeed = videoFeed()) -> AppDriver {
-        let driver = AppDriver(width: 60, height: 24, source: feed)
+    func opened(_ feed: MemoryFeed = videoFeed(), pauseOnBlur: Bool = true) -> AppDriver {
+        let driver = AppDriver(width: 60, height: 24, source: feed, pauseOnBlur: pauseOnBlur)
         driver.press(.key(.enter))
         driver.settle()
         return driver
@@ -81,13 +81,43 @@ import Testing
         #expect((player?.current?.time ?? 0) > 0.3)
     }
 
-    /// Ctrl-Z: the reducer pauses what plays (the runtime no longer reads the state to decide).
-    @Test func suspendingPausesThroughTheReducer() {
+    /// Ctrl-Z: the reducer stops what plays (the runtime no longer reads the state to
+    /// decide) without making it the person's pause: after `fg` it plays on, and what the
+    /// person had paused stays paused (issue 29, point 5).
+    @Test func suspendingStopsThroughTheReducerAndResumingPlaysOnAsItWas() {
         let driver = opened()
         driver.deliver(.app(.suspend))
-        #expect(driver.state.viewer?.isPaused == true)
+        #expect(driver.state.viewer?.isPaused == false && driver.state.viewer?.playback.isRunning == false)
         driver.deliver(.app(.suspend))
-        #expect(driver.state.viewer?.isPaused == true, "stays paused: it is not a toggle")
+        #expect(driver.state.viewer?.playback.isRunning == false, "not a toggle")
+        driver.deliver(.app(.resume))
+        #expect(driver.state.viewer?.playback.isRunning == true, "plays on after fg")
+        driver.press(.key(.character(" ")))
+        driver.deliver(.app(.suspend))
+        driver.deliver(.app(.resume))
+        #expect(driver.state.viewer?.isPaused == true && driver.state.viewer?.playback.isRunning == false, "paused stays paused")
+    }
+
+    /// The terminal window in the background: playback waits and nothing more is seen; in
+    /// front again it plays on. `pause-on-blur = off` lets it run.
+    @Test func inTheBackgroundPlaybackWaitsAndNothingMoreIsSeen() {
+        let driver = opened()
+        driver.deliver(.app(.focus(false)))
+        let elapsed = driver.state.viewer?.playback.elapsed(at: driver.now.uptime) ?? -1
+        driver.wait(20)
+        #expect(driver.state.viewer?.playback.elapsed(at: driver.now.uptime) == elapsed, "the bar stands still")
+        #expect(driver.text.contains("❚❚ in the background"))
+        #expect(driver.state.viewer?.isPaused == false)
+        driver.deliver(.app(.focus(true)))
+        driver.wait(0.5)
+        #expect((driver.state.viewer?.playback.elapsed(at: driver.now.uptime) ?? 0) > elapsed)
+        #expect(!driver.text.contains("in the background"))
+        // With pause-on-blur off, the story runs on behind other windows.
+        let running = opened(pauseOnBlur: false)
+        running.deliver(.app(.focus(false)))
+        let before = running.state.viewer?.playback.elapsed(at: running.now.uptime) ?? -1
+        running.wait(0.5)
+        #expect((running.state.viewer?.playback.elapsed(at: running.now.uptime) ?? 0) > before)
     }
 
     @Test func aPlayingVideoChangesOnScreenAndStandsStillWhenPaused() {

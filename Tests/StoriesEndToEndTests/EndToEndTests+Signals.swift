@@ -136,13 +136,23 @@ extension EndToEndTests {
         try tmux.waitForPrompt()
     }
 
-    @Test func ctrlZSuspendsPausedAndFgComesBack() throws {
+    /// Ctrl-Z then `fg`: the story plays on as it was (issue 29, point 5); one the person
+    /// had paused stays paused, where it was.
+    @Test func ctrlZSuspendsAndFgComesBackAsItWas() throws {
         let tmux = try Tmux.runningStories(width: 80, height: 24)
         try tmux.press("Enter")
         try tmux.waitFor(text: "1/3")
         try tmux.press("C-z")
         try tmux.waitFor(text: "Stopped")
         #expect(!tmux.text.contains("Ayla Demir"), "the shell has the screen back")
+        try tmux.type("fg")
+        try tmux.waitFor("playing on after fg", timeout: 20) { lines in
+            !lines.joined().contains("❚❚") && lines.contains { $0.contains("2/3") || $0.contains("3/3") || $0.contains("Mika") }
+        }
+        try tmux.press("Space")
+        try tmux.waitFor(text: "❚❚ paused")
+        try tmux.press("C-z")
+        try tmux.waitFor(text: "Stopped")
         try tmux.type("fg")
         // Paused where it was stopped: under a loaded machine the item may have moved on
         // between "1/3" showing and Ctrl-Z arriving, so the position is read, then checked
@@ -154,6 +164,25 @@ extension EndToEndTests {
         let position = try tmux.settledScreen().first { $0.contains("❚❚ paused") }
         #expect(position != nil, "paused after fg")
         #expect(try tmux.settledScreen().first { $0.contains("❚❚ paused") } == position, "still paused at the same place")
+        try tmux.press("Escape")
+        try tmux.waitFor(text: "Enter open")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+    }
+
+    /// The terminal's focus reports (what xterm, kitty or tmux send with `CSI ? 1004 h` on):
+    /// in the background the story waits, in front it plays on.
+    @Test func aStoryWaitsWhileTheWindowIsInTheBackground() throws {
+        let tmux = try Tmux.runningStories(width: 80, height: 24)
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "1/3")
+        try tmux.sendRaw("\u{1B}[O")
+        try tmux.waitFor(text: "❚❚ in the background")
+        let still = try tmux.settledScreen().first { $0.contains("in the background") }
+        let later = try tmux.settledScreen().first { $0.contains("in the background") }
+        #expect(still != nil && later == still, "it waits where it was")
+        try tmux.sendRaw("\u{1B}[I")
+        try tmux.waitFor("playing on in front") { !$0.joined().contains("❚❚") }
         try tmux.press("Escape")
         try tmux.waitFor(text: "Enter open")
         try tmux.press("q")

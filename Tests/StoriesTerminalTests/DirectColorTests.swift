@@ -128,3 +128,36 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// Issue 29, point 5: focus reports read from the input, and the mode asked for and given back.
+@Suite struct FocusReportTests {
+    @Test func focusInAndOutAreReportsNotKeys() {
+        var decoder = InputDecoder()
+        for scalar in "\u{1B}[Oa\u{1B}[I\u{1B}[A".unicodeScalars { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.flush() == [.key(.character("a")), .key(.up)], "no stray Escape, O or I typed")
+        #expect(decoder.takeFocusReports() == [false, true])
+        #expect(decoder.takeFocusReports().isEmpty)
+    }
+
+    @Test @MainActor func theScreenAsksForFocusReportsAndGivesThemBack() throws {
+        let output = try #require(tmpfile())
+        let input = try #require(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try CursesScreen(termName: "xterm-256color", input: input, output: output, environment: [:], mouse: true)
+        screen.suspend()
+        screen.resume()
+        screen.close()
+        fflush(output)
+        rewind(output)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, output)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\u{1B}[?1004h").count - 1 == 2, "on at start and after fg")
+        #expect(text.components(separatedBy: "\u{1B}[?1004l").count - 1 == 2, "off for the shell, and at the end")
+    }
+}

@@ -37,9 +37,13 @@ public enum AppEvent: Equatable, Sendable {
     case display(Display)
     /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
-    /// The terminal is about to be given up (Ctrl-Z): what plays stops, as Space would, and
-    /// stays paused when the app comes back.
+    /// The terminal is about to be given up (Ctrl-Z): what plays stops until `.resume`.
     case suspend
+    /// The shell gave the terminal back (`fg`): what played before plays on; what the person
+    /// had paused stays paused.
+    case resume
+    /// The terminal window gained (true) or lost the focus, as it reports it (`CSI ? 1004 h`).
+    case focus(Bool)
 }
 
 /// Moving through the stories without a gesture to recognise.

@@ -34,6 +34,16 @@ public struct AppState: Equatable, Sendable {
     /// is back (what was held back is asked for at once, once — not at every answer).
     /// Pages, stories, the home and media all hear from the one source (`Delegate`).
     public var sourceUnreachable = false
+    /// The app is stopped (Ctrl-Z) until the shell gives the terminal back.
+    public var isSuspended = false
+    /// The terminal window is in the background, as the terminal reported it.
+    public var isInBackground = false
+    /// Playback waits while the window is in the background (`pause-on-blur`, on by default).
+    public var pauseOnBlur = true
+
+    /// Nobody is looking: stopped, or (with `pauseOnBlur`) in the background. Playback
+    /// waits and nothing is marked seen, without touching the person's own pause.
+    public var isAway: Bool { isSuspended || (isInBackground && pauseOnBlur) }
     /// Why, as the last failure said (for the one line the home shows meanwhile).
     public var sourceProblem: String?
     /// When the source last answered (what is on screen came by then).

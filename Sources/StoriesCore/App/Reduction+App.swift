@@ -19,7 +19,11 @@ extension Reduction {
         case .display(let display):
             state.display = display
         case .suspend:
-            if let viewer = state.viewer, !viewer.isPaused { apply(.togglePause) }
+            state.isSuspended = true
+        case .resume:
+            state.isSuspended = false
+        case .focus(let focused):
+            state.isInBackground = !focused
         case .tick:
             if let transition = state.viewing.transition, transition.timeline.isFinished(at: state.now.uptime) {
                 state.viewing.transition = nil

@@ -75,7 +75,7 @@ extension Reduction {
     /// The item on screen counts as seen once it is there to see: a text card at once, a
     /// photo or video once its picture is (never one that failed, or is still coming).
     mutating func markShownSeen() {
-        guard let viewer = state.viewer, !viewer.isWaiting, state.isUsable,
+        guard let viewer = state.viewer, !viewer.isWaiting, state.isUsable, !state.isAway,
               let story = store.story(at: viewer.storyIndex), let item = story.items[safe: viewer.itemIndex] else { return }
         if let media = item.content.media {
             guard state.media.status[media.location] == .ready else { return }

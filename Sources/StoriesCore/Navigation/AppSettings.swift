@@ -9,6 +9,7 @@ import Foundation
 ///     preload = off          # on (the default) or off
 ///     network = 3g           # a pretend network: local, wifi, 4g, 3g, offline
 ///     seed = 42              # the pretend network's draws, and --synthetic's names
+///     pause-on-blur = off    # on (the default): a story waits while the terminal is in the background
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -22,8 +23,11 @@ public struct AppSettings: Equatable, Sendable {
     public var preload: PreloadPolicy?
     public var network: NetworkProfile?
     public var seed: UInt64?
+    /// Playback waits while the terminal window is in the background (where the terminal
+    /// reports focus); nil: the default, on.
+    public var pauseOnBlur: Bool?
 
-    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed"]
+    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur"]
 
     public init(reduceMotion: Bool = false) {
         self.reduceMotion = reduceMotion
@@ -50,6 +54,9 @@ public struct AppSettings: Equatable, Sendable {
             case "reduce-motion":
                 guard let on = Self.boolean(value) else { throw fail("reduce-motion takes on or off; got '\(quoted)'") }
                 result.reduceMotion = on
+            case "pause-on-blur":
+                guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
+                result.pauseOnBlur = on
             case "colors", "colours":
                 guard let name = SessionSetup.colorName(value) else {
                     throw fail("colors takes \(SessionSetup.colorNames.joined(separator: ", ")); got '\(quoted)'")

@@ -63,7 +63,8 @@ public enum ViewerScreen {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             if status.hasAudio { marks.append("🔇") }
         }
-        drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, marks: marks, into: &canvas,
+        drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, isAway: state.isInBackground && state.pauseOnBlur,
+                   marks: marks, into: &canvas,
                    overPhoto: overPhoto || overCard)
 
         var lines: [(String, Style)] = []
@@ -225,7 +226,7 @@ public enum ViewerScreen {
         return min(nextStep, untilEnd)
     }
 
-    static func drawHeader(story: Story, model: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, marks: [String] = [],
+    static func drawHeader(story: Story, model: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, isAway: Bool = false, marks: [String] = [],
                            into canvas: inout Canvas, overPhoto: Bool) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
@@ -238,13 +239,15 @@ public enum ViewerScreen {
         var right = model?.position ?? "\(viewer.itemIndex + 1)/\(story.items.count)"
         if viewer.isPaused {
             right = "❚❚ paused  " + right
+        } else if isAway {
+            right = "❚❚ in the background  " + right
         } else if isHeld {
             right = "❚❚ held  " + right
         }
         if !marks.isEmpty { right = marks.joined(separator: " ") + "  " + right }
         let rightWidth = right.displayWidth
         _ = draw(right, x: width - rightWidth - 1,
-                 style: viewer.isPaused || isHeld ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
+                 style: viewer.isPaused || isHeld || isAway ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
 
         let available = width - rightWidth - 4
         var x = 1

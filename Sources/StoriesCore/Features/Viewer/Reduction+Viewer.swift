@@ -83,7 +83,7 @@ extension Reduction {
     /// held or dragged, not under the help, on a screen big enough to see it.
     mutating func syncPlayback() {
         guard var viewer = state.viewer else { return }
-        if viewer.isPaused || state.isHeld || state.awaitsMedia || state.drag != nil || state.chrome.modal != nil || viewer.isWaiting
+        if viewer.isPaused || state.isAway || state.isHeld || state.awaitsMedia || state.drag != nil || state.chrome.modal != nil || viewer.isWaiting
             || !state.isUsable {
             if viewer.playback.isRunning { viewer.playback.stop(at: state.now.uptime) }
         } else {
