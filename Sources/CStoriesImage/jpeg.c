@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 // libjpeg's default error_exit calls exit(): this manager jumps back instead and keeps the
 // message, and output_message stays silent (the default prints to stderr).
@@ -12,7 +13,24 @@ typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf escape;
     char *message;
+    // The first warning that means damage (not the harmless "extraneous bytes"), and the
+    // output row the decode had reached then.
+    char warning[JMSG_LENGTH_MAX];
+    int warning_code;
+    unsigned warning_row;
 } stories_jpeg_error;
+
+// Warnings (msg_level < 0) go on silently, as libjpeg's do, but the first one that means the
+// picture is damaged is kept: the picture is shown as decoded, with a notice.
+static void on_emit_message(j_common_ptr cinfo, int msg_level) {
+    if (msg_level >= 0) return;
+    stories_jpeg_error *error = (stories_jpeg_error *)cinfo->err;
+    cinfo->err->num_warnings++;
+    if (error->warning[0] || cinfo->err->msg_code == JWRN_EXTRANEOUS_DATA) return;
+    (*cinfo->err->format_message)(cinfo, error->warning);
+    error->warning_code = cinfo->err->msg_code;
+    error->warning_row = cinfo->is_decompressor ? ((j_decompress_ptr)cinfo)->output_scanline : 0;
+}
 
 static void on_error_exit(j_common_ptr cinfo) {
     stories_jpeg_error *error = (stories_jpeg_error *)cinfo->err;
@@ -86,7 +104,11 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
     cinfo.err = jpeg_std_error(&error.base);
     error.base.error_exit = on_error_exit;
     error.base.output_message = on_output_message;
+    error.base.emit_message = on_emit_message;
     error.message = message;
+    error.warning[0] = 0;
+    error.warning_code = 0;
+    error.warning_row = 0;
     // volatile: read after longjmp
     unsigned char *volatile pixels = NULL;
     unsigned char *volatile row = NULL;
@@ -110,6 +132,8 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_read_header(&cinfo, TRUE);
+    // Where the first scan's data starts: a file that ends there has no picture at all.
+    size_t scan_start = (size_t)(cinfo.src->next_input_byte - data);
 
     out->source_width = (int)cinfo.image_width;
     out->source_height = (int)cinfo.image_height;
@@ -187,6 +211,30 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
         }
     }
     jpeg_finish_decompress(&cinfo);
+    if (error.warning[0]) {
+        int ended = error.warning_code == JWRN_JPEG_EOF || error.warning_code == JWRN_HIT_MARKER;
+        unsigned rows = cinfo.output_height;
+        if (ended && scan_start + 2 > size) {
+            // Nothing of the picture came before the data ended: there is nothing to show.
+            jpeg_destroy_decompress(&cinfo);
+            free(pixels);
+            free(row);
+            snprintf(out->message, sizeof out->message, "the file ends before any of the picture (cut short)");
+            return STORIES_IMAGE_CORRUPT;
+        }
+        if (ended && cinfo.progressive_mode) {
+            snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): the picture is coarse where its data stops");
+        } else if (ended && rows > 0) {
+            unsigned percent = (unsigned)((unsigned long long)error.warning_row * 100 / rows);
+            if (percent == 0) {
+                snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): only its first rows decoded");
+            } else {
+                snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): only the top %u%% decoded", percent);
+            }
+        } else {
+            snprintf(out->damage, sizeof out->damage, "damaged data (%s): parts may be grey", error.warning);
+        }
+    }
     jpeg_destroy_decompress(&cinfo);
     free(row);
     out->pixels = pixels;

@@ -1,3 +1,4 @@
+import StoriesFeedIO
 import StoriesCells
 import ArgumentParser
 import Foundation
@@ -56,6 +57,8 @@ struct PrintCommand: ParsableCommand {
         let cells = CellImage(image, width: columns, height: rows, symbols: options.symbols, depth: depth, fit: options.fit,
                               cellAspect: cellAspect)
         PlayCommand.write(ANSIWriter.bytes(of: cells, depth: depth))
+        // Shown as far as it decoded, and said (on stderr: stdout is the picture alone).
+        if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }
     }
 }
 

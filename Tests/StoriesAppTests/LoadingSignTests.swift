@@ -1,3 +1,4 @@
+import Foundation
 import StoriesApp
 import StoriesCore
 import Testing
@@ -64,5 +65,49 @@ import Testing
         pilot.wait(0.4)
         let step = try #require(AppView.secondsUntilNextChange(pilot.state, width: 80, height: 24))
         #expect(step > 0 && step <= 1 / Bubble.spinnerStepsPerSecond + 1e-6, "one spinner step at a time: \(step)")
+    }
+}
+
+/// Issue 29, point 8: a photo cut short is shown as far as it decoded, marked on the item,
+/// and said once in the problems list with its file; one that decoded nothing says why.
+@MainActor
+@Suite struct DamagedPictureTests {
+    @Test func aPhotoCutShortIsShownMarkedAndListed() throws {
+        let first = try #require(Fixture.demo.stories.first?.items.first?.content.media?.location)
+        let feed = MemoryFeed(load: Fixture.demo, media: { location, maxBytes throws(FeedError) in
+            let data = try Fixture.demoFeed?.media(at: location, maxBytes: maxBytes)
+            guard location == first, let data else { return data }
+            return data.prefix(data.count / 2) // cut short on its way
+        })
+        let pilot = AppDriver(width: 80, height: 24, source: feed)
+        pilot.press(.key(.enter))
+        pilot.wait(1)
+        pilot.finishWork()
+        #expect(pilot.state.media.status[first] == .ready, "shown: what decoded is a picture")
+        let header = Snapshot.lines(of: pilot.canvas)[1]
+        #expect(header.contains("⚠ damaged"), "\(header)")
+        let line = try #require(pilot.state.feed.warnings.first { $0.message.hasPrefix(first) })
+        #expect(line.message.contains("cut short") && line.message.contains("showing what decoded"), "\(line.message)")
+        #expect(pilot.state.viewer?.playback.isRunning == true, "it plays as a photo does")
+        // Said once, however often it is shown again.
+        pilot.press(.key(.escape), .key(.enter))
+        pilot.wait(1)
+        pilot.finishWork()
+        #expect(pilot.state.feed.warnings.filter { $0.message.hasPrefix(first) }.count == 1)
+    }
+
+    @Test func aPhotoWithNoPictureDataSaysWhyInItsPlace() throws {
+        let first = try #require(Fixture.demo.stories.first?.items.first?.content.media?.location)
+        let feed = MemoryFeed(load: Fixture.demo, media: { location, maxBytes throws(FeedError) in
+            let data = try Fixture.demoFeed?.media(at: location, maxBytes: maxBytes)
+            guard location == first, let data, let scan = data.range(of: Data([0xFF, 0xDA])) else { return data }
+            return data.prefix(scan.lowerBound + 1)
+        })
+        let pilot = AppDriver(width: 80, height: 24, source: feed)
+        pilot.press(.key(.enter))
+        pilot.wait(1)
+        pilot.finishWork()
+        #expect(pilot.text.contains("cannot show this photo"), "\(pilot.text)")
+        #expect(pilot.text.contains("corrupt JPEG"))
     }
 }

@@ -207,17 +207,35 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
 
     @Test func aTruncatedJPEG() throws {
         let full = try #require(ImageEncoder.jpeg(JPEGDecodingTests.gradient))
-        let cut = full.prefix(full.count / 2)
-        // libjpeg pads a cut-off stream with grey and warns; a header cut short is an error.
-        let header = full.prefix(40)
-        #expect(throws: MediaError.self) { try ImageDecoder.decode(Data(header)) }
-        // The body cut in half: either a typed corrupt error, or libjpeg's padded picture
-        // at the full size (grey below the cut), never anything else.
+        // A header cut short is an error that says so.
+        #expect(throws: MediaError.self) { try ImageDecoder.decode(Data(full.prefix(40))) }
+        #expect(try ImageDecoder.decode(full).damage == nil, "a whole file is not damaged")
+    }
+
+    /// Issue 29, point 8: a photo cut short is shown as far as it decoded, and says so; one
+    /// cut before any of its picture says why instead.
+    @Test func aPhotoCutShortShowsWhatDecodedAndSaysSo() throws {
+        var image = RGBImage(width: 256, height: 256)
+        for y in 0..<256 { for x in 0..<256 { image[x, y] = RGBPixel(UInt8(x), UInt8(255 - y), 200) } }
+        let full = try #require(ImageEncoder.jpeg(image, quality: 95))
+        let half = try ImageDecoder.decode(Data(full.prefix(full.count / 2)))
+        let damage = try #require(half.damage)
+        #expect(damage.contains("cut short") && damage.contains("only the top"), "\(damage)")
+        let percent = try #require(Int(damage.split(separator: " ").first { $0.hasSuffix("%") }?.dropLast() ?? ""))
+        #expect((25...75).contains(percent), "\(damage)")
+        // The top decoded: its colours are the photo's, not grey.
+        #expect(close(half[10, 10], image[10, 10], within: 12) && close(half[200, 10], image[200, 10], within: 12))
+        // A progressive file cut short: coarse where it stops, still shown.
+        let progressive = try #require(ImageEncoder.jpeg(image, quality: 95, progressive: true))
+        let coarse = try ImageDecoder.decode(Data(progressive.prefix(progressive.count * 6 / 10)))
+        #expect(coarse.damage?.contains("cut short") == true)
+        // Cut before the first row of the picture: nothing to show, and why.
+        let headerEnd = try #require((0..<(full.count - 1)).first { full[$0] == 0xFF && full[$0 + 1] == 0xDA })
         do {
-            let padded = try ImageDecoder.decode(Data(cut))
-            #expect(padded.width == 64 && padded.height == 32)
+            _ = try ImageDecoder.decode(Data(full.prefix(headerEnd + 1)))
+            Issue.record("a file with no picture data decoded")
         } catch {
-            guard case .corrupt(.jpeg, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect("\(error)".contains("cut short") || "\(error)".contains("premature") || "\(error)".contains("corrupt"), "\(error)")
         }
     }
 
@@ -283,6 +301,7 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         data[at] = 0x23; data[at + 1] = 0x28; data[at + 2] = 0x2E; data[at + 3] = 0xE0
         let image = try ImageDecoder.decode(data, minimumSize: (width: 200, height: 120))
         #expect(image.width == 1500 && image.height == 1125)
+        #expect(image.damage?.contains("cut short") == true, "its data ends long before its rows do")
         #expect(throws: MediaError.tooManyPixels(width: 12000, height: 9000, limit: 100_000_000)) {
             try ImageDecoder.decode(data, limits: MediaLimits(maxSourcePixels: 100_000_000))
         }

@@ -14,6 +14,10 @@ typedef struct {
     int source_height;
     int orientation;
     char message[200];
+    /// Set when the picture decoded only in part (a JPEG whose data ends early or is
+    /// corrupt in places): what is wrong, in words; the pixels hold what decoded (libjpeg
+    /// fills the rest grey).
+    char damage[200];
 } stories_image;
 
 enum {

@@ -101,10 +101,13 @@ public enum MediaAction: Equatable, Sendable {
 public struct PictureNews: Equatable, Sendable {
     public var location: String
     public var status: MediaStatus
+    /// Ready, but only part of it decoded (a file cut short): why.
+    public var damage: String?
 
-    public init(_ location: String, _ status: MediaStatus) {
+    public init(_ location: String, _ status: MediaStatus, damage: String? = nil) {
         self.location = location
         self.status = status
+        self.damage = damage
     }
 }
 

@@ -98,6 +98,8 @@ public final class PicturePipeline {
     /// While a preload set is being taken in, its reports wait here and go out as one batch
     /// (one action for the app, not one per target).
     private var batch: [PictureNews]?
+    /// Why a picture decoded only in part, by location (said with each `.ready` of it).
+    private var damaged: [String: String] = [:]
     /// Told how long each fetch that brought bytes took, by `clock` (the app's: virtual in
     /// a replay).
     public var onFetchTimed: (@MainActor (_ seconds: Double) -> Void)?
@@ -350,6 +352,8 @@ public final class PicturePipeline {
         switch result {
         case .success(let (image, cells, wasDecoded, video)):
             if wasDecoded {
+                if image.damage != nil, damaged[location] == nil, damaged.count >= 1_000 { damaged.removeAll() } // bounded
+                damaged[location] = image.damage
                 decodeCount += 1
                 cache.insert(decoded: image, for: location)
             }
@@ -376,10 +380,13 @@ public final class PicturePipeline {
     }
 
     private func report(_ location: String, _ status: MediaStatus) {
+        var news = PictureNews(location, status)
+        // A picture that decoded only in part is ready, with why (shown with a notice).
+        if status == .ready { news.damage = damaged[location] }
         if batch != nil {
-            batch?.append(PictureNews(location, status))
+            batch?.append(news)
         } else {
-            onNews?([PictureNews(location, status)])
+            onNews?([news])
         }
     }
 

@@ -90,7 +90,10 @@ public enum ImageDecoder {
         guard let pixels = decoded.pixels else { throw .corrupt(format: format, reason: "no pixels") }
         let width = Int(decoded.width), height = Int(decoded.height)
         let buffer = Array(UnsafeBufferPointer(start: pixels, count: width * height * 3))
-        return RGBImage(width: width, height: height, pixels: buffer).oriented(Int(decoded.orientation))
+        var image = RGBImage(width: width, height: height, pixels: buffer).oriented(Int(decoded.orientation))
+        let damage = withUnsafeBytes(of: decoded.damage) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        if !damage.isEmpty { image.damage = SafeText.line(damage, maxColumns: 200) }
+        return image
     }
 
     /// Reads a file with the byte limit checked first (from the file's size, before reading).

@@ -3,6 +3,9 @@ public struct RGBImage: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public var pixels: [UInt8]
+    /// Why only part of the picture decoded (a file cut short), when that is so: it is shown
+    /// as it decoded, with a notice.
+    public var damage: String?
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match the size")

@@ -59,6 +59,9 @@ public enum ViewerScreen {
         if state.viewing.transition == nil { drawLoadingSign(state, in: media, into: &canvas) }
         if overPhoto { canvas.darken(rows: 1..<2) }
         var marks: [String] = []
+        if let file = item.content.media, state.media.damaged[file.location] != nil, state.media.status[file.location] == .ready {
+            marks.append("⚠ damaged")
+        }
         if case .video(let file) = item.content, let status = state.media.videos[file.location], status.failure == nil {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             if status.hasAudio { marks.append("🔇") }

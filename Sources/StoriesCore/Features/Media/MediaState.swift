@@ -29,6 +29,9 @@ public struct MediaState: Equatable, Sendable {
     /// has been waited for: the loading sign shows after `MediaWait.signAfter`, and says the
     /// network is slow after `MediaWait.slowAfter`.
     public var waiting: MediaWait?
+    /// Pictures shown as far as they decoded (a file cut short), with why: the viewer marks
+    /// them, and the problems list says it once.
+    public var damaged: [String: String] = [:]
 
     public init() {}
 }

@@ -3,7 +3,14 @@ extension Reduction {
     mutating func reduce(_ action: MediaAction) {
         switch action {
         case .pictures(let news):
-            for item in news where state.media.status[item.location] != item.status { picture(item.location, item.status) }
+            for item in news {
+                if let damage = item.damage, state.media.damaged[item.location] != damage {
+                    // Shown as far as it decoded; said once in the problems list, with the file.
+                    state.media.damaged[item.location] = damage
+                    delegate(.warn([FeedWarning("\(item.location): \(damage); showing what decoded")]))
+                }
+                if state.media.status[item.location] != item.status { picture(item.location, item.status) }
+            }
         case .video(let location, let event):
             video(event, at: location)
         case .fetchTimed(let seconds):
