@@ -1,3 +1,5 @@
+import StoriesCells
+import Foundation
 import StoriesTestSupport
 import StoriesApp
 import StoriesCore
@@ -103,5 +105,116 @@ import Testing
         #expect(pilot.text.contains("Gestures · now: viewing · motion off"), "the pilot runs with reduce motion")
         #expect(pilot.text.contains("→ hold → viewer.playback → hold (pause)"))
         #expect(pilot.text.contains("declined: tap (released after a hold)"))
+    }
+}
+
+/// Issue 29, point 2: text is never resampled. In every frame of the zoom, the cube, a
+/// sideways drag and a pull-down, each run of text drawn is a piece of a text shown at rest
+/// (moved and cut with its face, never with letters dropped: before, "Trinin da at he
+/// pacecenre." while opening).
+@MainActor
+@Suite struct TextKeepsItsWordsTests {
+    /// The runs of text on a screen, split where their colour changes.
+    static func texts(_ canvas: Canvas) -> [String] {
+        canvas.textRuns().flatMap { run -> [String] in
+            var pieces: [String] = [], current = "", colour: Color?
+            for cell in run.cells {
+                guard let grapheme = cell.grapheme else { continue }
+                if grapheme != " ", let colour, cell.style.foreground != colour {
+                    pieces.append(current)
+                    current = ""
+                }
+                if grapheme != " " { colour = cell.style.foreground }
+                current.append(grapheme)
+            }
+            pieces.append(current)
+            return pieces.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// Every text the screens at rest show, one line each.
+    static func atRest(_ screens: [Canvas]) -> String {
+        screens.flatMap { Snapshot.lines(of: $0) }.joined(separator: "\n")
+    }
+
+    func expectWhole(_ frames: [Canvas], rest: String, _ what: String) {
+        var checked = 0
+        for (index, frame) in frames.enumerated() {
+            for text in Self.texts(frame) {
+                checked += 1
+                #expect(rest.contains(text), "\(what), frame \(index): '\(text)' is not a piece of any text at rest")
+            }
+        }
+        #expect(checked > frames.count, "\(what): text was drawn in the frames (\(checked) runs in \(frames.count))")
+    }
+
+    /// Frames every 1/60 s until the animation is over.
+    func frames(_ pilot: AppDriver) -> [Canvas] {
+        var frames: [Canvas] = []
+        while pilot.state.viewing.transition != nil, frames.count < 100 {
+            pilot.frame(after: 1.0 / 60)
+            frames.append(pilot.canvas)
+        }
+        return frames
+    }
+
+    /// Every screen at rest the transitions pass between: the home, and each item of the
+    /// first three stories in the viewer.
+    static func restScreens(width: Int, height: Int) -> String {
+        let pilot = AppDriver(width: width, height: height)
+        var screens = [pilot.canvas]
+        pilot.press(.key(.enter))
+        pilot.wait(1)
+        pilot.press(.key(.escape)) // the home with the first item seen: its next one previewed
+        screens.append(pilot.canvas)
+        pilot.press(.key(.enter))
+        pilot.wait(1)
+        for _ in 0..<9 {
+            pilot.press(.key(.character(" ")))
+            screens.append(pilot.canvas)
+            pilot.press(.key(.character(" ")), .key(.right))
+            pilot.wait(1)
+        }
+        pilot.press(.key(.escape))
+        screens.append(pilot.canvas)
+        return atRest(screens)
+    }
+
+    @Test(arguments: [(80, 24), (120, 40), (200, 60)])
+    func theZoomAndTheCube(width: Int, height: Int) {
+        let pilot = AppDriver(width: width, height: height, motion: true)
+        pilot.press(.key(.enter))
+        let opening = frames(pilot)
+        pilot.press(.key(.character("]")))
+        let cube = frames(pilot)
+        pilot.press(.key(.character("[")))
+        let back = frames(pilot)
+        let rest = Self.restScreens(width: width, height: height)
+        expectWhole(opening, rest: rest, "the zoom at \(width)×\(height)")
+        expectWhole(cube + back, rest: rest, "the cube at \(width)×\(height)")
+        #expect(opening.count > 5 && cube.count > 5)
+    }
+
+    @Test func dragsSidewaysAndDown() {
+        let pilot = AppDriver(width: 80, height: 24, motion: true)
+        pilot.press(.key(.enter))
+        pilot.frame(after: 0.3)
+        var frames: [Canvas] = []
+        // Sideways, a column at a time, and held.
+        pilot.mouse(.press(.left), column: 70, row: 12)
+        for column in stride(from: 69, through: 30, by: -1) {
+            pilot.mouse(.drag(.left), column: column, row: 12)
+            frames.append(pilot.canvas)
+        }
+        pilot.mouse(.drag(.left), column: 70, row: 12)
+        pilot.mouse(.release(.left), column: 70, row: 12)
+        pilot.frame(after: 0.5)
+        // Down, a row at a time.
+        pilot.mouse(.press(.left), column: 40, row: 3)
+        for row in 4...20 {
+            pilot.mouse(.drag(.left), column: 40, row: row)
+            frames.append(pilot.canvas)
+        }
+        expectWhole(frames, rest: Self.restScreens(width: 80, height: 24), "drags")
     }
 }

@@ -52,3 +52,105 @@ extension Canvas {
     }
 }
 
+
+/// Text in an animation is moved and clipped with its face, never resampled (a scaled row
+/// of letters drops some: "Trinin da at he pacecenre."). A face is drawn in two layers: its
+/// pictures and marks scaled, with the text's cells as their background; then each run of
+/// text at its own size, at the place its row and start land on, cut where the face ends.
+extension Canvas {
+    /// A run of text in one row: its cells (wide graphemes with their right halves), where
+    /// it starts, and whether it ends at the right edge (kept there as the face narrows).
+    struct TextRun: Equatable {
+        var y: Int
+        var x: Int
+        var cells: [Cell]
+        var hugsRight: Bool
+    }
+
+    /// A grapheme that is text: anything but a space, box drawing and block elements (the
+    /// cells pictures, rings and bars are made of).
+    static func isText(_ cell: Cell) -> Bool {
+        guard let grapheme = cell.grapheme else { return true } // a wide grapheme's right half
+        guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else { return false }
+        return !(0x2500...0x259F).contains(scalar.value)
+    }
+
+    /// The runs of text in every row: text cells, with single spaces between words kept in
+    /// (two spaces or any other cell end a run).
+    func textRuns() -> [TextRun] {
+        var runs: [TextRun] = []
+        for y in 0..<height {
+            var x = 0
+            while x < width {
+                guard Self.isText(self[x, y]), !self[x, y].isContinuation else {
+                    x += 1
+                    continue
+                }
+                var end = x
+                while end < width {
+                    if Self.isText(self[end, y]) {
+                        end += 1
+                    } else if self[end, y].grapheme == " ", end + 1 < width, Self.isText(self[end + 1, y]), !self[end + 1, y].isContinuation {
+                        end += 1
+                    } else {
+                        break
+                    }
+                }
+                runs.append(TextRun(y: y, x: x, cells: (x..<end).map { self[$0, y] }, hugsRight: end >= width - 2))
+                x = end
+            }
+        }
+        return runs
+    }
+
+    /// The face without its text: each text cell a blank in its background (so a band
+    /// under a caption stays a band).
+    func withoutText() -> Canvas {
+        var copy = self
+        for index in cells.indices where Self.isText(cells[index]) {
+            copy.record(Cell(" ", style: Style(background: cells[index].style.background)), at: index)
+        }
+        return copy
+    }
+
+    /// Draws text runs of a face `faceWidth` × `faceHeight` laid into the columns `columns`
+    /// of this canvas, each run's row at `row(y)` (nil: not shown), at its own size, cut to
+    /// the columns; one run a row (the first to land there), so no two texts mix.
+    /// `restyle` shades a run as its face is shaded where the run's middle lands (one shade
+    /// a run: its letters read as one).
+    mutating func drawText(_ runs: [TextRun], faceWidth: Int, columns: Range<Int>, row: (Int) -> Int?,
+                           restyle: (Int, Style) -> Style = { $1 }) {
+        guard faceWidth > 0, !columns.isEmpty else { return }
+        var taken = Set<Int>()
+        for run in runs {
+            guard let ty = row(run.y), ty >= 0, ty < height, !taken.contains(ty) else { continue }
+            taken.insert(ty)
+            let start = run.hugsRight
+                ? columns.upperBound - (faceWidth - run.x)
+                : columns.lowerBound + run.x * columns.count / faceWidth
+            let middle = start + run.cells.count / 2
+            var tx = start
+            var index = 0
+            while index < run.cells.count {
+                let cell = run.cells[index]
+                let wide = index + 1 < run.cells.count && run.cells[index + 1].isContinuation
+                let w = wide ? 2 : 1
+                if let grapheme = cell.grapheme, tx >= columns.lowerBound, tx + w <= columns.upperBound, tx >= 0, tx + w <= width {
+                    put(grapheme, width: w, x: tx, y: ty, style: restyle(middle, cell.style))
+                }
+                tx += w
+                index += w
+            }
+        }
+    }
+
+    /// `draw(_:scaledInto:)` for a face that holds text: its pictures scaled, its text moved.
+    public mutating func drawFace(_ source: Canvas, scaledInto rect: Rect) {
+        guard rect.width > 0, rect.height > 0, source.width > 0, source.height > 0 else { return }
+        draw(source.withoutText(), scaledInto: rect)
+        drawText(source.textRuns(), faceWidth: source.width, columns: rect.x..<rect.maxX, row: { y in
+            let ty = rect.y + y * rect.height / source.height
+            return ty >= rect.y && ty < rect.maxY ? ty : nil
+        })
+    }
+}

@@ -71,7 +71,7 @@ public enum TransitionView {
         canvas.shade(1 - 0.75 * max(0, min(1, backdrop)))
         var face = Canvas(width: width, height: height)
         ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
-        canvas.draw(face, scaledInto: zoomRect(state, storyIndex: viewer.storyIndex, scale: scale, width: width, height: height))
+        canvas.drawFace(face, scaledInto: zoomRect(state, storyIndex: viewer.storyIndex, scale: scale, width: width, height: height))
     }
 
     /// Two faces of a cube seen from the front: the leaving face narrows as the arriving
@@ -112,13 +112,17 @@ public enum TransitionView {
         let faceWidth = columns.count
         guard faceWidth > 0 else { return }
         let angle = turnedAway * .pi / 2
-        for tx in columns {
-            // 0 at the seam, 1 at the outer edge.
+        // The face's top and bottom at a column (0 at the seam, 1 at the outer edge, which
+        // turns away), and how much light it keeps there.
+        func edges(_ tx: Int) -> (top: Int, bottom: Int, light: Double) {
             let local = faceWidth > 1 ? Double(tx - columns.lowerBound) / Double(faceWidth - 1) : 0
             let outward = outerEdgeOnLeft ? 1 - local : local
             let inset = Int((Double(height) / 6 * sin(angle) * outward).rounded())
-            let light = 1 - 0.7 * sin(angle) * outward
-            let top = inset, bottom = height - inset
+            return (inset, height - inset, 1 - 0.7 * sin(angle) * outward)
+        }
+        let picture = source?.withoutText()
+        for tx in columns {
+            let (top, bottom, light) = edges(tx)
             for ty in 0..<height {
                 guard let source, ty >= top, ty < bottom, bottom > top else {
                     canvas.put(" ", width: 1, x: tx, y: ty, style: .plain)
@@ -126,9 +130,23 @@ public enum TransitionView {
                 }
                 let sx = (tx - columns.lowerBound) * source.width / faceWidth
                 let sy = (ty - top) * source.height / (bottom - top)
-                let (grapheme, style) = Canvas.sample(source, x: sx, y: sy)
+                let (grapheme, style) = Canvas.sample(picture ?? source, x: sx, y: sy)
                 canvas.put(grapheme, width: 1, x: tx, y: ty, style: light < 0.999 ? Canvas.shaded(style, light) : style)
             }
         }
+        // Its text at its own size, on the row its face puts it at the run's middle, cut
+        // where the face ends (the seam or the screen's edge).
+        guard let source else { return }
+        let runs = source.textRuns()
+        let middles = Dictionary(runs.map { ($0.y, $0.x + $0.cells.count / 2) }, uniquingKeysWith: { first, _ in first })
+        canvas.drawText(runs, faceWidth: source.width, columns: columns, row: { y in
+            let middle = columns.lowerBound + (middles[y] ?? 0) * faceWidth / source.width
+            let (top, bottom, _) = edges(min(max(middle, columns.lowerBound), columns.upperBound - 1))
+            guard bottom > top else { return nil }
+            return top + y * (bottom - top) / source.height
+        }, restyle: { tx, style in
+            let light = edges(min(max(tx, columns.lowerBound), columns.upperBound - 1)).light
+            return light < 0.999 ? Canvas.shaded(style, light) : style
+        })
     }
 }
