@@ -32,6 +32,8 @@ public enum HeadlessRun {
         public var colors = "256"
         /// Photos shown whole at the start.
         public var photosFit = true
+        /// The background text is kept readable on (a headless screen has no terminal to ask).
+        public var background = Display.dark
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
@@ -120,7 +122,7 @@ public enum HeadlessRun {
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
-        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256))
+        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256, background: options.background))
         return engine
     }
 }

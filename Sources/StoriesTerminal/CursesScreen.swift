@@ -109,6 +109,12 @@ public final class CursesScreen {
         if reportsFocus { writeRaw("\u{1B}[?1004h") }
     }
 
+    /// Asks the terminal for its background colour (OSC 11); the answer comes with the
+    /// input (`InputDecoder.takeOSCReports`), within a few milliseconds where there is one.
+    public func askBackground() {
+        writeRaw("\u{1B}]11;?\u{1B}\\")
+    }
+
     /// The terminal is asked to report focus (the app's own screen, not a test's).
     private var reportsFocus: Bool { mouseEnabled }
 

@@ -23,8 +23,20 @@ public struct InputDecoder: Sendable {
     /// Focus reports read (`CSI I`: the window gained the focus, true; `CSI O`: lost it), in
     /// order; taken with `takeFocusReports()`. Not input events: nothing routes them.
     private var focusReports: [Bool] = []
+    /// Operating-system command answers (`ESC ] body BEL` or `ESC ] body ESC \`): their
+    /// bodies, at most 256 characters (OSC 11's "11;rgb:…" says the background).
+    private var oscReports: [String] = []
+    /// Inside an OSC answer: its body so far.
+    private var osc: String.UnicodeScalarView?
+    private var oscSawEscape = false
 
     public init() {}
+
+    /// The OSC answers read since the last call.
+    public mutating func takeOSCReports() -> [String] {
+        defer { oscReports = [] }
+        return oscReports
+    }
 
     /// The focus reports read since the last call.
     public mutating func takeFocusReports() -> [Bool] {
@@ -57,6 +69,21 @@ public struct InputDecoder: Sendable {
     }
 
     private mutating func feed(_ scalar: Unicode.Scalar) {
+        if var body = osc {
+            // An OSC answer ends with BEL or ESC \; nothing in it is typed.
+            if scalar == "\u{07}" || (oscSawEscape && scalar == "\\") {
+                osc = nil
+                oscSawEscape = false
+                oscReports.append(String(body))
+            } else if scalar == "\u{1B}" {
+                oscSawEscape = true
+            } else {
+                oscSawEscape = false
+                if body.count < 256 { body.append(scalar) }
+                osc = body
+            }
+            return
+        }
         if discardingSequence {
             if (0x20...0x3F).contains(scalar.value) { return }
             discardingSequence = false
@@ -102,6 +129,9 @@ public struct InputDecoder: Sendable {
         guard let sequence = escape, sequence.count >= 2 else { return }
         let second = sequence[1]
         switch second {
+        case "]":
+            escape = nil
+            osc = String.UnicodeScalarView()
         case "[":
             guard sequence.count >= 3 else { return }
             let last = sequence[sequence.count - 1].value

@@ -28,6 +28,15 @@ public final class TerminalApp {
     public var farewell: String?
     /// Why stories.conf's colours could not be had, said at start.
     private var colorsNote: String?
+    /// Which background text is kept readable on, and the one in use.
+    private let theme: ThemeChoice
+    private var background: RGB
+
+    /// What the terminal shows now.
+    private var display: Display {
+        Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect, background: background)
+    }
+
     /// `--step`: where the replay is, on its virtual clock.
     private var stepper: Stepper?
 
@@ -52,7 +61,8 @@ public final class TerminalApp {
     /// one input (→, Space, Enter) or one frame (.) per key, and nothing is saved.
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
-                preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, colors: (depth: String, origin: String)? = nil,
+                preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
+                colors: (depth: String, origin: String)? = nil,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
@@ -81,7 +91,17 @@ public final class TerminalApp {
                                seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
                                reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur)
         }
-        engine.setDisplay(Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect))
+        // The background text is kept readable on: as said, else as COLORFGBG hints, else
+        // dark until the terminal answers OSC 11 (asked now, answered with the input).
+        self.theme = theme
+        switch theme {
+        case .dark: background = Display.dark
+        case .light: background = Display.light
+        case .auto:
+            background = ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"]) ?? Display.dark
+            terminal.askBackground()
+        }
+        engine.setDisplay(display)
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
@@ -167,6 +187,13 @@ public final class TerminalApp {
             if stepper != nil { step(event) } else { engine.input(event) }
         }
         for focused in decoder.takeFocusReports() where stepper == nil { engine.send(.app(.focus(focused))) }
+        for answer in decoder.takeOSCReports() {
+            // The terminal's background (OSC 11), when the theme is its to say.
+            if theme == .auto, let colour = ThemeChoice.background(fromOSC: answer), colour != background {
+                background = colour
+                engine.setDisplay(display)
+            }
+        }
     }
 
     // MARK: - Stepping (--step)
@@ -224,7 +251,7 @@ public final class TerminalApp {
         resize.setEventHandler {
             MainActor.assumeIsolated {
                 self.terminal.updateSize()
-                self.engine.setDisplay(Display(colorDepth: self.terminal.colorDepth, cellAspect: self.terminal.cellAspect))
+                self.engine.setDisplay(self.display)
                 let size = self.terminal.size
                 self.engine.resize(width: size.width, height: size.height)
             }

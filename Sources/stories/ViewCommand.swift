@@ -61,6 +61,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Colours: truecolor, 256, 16, 8 or none (default: what the terminal shows, or colors in stories.conf).", valueName: "depth"))
     var colors: String?
 
+    @Option(help: ArgumentHelp("Light or dark: auto (the default: as the terminal answers), dark or light (or theme in stories.conf).", valueName: "auto|dark|light"))
+    var theme: String?
+
     @Option(help: ArgumentHelp("Seed of the pretend network's delays and failures, and of --synthetic's names (default: a new one each run for the network, said when the app ends and kept in --record; 1 for --synthetic).", valueName: "N"))
     var seed: UInt64?
 
@@ -114,6 +117,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if let theme, ThemeChoice(rawValue: theme.lowercased()) == nil {
+            throw ValidationError("--theme takes auto, dark or light; got '\(SafeText.line(theme))'")
+        }
         if let colors, ColorDepth(name: colors) == nil {
             throw ValidationError("--colors takes truecolor, 256, 16, 8 or none; got '\(SafeText.line(colors))'")
         }
@@ -191,7 +197,8 @@ struct ViewCommand: ParsableCommand {
         try start(setup, recording: recording, notes: notes,
                   terminalColors: colors.map { ($0, "--colors \($0)") } ?? recording?.setup.map { ($0.colors, "the recording's colors \($0.colors)") }
                     ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") },
-                  pauseOnBlur: settings.pauseOnBlur ?? true)
+                  pauseOnBlur: settings.pauseOnBlur ?? true,
+                  theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto)
     }
 
     /// The source a setup names.
@@ -243,7 +250,7 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
-                       pauseOnBlur: Bool) throws {
+                       pauseOnBlur: Bool, theme: ThemeChoice) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -267,6 +274,7 @@ struct ViewCommand: ParsableCommand {
             options.gestureLog = gestureFile
             options.colors = setup.colors
             options.photosFit = setup.photosFit
+            if theme == .light { options.background = Display.light }
             // A file that cannot be written is said at once on stderr, and again at the end.
             let failures = WriteFailures()
             options.onWriteFailed = { failure in
@@ -292,7 +300,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      pauseOnBlur: pauseOnBlur, colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

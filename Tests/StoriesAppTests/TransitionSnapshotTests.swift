@@ -169,6 +169,7 @@ import Testing
         screens.append(pilot.canvas)
         pilot.press(.key(.enter))
         pilot.wait(1)
+        screens.append(pilot.canvas) // playing: "Space pause" on the hint line
         for _ in 0..<9 {
             pilot.press(.key(.character(" ")))
             screens.append(pilot.canvas)

@@ -139,6 +139,22 @@ import Testing
         #expect(decoder.takeFocusReports().isEmpty)
     }
 
+    /// Issue 29, point 1: the terminal's OSC 11 answer (its background) is read from the input.
+    @Test func oscAnswersAreReportsNotKeys() {
+        // The answer comes with the input, and nothing of it is typed.
+        var decoder = InputDecoder()
+        for scalar in "a\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\b\u{1B}]11;rgb:0/0/0\u{07}".unicodeScalars { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.flush() == [.key(.character("a")), .key(.character("b"))])
+        #expect(decoder.takeOSCReports() == ["11;rgb:ffff/ffff/ffff", "11;rgb:0/0/0"])
+        // A hostile answer that never ends is bounded and swallows nothing after its end.
+        var endless = InputDecoder()
+        for _ in 0..<100_000 { endless.feed(.scalar("x")) }
+        for scalar in "\u{1B}]".unicodeScalars + Array(repeating: "y", count: 10_000) + "\u{07}q".unicodeScalars { endless.feed(.scalar(scalar)) }
+        let events = endless.flush()
+        #expect(events.last == .key(.character("q")))
+        #expect((endless.takeOSCReports().first?.count ?? 0) <= 256)
+    }
+
     @Test @MainActor func theScreenAsksForFocusReportsAndGivesThemBack() throws {
         let output = try #require(tmpfile())
         let input = try #require(fopen("/dev/null", "r"))

@@ -17,13 +17,60 @@ public struct Display: Equatable, Sendable {
     /// is brought to the nearest end, and a number that is not one to the usual shape.
     public static let cellAspectRange = 0.2...2.0
 
-    public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect) {
+    /// The terminal's background: what it answered to OSC 11, or what `COLORFGBG` or the
+    /// `theme` setting say (black when nothing says). Text is kept readable against it.
+    public var background: RGB
+
+    public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
+                background: RGB = Display.dark) {
         self.colorDepth = colorDepth
         self.cellAspect = Self.bounded(cellAspect: cellAspect)
+        self.background = background
     }
+
+    /// What a dark and a light terminal are taken to have when they do not say.
+    public static let dark = RGB(0, 0, 0)
+    public static let light = RGB(255, 255, 255)
+
+    /// A light background: dark text reads on it.
+    public var isLight: Bool { Contrast.luminance(background.tuple) > 0.18 }
 
     public static func bounded(cellAspect: Double) -> Double {
         guard cellAspect.isFinite else { return standardCellAspect }
         return min(max(cellAspect, cellAspectRange.lowerBound), cellAspectRange.upperBound)
+    }
+}
+
+extension RGB {
+    /// As `Contrast` takes a colour.
+    public var tuple: Contrast.RGB8 { (red, green, blue) }
+}
+
+/// Which background the app reads text against: the terminal's, as it answers (auto, the
+/// default), or one said outright (`theme = dark|light`, `--theme`).
+public enum ThemeChoice: String, Sendable, CaseIterable {
+    case auto, dark, light
+
+    /// `COLORFGBG` ("15;0": text 15 on background 0), which some terminals set: the
+    /// background's palette number says dark (0–6, 8) or light (7, 9–15). nil when unset or
+    /// unreadable.
+    public static func background(fromCOLORFGBG value: String?) -> RGB? {
+        guard let value, let last = value.split(separator: ";").last, let index = Int(last), (0...15).contains(index) else { return nil }
+        return index == 7 || index >= 9 ? Display.light : Display.dark
+    }
+
+    /// An OSC 11 answer's body ("11;rgb:ffff/ffff/ffff", 1 to 4 hex digits a channel):
+    /// the colour. nil for anything else.
+    public static func background(fromOSC body: String) -> RGB? {
+        guard body.hasPrefix("11;rgb:") else { return nil }
+        let parts = body.dropFirst("11;rgb:".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var channels: [UInt8] = []
+        for part in parts {
+            guard (1...4).contains(part.count), let value = Int(part, radix: 16) else { return nil }
+            let top = (1 << (4 * part.count)) - 1
+            channels.append(UInt8((value * 255 + top / 2) / top))
+        }
+        return RGB(channels[0], channels[1], channels[2])
     }
 }

@@ -9,6 +9,7 @@ import Foundation
 ///     preload = off          # on (the default) or off
 ///     network = 3g           # a pretend network: local, wifi, 4g, 3g, offline
 ///     seed = 42              # the pretend network's draws, and --synthetic's names
+///     theme = light          # auto (the default: as the terminal answers), dark or light
 ///     pause-on-blur = off    # on (the default): a story waits while the terminal is in the background
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
@@ -26,8 +27,10 @@ public struct AppSettings: Equatable, Sendable {
     /// Playback waits while the terminal window is in the background (where the terminal
     /// reports focus); nil: the default, on.
     public var pauseOnBlur: Bool?
+    /// Which background text is kept readable on; nil: auto.
+    public var theme: ThemeChoice?
 
-    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur"]
+    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme"]
 
     public init(reduceMotion: Bool = false) {
         self.reduceMotion = reduceMotion
@@ -54,6 +57,9 @@ public struct AppSettings: Equatable, Sendable {
             case "reduce-motion":
                 guard let on = Self.boolean(value) else { throw fail("reduce-motion takes on or off; got '\(quoted)'") }
                 result.reduceMotion = on
+            case "theme":
+                guard let choice = ThemeChoice(rawValue: value.lowercased()) else { throw fail("theme takes auto, dark or light; got '\(quoted)'") }
+                result.theme = choice
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on

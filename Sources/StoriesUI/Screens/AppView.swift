@@ -21,6 +21,7 @@ public enum AppView {
             for (offset, line) in lines.prefix(max(1, height)).enumerated() {
                 canvas.text(line, x: 0, y: offset + max(0, (height - lines.count) / 2), style: Style(foreground: Theme.warning, attributes: [.bold]))
             }
+            canvas.keepReadable(on: state.display)
             return canvas
         }
         if let motion = TransitionView.motion(of: state) {
@@ -39,6 +40,8 @@ public enum AppView {
         if state.chrome.modal != nil {
             HelpOverlay.render(state, into: &canvas)
         }
+        // Every text reads on this terminal's background, light or dark, at its depth.
+        canvas.keepReadable(on: state.display)
         return canvas
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+
+/// WCAG contrast between what a terminal shows: text at least 4.5:1 against the background
+/// it is drawn on, marks (rings, bars, frames) at least 3:1 — on a light terminal and a
+/// dark one, at every colour depth (a colour is judged as the depth will show it).
+public enum Contrast {
+    public typealias RGB8 = (r: UInt8, g: UInt8, b: UInt8)
+
+    /// WCAG 2's minimum for text (AA) and for marks that carry meaning.
+    public static let text = 4.5
+    public static let mark = 3.0
+
+    /// Relative luminance (WCAG 2, sRGB).
+    public static func luminance(_ c: RGB8) -> Double {
+        func channel(_ v: UInt8) -> Double {
+            let s = Double(v) / 255
+            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+    }
+
+    public static func ratio(_ a: RGB8, _ b: RGB8) -> Double {
+        let la = luminance(a), lb = luminance(b)
+        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+    }
+
+    /// What the terminal shows for `color` at `depth`, as RGB (its default as `fallback`;
+    /// the palette's first 16 as xterm has them).
+    public static func shown(_ color: Color, depth: ColorDepth, fallback: RGB8) -> RGB8 {
+        let number = ColorMapping.terminalColor(color, depth: depth)
+        guard number >= 0 else { return fallback }
+        if depth == .direct {
+            return (UInt8((number >> 16) & 0xFF), UInt8((number >> 8) & 0xFF), UInt8(number & 0xFF))
+        }
+        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(clamping: number))
+        return (r, g, b)
+    }
+
+    /// `color`, or the colour nearest it that shows at least `minimum`:1 against
+    /// `background` at `depth` (the most contrast there is when none does).
+    public static func readable(_ color: Color, on background: RGB8, minimum: Double, depth: ColorDepth,
+                                fallback: RGB8) -> Color {
+        let wanted = shown(color, depth: depth, fallback: fallback)
+        guard depth != .none, ratio(wanted, background) < minimum else { return color }
+        // Nearest by weighted RGB, with a grey kept grey and a hue kept as near as it goes
+        // (a light grey must not turn yellow to read on purple).
+        func chroma(_ c: RGB8) -> Int { Int(max(c.r, c.g, c.b)) - Int(min(c.r, c.g, c.b)) }
+        func distance(_ c: RGB8) -> Int {
+            let dr = Int(c.r) - Int(wanted.r), dg = Int(c.g) - Int(wanted.g), db = Int(c.b) - Int(wanted.b)
+            let dc = chroma(c) - chroma(wanted)
+            return 2 * dr * dr + 4 * dg * dg + 3 * db * db + 6 * dc * dc
+        }
+        if depth == .direct {
+            // Towards black on a light background, towards white on a dark one, a step at a time.
+            let target: RGB8 = luminance(background) > 0.18 ? (0, 0, 0) : (255, 255, 255)
+            for step in 1...20 {
+                let t = Double(step) / 20
+                func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+                let c: RGB8 = (mix(wanted.r, target.r), mix(wanted.g, target.g), mix(wanted.b, target.b))
+                if ratio(c, background) >= minimum { return .rgb(c.r, c.g, c.b) }
+            }
+            return .rgb(target.r, target.g, target.b)
+        }
+        let candidates: ClosedRange<Int> = switch depth {
+        case .palette256: 16...255
+        case .sixteen: 0...15
+        default: 0...7
+        }
+        var best: (index: Int, distance: Int)?
+        var strongest = (index: candidates.lowerBound, ratio: 0.0)
+        for index in candidates {
+            let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+            let r2 = ratio((r, g, b), background)
+            if r2 > strongest.ratio { strongest = (index, r2) }
+            guard r2 >= minimum else { continue }
+            let d = distance((r, g, b))
+            if best.map({ d < $0.distance }) ?? true { best = (index, d) }
+        }
+        return .palette(UInt8(best?.index ?? strongest.index))
+    }
+}
+

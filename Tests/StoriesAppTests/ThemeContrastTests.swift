@@ -1,0 +1,116 @@
+import Foundation
+import StoriesApp
+import StoriesCells
+import StoriesCore
+import Testing
+@testable import StoriesUI
+
+/// Issue 29, point 1: light terminals and dark ones. Every text on every screen reads at
+/// least 4.5:1 against what it is drawn on (rings, bars and frames 3:1), in both themes, at
+/// truecolor, 256, 16 and 8 colours — judged as the terminal shows each colour at that depth.
+@MainActor
+@Suite struct ThemeContrastTests {
+    /// The screens a person meets: the home, its sections, the search, the help and the
+    /// problems list, the viewer on a photo, a text card and a video, the g and i overlays.
+    static func screens(depth: ColorDepth, background: RGB) -> [(String, Canvas)] {
+        var screens: [(String, Canvas)] = []
+        let pilot = AppDriver(width: 100, height: 30, depth: depth, background: background)
+        pilot.finishWork()
+        screens.append(("home", pilot.canvas))
+        pilot.press(.key(.down))
+        screens.append(("sections", pilot.canvas))
+        pilot.press(.key(.escape), .key(.character("/")))
+        pilot.type("mi")
+        screens.append(("search", pilot.canvas))
+        pilot.press(.key(.escape), .key(.escape), .key(.character("?")))
+        screens.append(("help", pilot.canvas))
+        pilot.press(.key(.escape), .key(.character("p")))
+        screens.append(("problems", pilot.canvas))
+        pilot.press(.key(.escape), .key(.enter))
+        pilot.wait(1)
+        pilot.finishWork()
+        screens.append(("viewer photo", pilot.canvas))
+        pilot.press(.key(.character("g")))
+        screens.append(("gesture log", pilot.canvas))
+        pilot.press(.key(.character("g")), .key(.character("i")))
+        screens.append(("metrics", pilot.canvas))
+        pilot.press(.key(.character("i")), .key(.character("]")), .key(.right))
+        pilot.wait(1)
+        pilot.press(.key(.character(" ")))
+        screens.append(("viewer text card, paused", pilot.canvas))
+        pilot.press(.key(.escape), .key(.end), .key(.enter))
+        pilot.wait(1)
+        pilot.finishWork()
+        screens.append(("viewer, last story", pilot.canvas))
+        return screens
+    }
+
+    /// The cells whose text does not read, with the ratio each has.
+    static func unreadable(_ canvas: Canvas, depth: ColorDepth, background: RGB) -> [String] {
+        let light = Display(colorDepth: depth, background: background).isLight
+        let foreground: Contrast.RGB8 = light ? (0, 0, 0) : (229, 229, 229)
+        var problems: [String] = []
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let cell = canvas[x, y]
+                guard let grapheme = cell.grapheme, grapheme != " ", let scalar = grapheme.unicodeScalars.first,
+                      !(0x2580...0x259F).contains(scalar.value) else { continue }
+                let minimum = (0x2500...0x257F).contains(scalar.value) ? Contrast.mark : Contrast.text
+                let reversed = cell.style.attributes.contains(.reverse)
+                let text = Contrast.shown(reversed ? cell.style.background : cell.style.foreground, depth: depth,
+                                          fallback: reversed ? background.tuple : foreground)
+                let under = Contrast.shown(reversed ? cell.style.foreground : cell.style.background, depth: depth,
+                                           fallback: reversed ? foreground : background.tuple)
+                let ratio = Contrast.ratio(text, under)
+                if ratio < minimum - 0.005 { problems.append("'\(grapheme)' at \(x),\(y): \(String(format: "%.2f", ratio)):1") }
+            }
+        }
+        return problems
+    }
+
+    @Test(arguments: [ColorDepth.direct, .palette256, .sixteen, .eight])
+    func everyTextReadsOnLightAndDark(depth: ColorDepth) {
+        for background in [Display.light, Display.dark, RGB(253, 246, 227) /* solarized light */, RGB(40, 44, 52) /* one dark */] {
+            var checked = 0
+            for (name, canvas) in Self.screens(depth: depth, background: background) {
+                let problems = Self.unreadable(canvas, depth: depth, background: background)
+                checked += 1
+                #expect(problems.isEmpty, "\(name) on \(background) at \(depth.name): \(problems.count) cells, \(problems.prefix(6))")
+            }
+            #expect(checked == 10)
+        }
+    }
+
+    @Test func unseenRingsStayApartFromSeenOnesInBothThemes() {
+        for background in [Display.light, Display.dark] {
+            for depth in [ColorDepth.direct, .palette256, .sixteen, .eight] {
+                let pilot = AppDriver(width: 100, height: 30, depth: depth, background: background)
+                pilot.press(.key(.enter))
+                pilot.wait(1)
+                pilot.press(.key(.escape))
+                // Ayla's ring (seen in part, still unseen items) against a seen one: mark it all seen.
+                let canvas = pilot.canvas
+                let unseenCorner = canvas[13, 2] // the second bubble's top left: unseen
+                #expect(unseenCorner.grapheme == "╭")
+                let unseen = Contrast.shown(unseenCorner.style.foreground, depth: depth, fallback: (0, 0, 0))
+                let seen = Contrast.shown(Theme.ringSeen, depth: depth, fallback: (0, 0, 0))
+                #expect(unseen != seen, "\(depth.name) on \(background): unseen and seen rings differ in colour")
+                #expect(canvas[20, 2].grapheme == "●", "and by the dot, without colour too")
+            }
+        }
+    }
+
+    @Test func theBackgroundIsReadFromTheTerminalsAnswers() {
+        #expect(ThemeChoice.background(fromOSC: "11;rgb:ffff/ffff/ffff") == RGB(255, 255, 255))
+        #expect(ThemeChoice.background(fromOSC: "11;rgb:00/2b/36") == RGB(0, 43, 54))
+        #expect(ThemeChoice.background(fromOSC: "11;rgb:f/f/e") == RGB(255, 255, 238))
+        #expect(ThemeChoice.background(fromOSC: "11;rgb:fdf6/e3e3/ffff")?.red == 253)
+        for bad in ["11;rgb:zz/00/00", "11;rgb:fffff/0/0", "11;rgb:1/2", "10;rgb:0/0/0", "11;?", ""] {
+            #expect(ThemeChoice.background(fromOSC: bad) == nil, "\(bad)")
+        }
+        #expect(ThemeChoice.background(fromCOLORFGBG: "0;15") == Display.light)
+        #expect(ThemeChoice.background(fromCOLORFGBG: "15;default;0") == Display.dark)
+        #expect(ThemeChoice.background(fromCOLORFGBG: "0;7") == Display.light)
+        #expect(ThemeChoice.background(fromCOLORFGBG: "x") == nil && ThemeChoice.background(fromCOLORFGBG: nil) == nil)
+    }
+}
