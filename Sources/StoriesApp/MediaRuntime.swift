@@ -35,6 +35,9 @@ final class MediaRuntime {
 
     /// `.preload`: these renditions, most urgent first; work for any other is called off.
     func preload(_ request: PreloadRequest) {
+        for target in request.targets {
+            pictures.noteShape(of: target.media.location, width: target.media.width, height: target.media.height)
+        }
         var targets = request.targets.map { target in
             (key: Self.renditionKey(target.media, width: request.width, height: request.height, fit: request.fit,
                                     display: request.display),

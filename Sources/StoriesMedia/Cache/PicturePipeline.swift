@@ -201,8 +201,33 @@ public final class PicturePipeline {
         if case .ready = cache.state(peek: key) { return }
         if case .ready = cache.state(peek: blurKey) { return }
         let (px, py) = key.symbols.pixelsPerCell
+        if key.fit == .fit, let shape = shapes[key.location] {
+            // The photo's own shape, laid out as the photo will be (whole, over a backdrop
+            // made from it): nothing moves when the photo takes its place.
+            let long = 48.0
+            let scale = long / Double(max(shape.width, shape.height))
+            let width = max(1, Int((Double(shape.width) * scale).rounded()))
+            let height = max(1, Int((Double(shape.height) * scale).rounded()))
+            guard let blur = try? BlurHash.decode(blurhash, width: width, height: height) else { return }
+            cache.insert(CellImage(blur, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
+                                   fit: .fit, cellAspect: key.cellAspect), for: blurKey)
+            return
+        }
         guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
         cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth, dither: true), for: blurKey)
+    }
+
+    /// The pixel size a feed gives for a photo or video (`Media.width`, `.height`), by
+    /// location: its placeholder takes that shape. Bounded: a feed of many photos keeps the
+    /// latest 4096.
+    private var shapes: [String: (width: Int, height: Int)] = [:]
+
+    /// Tells the pipeline a picture's size before its pixels come (its BlurHash is drawn in
+    /// that shape). Sizes outside 1…100 000 pixels a side are not taken.
+    public func noteShape(of location: String, width: Int?, height: Int?) {
+        guard let width, let height, (1...100_000).contains(width), (1...100_000).contains(height) else { return }
+        if shapes[location] == nil, shapes.count >= 4096 { shapes.removeAll() }
+        shapes[location] = (width, height)
     }
 
     // MARK: - Reading
