@@ -239,7 +239,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->format->max_streams = allowed + 1;
     // Only containers a story video comes in: no playlists, no concat lists, no demuxer
     // that opens other files or URLs.
-    video->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv");
+    video->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv,gif");
     video->format->protocol_whitelist = p_av_strdup("none");
 
     stream_limit_hit = 0;

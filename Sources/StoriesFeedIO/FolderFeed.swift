@@ -90,7 +90,7 @@ public struct FolderFeed: FeedSource {
     }
 
     /// File name endings taken as photos and as videos (the bytes decide what they are).
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv"]
     /// The most entries read from one folder; past it the rest are left out with a line.
     public static let maxEntries = 20_000

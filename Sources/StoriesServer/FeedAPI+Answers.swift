@@ -46,6 +46,7 @@ extension FeedAPI {
         if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if start.count >= 12, start.starts(with: Array("RIFF".utf8)), start[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
         if start.count >= 8, start[4..<8].elementsEqual("ftyp".utf8) { return "video/mp4" }
+        if start.starts(with: Array("GIF87a".utf8)) || start.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
         if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
         return "application/octet-stream"
     }

@@ -43,7 +43,9 @@ struct PrintCommand: ParsableCommand {
                        height: Int((Double(height * py) / min(1, pixelAspect)).rounded(.up)))
         let image: RGBImage
         do {
-            image = try ImageDecoder.decode(data, minimumSize: minimum)
+            // A GIF is drawn as its first frame (FFmpeg's); `stories play` plays one.
+            image = VideoContainer.sniff(data) == .gif ? try StillDecoder.decode(data, minimumSize: minimum)
+                : try ImageDecoder.decode(data, minimumSize: minimum)
         } catch {
             throw fail("\(SafeText.line(name)): \(error)")
         }

@@ -203,6 +203,18 @@ import Testing
         #expect(colour.out.contains("\u{1B}[38;5;"), "a colour terminal gets its colours")
     }
 
+    /// Issue 30, point 5 (begun): a GIF prints as its first frame and plays by its delays.
+    @Test func gifsPrintAndPlay() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("StoriesMediaTests/Fixtures")
+        let still = try Binary.run(["print", fixtures.appendingPathComponent("still.gif").path, "--size", "16x8", "--colors", "256"])
+        #expect(still.status == 0, "\(still.err)")
+        #expect(still.out.contains("\u{1B}[38;5;46") || still.out.contains("\u{1B}[48;5;46"), "lime, as palette 46")
+        let moving = try Binary.run(["play", fixtures.appendingPathComponent("colors.gif").path, "--size", "16x8", "--colors", "256"])
+        #expect(moving.status == 0, "\(moving.err)")
+        #expect(moving.out.contains("5;21m") || moving.out.contains("5;21;"), "its blue frame was drawn")
+    }
+
     @Test func theViewerTakesColorsAsPrintAndPlayDo() throws {
         let wrong = try Binary.run(["--colors", "12"])
         #expect(wrong.status == 64)

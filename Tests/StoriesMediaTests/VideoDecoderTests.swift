@@ -45,6 +45,28 @@ enum VideoFixture {
         #expect(try decoder.decodeNext() == nil, "the end stays the end")
     }
 
+    /// Issue 30, point 5: a GIF plays by its own frame delays, and a one-frame GIF is a
+    /// still picture (`stories print` and a photo item draw its frame).
+    @Test func aGIFPlaysByItsFrameDelaysAndAStillGIFIsAPicture() throws {
+        let data = try VideoFixture.data("colors.gif")
+        #expect(VideoContainer.sniff(data) == .gif)
+        let decoder = try VideoDecoder(data: data)
+        #expect(decoder.info.width == 32 && decoder.info.height == 16)
+        var frames: [(Double, RGBPixel)] = []
+        while let time = try decoder.decodeNext() {
+            let picture = try #require(decoder.picture(width: 8, height: 4, fit: .fill, pixelAspect: 1))
+            frames.append((time, picture[4, 2]))
+        }
+        #expect(frames.count >= 3, "\(frames.map(\.0))")
+        #expect(Self.close(frames[0].1, 255, 0, 0), "the first frame red: \(frames[0].1)")
+        let blue = try #require(frames.first { Self.close($0.1, 0, 0, 255) }, "a blue frame: \(frames.map(\.1))")
+        #expect(abs(blue.0 - 0.5) < 0.02, "the blue frame at its delay's time, 0.5 s: \(blue.0)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.0 < $1.0 }, "in time order")
+        let still = try StillDecoder.decode(try VideoFixture.data("still.gif"))
+        #expect(still.width == 32 && still.height == 16)
+        #expect(Self.close(still[16, 8], 0, 255, 0), "\(still[16, 8])")
+    }
+
     /// Stored 64×32, red left, blue right, with a display matrix: shown 32×64, blue on top
     /// (as FFmpeg's own autorotate shows it).
     @Test func rotationMetadataTurnsThePicture() throws {

@@ -18,6 +18,8 @@ public enum StillDecoder {
 /// makes of them.
 public enum VideoContainer: String, Sendable {
     case mp4, matroska, avi, ogg, flv, mpegts
+    /// A GIF: FFmpeg plays one by its own frame delays (a single frame is a still).
+    case gif
 
     public static func sniff(_ data: Data) -> VideoContainer? {
         let head = [UInt8](data.prefix(16))
@@ -30,6 +32,7 @@ public enum VideoContainer: String, Sendable {
         if ascii(0..<4) == "RIFF", ascii(8..<11) == "AVI" { return .avi }
         if ascii(0..<4) == "OggS" { return .ogg }
         if ascii(0..<3) == "FLV" { return .flv }
+        if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return .gif }
         if data.count >= 188 * 3, [0, 188, 376].allSatisfy({ data[data.startIndex + $0] == 0x47 }) { return .mpegts }
         return nil
     }
