@@ -175,12 +175,19 @@ import Testing
 
     @Test func aBrokenFileBecomesAFailureWithItsReason() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).jpg")
-        try Data("GIF89a, not really".utf8).write(to: url)
+        try Data("BM, a bitmap? not really".utf8).write(to: url)
         let cache = RenditionCache()
         let pipeline = PicturePipeline(cache: cache, fetch: readingFiles(in: url.deletingLastPathComponent()))
         let key = RenditionKey(location: url.lastPathComponent, width: 10, height: 10, depth: .direct)
         await pipeline.prepare(key)
         #expect(cache.state(for: key) == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"))
+        // A GIF header over nonsense: FFmpeg reads it as a GIF, and its size is refused.
+        let gif = url.deletingLastPathComponent().appendingPathComponent("broken-\(UUID()).gif")
+        try Data("GIF89a, not really".utf8).write(to: gif)
+        let gifKey = RenditionKey(location: gif.lastPathComponent, width: 10, height: 10, depth: .direct)
+        await pipeline.prepare(gifKey)
+        guard case .failed(let reason) = cache.state(for: gifKey) else { Issue.record("a broken GIF was shown"); return }
+        #expect(!reason.isEmpty, "\(reason)")
     }
 }
 
