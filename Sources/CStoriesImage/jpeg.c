@@ -26,7 +26,11 @@ static void on_emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level >= 0) return;
     stories_jpeg_error *error = (stories_jpeg_error *)cinfo->err;
     cinfo->err->num_warnings++;
-    if (error->warning[0] || cinfo->err->msg_code == JWRN_EXTRANEOUS_DATA) return;
+    // Only warnings that mean missing or broken picture data (header oddities that change
+    // nothing seen are let pass, as libjpeg does).
+    int code = cinfo->err->msg_code;
+    if (error->warning[0] || !(code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_MUST_RESYNC
+                               || code == JWRN_HUFF_BAD_CODE || code == JWRN_BOGUS_PROGRESSION)) return;
     (*cinfo->err->format_message)(cinfo, error->warning);
     error->warning_code = cinfo->err->msg_code;
     error->warning_row = cinfo->is_decompressor ? ((j_decompress_ptr)cinfo)->output_scanline : 0;
@@ -229,7 +233,7 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
             if (percent == 0) {
                 snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): only its first rows decoded");
             } else {
-                snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): only the top %u%% decoded", percent);
+                snprintf(out->damage, sizeof out->damage, "the file ends early (cut short): only the first %u%% decoded", percent);
             }
         } else {
             snprintf(out->damage, sizeof out->damage, "damaged data (%s): parts may be grey", error.warning);

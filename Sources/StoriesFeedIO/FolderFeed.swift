@@ -176,7 +176,9 @@ public struct FolderFeed: FeedSource {
         for folder in top.folders {
             let id = Self.storyID(for: folder.name, used: &usedIDs)
             var ignored: [FeedWarning] = [] // said by the page that lists it for its story
-            let taken = Self.list(root, relative: folder.name, maxEntries: maxEntries, warnings: &ignored).flatMap { listing in
+            // The last 64 by name are enough to find the newest (cameras number in the order
+            // taken; names are read, only those 64 are looked at), so start-up stays bounded.
+            let taken = Self.list(root, relative: folder.name, maxEntries: min(maxEntries, Self.orderingEntries), warnings: &ignored).flatMap { listing in
                 Self.newestCapture(of: listing, folder: folder.name, cache: cache, timeZone: timeZone, budget: &headerBudget)
             }
             entries.append(Entry(id: id, name: SafeText.line(folder.name), folder: folder.name, files: nil, latest: taken ?? folder.modified))
@@ -193,6 +195,8 @@ public struct FolderFeed: FeedSource {
     /// The most headers read to order the folders (about 45 µs each, cold): past it, a
     /// folder is placed by what the cache knows and its files' times.
     static let maxOrderingReads = 2_000
+    /// Entries of a folder looked at to place it (the last by name).
+    static let orderingEntries = 64
 
     /// When the newest of a folder's photos and videos was taken: every capture time the
     /// cache knows, and the headers of the files likeliest to be newest (the last two by

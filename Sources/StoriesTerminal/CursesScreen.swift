@@ -42,7 +42,7 @@ public final class CursesScreen {
         var screen: OpaquePointer?
         let (direct, directNote) = DirectColorEntry.find(for: name, environment: environment) { term in
             guard let directory = DirectColorEntry.cacheDirectory(environment: environment) else {
-                return .failure(.init(reason: "256 colours: no cache folder (HOME unset) for a 24-bit terminfo entry"))
+                return .failure(.init(reason: "no cache folder (HOME unset) for a 24-bit terminfo entry"))
             }
             return DirectColorEntry.compile(term, into: directory)
         }
@@ -94,7 +94,7 @@ public final class CursesScreen {
             // The terminal asks for 24-bit colour and this machine cannot send it: said once,
             // at start, with how to get it (never silently 256).
             if colorDepth != .direct, let directNote {
-                truecolorNote = directNote
+                truecolorNote = "\(colorDepth.name) colours: " + directNote
             } else if colorDepth != .direct, direct != nil, DirectColorEntry.wantsTruecolor(environment) {
                 truecolorNote = "\(colorDepth.name) colours: the direct-colour terminfo entry would not open"
             }

@@ -77,7 +77,7 @@ public struct DirectColorEntry: Equatable, Sendable {
         guard wantsTruecolor(environment), !term.contains("direct"), isPlainName(term) else { return (nil, nil) }
         let family = familyEntries(of: term, environment: environment)
         if family.isEmpty {
-            return (nil, "256 colours: GNU screen (TERM=\(term.truncated(toWidth: 20))) passes no 24-bit colour")
+            return (nil, "GNU screen (TERM=\(term.truncated(toWidth: 20))) passes no 24-bit colour")
         }
         if let entry = family.first(where: { isInstalled($0, in: installed) }) { return (DirectColorEntry(name: entry), nil) }
         switch compile(term) {
@@ -91,7 +91,8 @@ public struct DirectColorEntry: Equatable, Sendable {
     }
 
     public struct CompileFailure: Error, Equatable {
-        /// The line said at start: why there are 256 colours, at most 78 columns.
+        /// Why there is no 24-bit colour, said at start after the colours there are ("256
+        /// colours: …"), the whole line at most 78 columns.
         public var reason: String
     }
 
@@ -117,24 +118,24 @@ public struct DirectColorEntry: Equatable, Sendable {
     /// Compiles the entry derived from `term` into `directory` (`$XDG_CACHE_HOME/stories/terminfo`)
     /// with `tic`, once: a later run finds it there. `tic` is ncurses-bin's, always installed.
     public static func compile(_ term: String, into directory: String, tic: String = "/usr/bin/tic") -> Result<DirectColorEntry, CompileFailure> {
-        guard isPlainName(term) else { return .failure(CompileFailure(reason: "256 colours: TERM has characters a terminfo name cannot")) }
+        guard isPlainName(term) else { return .failure(CompileFailure(reason: "TERM has characters a terminfo name cannot")) }
         let name = derivedName(of: term)
         let entry = DirectColorEntry(name: name, directory: directory)
         if isInstalled(name, in: [directory]) { return .success(entry) }
         guard FileManager.default.isExecutableFile(atPath: tic) else {
-            return .failure(CompileFailure(reason: "256 colours: no tic to make a 24-bit terminfo entry (apt install ncurses-bin)"))
+            return .failure(CompileFailure(reason: "no tic to make a 24-bit terminfo entry (apt install ncurses-bin)"))
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            return .failure(CompileFailure(reason: "256 colours: cannot write a 24-bit terminfo entry into the cache"))
+            return .failure(CompileFailure(reason: "cannot write a 24-bit terminfo entry into the cache"))
         }
         let sourceFile = directory + "/.\(name).\(getpid()).src"
         defer { unlink(sourceFile) }
         guard FileManager.default.createFile(atPath: sourceFile, contents: Data(source(for: term, name: name).utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
-            return .failure(CompileFailure(reason: "256 colours: cannot write a 24-bit terminfo entry into the cache"))
+            return .failure(CompileFailure(reason: "cannot write a 24-bit terminfo entry into the cache"))
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tic)
@@ -142,10 +143,10 @@ public struct DirectColorEntry: Equatable, Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(CompileFailure(reason: "256 colours: tic would not start to make a 24-bit terminfo entry")) }
+        do { try process.run() } catch { return .failure(CompileFailure(reason: "tic would not start to make a 24-bit terminfo entry")) }
         process.waitUntilExit()
         guard process.terminationStatus == 0, isInstalled(name, in: [directory]) else {
-            return .failure(CompileFailure(reason: "256 colours: tic could not make a 24-bit entry from \(term.truncated(toWidth: 20))"))
+            return .failure(CompileFailure(reason: "tic could not make a 24-bit entry from \(term.truncated(toWidth: 20))"))
         }
         return .success(entry)
     }

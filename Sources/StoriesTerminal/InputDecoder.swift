@@ -57,6 +57,18 @@ public struct InputDecoder: Sendable {
 
     /// Ends a batch: a pending lone `ESC` becomes the Esc key. Returns all decoded events.
     public mutating func flush() -> [InputEvent] {
+        // What came after ESC ] is an answer only if it starts as one ("11;…", digits and
+        // a semicolon): anything else (Alt+], a paste) is read as typed, never swallowed.
+        if let body = osc, !oscSawEscape {
+            let digits = body.prefix { ("0"..."9").contains($0) }.count
+            let startsAsAnswer = digits > 0 && (digits == body.count || body[body.index(body.startIndex, offsetBy: digits)] == ";")
+            if !startsAsAnswer {
+                osc = nil
+                finishText()
+                events.append(.key(.character("]"), .alt))
+                for scalar in body { feed(scalar) }
+            }
+        }
         finishText()
         finishEscapeAsTyped()
         defer { events.removeAll() }
@@ -70,18 +82,30 @@ public struct InputDecoder: Sendable {
 
     private mutating func feed(_ scalar: Unicode.Scalar) {
         if var body = osc {
-            // An OSC answer ends with BEL or ESC \; nothing in it is typed.
+            // An OSC answer ends with BEL or ESC \; nothing in it is typed. Anything an
+            // answer cannot hold (another control character, an Escape that does not end
+            // it, more than 256 characters) ends it unread, and is read as typed.
             if scalar == "\u{07}" || (oscSawEscape && scalar == "\\") {
                 osc = nil
                 oscSawEscape = false
                 oscReports.append(String(body))
-            } else if scalar == "\u{1B}" {
-                oscSawEscape = true
-            } else {
-                oscSawEscape = false
-                if body.count < 256 { body.append(scalar) }
-                osc = body
+                return
             }
+            if scalar == "\u{1B}", !oscSawEscape {
+                oscSawEscape = true
+                return
+            }
+            let abandoned = oscSawEscape || scalar.value < 0x20 || scalar.value == 0x7F || body.count >= 256
+            osc = nil
+            if abandoned {
+                let sawEscape = oscSawEscape
+                oscSawEscape = false
+                if sawEscape { feed("\u{1B}") }
+                feed(scalar)
+                return
+            }
+            body.append(scalar)
+            osc = body
             return
         }
         if discardingSequence {

@@ -186,7 +186,8 @@ public final class TerminalApp {
             }
             if stepper != nil { step(event) } else { engine.input(event) }
         }
-        for focused in decoder.takeFocusReports() where stepper == nil { engine.send(.app(.focus(focused))) }
+        // Focus is not input a recording keeps: a replay is not paused by it.
+        for focused in decoder.takeFocusReports() where stepper == nil && replay == nil { engine.send(.app(.focus(focused))) }
         for answer in decoder.takeOSCReports() {
             // The terminal's background (OSC 11), when the theme is its to say.
             if theme == .auto, let colour = ThemeChoice.background(fromOSC: answer), colour != background {

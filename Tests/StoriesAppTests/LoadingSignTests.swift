@@ -95,6 +95,11 @@ import Testing
         pilot.wait(1)
         pilot.finishWork()
         #expect(pilot.state.feed.warnings.filter { $0.message.hasPrefix(first) }.count == 1)
+        // Decoded whole later (the file had been still copying): the mark and the line go.
+        pilot.deliver(.mediaNews(.pictures([PictureNews(first, .ready)])))
+        #expect(pilot.state.media.damaged[first] == nil)
+        #expect(!pilot.state.feed.warnings.contains { $0.message.hasPrefix(first) })
+        #expect(!Snapshot.lines(of: pilot.canvas)[1].contains("damaged"))
     }
 
     @Test func aPhotoWithNoPictureDataSaysWhyInItsPlace() throws {

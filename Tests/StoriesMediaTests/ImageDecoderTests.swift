@@ -220,7 +220,7 @@ func close(_ a: RGBPixel, _ b: RGBPixel, within tolerance: Int) -> Bool {
         let full = try #require(ImageEncoder.jpeg(image, quality: 95))
         let half = try ImageDecoder.decode(Data(full.prefix(full.count / 2)))
         let damage = try #require(half.damage)
-        #expect(damage.contains("cut short") && damage.contains("only the top"), "\(damage)")
+        #expect(damage.contains("cut short") && damage.contains("only the first"), "\(damage)")
         let percent = try #require(Int(damage.split(separator: " ").first { $0.hasSuffix("%") }?.dropLast() ?? ""))
         #expect((25...75).contains(percent), "\(damage)")
         // The top decoded: its colours are the photo's, not grey.

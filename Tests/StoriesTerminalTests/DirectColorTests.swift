@@ -155,6 +155,28 @@ import Testing
         #expect((endless.takeOSCReports().first?.count ?? 0) <= 256)
     }
 
+    /// ESC ] that is not an answer (Alt+], a paste) never swallows the keys after it.
+    @Test func anOSCThatIsNotAnAnswerSwallowsNothing() {
+        var decoder = InputDecoder()
+        for scalar in "\u{1B}]".unicodeScalars { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.flush() == [.key(.character("]"), .alt)], "Alt+] alone")
+        for scalar in "q".unicodeScalars { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.flush() == [.key(.character("q"))], "and q still quits")
+        var pasted = InputDecoder()
+        for scalar in "\u{1B}]hello".unicodeScalars { pasted.feed(.scalar(scalar)) }
+        #expect(pasted.flush() == [.key(.character("]"), .alt), .key(.character("h")), .key(.character("e")), .key(.character("l")),
+                                   .key(.character("l")), .key(.character("o"))])
+        var controlled = InputDecoder()
+        for scalar in "\u{1B}]11;rgb:ff\u{03}x".unicodeScalars { controlled.feed(.scalar(scalar)) }
+        let events = controlled.flush()
+        #expect(events.contains(.key(.character("c"), .control)) && events.last == .key(.character("x")), "\(events)")
+        #expect(controlled.takeOSCReports().isEmpty)
+        // Numbers an answer cannot hold are not read as a colour (and trap nothing).
+        for hostile in ["11;rgb:-2/0/0", "11;rgb:+f/0/0", "11;rgb:0x/0/0", "11;rgb:ffff/ffff/ffff/ffff"] {
+            #expect(ThemeChoice.background(fromOSC: hostile) == nil, "\(hostile)")
+        }
+    }
+
     @Test @MainActor func theScreenAsksForFocusReportsAndGivesThemBack() throws {
         let output = try #require(tmpfile())
         let input = try #require(fopen("/dev/null", "r"))

@@ -91,6 +91,9 @@ public struct AppState: Equatable, Sendable {
         case .failed(_, let attempt, let reason, _):
             return "\(what): \(reason). Trying again" + (attempt > 1 ? " (attempt \(attempt + 1))…" : "…")
         case .broken(let reason):
+            if store.isProvisional {
+                return "Showing the stories saved from the last visit; the feed's answer cannot be used (not asked again): \(reason)"
+            }
             return "\(what) (not asked again): \(reason)"
         default:
             // Nothing is being paged, but the source stopped answering (a story, the home,

@@ -67,7 +67,7 @@ public enum ThemeChoice: String, Sendable, CaseIterable {
         guard parts.count == 3 else { return nil }
         var channels: [UInt8] = []
         for part in parts {
-            guard (1...4).contains(part.count), let value = Int(part, radix: 16) else { return nil }
+            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let value = Int(part, radix: 16) else { return nil }
             let top = (1 << (4 * part.count)) - 1
             channels.append(UInt8((value * 255 + top / 2) / top))
         }

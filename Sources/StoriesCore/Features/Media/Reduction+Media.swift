@@ -7,7 +7,12 @@ extension Reduction {
                 if let damage = item.damage, state.media.damaged[item.location] != damage {
                     // Shown as far as it decoded; said once in the problems list, with the file.
                     state.media.damaged[item.location] = damage
-                    delegate(.warn([FeedWarning("\(item.location): \(damage); showing what decoded")]))
+                    delegate(.resolved("damage:" + item.location))
+                    delegate(.warn([FeedWarning("\(item.location): \(damage); showing what decoded", topic: "damage:" + item.location)]))
+                } else if item.damage == nil, item.status == .ready, state.media.damaged[item.location] != nil {
+                    // Decoded whole since (a file that was still being copied): no longer damaged.
+                    state.media.damaged[item.location] = nil
+                    delegate(.resolved("damage:" + item.location))
                 }
                 if state.media.status[item.location] != item.status { picture(item.location, item.status) }
             }
