@@ -74,8 +74,10 @@ extension EndToEndTests {
     /// Truecolor photos, through a *-direct terminfo entry (package ncurses-term): named by
     /// TERM, or chosen for COLORTERM=truecolor. A fresh machine lacks ncurses-term, so this
     /// runs where it is installed (CI installs it) and is reported as skipped elsewhere.
+    /// `TERM=xterm-kitty` needs no kitty: the app opens ncurses-term's `kitty-direct`.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/terminfo/x/xterm-direct")
-                   && FileManager.default.fileExists(atPath: "/usr/share/terminfo/t/tmux-direct"),
+                   && FileManager.default.fileExists(atPath: "/usr/share/terminfo/t/tmux-direct")
+                   && FileManager.default.fileExists(atPath: "/usr/share/terminfo/k/kitty-direct"),
                    "needs the ncurses-term package (apt-get install ncurses-term)"),
           arguments: ["TERM=xterm-direct", "COLORTERM=truecolor",
                       // kitty and GNU screen inside tmux get their families' direct entries;
