@@ -74,6 +74,7 @@ final class MediaRuntime {
                 if let told = runs[video.location], told != run { player.restart() }
                 runs[video.location] = run
             }
+            player.loops = video.loops
             if video.playing { player.play() } else { player.pause() }
         }
     }

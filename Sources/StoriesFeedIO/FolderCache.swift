@@ -29,6 +29,8 @@ public final class FolderCache: @unchecked Sendable {
         public var blurhash: String?
         /// True once a preview was tried and the file gave none (not tried again).
         public var noPreview: Bool?
+        /// A GIF of more than one frame (nil: not a GIF, or read before GIFs were told apart).
+        public var animated: Bool?
 
         public init(size: Int, modified: Int64) {
             self.size = size

@@ -154,8 +154,10 @@ extension FolderFeed {
     /// What a file's header says (capture time, caption), from the cache while the file is
     /// unchanged, else read (a photo's EXIF, a video's movie header) and kept.
     static func metadata(of file: FileEntry, folder: String, in open: OpenFolder, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
-        if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true {
-            return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption, day: known.day)
+        if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true,
+           known.animated != nil || ending(of: file.name) != "gif" {
+            return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption, day: known.day,
+                                 animated: known.animated)
         }
         guard let opened = try? open.open(file.name) else { return PhotoMetadata() }
         let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(file: opened))
@@ -165,6 +167,7 @@ extension FolderFeed {
             entry.captured = meta.captured?.timeIntervalSince1970
             entry.caption = meta.caption
             entry.day = meta.day
+            entry.animated = meta.animated
         }
         return meta
     }

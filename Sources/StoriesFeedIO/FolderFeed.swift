@@ -282,7 +282,7 @@ public struct FolderFeed: FeedSource {
                 missingPreviews.append((file.name, file.size, file.modifiedNanoseconds))
             }
             let media = Media(location: location, bytes: file.size, blurhash: known?.blurhash)
-            items.append((taken, StoryItem(id: file.name, content: file.isVideo ? .video(media) : .image(media),
+            items.append((taken, StoryItem(id: file.name, content: file.isVideo || meta.animated == true ? .video(media) : .image(media),
                                           caption: caption, createdAt: taken)))
         }
         guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: Self.reason(of: Self.nothingIn(entry, listing))) }

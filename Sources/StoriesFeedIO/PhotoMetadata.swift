@@ -12,11 +12,14 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// The day the camera's clock showed when it was taken ("2023-05-01"), whatever the
     /// time zone here: the day a person remembers it by.
     public var day: String?
+    /// A GIF of more than one frame (played as a video item); nil for other files.
+    public var animated: Bool?
 
-    public init(captured: Date? = nil, caption: String? = nil, day: String? = nil) {
+    public init(captured: Date? = nil, caption: String? = nil, day: String? = nil, animated: Bool? = nil) {
         self.captured = captured
         self.caption = caption
         self.day = day
+        self.animated = animated
     }
 
     /// The most of a file's start that is looked at: EXIF is one APP1 segment (at most
@@ -50,6 +53,12 @@ public struct PhotoMetadata: Equatable, Sendable {
     /// (tests count what is read).
     static func read(size: Int, timeZone: TimeZone, reading: (Int, Int) -> Data?) -> PhotoMetadata {
         guard var data = reading(0, min(size, 8 << 10)) else { return PhotoMetadata() }
+        if GIFInfo.read(data) != nil {
+            // A GIF has no EXIF: what matters is whether it moves (a second frame, or a loop
+            // extension, within its first `headerBytes`).
+            if data.count < min(size, headerBytes), let more = reading(data.count, min(size, headerBytes) - data.count) { data += more }
+            return PhotoMetadata(animated: GIFInfo.read(data)?.isAnimated ?? false)
+        }
         while let needed = bytesNeeded(data), needed > data.count, data.count < size {
             // At least doubling: a file of many tiny segments is read in a few steps, not one per segment.
             let count = min(size - data.count, max(needed - data.count, min(data.count, headerBytes - data.count)))

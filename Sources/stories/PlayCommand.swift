@@ -2,6 +2,7 @@ import StoriesCells
 import ArgumentParser
 import Foundation
 import StoriesCore
+import StoriesFeedIO
 import StoriesMedia
 import StoriesUI
 
@@ -19,7 +20,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var cells: CellOptions
 
-    @Flag(help: "Start again at the end (Ctrl-C stops).")
+    @Flag(help: "Start again at the end (Ctrl-C stops). A GIF made to loop loops on a terminal without it, as a browser shows it.")
     var loop = false
 
     @Option(help: ArgumentHelp("Leave a cell alone while both its colours are within N levels (0-255, every channel) of what the terminal shows; 0 rewrites every change.", valueName: "N"))
@@ -49,8 +50,10 @@ struct PlayCommand: ParsableCommand {
         do { decoder = try VideoDecoder(data: data) } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
+        // A GIF that asks to loop (its NETSCAPE2.0 block) loops where a person watches.
+        let loops = loop || (isatty(STDOUT_FILENO) == 1 && GIFInfo.read(data)?.loops == true)
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
-                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop,
+                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
                                         tolerance: tolerance)
         if isatty(STDOUT_FILENO) == 1 {
             // A resize while playing: the next frame whole, at the new size (or the --size given).

@@ -103,11 +103,15 @@ public struct PictureNews: Equatable, Sendable {
     public var status: MediaStatus
     /// Ready, but only part of it decoded (a file cut short): why.
     public var damage: String?
+    /// Ready, and its bytes are an animation (a GIF of more than one frame): a photo item
+    /// showing it plays it as a video.
+    public var isAnimation: Bool
 
-    public init(_ location: String, _ status: MediaStatus, damage: String? = nil) {
+    public init(_ location: String, _ status: MediaStatus, damage: String? = nil, isAnimation: Bool = false) {
         self.location = location
         self.status = status
         self.damage = damage
+        self.isAnimation = isAnimation
     }
 }
 

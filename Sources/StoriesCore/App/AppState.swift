@@ -154,9 +154,18 @@ public struct AppState: Equatable, Sendable {
     /// The viewer's video, when its item is one.
     public var visibleVideo: Media? {
         guard let viewer, !viewer.isWaiting,
-              let item = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
-              case .video(let media) = item.content else { return nil }
-        return media
+              let item = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] else { return nil }
+        return played(item)
+    }
+
+    /// What an item plays as a video: a video, or a photo whose bytes turned out to be an
+    /// animation (a GIF).
+    public func played(_ item: StoryItem) -> Media? {
+        switch item.content {
+        case .video(let media): media
+        case .image(let media) where media.animations(in: self): media
+        default: nil
+        }
     }
 
     /// The viewer's photo (or a video's first frame) is not on screen — still on its way,
@@ -183,13 +192,20 @@ public struct AppState: Equatable, Sendable {
         return player.failure == nil && player.isStalled ? video.location : nil
     }
 
+    /// The longest an animation's item lasts on account of its own length (a longer GIF is
+    /// cut there; a feed's `duration` may say more).
+    public static let maxLoopedDuration = 60.0
+
     /// How long an item plays: a video as long as its stream (where it really ended, else
     /// what its container says), the feed's `duration` when the container says nothing or
-    /// the video cannot play; anything else its `duration`.
+    /// the video cannot play; an animation (a GIF) its `duration`, or once through when that
+    /// is longer; anything else its `duration`.
     public func duration(of item: StoryItem) -> Double {
-        guard case .video(let video) = item.content, let status = media.videos[video.location], status.failure == nil else {
+        guard let video = played(item), let status = media.videos[video.location], status.failure == nil else {
             return item.duration
         }
+        // An animation loops for the item's time, and plays through at least once.
+        if status.loops { return max(item.duration, min(status.duration ?? 0, Self.maxLoopedDuration)) }
         return status.endedAt ?? status.duration ?? item.duration
     }
 
@@ -202,7 +218,7 @@ public struct AppState: Equatable, Sendable {
         func add(_ viewer: ViewerState?) {
             guard let viewer, !viewer.isWaiting,
                   let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
-                  case .video(let media) = item.content, !live.contains(media.location), live.count < 2 else { return }
+                  let media = played(item), !live.contains(media.location), live.count < 2 else { return }
             live.append(media.location)
         }
         guard isUsable else { return [] }
@@ -227,4 +243,9 @@ public struct AppState: Equatable, Sendable {
         if let viewer { return viewer.playback.isRunning || media.waiting != nil } // or the loading sign turns
         return row.opening != nil // the loading ring turns
     }
+}
+
+extension Media {
+    /// Its bytes are an animation, as the picture pipeline found them.
+    fileprivate func animations(in state: AppState) -> Bool { state.media.animations.contains(location) }
 }

@@ -10,6 +10,9 @@ public struct VideoStatus: Equatable, Sendable {
     public var frameInterval: Double
     /// The file has sound; it plays muted for now.
     public var hasAudio: Bool
+    /// An animation (a GIF): played over and over for its item's whole duration, and never
+    /// ends the item early.
+    public var loops = false
     /// The player has no frame for the time shown: the clock waits (buffering mark).
     public var isStalled = false
     /// Why it cannot play, said on the item; the story goes on.
@@ -28,7 +31,8 @@ public struct VideoStatus: Equatable, Sendable {
 /// What a video player reports (the engine turns each into a `.video` action).
 public enum VideoEvent: Equatable, Sendable {
     /// Opened: the headers' facts, bounded.
-    case opened(duration: Double?, frameInterval: Double, hasAudio: Bool)
+    /// `loops`: an animation (a GIF), made to be played over and over.
+    case opened(duration: Double?, frameInterval: Double, hasAudio: Bool, loops: Bool = false)
     /// No frame for the time shown yet (bytes or decoding behind): the clock must wait.
     case stalled
     /// Frames are there again.

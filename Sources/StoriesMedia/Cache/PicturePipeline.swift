@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoriesCore
+import StoriesFeedIO
 
 /// Fetches the bytes at a media location, refusing more than `maxBytes`, and calls `done`
 /// once, on any queue: the bytes, nil when there are none to fetch (a BlurHash-only photo),
@@ -100,6 +101,9 @@ public final class PicturePipeline {
     private var batch: [PictureNews]?
     /// Why a picture decoded only in part, by location (said with each `.ready` of it).
     private var damaged: [String: String] = [:]
+    /// Photos whose bytes turned out to be an animated GIF (said with each `.ready`: the
+    /// app plays them as videos).
+    private var animations: Set<String> = []
     /// Told how long each fetch that brought bytes took, by `clock` (the app's: virtual in
     /// a replay).
     public var onFetchTimed: (@MainActor (_ seconds: Double) -> Void)?
@@ -347,7 +351,7 @@ public final class PicturePipeline {
         peakDecodes = max(peakDecodes, decodesRunning)
         let execution = self.execution
         let work: @Sendable () -> Void = {
-            let result: Result<(RGBImage, CellImage, decoded: Bool, video: Data?), MediaError>
+            let result: Result<(RGBImage, CellImage, decoded: Bool, video: MovingBytes?), MediaError>
             do throws(MediaError) {
                 switch phase {
                 case .fetched(let data):
@@ -356,7 +360,13 @@ public final class PicturePipeline {
                     // re-renders from memory.
                     // A video's poster is its first frame; its bytes are kept for its player.
                     let image = try StillDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
-                    let video = ImageFormat.sniff(data) == nil ? data : nil
+                    var video: MovingBytes?
+                    if ImageFormat.sniff(data) == nil {
+                        let isGIF = VideoContainer.sniff(data) == .gif
+                        let animated = isGIF && GIFInfo.read(data)?.isAnimated == true
+                        // A still GIF is a photo: its bytes are not kept for a player.
+                        if !isGIF || animated { video = MovingBytes(data: data, isAnimation: animated) }
+                    }
                     result = .success((image, Self.cells(image, key: key), true, video))
                 case .renderQueued(let image):
                     result = .success((image, Self.cells(image, key: key), false, nil))
@@ -372,7 +382,7 @@ public final class PicturePipeline {
     }
 
     private func decoded(_ location: String, id: Int, key: RenditionKey,
-                         _ result: Result<(RGBImage, CellImage, decoded: Bool, video: Data?), MediaError>) {
+                         _ result: Result<(RGBImage, CellImage, decoded: Bool, video: MovingBytes?), MediaError>) {
         decodesRunning -= 1
         switch result {
         case .success(let (image, cells, wasDecoded, video)):
@@ -382,7 +392,13 @@ public final class PicturePipeline {
                 decodeCount += 1
                 cache.insert(decoded: image, for: location)
             }
-            if let video { cache.insert(video: video, for: location) }
+            if let video {
+                cache.insert(video: video.data, for: location)
+                if video.isAnimation, !animations.contains(location) {
+                    if animations.count >= 1_000 { animations.removeAll() } // bounded
+                    animations.insert(location)
+                }
+            }
             cache.insert(cells, for: key)
         case .failure(let error):
             cache.recordFailure(error.description, for: location)
@@ -407,12 +423,21 @@ public final class PicturePipeline {
     private func report(_ location: String, _ status: MediaStatus) {
         var news = PictureNews(location, status)
         // A picture that decoded only in part is ready, with why (shown with a notice).
-        if status == .ready { news.damage = damaged[location] }
+        if status == .ready {
+            news.damage = damaged[location]
+            news.isAnimation = animations.contains(location)
+        }
         if batch != nil {
             batch?.append(news)
         } else {
             onNews?([news])
         }
+    }
+
+    /// A video's bytes, or an animated GIF's, kept for its player.
+    struct MovingBytes: Sendable {
+        var data: Data
+        var isAnimation: Bool
     }
 
     nonisolated private static func cells(_ image: RGBImage, key: RenditionKey) -> CellImage {

@@ -33,6 +33,9 @@ public struct VideoInfo: Equatable, Sendable {
     /// Seconds between frames for the frame timer: the declared rate, bounded to 1…60 a
     /// second (30 when unknown).
     public var frameInterval: Double { 1 / min(60, max(1, fps ?? 30)) }
+
+    /// An animation made to repeat (a GIF): its item plays it over and over.
+    public var loops: Bool { container == "gif" }
 }
 
 /// Limits checked from a video's headers before a decoder or a frame exists.

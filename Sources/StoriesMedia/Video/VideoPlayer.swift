@@ -26,6 +26,16 @@ public final class VideoPlayer {
     public private(set) var key: RenditionKey
     public private(set) var phase = Phase.idle
     public private(set) var isPlaying = false
+    /// Starts again at its end, its frames' times running on (an animation; the plan says,
+    /// once the player's news that it is one has reached the app). Told after a short
+    /// animation already ran to its end, it goes on from there.
+    public var loops = false {
+        didSet {
+            guard loops, !oldValue, endedAt != nil, phase == .ready else { return }
+            endedAt = nil
+            pump()
+        }
+    }
     public private(set) var info: VideoInfo?
     /// The frame on screen (the first frame once prepared; the last one at the end).
     public private(set) var current: VideoFrame?
@@ -191,9 +201,9 @@ public final class VideoPlayer {
     private func pump() {
         guard phase == .ready, isPlaying || isStalled, !inFlight, endedAt == nil, queue.count < Self.queueLimit else { return }
         inFlight = true
-        let (worker, key, aspect, generation, late) = (self.worker, self.key, self.key.cellAspect, self.generation, time)
+        let (worker, key, aspect, generation, late, loops) = (self.worker, self.key, self.key.cellAspect, self.generation, time, self.loops)
         run { [weak self] in
-            let result = worker.next(key: key, cellAspect: aspect, lateBefore: late)
+            let result = worker.next(key: key, cellAspect: aspect, lateBefore: late, loops: loops)
             return { self?.decoded(result, generation: generation) }
         }
     }
@@ -208,7 +218,8 @@ public final class VideoPlayer {
             self.info = info
             phase = .ready
             framesDropped += step.dropped
-            onEvent?(.opened(duration: info.duration, frameInterval: info.frameInterval, hasAudio: info.hasAudio))
+            onEvent?(.opened(duration: info.duration, frameInterval: info.frameInterval, hasAudio: info.hasAudio,
+                             loops: info.loops))
             if let frame = step.frame {
                 current = frame
                 framesShown += 1

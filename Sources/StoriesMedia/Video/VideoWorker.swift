@@ -19,6 +19,10 @@ final class VideoWorker: @unchecked Sendable {
     private let lock = NSLock()
     private var late = -1.0
     private var closed = false
+    /// Looping: the time the pass under way began at (0 on the first), and the last
+    /// frame's time.
+    private var offset = 0.0
+    private var last = 0.0
 
     struct Step: Sendable {
         var frame: VideoFrame?
@@ -52,12 +56,28 @@ final class VideoWorker: @unchecked Sendable {
 
     /// Decodes on to the next frame worth showing and renders it for `key`. Frames whose
     /// successor is already due (`lateBefore`, read afresh for each) are dropped unscaled.
-    func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double) -> Result<Step, MediaError> {
+    /// `loops`: at the end the stream starts again, its times running on from where the
+    /// pass ended (its declared length, or the last frame's time and one frame); passes the
+    /// clock has already left behind are skipped whole, and a call starts at most three.
+    func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double, loops: Bool = false) -> Result<Step, MediaError> {
         guard let decoder else { return .success(Step(frame: nil, dropped: 0)) }
         let interval = decoder.info.frameInterval
         var dropped = 0
+        var rewinds = 0
         do {
-            while let time = try decoder.decodeNext() {
+            while true {
+                guard let pts = try decoder.decodeNext() else {
+                    guard loops, rewinds < 3, decoder.hasFrame else { break }
+                    let length = max(last - offset + interval, decoder.info.duration ?? 0)
+                    guard decoder.rewind() else { break }
+                    rewinds += 1
+                    offset += length
+                    let late = max(initial, lateBefore)
+                    if late > offset + length { offset += ((late - offset) / length).rounded(.down) * length }
+                    continue
+                }
+                let time = pts + offset
+                last = time
                 let late = max(initial, lateBefore)
                 if time + interval <= late, dropped < 600 {
                     dropped += 1
@@ -79,6 +99,8 @@ final class VideoWorker: @unchecked Sendable {
 
     func rewind() -> Result<VideoInfo, MediaError> {
         guard let decoder else { return .failure(.video("the player was released")) }
+        offset = 0
+        last = 0
         guard decoder.rewind() else { return .failure(.video("the video cannot be played again from the start")) }
         return .success(decoder.info)
     }

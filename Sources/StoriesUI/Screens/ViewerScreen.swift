@@ -49,8 +49,12 @@ public enum ViewerScreen {
             drawText(text, lines: model.flatMap { $0.width == width ? $0.textLines : nil }, background: background, in: media,
                      filling: photo, into: &canvas)
             overCard = true
-        case .image(let file):
+        case .image(let file) where state.played(item) == nil:
             drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot show this photo", reason: mediaFailure(state, file))
+        case .image(let file):
+            // A GIF that moves: played as a video is.
+            drawPicture(file, symbol: "▣", kind: "photo", failure: "cannot play this animation",
+                        reason: mediaFailure(state, file) ?? state.media.videos[file.location]?.failure)
         case .video(let file):
             // A player that failed says why even when a poster was made.
             drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
@@ -62,7 +66,7 @@ public enum ViewerScreen {
         if let file = item.content.media, state.media.damaged[file.location] != nil, state.media.status[file.location] == .ready {
             marks.append("⚠ damaged")
         }
-        if case .video(let file) = item.content, let status = state.media.videos[file.location], status.failure == nil {
+        if let file = state.played(item), let status = state.media.videos[file.location], status.failure == nil {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             if status.hasAudio { marks.append("🔇") }
         }

@@ -32,6 +32,9 @@ public struct MediaState: Equatable, Sendable {
     /// Pictures shown as far as they decoded (a file cut short), with why: the viewer marks
     /// them, and the problems list says it once.
     public var damaged: [String: String] = [:]
+    /// Photos whose bytes are an animation (a GIF of more than one frame): their items play
+    /// them as videos.
+    public var animations: Set<String> = []
 
     public init() {}
 }

@@ -13,11 +13,15 @@ public struct PlayerPlan: Equatable, Sendable {
         /// value starts the video over from its first frame; nil (a video leaving or
         /// arriving in a turn) leaves it where it is.
         public var run: Int?
+        /// At its end it starts again at once, its frames' times running on (an animation:
+        /// its item's clock decides when it stops).
+        public var loops: Bool
 
-        public init(location: String, playing: Bool, run: Int?) {
+        public init(location: String, playing: Bool, run: Int?, loops: Bool = false) {
             self.location = location
             self.playing = playing
             self.run = run
+            self.loops = loops
         }
     }
 

@@ -14,6 +14,9 @@ extension Reduction {
                     state.media.damaged[item.location] = nil
                     delegate(.resolved("damage:" + item.location))
                 }
+                if item.isAnimation, state.media.animations.insert(item.location).inserted, state.media.animations.count > 1_000 {
+                    state.media.animations = [item.location] // bounded: the one just told is kept
+                }
                 if state.media.status[item.location] != item.status { picture(item.location, item.status) }
             }
         case .video(let location, let event):
@@ -33,7 +36,8 @@ extension Reduction {
         let running = state.viewer?.playback.isRunning == true
         let videos = state.livePlayers.filter { state.media.status[$0] == .ready }.map { location in
             PlayerPlan.Video(location: location, playing: location == visible && running,
-                             run: location == visible ? state.media.showCount : nil)
+                             run: location == visible ? state.media.showCount : nil,
+                             loops: state.media.videos[location]?.loops == true)
         }
         let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
                               display: state.display)
@@ -86,10 +90,11 @@ extension Reduction {
     mutating func video(_ event: VideoEvent, at location: String) {
         var status = state.media.videos[location] ?? VideoStatus()
         switch event {
-        case .opened(let duration, let interval, let hasAudio):
+        case .opened(let duration, let interval, let hasAudio, let loops):
             status.duration = duration
             status.frameInterval = interval
             status.hasAudio = hasAudio
+            status.loops = loops
             status.failure = nil
             status.isStalled = false
         case .stalled: status.isStalled = true

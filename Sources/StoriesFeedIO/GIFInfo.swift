@@ -1,0 +1,89 @@
+import Foundation
+
+/// What a GIF's blocks say, read without decoding a pixel: how many frames the bytes hold,
+/// how long they last, and whether the file asks to be looped (the `NETSCAPE2.0`
+/// application extension browsers honour). Enough to tell an animation (played as a video
+/// item, looping) from a still (a photo) from the first bytes of a file.
+public struct GIFInfo: Equatable, Sendable {
+    /// Frames (image descriptors) found in the bytes read.
+    public var frames: Int
+    /// Their delays added up, seconds; a delay under 0.02 s counts as 0.1 s, as browsers
+    /// show it.
+    public var duration: Double
+    /// The file carries a loop extension (an animation made to repeat).
+    public var loops: Bool
+    /// The walk reached the trailer: `frames` is every frame.
+    public var complete: Bool
+
+    /// Two frames or more, or a loop extension before the bytes ran out.
+    public var isAnimated: Bool { frames >= 2 || (loops && !complete) }
+
+    public init(frames: Int, duration: Double, loops: Bool, complete: Bool) {
+        self.frames = frames
+        self.duration = duration
+        self.loops = loops
+        self.complete = complete
+    }
+
+    /// The most frames counted (a walk over a hostile file stops there).
+    public static let maxFrames = 100_000
+
+    /// Reads the blocks of `data` (the whole file or its start); nil when it is not a GIF.
+    public static func read(_ data: Data) -> GIFInfo? {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 13, bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) else {
+            return nil
+        }
+        var info = GIFInfo(frames: 0, duration: 0, loops: false, complete: false)
+        var at = 13
+        let screen = bytes[10]
+        if screen & 0x80 != 0 { at += 3 << (Int(screen & 7) + 1) } // the global colour table
+        var delay = 0.0
+        /// Skips data sub-blocks from `at`; false when the bytes end first.
+        func skipSubBlocks() -> Bool {
+            while at < bytes.count {
+                let size = Int(bytes[at])
+                at += 1 + size
+                if size == 0 { return true }
+            }
+            return false
+        }
+        while at < bytes.count, info.frames < maxFrames {
+            switch bytes[at] {
+            case 0x21: // an extension: its label, then sub-blocks
+                guard at + 2 < bytes.count else { return info }
+                let label = bytes[at + 1]
+                at += 2
+                let start = at
+                if label == 0xF9, start + 4 < bytes.count, bytes[start] >= 4 {
+                    // Graphic control: the next frame's delay in hundredths of a second.
+                    let hundredths = Int(bytes[start + 2]) | Int(bytes[start + 3]) << 8
+                    delay = hundredths < 2 ? 0.1 : Double(hundredths) / 100
+                } else if label == 0xFF, start + 11 < bytes.count, bytes[start] == 11 {
+                    let name = String(decoding: bytes[(start + 1)...(start + 11)], as: UTF8.self)
+                    if name == "NETSCAPE2.0" || name == "ANIMEXTS1.0" { info.loops = true }
+                }
+                guard skipSubBlocks() else { return info }
+            case 0x2C: // an image: its descriptor, its own colour table, LZW data
+                guard at + 10 < bytes.count else { return info }
+                let packed = bytes[at + 9]
+                at += 10
+                if packed & 0x80 != 0 { at += 3 << (Int(packed & 7) + 1) }
+                at += 1 // the LZW minimum code size
+                guard skipSubBlocks() else {
+                    info.frames += 1 // cut off inside its data: a frame begun is a frame
+                    return info
+                }
+                info.frames += 1
+                info.duration += delay == 0 ? 0.1 : delay
+                delay = 0
+            case 0x3B:
+                info.complete = true
+                return info
+            default:
+                return info // not a block: the file is damaged here
+            }
+        }
+        return info
+    }
+}
