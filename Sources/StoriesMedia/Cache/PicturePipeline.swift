@@ -218,7 +218,7 @@ public final class PicturePipeline {
             return
         }
         guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
-        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth, dither: true), for: blurKey)
+        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth), for: blurKey)
     }
 
     /// The pixel size a feed gives for a photo or video (`Media.width`, `.height`), by

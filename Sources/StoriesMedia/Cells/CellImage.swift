@@ -1,14 +1,25 @@
 import StoriesCells
 
-/// How picture cells are drawn.
+/// How picture cells are drawn: which block symbols a cell may be, each in two colours.
 public enum CellSymbols: String, Sendable, CaseIterable {
     /// `▀`: one cell shows two pixels, top (foreground) and bottom (background).
     case half
     /// Quadrant blocks (`▘▝▖▗▚▞▛▜▙▟▀▄▌▐`): one cell shows 2×2 pixels in two colours.
     case quad
+    /// Sextants (U+1FB00–1FB3B, with `▌▐█`): 2×3 pixels a cell.
+    case sextant
+    /// Octants (U+1CD00–1CDE5, with the halves, quadrants and quarters): 2×4 pixels a cell.
+    case octant
 
     /// Output pixels per cell.
-    public var pixelsPerCell: (x: Int, y: Int) { self == .half ? (1, 2) : (2, 2) }
+    public var pixelsPerCell: (x: Int, y: Int) {
+        switch self {
+        case .half: (1, 2)
+        case .quad: (2, 2)
+        case .sextant: (2, 3)
+        case .octant: (2, 4)
+        }
+    }
 }
 
 /// One cell of a rendered picture.
@@ -73,16 +84,15 @@ public struct CellImage: Equatable, Sendable {
     public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride }
 
     /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
-    /// `height × pixelsPerCell.y`. `dither` (stills: photos, posters, BlurHash placeholders;
-    /// not video, where it would shimmer from frame to frame) mixes each pixel's two nearest
-    /// palette colours in 256 and 16 colours (`ditheredIndices`: an 8×8 Bayer matrix at the
-    /// pixel grid, two pixels a cell), so gradients do not band and a flat colour the palette
-    /// lacks keeps its hue as a mix of two it has. Eight colours get shading with colour
+    /// `height × pixelsPerCell.y`: each cell through the `SymbolPicker` (the symbol and two
+    /// colours with the least error; in 256 and 16 colours the nearest palette pair, never
+    /// dithered — an ordered dither covered smooth photos in specks and lowered every
+    /// measure of likeness, `stories bench fidelity`). Eight colours get shading with colour
     /// hints instead: a shade glyph for the brightness, drawn in the nearest hue.
-    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: only it is
-    /// dithered, and in eight colours or none the backdrop is left black (a shaded or mixed
-    /// backdrop only competes with the picture).
-    public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth, dither: Bool = false,
+    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in eight
+    /// colours or none the backdrop is left black (a shaded backdrop only competes with the
+    /// picture).
+    public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
                 subject: (x: Int, y: Int, width: Int, height: Int)? = nil) {
         let (px, py) = symbols.pixelsPerCell
         width = image.width / px
@@ -110,48 +120,7 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        if dither, depth == .palette256 || depth == .sixteen {
-            var indices = Self.ditheredIndices(image, depth: depth)
-            if let subject {
-                // The backdrop in plain nearest colours: calm, not mixed (a few flat bands: each
-                // colour searched once).
-                var memo = ColorMapping.Nearest256Memo()
-                for y in 0..<image.height {
-                    for x in 0..<image.width where !(x >= subject.x && x < subject.x + subject.width && y >= subject.y && y < subject.y + subject.height) {
-                        let i = (y * image.width + x) * 3
-                        let (r, g, b) = (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
-                        indices[y * image.width + x] = depth == .palette256 ? UInt8(memo.nearest(r, g, b))
-                            : UInt8(Self.color(RGBPixel(r, g, b), depth).paletteIndex ?? 0)
-                    }
-                }
-            }
-            if symbols == .half {
-                let w = image.width
-                for y in 0..<height {
-                    for x in 0..<width {
-                        cells.append(ImageCell(glyph: "▀", foreground: .palette(indices[(2 * y) * w + x]),
-                                               background: .palette(indices[(2 * y + 1) * w + x])))
-                    }
-                }
-                self.cells = cells
-                return
-            }
-            // Quadrants: the split is chosen on the dithered colours.
-            var quantised = image
-            for (i, index) in indices.enumerated() {
-                let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: index)
-                quantised.pixels[i * 3] = r; quantised.pixels[i * 3 + 1] = g; quantised.pixels[i * 3 + 2] = b
-            }
-            for y in 0..<height {
-                for x in 0..<width {
-                    let block = (0..<py).flatMap { dy in (0..<px).map { dx in quantised[x * px + dx, y * py + dy] } }
-                    cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
-                }
-            }
-            self.cells = cells
-            return
-        }
-        if symbols == .half, depth != .none {
+        if symbols == .half, depth == .direct {
             // The common case (every video frame): two pixels a cell, read straight from the
             // buffer with no per-cell arrays.
             let w = image.width, pixels = image.pixels
@@ -169,87 +138,61 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        for y in 0..<height {
-            for x in 0..<width {
-                let block = (0..<py).flatMap { dy in (0..<px).map { dx in image[x * px + dx, y * py + dy] } }
-                cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
+        if depth == .none {
+            for y in 0..<height {
+                for x in 0..<width {
+                    let block = (0..<py).flatMap { dy in (0..<px).map { dx in image[x * px + dx, y * py + dy] } }
+                    cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
+                }
             }
+            self.cells = cells
+            return
         }
-        self.cells = cells
+        self.cells = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth)
     }
 
-    /// Scales and renders in one step: a still picture fitted into `width`×`height` cells
-    /// (dithered where the palette is short of colours).
+    /// Every cell through the symbol picker: the symbol of the set and the two colours with
+    /// the least error against its pixels.
+    static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
+        var picker = SymbolPicker(symbols: symbols, depth: depth)
+        let (px, py) = symbols.pixelsPerCell
+        let n = px * py, w = image.width
+        var cells: [ImageCell] = []
+        cells.reserveCapacity(width * height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { sub in
+                guard let base = sub.baseAddress else { return }
+                let (r, g, b) = (base, base + n, base + 2 * n)
+                for y in 0..<height {
+                    for x in 0..<width {
+                        var i = 0
+                        for dy in 0..<py {
+                            var at = ((y * py + dy) * w + x * px) * 3
+                            for _ in 0..<px {
+                                r[i] = Float(pixels[at]); g[i] = Float(pixels[at + 1]); b[i] = Float(pixels[at + 2])
+                                at += 3
+                                i += 1
+                            }
+                        }
+                        cells.append(picker.cell(r, g, b))
+                    }
+                }
+            }
+        }
+        return cells
+    }
+
+    /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
     public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
-                fit: FitMode = .fill, cellAspect: Double = 0.5, dither: Bool = true) {
+                fit: FitMode = .fill, cellAspect: Double = 0.5) {
         let (px, py) = symbols.pixelsPerCell
         // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
         let pixelAspect = cellAspect * Double(py) / Double(px)
         let scaled = ImageScaler.scale(image, width: width * px, height: height * py, fit: fit, pixelAspect: pixelAspect)
         let subject = fit == .fit ? ImageScaler.fitRect(imageWidth: image.width, imageHeight: image.height, width: width * px,
                                                         height: height * py, pixelAspect: pixelAspect) : nil
-        self.init(pixels: scaled, symbols: symbols, depth: depth, dither: dither, subject: subject)
+        self.init(pixels: scaled, symbols: symbols, depth: depth, subject: subject)
     }
-
-    /// Palette indices for every pixel, mixing the two palette colours nearest to it in the
-    /// share that averages back to it, by position in an 8×8 Bayer matrix (ordered
-    /// dithering). A pixel is only ever drawn in one of its two nearest colours: gradients
-    /// do not band and a colour the palette lacks keeps its hue, but no far-off colour is
-    /// ever reached (error diffusion put red and green specks into dark greys: its error
-    /// runs on until it jumps to a bright cube colour), and a still picture drawn again is
-    /// drawn the same.
-    static func ditheredIndices(_ image: RGBImage, depth: ColorDepth) -> [UInt8] {
-        let w = image.width, h = image.height
-        var indices = [UInt8](repeating: 0, count: w * h)
-        var memo = ColorMapping.Nearest256Memo()
-        func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
-            let r8 = UInt8(max(0, min(255, r))), g8 = UInt8(max(0, min(255, g))), b8 = UInt8(max(0, min(255, b)))
-            return depth == .sixteen ? ColorMapping.terminalColor(.rgb(r8, g8, b8), depth: .sixteen) : memo.nearest(r8, g8, b8)
-        }
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = (y * w + x) * 3
-                let r = Int(image.pixels[i]), g = Int(image.pixels[i + 1]), b = Int(image.pixels[i + 2])
-                let first = nearest(r, g, b)
-                let (fr, fg, fb) = ColorMapping.rgb(ofPaletteIndex: UInt8(first))
-                // The colour on the far side of the pixel from the nearest one.
-                let er = r - Int(fr), eg = g - Int(fg), eb = b - Int(fb)
-                let second = nearest(r + er, g + eg, b + eb)
-                var index = first
-                if second != first {
-                    let (sr, sg, sb) = ColorMapping.rgb(ofPaletteIndex: UInt8(second))
-                    let dr = Int(sr) - Int(fr), dg = Int(sg) - Int(fg), db = Int(sb) - Int(fb)
-                    let span = dr * dr + dg * dg + db * db
-                    // How far along from the first to the second the pixel lies (0…½).
-                    let along = span > 0 ? Double(er * dr + eg * dg + eb * db) / Double(span) : 0
-                    if along > bayer8[(y % 8) * 8 + x % 8] { index = second }
-                }
-                indices[y * w + x] = UInt8(index)
-            }
-        }
-        return indices
-    }
-
-    /// Thresholds 0…1 of the 8×8 Bayer matrix.
-    static let bayer8: [Double] = {
-        var m = [0]
-        var size = 1
-        while size < 8 {
-            var next = [Int](repeating: 0, count: 4 * size * size)
-            for y in 0..<size {
-                for x in 0..<size {
-                    let v = 4 * m[y * size + x]
-                    next[y * 2 * size + x] = v
-                    next[y * 2 * size + x + size] = v + 2
-                    next[(y + size) * 2 * size + x] = v + 3
-                    next[(y + size) * 2 * size + x + size] = v + 1
-                }
-            }
-            m = next
-            size *= 2
-        }
-        return m.map { (Double($0) + 0.5) / 64 }
-    }()
 
     /// Eight colours: the brightness as a shade glyph (` ░▒▓█`) on black, drawn in the
     /// nearest of the six hues (or white, for greys), so a photo reads as a tinted drawing
@@ -283,28 +226,26 @@ public struct CellImage: Equatable, Sendable {
         switch symbols {
         case .half:
             return ImageCell(glyph: "▀", foreground: color(block[0], depth), background: color(block[1], depth))
-        case .quad:
-            // Pick the split of the four pixels into two groups with the least colour error.
-            var best = (mask: 0, error: Int.max, on: block[0], off: block[0])
-            for mask in 1..<8 { // 1…7 and their complements cover every two-group split
-                var on: [RGBPixel] = [], off: [RGBPixel] = []
-                for (i, p) in block.enumerated() { if mask & (1 << i) != 0 { on.append(p) } else { off.append(p) } }
-                let a = mean(on), b = mean(off)
-                let error = on.reduce(0) { $0 + distance($1, a) } + off.reduce(0) { $0 + distance($1, b) }
-                if error < best.error { best = (mask, error, a, b) }
+        case .quad, .sextant, .octant:
+            var picker = SymbolPicker(symbols: symbols, depth: depth)
+            let r = block.map { Float($0.r) }, g = block.map { Float($0.g) }, b = block.map { Float($0.b) }
+            return r.withUnsafeBufferPointer { r in
+                g.withUnsafeBufferPointer { g in
+                    b.withUnsafeBufferPointer { b in
+                        guard let r = r.baseAddress, let g = g.baseAddress, let b = b.baseAddress else {
+                            return ImageCell(glyph: " ", foreground: .default, background: .default)
+                        }
+                        return picker.cell(r, g, b)
+                    }
+                }
             }
-            if block.allSatisfy({ $0 == block[0] }) {
-                let only = color(block[0], depth)
-                return ImageCell(glyph: "█", foreground: only, background: only)
-            }
-            return ImageCell(glyph: quadrantGlyphs[best.mask], foreground: color(best.on, depth), background: color(best.off, depth))
         }
     }
 
     static func color(_ p: RGBPixel, _ depth: ColorDepth) -> Color {
         switch depth {
         case .direct, .none: .rgb(p.r, p.g, p.b)
-        // A picture's pixels: the nearest colour (its neighbours carry the error when dithered).
+        // A picture's pixels: the nearest colour.
         case .palette256: .palette(UInt8(ColorMapping.nearest256(p.r, p.g, p.b)))
         default: .palette(UInt8(ColorMapping.terminalColor(.rgb(p.r, p.g, p.b), depth: depth)))
         }

@@ -1,0 +1,213 @@
+import StoriesCells
+
+/// Chooses, for one cell, the symbol of a set and its two colours with the least error
+/// against the cell's pixels (as chafa does): every split of the cell's sub-pixels into a
+/// foreground and a background group that the set can draw is tried, each group drawn in
+/// its mean colour, and the split that leaves the least squared error wins.
+///
+/// The error is weighed towards brightness (Rec. 601 luma weights, red 0.299, green 0.587,
+/// blue 0.114, on gamma-encoded values): the eye follows edges of light and dark far more
+/// than of hue, and a mean of encoded values is what a terminal's two colours can show. In
+/// 256 and 16 colours each mean's two nearest palette colours are tried in pairs (the
+/// error there counts luma differences once more, so a short palette keeps light and dark
+/// where it cannot keep hue), each sub-pixel given again to the nearer of the pair, and a
+/// plain cell in the whole's nearest colour is kept when it is nearer still: no dithering,
+/// so a smooth area is never covered in a pattern.
+struct SymbolPicker {
+    let symbols: CellSymbols
+    let depth: ColorDepth
+    /// Sub-pixels a cell: 2, 4, 6 or 8.
+    let count: Int
+    private var nearMemo = [(key: UInt32, first: Int, second: Int)](repeating: (.max, 0, 0), count: 1 << 13)
+
+    static let weights: (Float, Float, Float) = (0.299, 0.587, 0.114)
+
+    /// See `cost`.
+    let lumaWeight: Float
+
+    init(symbols: CellSymbols, depth: ColorDepth) {
+        self.symbols = symbols
+        self.depth = depth
+        // Measured (`stories bench fidelity`): more luma keeps SSIM, less keeps PSNR; these
+        // keep both at or above chafa's on the demo's photos but the smooth orange retina.
+        lumaWeight = depth == .palette256 ? 0.4 : 1.0
+        let (px, py) = symbols.pixelsPerCell
+        count = px * py
+    }
+
+    /// The cell for sub-pixels `r`, `g`, `b` (row by row, `count` of each).
+    mutating func cell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> ImageCell {
+        let n = count
+        let (wr, wg, wb) = Self.weights
+        var tr: Float = 0, tg: Float = 0, tb: Float = 0
+        for i in 0..<n { tr += r[i]; tg += g[i]; tb += b[i] }
+        // Gray-code walk over the splits with the last sub-pixel in the background: each
+        // step moves one sub-pixel across, so each split costs a few additions.
+        var onR: Float = 0, onG: Float = 0, onB: Float = 0
+        var onCount = 0
+        var mask = 0
+        let whole = (wr * tr * tr + wg * tg * tg + wb * tb * tb) / Float(n)
+        var best = whole
+        var bestMask = 0
+        let steps = 1 << (n - 1)
+        for k in 1..<steps {
+            let bit = k.trailingZeroBitCount
+            mask ^= 1 << bit
+            if mask & (1 << bit) != 0 {
+                onR += r[bit]; onG += g[bit]; onB += b[bit]; onCount += 1
+            } else {
+                onR -= r[bit]; onG -= g[bit]; onB -= b[bit]; onCount -= 1
+            }
+            let offR = tr - onR, offG = tg - onG, offB = tb - onB
+            let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(onCount)
+                + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - onCount)
+            if score > best + 1e-3 {
+                best = score
+                bestMask = mask
+            }
+        }
+        if bestMask == 0 {
+            let c = Self.pixel(tr / Float(n), tg / Float(n), tb / Float(n))
+            let only = color(c)
+            return ImageCell(glyph: "█", foreground: only, background: only)
+        }
+        var fr: Float = 0, fg: Float = 0, fb: Float = 0, br: Float = 0, bg: Float = 0, bb: Float = 0
+        var on = 0
+        for i in 0..<n {
+            if bestMask & (1 << i) != 0 { fr += r[i]; fg += g[i]; fb += b[i]; on += 1 } else { br += r[i]; bg += g[i]; bb += b[i] }
+        }
+        let front = Self.pixel(fr / Float(on), fg / Float(on), fb / Float(on))
+        let back = Self.pixel(br / Float(n - on), bg / Float(n - on), bb / Float(n - on))
+        if depth == .direct || depth == .none {
+            return ImageCell(glyph: Self.glyph(bestMask, symbols), foreground: .rgb(front.r, front.g, front.b),
+                             background: .rgb(back.r, back.g, back.b))
+        }
+        // A palette: for the two means, their two nearest palette colours each; for every
+        // pair, the sub-pixels given again to the nearer of the two; and the whole's nearest
+        // as a plain cell. The least error wins.
+        let (p1, p2) = nearestTwo(front), (q1, q2) = nearestTwo(back)
+        let plain = nearestTwo(Self.pixel(tr / Float(n), tg / Float(n), tb / Float(n))).0
+        let (sr, sg, sb) = palette[plain]
+        var bestError: Float = 0
+        for i in 0..<n {
+            bestError += cost(r[i] - sr, g[i] - sg, b[i] - sb)
+        }
+        var choice = (glyph: Character("█"), fg: plain, bg: plain)
+        for (p, q) in [(p1, q1), (p1, q2), (p2, q1), (p2, q2)] where p != q {
+            let (pr, pg, pb) = palette[p], (qr, qg, qb) = palette[q]
+            var error: Float = 0
+            var chosen = 0
+            for i in 0..<n {
+                let dp = cost(r[i] - pr, g[i] - pg, b[i] - pb)
+                let dq = cost(r[i] - qr, g[i] - qg, b[i] - qb)
+                if dp < dq { chosen |= 1 << i; error += dp } else { error += dq }
+            }
+            guard error < bestError - 1e-3, chosen != 0, chosen != (1 << n) - 1 else { continue }
+            bestError = error
+            choice = (Self.glyph(chosen, symbols), p, q)
+        }
+        return ImageCell(glyph: choice.glyph, foreground: .palette(UInt8(choice.fg)), background: .palette(UInt8(choice.bg)))
+    }
+
+    /// A palette colour's error for a pixel this far off: the picker's weights, and the
+    /// difference in luma once more, `lumaWeight` times (a short palette keeps light and
+    /// dark where a hue cannot be kept).
+    @inline(__always)
+    private func cost(_ dr: Float, _ dg: Float, _ db: Float) -> Float {
+        let (wr, wg, wb) = Self.weights
+        let y = wr * dr + wg * dg + wb * db
+        return wr * dr * dr + wg * dg * dg + wb * db * db + lumaWeight * y * y
+    }
+
+    /// The palette's colours as floats, by index (0–255).
+    private static let palette: [(Float, Float, Float)] = (0...255).map { rgb($0) }
+    private var palette: [(Float, Float, Float)] { Self.palette }
+
+    /// The two palette colours nearest `p` by the picker's error (of 16…255 in 256 colours,
+    /// of 0…15 in 16), remembered for the picture: a photo's cells share many means.
+    private mutating func nearestTwo(_ p: RGBPixel) -> (Int, Int) {
+        let key = UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b)
+        let slot = Int((key &* 0x9E37_79B1) >> 19) & (nearMemo.count - 1)
+        if nearMemo[slot].key == key { return (nearMemo[slot].first, nearMemo[slot].second) }
+        let r = Float(p.r), g = Float(p.g), b = Float(p.b)
+        var first = (index: 0, error: Float.greatestFiniteMagnitude), second = first
+        func consider(_ index: Int) {
+            let (cr, cg, cb) = Self.palette[index]
+            let e = cost(r - cr, g - cg, b - cb)
+            if e < first.error { second = first; first = (index, e) } else if e < second.error { second = (index, e) }
+        }
+        if depth == .palette256 {
+            // The cube cells a level round the colour, and every grey.
+            func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (Int(v) - 35) / 40)) }
+            let (ri, gi, bi) = (level(p.r), level(p.g), level(p.b))
+            for x in max(0, ri - 1)...min(5, ri + 1) {
+                for y in max(0, gi - 1)...min(5, gi + 1) {
+                    for z in max(0, bi - 1)...min(5, bi + 1) { consider(16 + 36 * x + 6 * y + z) }
+                }
+            }
+            for index in 232...255 { consider(index) }
+        } else {
+            for index in 0..<(depth == .eight ? 8 : 16) { consider(index) }
+        }
+        let found = (first.index, second.error < .greatestFiniteMagnitude ? second.index : first.index)
+        nearMemo[slot] = (key, found.0, found.1)
+        return found
+    }
+
+    private static func pixel(_ r: Float, _ g: Float, _ b: Float) -> RGBPixel {
+        RGBPixel(UInt8(min(255, max(0, r + 0.5))), UInt8(min(255, max(0, g + 0.5))), UInt8(min(255, max(0, b + 0.5))))
+    }
+
+    private static func rgb(_ index: Int) -> (Float, Float, Float) {
+        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+        return (Float(r), Float(g), Float(b))
+    }
+
+    private mutating func color(_ p: RGBPixel) -> Color {
+        switch depth {
+        case .direct, .none: .rgb(p.r, p.g, p.b)
+        default: .palette(UInt8(nearestTwo(p).0))
+        }
+    }
+
+    /// The symbol drawing sub-pixels `mask` (bit i: sub-pixel i, row by row) in the
+    /// foreground.
+    static func glyph(_ mask: Int, _ symbols: CellSymbols) -> Character {
+        switch symbols {
+        case .half: [" ", "▀", "▄", "█"][mask & 3]
+        case .quad: CellImage.quadrantGlyphs[mask & 15]
+        case .sextant: sextantGlyphs[mask & 63]
+        case .octant: octantGlyphs[mask & 255]
+        }
+    }
+
+    /// Sextants, 2×3 (bit i: sub-pixel i, row by row): U+1FB00… in the order of their bits,
+    /// leaving out the four drawn by older block elements (empty, full, left and right half).
+    static let sextantGlyphs: [Character] = (0..<64).map { mask in
+        switch mask {
+        case 0: " "
+        case 63: "█"
+        case 21: "▌"
+        case 42: "▐"
+        default: Unicode.Scalar(UInt32(0x1FB00 + mask - 1 - (mask > 21 ? 1 : 0) - (mask > 42 ? 1 : 0))).map(Character.init) ?? " "
+        }
+    }
+
+    /// Octants, 2×4 (bit i: sub-pixel i, row by row): U+1CD00… in the order of their bits,
+    /// leaving out the 26 patterns older characters draw (halves, quadrants, quarters).
+    static let octantGlyphs: [Character] = {
+        let older: [Int: UInt32] = [
+            0x00: 0x20, 0xFF: 0x2588, 0x0F: 0x2580, 0xF0: 0x2584, 0x55: 0x258C, 0xAA: 0x2590,
+            0x05: 0x2598, 0x0A: 0x259D, 0x50: 0x2596, 0xA0: 0x2597, 0xA5: 0x259A, 0x5A: 0x259E,
+            0x5F: 0x259B, 0xAF: 0x259C, 0xF5: 0x2599, 0xFA: 0x259F,
+            0x03: 0x1FB82, 0xC0: 0x2582, 0x3F: 0x1FB85, 0xFC: 0x2586, 0x14: 0x1FBE6, 0x28: 0x1FBE7,
+            0x01: 0x1CEA8, 0x02: 0x1CEAB, 0x40: 0x1CEA3, 0x80: 0x1CEA0,
+        ]
+        var next: UInt32 = 0x1CD00
+        return (0..<256).map { mask in
+            if let scalar = older[mask] { return Unicode.Scalar(scalar).map(Character.init) ?? " " }
+            defer { next += 1 }
+            return Unicode.Scalar(next).map(Character.init) ?? " "
+        }
+    }()
+}
