@@ -31,10 +31,12 @@ public final class TerminalApp {
     /// Which background text is kept readable on, and the one in use.
     private let theme: ThemeChoice
     private var background: RGB
+    /// The block symbols pictures are drawn with.
+    private let symbols: CellSymbols
 
     /// What the terminal shows now.
     private var display: Display {
-        Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect, background: background)
+        Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect, background: background, symbols: symbols)
     }
 
     /// `--step`: where the replay is, on its virtual clock.
@@ -62,13 +64,14 @@ public final class TerminalApp {
     public init(client: FeedClient, seenStore: SeenStore? = nil, clock: any Clock = SystemClock(),
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                 preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
-                colors: (depth: String, origin: String)? = nil,
+                colors: (depth: String, origin: String)? = nil, symbols: CellSymbols = .half,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
         }
         stories_install_crash_restore(STDOUT_FILENO)
+        self.symbols = symbols
         terminal = try CursesScreen(input: input, output: output)
         if let colors, let depth = ColorDepth(name: colors.depth), !terminal.limitColors(to: depth) {
             colorsNote = "\(SafeText.line(colors.origin, maxColumns: 60)) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"

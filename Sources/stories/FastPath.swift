@@ -15,6 +15,7 @@ enum FastPath {
     static func run(_ arguments: [String]) -> Bool {
         guard let command = arguments.first, command == "print" || command == "play" else { return false }
         var settings = CellSettings()
+        settings.symbols = CellSymbols.drawn(by: ProcessInfo.processInfo.environment).symbols // auto, unless --symbols says
         var file: String?
         var loop = false
         var tolerance = TerminalPlayback.defaultTolerance
@@ -46,7 +47,7 @@ enum FastPath {
                 guard ColorDepth(name: text) != nil else { return false }
                 settings.colors = text
             case "--symbols":
-                guard let symbols = CellSymbols(rawValue: text) else { return false }
+                guard let symbols = CellSymbols.named(text, environment: ProcessInfo.processInfo.environment) else { return false }
                 settings.symbols = symbols
             case "--fit":
                 guard let fit = FitMode(rawValue: text) else { return false }

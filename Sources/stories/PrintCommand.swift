@@ -72,8 +72,8 @@ struct CellOptions: ParsableArguments {
     @Option(help: "Colours: truecolor, 256, 16, 8 or none (default: what the terminal says it has).")
     var colors: String?
 
-    @Option(help: "Cell symbols: half (▀, two pixels a cell) or quad (quadrant blocks, 2×2).")
-    var symbols: CellSymbols = .half
+    @Option(help: ArgumentHelp("Cell symbols: auto (the default: the richest set the terminal is known to draw), half (▀, 1×2 pixels a cell), quad (quadrants, 2×2), sextant (2×3) or octant (2×4); each cell the symbol and two colours nearest its pixels.", valueName: "set"))
+    var symbols = "auto"
 
     @Option(help: "fit shows the whole picture (a photo over a blurred, darkened copy of itself; a video on black); fill crops it to the size, keeping the subject.")
     var fit: FitMode = .fit
@@ -81,10 +81,16 @@ struct CellOptions: ParsableArguments {
     func validate() throws {
         _ = try settings.cellSize()
         _ = try settings.colorDepth()
+        guard CellSymbols.names.contains(symbols.lowercased()) else {
+            throw ValidationError("--symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(SafeText.line(symbols))'")
+        }
     }
 
     /// The same as plain values (an option group can only be read once parsed).
-    var settings: CellSettings { CellSettings(size: size, colors: colors, symbols: symbols, fit: fit) }
+    var settings: CellSettings {
+        CellSettings(size: size, colors: colors,
+                     symbols: CellSymbols.named(symbols, environment: ProcessInfo.processInfo.environment) ?? .half, fit: fit)
+    }
 }
 
 /// What `print` and `play` were asked for, as plain values.
@@ -149,7 +155,6 @@ extension PrintCommand {
     }
 }
 
-extension CellSymbols: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 
 /// `--size WxH`: cells, each 1 to 1000.

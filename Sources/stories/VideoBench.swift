@@ -23,8 +23,13 @@ struct VideoBench: ParsableCommand {
     @Flag(help: "One JSON object per line instead of a table.")
     var json = false
 
+    @Option(help: ArgumentHelp("Picture cells for the per-frame figures: half, quad, sextant, octant, or all (the default).", valueName: "set"))
+    var symbols = "all"
+
     mutating func run() throws {
         BenchCommand.warnIfDebugBuild()
+        let sets = symbols == "all" ? CellSymbols.allCases
+            : [try CellSymbols(rawValue: symbols).orThrow(ValidationError("--symbols takes half, quad, sextant, octant or all"))]
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds takes 0 to 600") }
         let url = try file.map { URL(fileURLWithPath: $0) }
             ?? (DemoFeed.directory?.appendingPathComponent("media/deep-field.mp4")).orThrow(fail("the demo clip is missing"))
@@ -37,14 +42,14 @@ struct VideoBench: ParsableCommand {
 
         // 1. Decode + scale + cells for every frame of the clip, per size.
         for (width, height) in [(80, 40), (200, 60)] {
-            for depth in [ColorDepth.direct, .palette256] {
+            for depth in [ColorDepth.direct, .palette256] { for set in sets {
                 let decoder = try open(data, name)
                 var decode: [Double] = [], render: [Double] = []
                 while true {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     guard (try? decoder.decodeNext()) ?? nil != nil else { break }
                     let t1 = DispatchTime.now().uptimeNanoseconds
-                    guard decoder.cells(width: width, height: height, depth: depth, fit: .fit) != nil else { break }
+                    guard decoder.cells(width: width, height: height, symbols: set, depth: depth, fit: .fit) != nil else { break }
                     let t2 = DispatchTime.now().uptimeNanoseconds
                     decode.append(Double(t1 - t0) / 1e6)
                     render.append(Double(t2 - t1) / 1e6)
@@ -54,11 +59,11 @@ struct VideoBench: ParsableCommand {
                 let (d, _) = Stats.medianAndP90(decode), (r, _) = Stats.medianAndP90(render), (m, p90) = Stats.medianAndP90(total)
                 let colours = depth == .direct ? "truecolor" : "256"
                 if json {
-                    print(#"{"bench":"video-frame","file":"\#(name)","cells":"\#(width)x\#(height)","colors":"\#(colours)","frames":\#(decode.count),"decode_ms":\#(f(d)),"scale_cells_ms":\#(f(r)),"median_ms":\#(f(m)),"p90_ms":\#(f(p90))}"#)
+                    print(#"{"bench":"video-frame","file":"\#(name)","cells":"\#(width)x\#(height)","colors":"\#(colours)","symbols":"\#(set.rawValue)","frames":\#(decode.count),"decode_ms":\#(f(d)),"scale_cells_ms":\#(f(r)),"median_ms":\#(f(m)),"p90_ms":\#(f(p90))}"#)
                 } else {
-                    print("per frame \(width)x\(height) \(colours): decode \(f(d)) ms + scale & cells \(f(r)) ms = \(f(m)) ms median (p90 \(f(p90))) over \(decode.count) frames")
+                    print("per frame \(width)x\(height) \(colours) \(set.rawValue): decode \(f(d)) ms + scale & cells \(f(r)) ms = \(f(m)) ms median (p90 \(f(p90))) over \(decode.count) frames")
                 }
-            }
+            } }
         }
 
         // 2. Real-time playback, headless: what `stories play` does, into a byte counter.

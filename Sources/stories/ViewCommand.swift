@@ -64,6 +64,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Light or dark: auto (the default: as the terminal answers), dark or light (or theme in stories.conf).", valueName: "auto|dark|light"))
     var theme: String?
 
+    @Option(help: ArgumentHelp("Picture cells: auto (the default: the richest set the terminal is known to draw), half, quad, sextant or octant (or symbols in stories.conf).", valueName: "set"))
+    var symbols: String?
+
     @Option(help: ArgumentHelp("Seed of the pretend network's delays and failures, and of --synthetic's names (default: a new one each run for the network, said when the app ends and kept in --record; 1 for --synthetic).", valueName: "N"))
     var seed: UInt64?
 
@@ -117,6 +120,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if let symbols, !CellSymbols.names.contains(symbols.lowercased()) {
+            throw ValidationError("--symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(SafeText.line(symbols))'")
+        }
         if let theme, ThemeChoice(rawValue: theme.lowercased()) == nil {
             throw ValidationError("--theme takes auto, dark or light; got '\(SafeText.line(theme))'")
         }
@@ -198,7 +204,15 @@ struct ViewCommand: ParsableCommand {
                   terminalColors: colors.map { ($0, "--colors \($0)") } ?? recording?.setup.map { ($0.colors, "the recording's colors \($0.colors)") }
                     ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") },
                   pauseOnBlur: settings.pauseOnBlur ?? true,
-                  theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto)
+                  theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto,
+                  symbols: Self.viewerSymbols(symbols ?? settings.symbols ?? "auto"))
+    }
+
+    /// The set the viewer draws with: octants only where the C library gives them a width
+    /// (ncurses draws nothing for a character of none), else sextants.
+    static func viewerSymbols(_ name: String) -> CellSymbols {
+        let symbols = CellSymbols.named(name, environment: ProcessInfo.processInfo.environment) ?? .half
+        return symbols == .octant && !CellSymbols.octantsHaveWidth ? .sextant : symbols
     }
 
     /// The source a setup names.
@@ -250,7 +264,7 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
-                       pauseOnBlur: Bool, theme: ThemeChoice) throws {
+                       pauseOnBlur: Bool, theme: ThemeChoice, symbols: CellSymbols) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -300,7 +314,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: symbols, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

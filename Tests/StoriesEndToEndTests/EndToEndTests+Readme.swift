@@ -9,7 +9,8 @@ extension EndToEndTests {
     @Test func everyFlagREADMENamesExists() throws {
         var help = try Binary.run(["--help"]).out
         for command in [["view"], ["serve"], ["init"], ["print"], ["play"], ["bench", "render"], ["bench", "viewmodels"],
-                        ["bench", "navigation"], ["bench", "video"], ["bench", "memory"], ["bench", "frames"], ["assets", "blurhash"]] {
+                        ["bench", "navigation"], ["bench", "video"], ["bench", "memory"], ["bench", "frames"], ["bench", "fidelity"],
+                        ["assets", "blurhash"]] {
             help += try Binary.run(["help"] + command).out
         }
         let text = Self.readme.replacingOccurrences(of: #"#[^)\s]*"#, with: "", options: .regularExpression)

@@ -20,12 +20,16 @@ public struct Display: Equatable, Sendable {
     /// The terminal's background: what it answered to OSC 11, or what `COLORFGBG` or the
     /// `theme` setting say (black when nothing says). Text is kept readable against it.
     public var background: RGB
+    /// The block symbols pictures are drawn with (`--symbols`, `symbols =`; by default the
+    /// richest the terminal is known to draw).
+    public var symbols: CellSymbols
 
     public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
-                background: RGB = Display.dark) {
+                background: RGB = Display.dark, symbols: CellSymbols = .half) {
         self.colorDepth = colorDepth
         self.cellAspect = Self.bounded(cellAspect: cellAspect)
         self.background = background
+        self.symbols = symbols
     }
 
     /// What a dark and a light terminal are taken to have when they do not say.

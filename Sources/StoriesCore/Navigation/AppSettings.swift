@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 
 /// Settings from `stories.conf`, beside keys.conf in the config folder:
@@ -11,6 +12,7 @@ import Foundation
 ///     seed = 42              # the pretend network's draws, and --synthetic's names
 ///     theme = light          # auto (the default: as the terminal answers), dark or light
 ///     pause-on-blur = off    # on (the default): a story waits while the terminal is in the background
+///     symbols = sextant      # auto (the default: the richest the terminal draws), half, quad, sextant or octant
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -29,8 +31,10 @@ public struct AppSettings: Equatable, Sendable {
     public var pauseOnBlur: Bool?
     /// Which background text is kept readable on; nil: auto.
     public var theme: ThemeChoice?
+    /// The block symbols pictures are drawn with, by name (`CellSymbols.names`); nil: auto.
+    public var symbols: String?
 
-    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme"]
+    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols"]
 
     public init(reduceMotion: Bool = false) {
         self.reduceMotion = reduceMotion
@@ -60,6 +64,11 @@ public struct AppSettings: Equatable, Sendable {
             case "theme":
                 guard let choice = ThemeChoice(rawValue: value.lowercased()) else { throw fail("theme takes auto, dark or light; got '\(quoted)'") }
                 result.theme = choice
+            case "symbols":
+                guard CellSymbols.names.contains(value.lowercased()) else {
+                    throw fail("symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(quoted)'")
+                }
+                result.symbols = value.lowercased()
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on

@@ -1,27 +1,5 @@
 import StoriesCells
 
-/// How picture cells are drawn: which block symbols a cell may be, each in two colours.
-public enum CellSymbols: String, Sendable, CaseIterable {
-    /// `▀`: one cell shows two pixels, top (foreground) and bottom (background).
-    case half
-    /// Quadrant blocks (`▘▝▖▗▚▞▛▜▙▟▀▄▌▐`): one cell shows 2×2 pixels in two colours.
-    case quad
-    /// Sextants (U+1FB00–1FB3B, with `▌▐█`): 2×3 pixels a cell.
-    case sextant
-    /// Octants (U+1CD00–1CDE5, with the halves, quadrants and quarters): 2×4 pixels a cell.
-    case octant
-
-    /// Output pixels per cell.
-    public var pixelsPerCell: (x: Int, y: Int) {
-        switch self {
-        case .half: (1, 2)
-        case .quad: (2, 2)
-        case .sextant: (2, 3)
-        case .octant: (2, 4)
-        }
-    }
-}
-
 /// One cell of a rendered picture.
 public struct ImageCell: Equatable, Sendable {
     public var glyph: Character
@@ -92,8 +70,10 @@ public struct CellImage: Equatable, Sendable {
     /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in eight
     /// colours or none the backdrop is left black (a shaded backdrop only competes with the
     /// picture).
+    /// `everySplit`: each cell's every split is tried (stills); false tries only the cuts
+    /// between its darker and lighter pixels (video frames, within their time).
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
-                subject: (x: Int, y: Int, width: Int, height: Int)? = nil) {
+                subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true) {
         let (px, py) = symbols.pixelsPerCell
         width = image.width / px
         height = image.height / py
@@ -148,13 +128,14 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        self.cells = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth)
+        self.cells = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
     }
 
     /// Every cell through the symbol picker: the symbol of the set and the two colours with
     /// the least error against its pixels.
-    static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
-        var picker = SymbolPicker(symbols: symbols, depth: depth)
+    static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth,
+                       everySplit: Bool = true) -> [ImageCell] {
+        var picker = SymbolPicker(symbols: symbols, depth: depth, exhaustive: everySplit)
         let (px, py) = symbols.pixelsPerCell
         let n = px * py, w = image.width
         var cells: [ImageCell] = []

@@ -24,8 +24,11 @@ struct SymbolPicker {
 
     /// See `cost`.
     let lumaWeight: Float
+    /// Every split (stills); otherwise only the cuts by luma (video, `walkSplitsByLuma`).
+    let exhaustive: Bool
 
-    init(symbols: CellSymbols, depth: ColorDepth) {
+    init(symbols: CellSymbols, depth: ColorDepth, exhaustive: Bool = true) {
+        self.exhaustive = exhaustive
         self.symbols = symbols
         self.depth = depth
         // Measured (`stories bench fidelity`): more luma keeps SSIM, less keeps PSNR; these
@@ -41,35 +44,13 @@ struct SymbolPicker {
         let (wr, wg, wb) = Self.weights
         var tr: Float = 0, tg: Float = 0, tb: Float = 0
         for i in 0..<n { tr += r[i]; tg += g[i]; tb += b[i] }
-        // Gray-code walk over the splits with the last sub-pixel in the background: each
-        // step moves one sub-pixel across, so each split costs a few additions.
-        var onR: Float = 0, onG: Float = 0, onB: Float = 0
-        var onCount = 0
-        var mask = 0
         let whole = (wr * tr * tr + wg * tg * tg + wb * tb * tb) / Float(n)
-        var best = whole
-        var bestMask = 0
-        let steps = 1 << (n - 1)
-        for k in 1..<steps {
-            let bit = k.trailingZeroBitCount
-            mask ^= 1 << bit
-            if mask & (1 << bit) != 0 {
-                onR += r[bit]; onG += g[bit]; onB += b[bit]; onCount += 1
-            } else {
-                onR -= r[bit]; onG -= g[bit]; onB -= b[bit]; onCount -= 1
-            }
-            let offR = tr - onR, offG = tg - onG, offB = tb - onB
-            let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(onCount)
-                + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - onCount)
-            if score > best + 1e-3 {
-                best = score
-                bestMask = mask
-            }
-        }
+        let bestMask = exhaustive ? walkEverySplit(r, g, b, total: (tr, tg, tb), whole: whole)
+            : walkSplitsByLuma(r, g, b, total: (tr, tg, tb), whole: whole)
         if bestMask == 0 {
             let c = Self.pixel(tr / Float(n), tg / Float(n), tb / Float(n))
             let only = color(c)
-            return ImageCell(glyph: "█", foreground: only, background: only)
+            return ImageCell(glyph: solid, foreground: only, background: only)
         }
         var fr: Float = 0, fg: Float = 0, fb: Float = 0, br: Float = 0, bg: Float = 0, bb: Float = 0
         var on = 0
@@ -92,7 +73,7 @@ struct SymbolPicker {
         for i in 0..<n {
             bestError += cost(r[i] - sr, g[i] - sg, b[i] - sb)
         }
-        var choice = (glyph: Character("█"), fg: plain, bg: plain)
+        var choice = (glyph: solid, fg: plain, bg: plain)
         for (p, q) in [(p1, q1), (p1, q2), (p2, q1), (p2, q2)] where p != q {
             let (pr, pg, pb) = palette[p], (qr, qg, qb) = palette[q]
             var error: Float = 0
@@ -117,6 +98,74 @@ struct SymbolPicker {
         let (wr, wg, wb) = Self.weights
         let y = wr * dr + wg * dg + wb * db
         return wr * dr * dr + wg * dg * dg + wb * db * db + lumaWeight * y * y
+    }
+
+    /// Every split the set can draw, by a Gray-code walk with the last sub-pixel in the
+    /// background: each step moves one sub-pixel across, so each split costs a few additions.
+    /// The split whose two means leave the least error (the greatest weighted sum of squared
+    /// group sums over group sizes); 0 when no split beats one colour.
+    @inline(__always)
+    private func walkEverySplit(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                total: (Float, Float, Float), whole: Float) -> Int {
+        let n = count
+        let (wr, wg, wb) = Self.weights
+        let (tr, tg, tb) = total
+        var onR: Float = 0, onG: Float = 0, onB: Float = 0
+        var onCount = 0
+        var mask = 0
+        var best = whole
+        var bestMask = 0
+        for k in 1..<(1 << (n - 1)) {
+            let bit = k.trailingZeroBitCount
+            mask ^= 1 << bit
+            if mask & (1 << bit) != 0 {
+                onR += r[bit]; onG += g[bit]; onB += b[bit]; onCount += 1
+            } else {
+                onR -= r[bit]; onG -= g[bit]; onB -= b[bit]; onCount -= 1
+            }
+            let offR = tr - onR, offG = tg - onG, offB = tb - onB
+            let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(onCount)
+                + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - onCount)
+            if score > best + 1e-3 {
+                best = score
+                bestMask = mask
+            }
+        }
+        return bestMask
+    }
+
+    /// Video's quicker walk (a frame of 200×60 octant cells in its budget): only the splits
+    /// into darker and lighter sub-pixels — sorted by luma, each cut between neighbours —
+    /// the splits that matter where a cell has one edge of light and dark.
+    @inline(__always)
+    private func walkSplitsByLuma(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                  total: (Float, Float, Float), whole: Float) -> Int {
+        let n = count
+        let (wr, wg, wb) = Self.weights
+        let (tr, tg, tb) = total
+        var order: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 1, 2, 3, 4, 5, 6, 7)
+        return withUnsafeMutableBytes(of: &order) { raw -> Int in
+            let index = raw.bindMemory(to: Int.self)
+            func luma(_ i: Int) -> Float { wr * r[i] + wg * g[i] + wb * b[i] }
+            for i in 1..<n { // insertion sort of at most eight
+                let item = index[i], key = luma(item)
+                var j = i - 1
+                while j >= 0, luma(index[j]) > key { index[j + 1] = index[j]; j -= 1 }
+                index[j + 1] = item
+            }
+            var onR: Float = 0, onG: Float = 0, onB: Float = 0
+            var best = whole, bestCut = 0, mask = 0, bestMask = 0
+            for cut in 1..<n {
+                let i = index[cut - 1]
+                onR += r[i]; onG += g[i]; onB += b[i]
+                mask |= 1 << i
+                let offR = tr - onR, offG = tg - onG, offB = tb - onB
+                let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(cut)
+                    + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - cut)
+                if score > best + 1e-3 { best = score; bestCut = cut; bestMask = mask }
+            }
+            return bestCut == 0 ? 0 : bestMask
+        }
     }
 
     /// The palette's colours as floats, by index (0–255).
@@ -169,6 +218,10 @@ struct SymbolPicker {
         default: .palette(UInt8(nearestTwo(p).0))
         }
     }
+
+    /// A cell of one colour: `▀` in both colours for half blocks (as every half-block cell
+    /// is drawn), `█` otherwise.
+    private var solid: Character { symbols == .half ? "▀" : "█" }
 
     /// The symbol drawing sub-pixels `mask` (bit i: sub-pixel i, row by row) in the
     /// foreground.

@@ -185,7 +185,7 @@ public final class VideoDecoder: @unchecked Sendable {
         let (px, py) = symbols.pixelsPerCell
         guard let pixels = picture(width: width * px, height: height * py, fit: fit,
                                    pixelAspect: cellAspect * Double(py) / Double(px)) else { return nil }
-        return CellImage(pixels: pixels, symbols: symbols, depth: depth)
+        return CellImage(pixels: pixels, symbols: symbols, depth: depth, everySplit: false)
     }
 
     static func string(_ chars: [CChar]) -> String {

@@ -9,7 +9,7 @@ extension ViewerScreen {
                                     fit: Bool) -> RenditionKey {
         let size = photoSize(width: screenWidth, height: screenHeight)
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
-                            depth: display.colorDepth, fit: fit ? .fit : .fill, cellAspect: display.cellAspect)
+                            depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect)
     }
 }
 
@@ -18,8 +18,8 @@ extension ViewerScreen {
 extension HomeScreen {
     public static func bannerKey(for media: Media, screenWidth: Int, display: Display) -> RenditionKey {
         let size = HomeGeometry.bannerPictureSize(screenWidth: screenWidth)
-        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: display.colorDepth, fit: .fill,
-                            cellAspect: display.cellAspect)
+        return RenditionKey(location: media.location, width: size.width, height: size.height, depth: display.colorDepth,
+                            symbols: display.symbols, fit: .fill, cellAspect: display.cellAspect)
     }
 }
 
