@@ -88,7 +88,7 @@ struct FidelityBench: ParsableCommand {
                 throw fail("\(file): \(error)")
             }
             // The crop every renderer is given: the grid's shape (cells twice as tall as wide).
-            let crop = ImageScaler.scale(image, width: columns * 12, height: rows * 24, fit: .fill, pixelAspect: 1)
+            let crop = ImageScaler.centreCropped(image, width: columns * 12, height: rows * 24)
             let cropURL = scratch.appendingPathComponent(name + ".png")
             guard let png = ImageEncoder.png(crop) else { throw fail("\(file): the crop could not be written") }
             try png.write(to: cropURL)

@@ -230,6 +230,17 @@ public enum ImageScaler {
         return current
     }
 
+    /// `image` cropped about its centre to the frame's shape and resized to it: a plain
+    /// centre crop (what `stories bench fidelity` gives every renderer alike).
+    public static func centreCropped(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        guard width > 0, height > 0, image.width > 0, image.height > 0 else { return RGBImage(width: max(0, width), height: max(0, height)) }
+        let frameAspect = Double(width) / Double(height), imageAspect = Double(image.width) / Double(image.height)
+        var cropW = Double(image.width), cropH = Double(image.height)
+        if imageAspect > frameAspect { cropW = cropH * frameAspect } else { cropH = cropW / frameAspect }
+        return resample(image, from: ((Double(image.width) - cropW) / 2, (Double(image.height) - cropH) / 2, cropW, cropH),
+                        width: width, height: height)
+    }
+
     /// The crop a fill of `image` into a frame of this shape (width over height, square
     /// units) takes, in source pixels: what `scale(_:fit: .fill)` shows.
     public static func fillCrop(_ image: RGBImage, frameAspect: Double) -> (x: Double, y: Double, width: Double, height: Double) {
