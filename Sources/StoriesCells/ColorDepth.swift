@@ -158,7 +158,7 @@ public enum ColorMapping {
     /// be dithered, and the plain nearest turns dark or muted colours grey (navy (29,53,87)
     /// → grey 236, purple (106,76,147) → slate 60). A clearly coloured colour (OKLab chroma
     /// at least 0.06) keeps its hue: the nearest among the palette colours within 20° of its
-    /// hue, at least 70% of its chroma and within 0.1 of its lightness; the plain nearest
+    /// hue, 70% to 250% of its chroma and within 0.12 of its lightness; the plain nearest
     /// when there is none. Faint colours (a photo darkened under a caption) keep the plain
     /// nearest: the hue rule would lift a dull brown to bright ochre.
     public static func nearest256KeepingHue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
@@ -175,7 +175,8 @@ public enum ColorMapping {
         var best = -1
         var bestDistance = Float.greatestFiniteMagnitude
         func consider(_ index: Int) {
-            guard palette256Chroma[index] >= 0.7 * chroma, abs(palette256Lab[index].l - lab.l) <= maxLightnessShift else { return }
+            guard palette256Chroma[index] >= 0.7 * chroma, palette256Chroma[index] <= maxChromaRatio * chroma,
+                  abs(palette256Lab[index].l - lab.l) <= maxLightnessShift else { return }
             var difference = abs(palette256Hue[index] - hue)
             if difference > .pi { difference = 2 * .pi - difference }
             guard difference <= maxHueShift else { return }
@@ -196,7 +197,10 @@ public enum ColorMapping {
     }
 
     private static let maxHueShift: Float = 20 * .pi / 180
-    private static let maxLightnessShift: Float = 0.1
+    private static let maxLightnessShift: Float = 0.12
+    /// At most this many times as colourful: navy (29,53,87) is xterm's NavyBlue (17), not
+    /// the saturated royal blue (18, three times its chroma) it was before.
+    private static let maxChromaRatio: Float = 2.5
     private static let minKeptChroma: Float = 0.06
     private static let palette256Chroma: [Float] = palette256Lab.map(\.chroma)
     private static let palette256Hue: [Float] = palette256Lab.map(\.hue)

@@ -163,7 +163,8 @@ import Testing
     }
 
     @Test func flatUIColoursKeepTheirHueIn256Colours() {
-        #expect(ColorMapping.terminalColor(.rgb(29, 53, 87), depth: .palette256) == 18, "navy stays blue, not grey 236")
+        #expect(ColorMapping.terminalColor(.rgb(29, 53, 87), depth: .palette256) == 17,
+                "navy stays navy (xterm's NavyBlue), not grey 236 nor the saturated royal blue 18")
         #expect(ColorMapping.terminalColor(.rgb(106, 76, 147), depth: .palette256) == 97, "purple stays purple, not slate 60")
         #expect(ColorMapping.terminalColor(.rgb(40, 40, 40), depth: .palette256) == ColorMapping.nearest256(40, 40, 40), "greys as before")
         #expect(ColorMapping.terminalColor(.rgb(157, 2, 8), depth: .palette256) == 124)
