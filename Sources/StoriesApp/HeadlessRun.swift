@@ -34,6 +34,9 @@ public enum HeadlessRun {
         public var photosFit = true
         /// The background text is kept readable on (a headless screen has no terminal to ask).
         public var background = Display.dark
+        /// The block symbols pictures are drawn with (half blocks unless asked: a headless
+        /// run's screen does not depend on the terminal it was started from).
+        public var symbols = CellSymbols.half
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
@@ -122,7 +125,8 @@ public enum HeadlessRun {
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
-        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256, background: options.background))
+        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256, background: options.background,
+                                  symbols: options.symbols))
         return engine
     }
 }

@@ -28,6 +28,16 @@ public enum CellSymbols: String, Sendable, CaseIterable {
         return lowered == "auto" ? drawn(by: environment).symbols : CellSymbols(rawValue: lowered)
     }
 
+    /// Whether a character is one picture cells are made of (block elements, sextants,
+    /// octants and the quarters among them): drawing passes that treat text (contrast, the
+    /// text layer of a transition, a darkened band) leave these as pictures.
+    public static func isBlockSymbol(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2580...0x259F, 0x1FB00...0x1FB3B, 0x1CD00...0x1CDE5, 0x1CEA0...0x1CEAB, 0x1FB82, 0x1FB85, 0x1FBE6, 0x1FBE7: true
+        default: false
+        }
+    }
+
     /// The names `--symbols` and `symbols =` take.
     public static let names = ["auto", "half", "quad", "sextant", "octant"]
 
@@ -60,7 +70,10 @@ public enum CellSymbols: String, Sendable, CaseIterable {
         defer { freelocale(utf8) }
         let previous = uselocale(utf8)
         defer { uselocale(previous) }
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "wcwidth") else { return nil }
+        // The program's own symbols (dlopen(NULL): RTLD_DEFAULT is not NULL everywhere).
+        guard let program = dlopen(nil, RTLD_LAZY) else { return nil }
+        defer { dlclose(program) }
+        guard let symbol = dlsym(program, "wcwidth") else { return nil }
         typealias Width = @convention(c) (Int32) -> Int32
         return Int(unsafeBitCast(symbol, to: Width.self)(Int32(bitPattern: scalar)))
     }

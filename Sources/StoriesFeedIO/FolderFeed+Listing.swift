@@ -167,7 +167,7 @@ extension FolderFeed {
             entry.captured = meta.captured?.timeIntervalSince1970
             entry.caption = meta.caption
             entry.day = meta.day
-            entry.animated = meta.animated
+            entry.animated = meta.animated ?? (ending(of: file.name) == "gif" ? false : nil) // a .gif that is not one: read once
         }
         return meta
     }

@@ -15,8 +15,10 @@ public struct GIFInfo: Equatable, Sendable {
     /// The walk reached the trailer: `frames` is every frame.
     public var complete: Bool
 
-    /// Two frames or more, or a loop extension before the bytes ran out.
-    public var isAnimated: Bool { frames >= 2 || (loops && !complete) }
+    /// Two frames or more. (A loop block alone says nothing: FFmpeg writes one into a GIF of
+    /// one frame too. A file whose second frame lies past the bytes read is taken as a still
+    /// here; the pipeline, reading all of it, finds it moves when it is shown.)
+    public var isAnimated: Bool { frames >= 2 }
 
     public init(frames: Int, duration: Double, loops: Bool, complete: Bool) {
         self.frames = frames

@@ -51,7 +51,7 @@ struct PlayCommand: ParsableCommand {
             throw fail("\(SafeText.line(file)): \(error)")
         }
         // A GIF that asks to loop (its NETSCAPE2.0 block) loops where a person watches.
-        let loops = loop || (isatty(STDOUT_FILENO) == 1 && GIFInfo.read(data)?.loops == true)
+        let loops = loop || (isatty(STDOUT_FILENO) == 1 && GIFInfo.read(data).map { $0.loops && $0.isAnimated } == true)
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
                                         tolerance: tolerance)

@@ -205,7 +205,7 @@ struct ViewCommand: ParsableCommand {
                     ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") },
                   pauseOnBlur: settings.pauseOnBlur ?? true,
                   theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto,
-                  symbols: Self.viewerSymbols(symbols ?? settings.symbols ?? "auto"))
+                  symbols: symbols ?? settings.symbols ?? "auto")
     }
 
     /// The set the viewer draws with: octants only where the C library gives them a width
@@ -264,7 +264,7 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
-                       pauseOnBlur: Bool, theme: ThemeChoice, symbols: CellSymbols) throws {
+                       pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -287,6 +287,7 @@ struct ViewCommand: ParsableCommand {
             options.until = stopAt
             options.gestureLog = gestureFile
             options.colors = setup.colors
+            if symbolsName.lowercased() != "auto" { options.symbols = Self.viewerSymbols(symbolsName) }
             options.photosFit = setup.photosFit
             if theme == .light { options.background = Display.light }
             // A file that cannot be written is said at once on stderr, and again at the end.
@@ -314,7 +315,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: symbols, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName), stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

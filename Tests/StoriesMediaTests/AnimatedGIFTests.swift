@@ -16,6 +16,12 @@ import Testing
         #expect(abs(moving.duration - 1.0) < 0.011, "four delays of 0.25 s: \(moving.duration)")
         let still = try #require(GIFInfo.read(try VideoFixture.data("still.gif")))
         #expect(still.frames == 1 && still.complete && !still.isAnimated, "\(still)")
+        // A loop block alone is no animation (FFmpeg writes one into a one-frame GIF too): the
+        // start of an animation, cut after its first frame, is taken as a still.
+        let data = try VideoFixture.data("colors.gif")
+        let firstFrame = try #require((0..<data.count).first { GIFInfo.read(data.prefix($0))?.frames == 1 })
+        let start = try #require(GIFInfo.read(data.prefix(firstFrame + 1)))
+        #expect(start.loops && !start.complete && !start.isAnimated, "\(start)")
         #expect(GIFInfo.read(Data("not a gif at all".utf8)) == nil)
         #expect(GIFInfo.read(try VideoFixture.data("colors.mp4")) == nil)
     }

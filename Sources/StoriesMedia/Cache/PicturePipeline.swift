@@ -362,10 +362,9 @@ public final class PicturePipeline {
                     let image = try StillDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
                     var video: MovingBytes?
                     if ImageFormat.sniff(data) == nil {
-                        let isGIF = VideoContainer.sniff(data) == .gif
-                        let animated = isGIF && GIFInfo.read(data)?.isAnimated == true
-                        // A still GIF is a photo: its bytes are not kept for a player.
-                        if !isGIF || animated { video = MovingBytes(data: data, isAnimation: animated) }
+                        // Kept for a player, a still GIF's too (a feed's video item may be one).
+                        let animated = VideoContainer.sniff(data) == .gif && GIFInfo.read(data)?.isAnimated == true
+                        video = MovingBytes(data: data, isAnimation: animated)
                     }
                     result = .success((image, Self.cells(image, key: key), true, video))
                 case .renderQueued(let image):

@@ -45,7 +45,7 @@ public struct CellDrawBack: Sendable {
         let scalars = Array(text.unicodeScalars)
         var i = 0
         func put(_ glyph: Character) {
-            guard grid.count <= maxRows, grid[grid.count - 1].count < maxColumns else { return }
+            guard grid[grid.count - 1].count < maxColumns else { return }
             let f = fgSet ? fg : Self.defaultForeground, b = bgSet ? bg : Self.defaultBackground
             grid[grid.count - 1].append(Cell(glyph: glyph, foreground: inverse ? b : f, background: inverse ? f : b))
         }
@@ -110,7 +110,7 @@ public struct CellDrawBack: Sendable {
                 continue
             }
             if s == "\n" {
-                if grid.count <= maxRows { grid.append([]) }
+                if grid.count < maxRows { grid.append([]) } else { break }
             } else if s == "\r" {
                 // Output that returns to the line's start writes over it: rare; kept simple.
             } else if s.value >= 0x20 {

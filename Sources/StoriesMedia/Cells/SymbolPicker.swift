@@ -100,6 +100,16 @@ struct SymbolPicker {
         return wr * dr * dr + wg * dg * dg + wb * db * db + lumaWeight * y * y
     }
 
+    /// How good a split is: the weighted squared sums of its two groups over their sizes
+    /// (the larger, the less error their two means leave).
+    @inline(__always)
+    private static func splitScore(on: (Float, Float, Float), count: Int, of n: Int, total: (Float, Float, Float)) -> Float {
+        let (wr, wg, wb) = weights
+        let off = (total.0 - on.0, total.1 - on.1, total.2 - on.2)
+        return (wr * on.0 * on.0 + wg * on.1 * on.1 + wb * on.2 * on.2) / Float(count)
+            + (wr * off.0 * off.0 + wg * off.1 * off.1 + wb * off.2 * off.2) / Float(n - count)
+    }
+
     /// Every split the set can draw, by a Gray-code walk with the last sub-pixel in the
     /// background: each step moves one sub-pixel across, so each split costs a few additions.
     /// The split whose two means leave the least error (the greatest weighted sum of squared
@@ -108,8 +118,6 @@ struct SymbolPicker {
     private func walkEverySplit(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                 total: (Float, Float, Float), whole: Float) -> Int {
         let n = count
-        let (wr, wg, wb) = Self.weights
-        let (tr, tg, tb) = total
         var onR: Float = 0, onG: Float = 0, onB: Float = 0
         var onCount = 0
         var mask = 0
@@ -123,9 +131,7 @@ struct SymbolPicker {
             } else {
                 onR -= r[bit]; onG -= g[bit]; onB -= b[bit]; onCount -= 1
             }
-            let offR = tr - onR, offG = tg - onG, offB = tb - onB
-            let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(onCount)
-                + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - onCount)
+            let score = Self.splitScore(on: (onR, onG, onB), count: onCount, of: n, total: total)
             if score > best + 1e-3 {
                 best = score
                 bestMask = mask
@@ -142,7 +148,6 @@ struct SymbolPicker {
                                   total: (Float, Float, Float), whole: Float) -> Int {
         let n = count
         let (wr, wg, wb) = Self.weights
-        let (tr, tg, tb) = total
         var order: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 1, 2, 3, 4, 5, 6, 7)
         return withUnsafeMutableBytes(of: &order) { raw -> Int in
             let index = raw.bindMemory(to: Int.self)
@@ -159,9 +164,7 @@ struct SymbolPicker {
                 let i = index[cut - 1]
                 onR += r[i]; onG += g[i]; onB += b[i]
                 mask |= 1 << i
-                let offR = tr - onR, offG = tg - onG, offB = tb - onB
-                let score = (wr * onR * onR + wg * onG * onG + wb * onB * onB) / Float(cut)
-                    + (wr * offR * offR + wg * offG * offG + wb * offB * offB) / Float(n - cut)
+                let score = Self.splitScore(on: (onR, onG, onB), count: cut, of: n, total: total)
                 if score > best + 1e-3 { best = score; bestCut = cut; bestMask = mask }
             }
             return bestCut == 0 ? 0 : bestMask

@@ -17,7 +17,7 @@ extension Canvas {
             let isMark: Bool
             if let grapheme = cell.grapheme {
                 guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else { continue }
-                if (0x2580...0x259F).contains(scalar.value) { continue } // a picture's cell
+                if CellSymbols.isBlockSymbol(scalar) { continue } // a picture's cell
                 isMark = (0x2500...0x257F).contains(scalar.value)
             } else {
                 isMark = false // a wide grapheme's right half: as its text

@@ -67,12 +67,12 @@ extension Canvas {
         var hugsRight: Bool
     }
 
-    /// A grapheme that is text: anything but a space, box drawing and block elements (the
-    /// cells pictures, rings and bars are made of).
+    /// A grapheme that is text: anything but a space, box drawing and block symbols (the
+    /// cells pictures, rings and bars are made of: sextants and octants too).
     static func isText(_ cell: Cell) -> Bool {
         guard let grapheme = cell.grapheme else { return true } // a wide grapheme's right half
         guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else { return false }
-        return !(0x2500...0x259F).contains(scalar.value)
+        return !(0x2500...0x259F).contains(scalar.value) && !CellSymbols.isBlockSymbol(scalar)
     }
 
     /// The runs of text in every row: text cells, with single spaces between words kept in

@@ -115,7 +115,7 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// Darkens a band of rows in place: each cell becomes a blank whose background is the
-    /// cell's own colour (for a ▀ picture cell, the mean of its two halves) at `factor`, so
+    /// cell's own colour (for a picture cell of two colours, their mean; `█`, its own) at `factor`, so
     /// text drawn over a photo stays readable and the photo still shows through.
     public mutating func darken(rows: Range<Int>, columns: Range<Int>? = nil, factor: Double = 0.4) {
         let columns = (columns ?? 0..<width).clamped(to: 0..<width)
@@ -124,9 +124,11 @@ public struct Canvas: Equatable, Sendable {
                 let cell = self[x, y]
                 let back = Self.rgb(cell.style.background)
                 let front = Self.rgb(cell.style.foreground)
-                let mixed = cell.grapheme == "▀" || cell.grapheme == "▄"
+                // A picture cell of two colours (half, quadrant, sextant, octant): their mean.
+                let twoColours = cell.grapheme.flatMap { $0 == "█" ? nil : $0.unicodeScalars.first }.map(CellSymbols.isBlockSymbol) ?? false
+                let mixed = twoColours
                     ? ((Int(back.0) + Int(front.0)) / 2, (Int(back.1) + Int(front.1)) / 2, (Int(back.2) + Int(front.2)) / 2)
-                    : (Int(back.0), Int(back.1), Int(back.2))
+                    : cell.grapheme == "█" ? (Int(front.0), Int(front.1), Int(front.2)) : (Int(back.0), Int(back.1), Int(back.2))
                 let dark = Color.rgb(UInt8(Double(mixed.0) * factor), UInt8(Double(mixed.1) * factor), UInt8(Double(mixed.2) * factor))
                 set(x: x, y: y, Cell(" ", style: Style(background: dark)))
             }
