@@ -144,6 +144,28 @@ import Testing
         }
     }
 
+    /// Issue 30, point 2: a fitted photo's backdrop in 256 and 16 colours is one colour (the
+    /// blur would band into contour rings round the photo); in truecolor it stays the blur.
+    @Test func theBackdropInAShortPaletteIsOneColourWithoutRings() {
+        var portrait = RGBImage(width: 60, height: 120)
+        for y in 0..<120 { for x in 0..<60 { portrait[x, y] = RGBPixel(UInt8(40 + y), UInt8(200 - y), UInt8(x * 4)) } }
+        for depth in [ColorDepth.palette256, .sixteen] {
+            for symbols in [CellSymbols.half, .sextant] {
+                let cells = CellImage(portrait, width: 60, height: 15, symbols: symbols, depth: depth, fit: .fit)
+                let (px, py) = symbols.pixelsPerCell
+                let rect = ImageScaler.fitRect(imageWidth: 60, imageHeight: 120, width: 60 * px, height: 15 * py,
+                                               pixelAspect: 0.5 * Double(py) / Double(px))
+                let left = (0..<cells.height).flatMap { y in (0..<(rect.x / px - 1)).map { cells[$0, y] } }
+                #expect(!left.isEmpty && Set(left.flatMap { [$0.foreground, $0.background] }).count == 1,
+                        "\(depth) \(symbols): one backdrop colour, not \(Set(left.map(\.background)).count)")
+                let photo = (0..<cells.height).map { cells[rect.x / px + rect.width / px / 2, $0].background }
+                #expect(Set(photo).count > (depth == .sixteen ? 1 : 3), "\(depth) \(symbols): the photo itself keeps its gradient")
+            }
+        }
+        let truecolor = CellImage(portrait, width: 60, height: 15, depth: .direct, fit: .fit)
+        #expect(Set((0..<15).map { truecolor[2, $0].background }).count > 1, "truecolor: the blur")
+    }
+
     /// A gradient the palette cannot follow is never drawn in a colour further from a
     /// pixel than the nearest one of the cell's whole is.
     @Test func aGradientIsDrawnInColoursNearIt() {

@@ -67,9 +67,9 @@ public struct CellImage: Equatable, Sendable {
     /// dithered — an ordered dither covered smooth photos in specks and lowered every
     /// measure of likeness, `stories bench fidelity`). Eight colours get shading with colour
     /// hints instead: a shade glyph for the brightness, drawn in the nearest hue.
-    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in eight
-    /// colours or none the backdrop is left black (a shaded backdrop only competes with the
-    /// picture).
+    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in 256 and
+    /// 16 colours the backdrop is one flat colour (its blur would band into rings), in eight
+    /// colours or none it is left black (a shaded backdrop only competes with the picture).
     /// `everySplit`: each cell's every split is tried (stills); false tries only the cuts
     /// between its darker and lighter pixels (video frames, within their time).
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
@@ -128,7 +128,26 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        self.cells = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
+        var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
+        if let subject, depth == .palette256 || depth == .sixteen {
+            // In a short palette the blurred backdrop would come out in bands of flat colour,
+            // ring after ring round the photo: it is one colour instead, the nearest to its
+            // mean, as calm as the blur it stands for.
+            var sum = (0, 0, 0), count = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width where !(x >= subject.x && x < subject.x + subject.width && y >= subject.y && y < subject.y + subject.height) {
+                    let i = (y * image.width + x) * 3
+                    sum.0 += Int(image.pixels[i]); sum.1 += Int(image.pixels[i + 1]); sum.2 += Int(image.pixels[i + 2])
+                    count += 1
+                }
+            }
+            if count > 0 {
+                let flat = Self.color(RGBPixel(UInt8(sum.0 / count), UInt8(sum.1 / count), UInt8(sum.2 / count)), depth)
+                let cell = ImageCell(glyph: symbols == .half ? "▀" : "█", foreground: flat, background: flat)
+                for y in 0..<height { for x in 0..<width where !inSubject(x, y) { picked[y * width + x] = cell } }
+            }
+        }
+        self.cells = picked
     }
 
     /// Every cell through the symbol picker: the symbol of the set and the two colours with
