@@ -158,6 +158,7 @@ import Testing
                 let left = (0..<cells.height).flatMap { y in (0..<(rect.x / px - 1)).map { cells[$0, y] } }
                 #expect(!left.isEmpty && Set(left.flatMap { [$0.foreground, $0.background] }).count == 1,
                         "\(depth) \(symbols): one backdrop colour, not \(Set(left.map(\.background)).count)")
+                if depth == .sixteen { #expect(left.first?.background == .palette(0), "16 colours: black, not a grey over the photo") }
                 let photo = (0..<cells.height).map { cells[rect.x / px + rect.width / px / 2, $0].background }
                 #expect(Set(photo).count > (depth == .sixteen ? 1 : 3), "\(depth) \(symbols): the photo itself keeps its gradient")
             }

@@ -67,9 +67,9 @@ public struct CellImage: Equatable, Sendable {
     /// dithered — an ordered dither covered smooth photos in specks and lowered every
     /// measure of likeness, `stories bench fidelity`). Eight colours get shading with colour
     /// hints instead: a shade glyph for the brightness, drawn in the nearest hue.
-    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in 256 and
-    /// 16 colours the backdrop is one flat colour (its blur would band into rings), in eight
-    /// colours or none it is left black (a shaded backdrop only competes with the picture).
+    /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in 256
+    /// colours the backdrop is one flat colour (its blur would band into rings), in 16 or 8
+    /// colours or none it is black (a grey or shaded backdrop only competes with the picture).
     /// `everySplit`: each cell's every split is tried (stills); false tries only the cuts
     /// between its darker and lighter pixels (video frames, within their time).
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
@@ -142,7 +142,10 @@ public struct CellImage: Equatable, Sendable {
                 }
             }
             if count > 0 {
-                let flat = Self.color(RGBPixel(UInt8(sum.0 / count), UInt8(sum.1 / count), UInt8(sum.2 / count)), depth)
+                // Sixteen colours have no dark tone of a hue: the nearest was a mid grey that
+                // outshone the photo; black there, as in eight.
+                let flat = depth == .sixteen ? Color.palette(0)
+                    : Self.color(RGBPixel(UInt8(sum.0 / count), UInt8(sum.1 / count), UInt8(sum.2 / count)), depth)
                 let cell = ImageCell(glyph: symbols == .half ? "▀" : "█", foreground: flat, background: flat)
                 for y in 0..<height { for x in 0..<width where !inSubject(x, y) { picked[y * width + x] = cell } }
             }
