@@ -22,4 +22,28 @@ import Testing
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
         }
     }
+
+    /// `bench fidelity`, whether or not its peers are installed (CI installs neither chafa
+    /// nor timg: it says so and measures stories alone; only stories' lines are read): every set at every depth, each a JSON line whose scores are
+    /// sane — a picture drawn back is like its source, more sub-pixels are never less like
+    /// it, and truecolor beats 16 colours.
+    @Test func fidelityMeasuresEverySetAndDepth() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let photo = root.appendingPathComponent("Assets/demo/media/astronaut.jpg").path
+        let result = try Binary.run(["bench", "fidelity", "--runs", "1", "--size", "24x12", "--json", photo])
+        #expect(result.status == 0, "\(result.err)")
+        var ssim: [String: Double] = [:]
+        for line in result.out.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            guard object["renderer"] as? String == "stories" else { continue }
+            let score = try #require(object["ssim"] as? Double), psnr = try #require(object["psnr"] as? Double)
+            #expect(object["cells"] as? String == "24x12")
+            #expect(score > 0.2 && score <= 1 && psnr > 8, "\(line)")
+            ssim["\(object["symbols"] ?? "")-\(object["colors"] ?? "")"] = score
+        }
+        #expect(ssim.count == 12, "four sets at three depths: \(ssim.keys.sorted())")
+        let half = try #require(ssim["half-truecolor"]), octant = try #require(ssim["octant-truecolor"])
+        #expect(octant >= half, "octants \(octant) against half blocks \(half)")
+        #expect(half > (ssim["half-16"] ?? 1), "truecolor above 16 colours")
+    }
 }

@@ -94,7 +94,8 @@ import Testing
         #expect(hostile.unknown == 0, "the cursor move filled the row first: the snowman never fits")
     }
 
-    /// What `auto` picks, terminal by terminal.
+    /// What `auto` picks, terminal by terminal: from the environment each sets (no terminal
+    /// is run).
     @Test func autoPicksTheRichestSetTheTerminalDraws() {
         #expect(CellSymbols.drawn(by: ["TERM": "xterm-kitty"], octantsHaveWidth: true).symbols == .octant)
         #expect(CellSymbols.drawn(by: ["TERM": "foot-extra"], octantsHaveWidth: true).symbols == .octant)

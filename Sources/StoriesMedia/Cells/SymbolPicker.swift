@@ -18,7 +18,8 @@ struct SymbolPicker {
     let depth: ColorDepth
     /// Sub-pixels a cell: 2, 4, 6 or 8.
     let count: Int
-    private var nearMemo = [(key: UInt32, first: Int, second: Int)](repeating: (.max, 0, 0), count: 1 << 13)
+    /// `nearestTwo` remembered (a palette only: truecolor, every video frame, makes none).
+    private var nearMemo: [(key: UInt32, first: Int, second: Int)]
 
     static let weights: (Float, Float, Float) = (0.299, 0.587, 0.114)
 
@@ -29,6 +30,8 @@ struct SymbolPicker {
 
     init(symbols: CellSymbols, depth: ColorDepth, exhaustive: Bool = true) {
         self.exhaustive = exhaustive
+        nearMemo = depth == .palette256 || depth == .sixteen || depth == .eight
+            ? Array(repeating: (.max, 0, 0), count: 1 << 13) : []
         self.symbols = symbols
         self.depth = depth
         // Measured (`stories bench fidelity`): more luma keeps SSIM, less keeps PSNR; these
@@ -180,7 +183,7 @@ struct SymbolPicker {
     private mutating func nearestTwo(_ p: RGBPixel) -> (Int, Int) {
         let key = UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b)
         let slot = Int((key &* 0x9E37_79B1) >> 19) & (nearMemo.count - 1)
-        if nearMemo[slot].key == key { return (nearMemo[slot].first, nearMemo[slot].second) }
+        if !nearMemo.isEmpty, nearMemo[slot].key == key { return (nearMemo[slot].first, nearMemo[slot].second) }
         let r = Float(p.r), g = Float(p.g), b = Float(p.b)
         var first = (index: 0, error: Float.greatestFiniteMagnitude), second = first
         func consider(_ index: Int) {
@@ -202,7 +205,7 @@ struct SymbolPicker {
             for index in 0..<(depth == .eight ? 8 : 16) { consider(index) }
         }
         let found = (first.index, second.error < .greatestFiniteMagnitude ? second.index : first.index)
-        nearMemo[slot] = (key, found.0, found.1)
+        if !nearMemo.isEmpty { nearMemo[slot] = (key, found.0, found.1) }
         return found
     }
 
