@@ -110,4 +110,115 @@ import Testing
         #expect(CellSymbols.named("quad", environment: [:]) == .quad)
         #expect(CellSymbols.named("braille", environment: [:]) == nil)
     }
+
+    /// A still's fine pixels for one cell (`CellImage.finePixels`): `colour(x, y)` each.
+    private func fineCell(_ symbols: CellSymbols, _ colour: (Int, Int) -> RGBPixel) -> RGBImage {
+        let (w, h) = CellImage.finePixels(symbols)
+        var image = RGBImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { image[x, y] = colour(x, y) } }
+        return image
+    }
+
+    /// An edge the set's grid cannot place — a dark line an eighth of the cell high along
+    /// the bottom, a dark band three eighths wide down the left — is drawn with the block
+    /// that cuts the cell there (issue 30: chafa's eighth blocks were why it drew lines and
+    /// brick rows better), in truecolor and in a palette; a video frame, which is not made
+    /// from fine pixels, keeps to the grid.
+    @Test func anEdgeBetweenTheGridsRowsIsCutAtItsEighth() throws {
+        let light = RGBPixel(230, 220, 200), dark = RGBPixel(20, 30, 60)
+        for symbols in [CellSymbols.quad, .octant] {
+            for depth in [ColorDepth.direct, .palette256, .sixteen] {
+                let line = fineCell(symbols) { _, y in y == 7 ? dark : light }
+                let cell = CellImage(pixels: line, symbols: symbols, depth: depth, fine: true)[0, 0]
+                #expect(cell.glyph == "▁", "\(symbols) \(depth): \(cell.glyph)")
+                #expect(cell.foreground == CellImage.color(dark, depth) && cell.background == CellImage.color(light, depth),
+                        "\(symbols) \(depth): the line in the foreground")
+                let band = fineCell(symbols) { x, _ in x < 3 ? dark : light }
+                #expect(CellImage(pixels: band, symbols: symbols, depth: depth, fine: true)[0, 0].glyph == "▍", "\(symbols) \(depth)")
+            }
+        }
+        // Sextants (12 fine rows): a quarter along the bottom, any eighth down the side.
+        let quarter = fineCell(.sextant) { _, y in y >= 9 ? dark : light }
+        #expect(CellImage(pixels: quarter, symbols: .sextant, depth: .direct, fine: true)[0, 0].glyph == "▂")
+        let side = fineCell(.sextant) { x, _ in x < 1 ? dark : light }
+        #expect(CellImage(pixels: side, symbols: .sextant, depth: .direct, fine: true)[0, 0].glyph == "▏")
+        // The grid's own edges stay the grid's: a lower half is the grid's half block (either
+        // way round), never an eighth block.
+        let half = fineCell(.octant) { _, y in y >= 4 ? dark : light }
+        let halfGlyph = CellImage(pixels: half, symbols: .octant, depth: .direct, fine: true)[0, 0].glyph
+        #expect(SymbolPicker.octantGlyphs.contains(halfGlyph) && "▀▄".contains(halfGlyph), "\(halfGlyph)")
+        // Video: the grid's pixels, no eighths.
+        var frame = RGBImage(width: 2, height: 4)
+        for y in 0..<4 { for x in 0..<2 { frame[x, y] = y == 3 ? dark : light } }
+        let videoCell = CellImage(pixels: frame, symbols: .octant, depth: .direct, everySplit: false)[0, 0]
+        #expect(videoCell.glyph == SymbolPicker.glyph(0b1100_0000, .octant))
+    }
+
+    /// The eighths are taken only where they leave less error than the grid's best split:
+    /// on random cells (an edge at a random place, noise on both sides), the picked cell's
+    /// error over its fine pixels is never more than the grid-only cell's.
+    @Test func anEighthIsTakenOnlyWhereItLeavesLessError() throws {
+        var generator = SystemRandomNumberGenerator()
+        for symbols in [CellSymbols.quad, .sextant, .octant] {
+            let (w, h) = CellImage.finePixels(symbols)
+            var eighths = 0
+            for _ in 0..<150 {
+                let across = Bool.random(using: &generator), at = Int.random(in: 1..<(across ? h : w), using: &generator)
+                let a = RGBPixel(.random(in: 0...255, using: &generator), .random(in: 0...255, using: &generator), .random(in: 0...255, using: &generator))
+                let b = RGBPixel(.random(in: 0...255, using: &generator), .random(in: 0...255, using: &generator), .random(in: 0...255, using: &generator))
+                let image = fineCell(symbols) { x, y in
+                    let base = (across ? y >= at : x < at) ? a : b
+                    let noise = { (v: UInt8) in UInt8(clamping: Int(v) + Int.random(in: -12...12, using: &generator)) }
+                    return RGBPixel(noise(base.r), noise(base.g), noise(base.b))
+                }
+                let picked = CellImage(pixels: image, symbols: symbols, depth: .direct, fine: true)[0, 0]
+                // The grid alone: the same pixels averaged into the set's sub-pixels.
+                let (px, py) = symbols.pixelsPerCell
+                var grid = RGBImage(width: px, height: py)
+                for gy in 0..<py {
+                    for gx in 0..<px {
+                        var sum = (0, 0, 0), n = 0
+                        for y in (gy * h / py)..<((gy + 1) * h / py) {
+                            for x in (gx * w / px)..<((gx + 1) * w / px) {
+                                sum.0 += Int(image[x, y].r); sum.1 += Int(image[x, y].g); sum.2 += Int(image[x, y].b); n += 1
+                            }
+                        }
+                        grid[gx, gy] = RGBPixel(UInt8(sum.0 / n), UInt8(sum.1 / n), UInt8(sum.2 / n))
+                    }
+                }
+                let gridOnly = CellImage(pixels: grid, symbols: symbols, depth: .direct)[0, 0]
+                if picked.glyph != gridOnly.glyph { eighths += 1 }
+                let e = try fineError(picked, image, symbols), g = try fineError(gridOnly, image, symbols)
+                #expect(e <= g * 1.001 + 64, "\(symbols): \(picked.glyph) \(e) against the grid's \(gridOnly.glyph) \(g)")
+            }
+            #expect(eighths > 20, "\(symbols): edges off the grid are cut at their eighth (\(eighths) of 150)")
+        }
+    }
+
+    /// A truecolor cell's luma-weighted squared error over fine pixels, its glyph's shape
+    /// read from the set's table or the eighth blocks.
+    private func fineError(_ cell: ImageCell, _ image: RGBImage, _ symbols: CellSymbols) throws -> Float {
+        guard case .rgb(let fr, let fg, let fb) = cell.foreground, case .rgb(let br, let bg, let bb) = cell.background else {
+            throw CancellationError()
+        }
+        let (w, h) = (image.width, image.height), (px, py) = symbols.pixelsPerCell
+        let scalar = try #require(cell.glyph.unicodeScalars.first).value
+        let mask = (0..<(1 << (px * py))).first { SymbolPicker.glyph($0, symbols) == cell.glyph }
+        var total: Float = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let on: Bool
+                switch scalar {
+                case 0x2581...0x2587 where mask == nil: on = y >= h - h * Int(scalar - 0x2580) / 8
+                case 0x2589...0x258F where mask == nil: on = x < Int(0x2590 - scalar)
+                default: on = (try #require(mask)) & 1 << ((y * py / h) * px + x * px / w) != 0
+                }
+                let p = image[x, y]
+                let (r, g, b) = on ? (fr, fg, fb) : (br, bg, bb)
+                let (dr, dg, db) = (Float(p.r) - Float(r), Float(p.g) - Float(g), Float(p.b) - Float(b))
+                total += SymbolPicker.weights.0 * dr * dr + SymbolPicker.weights.1 * dg * dg + SymbolPicker.weights.2 * db * db
+            }
+        }
+        return total
+    }
 }

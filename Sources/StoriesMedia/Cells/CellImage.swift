@@ -72,9 +72,12 @@ public struct CellImage: Equatable, Sendable {
     /// colours or none it is black (a grey or shaded backdrop only competes with the picture).
     /// `everySplit`: each cell's every split is tried (stills); false tries only the cuts
     /// between its darker and lighter pixels (video frames, within their time).
+    /// `fine`: the pixels were scaled to `CellImage.finePixels(symbols)` a cell instead, and
+    /// each cell may also be cut at an eighth (a still in a set richer than half blocks).
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
-                subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true) {
-        let (px, py) = symbols.pixelsPerCell
+                subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false) {
+        let fine = fine && Self.takesFinePixels(symbols: symbols, depth: depth)
+        let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         width = image.width / px
         height = image.height / py
         var cells: [ImageCell] = []
@@ -128,7 +131,8 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
+        var picked = fine ? Self.pickedFine(image, width: width, height: height, symbols: symbols, depth: depth)
+            : Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
         if let subject, depth == .palette256 || depth == .sixteen {
             // In a short palette the blurred backdrop would come out in bands of flat colour,
             // ring after ring round the photo: it is one colour instead, the nearest to its
@@ -185,16 +189,60 @@ public struct CellImage: Equatable, Sendable {
         return cells
     }
 
+    /// Pixels a cell for a still cut at eighths as well as by its set's grid: 8 across, and
+    /// 8 down — 12 for sextants, whose thirds need it (there, across, the cuts are at
+    /// quarters: 24 rows took half as long again for a gain too small to see).
+    public static func finePixels(_ symbols: CellSymbols) -> (x: Int, y: Int) {
+        symbols == .sextant ? (8, 12) : (8, 8)
+    }
+
+    /// Whether a still in this set and depth is made from fine pixels (not half blocks, whose
+    /// cells are two pixels; not eight colours or none, which shade).
+    public static func takesFinePixels(symbols: CellSymbols, depth: ColorDepth) -> Bool {
+        symbols != .half && depth != .eight && depth != .none
+    }
+
+    /// Every cell through the symbol picker from its fine pixels (`finePixels`).
+    static func pickedFine(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
+        var picker = SymbolPicker(symbols: symbols, depth: depth)
+        let (px, py) = finePixels(symbols)
+        let n = px * py, w = image.width
+        var cells: [ImageCell] = []
+        cells.reserveCapacity(width * height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { sub in
+                guard let base = sub.baseAddress else { return }
+                let (r, g, b) = (base, base + n, base + 2 * n)
+                for y in 0..<height {
+                    for x in 0..<width {
+                        var i = 0
+                        for dy in 0..<py {
+                            var at = ((y * py + dy) * w + x * px) * 3
+                            for _ in 0..<px {
+                                r[i] = Float(pixels[at]); g[i] = Float(pixels[at + 1]); b[i] = Float(pixels[at + 2])
+                                at += 3
+                                i += 1
+                            }
+                        }
+                        cells.append(picker.cell(fine: r, g, b, rows: py))
+                    }
+                }
+            }
+        }
+        return cells
+    }
+
     /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
     public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
                 fit: FitMode = .fill, cellAspect: Double = 0.5) {
-        let (px, py) = symbols.pixelsPerCell
+        let fine = Self.takesFinePixels(symbols: symbols, depth: depth)
+        let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
         let pixelAspect = cellAspect * Double(py) / Double(px)
         let scaled = ImageScaler.scale(image, width: width * px, height: height * py, fit: fit, pixelAspect: pixelAspect)
         let subject = fit == .fit ? ImageScaler.fitRect(imageWidth: image.width, imageHeight: image.height, width: width * px,
                                                         height: height * py, pixelAspect: pixelAspect) : nil
-        self.init(pixels: scaled, symbols: symbols, depth: depth, subject: subject)
+        self.init(pixels: scaled, symbols: symbols, depth: depth, subject: subject, fine: fine)
     }
 
     /// Eight colours: the brightness as a shade glyph (` ░▒▓█`) on black, drawn in the

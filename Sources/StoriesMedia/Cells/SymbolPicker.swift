@@ -34,22 +34,133 @@ struct SymbolPicker {
             ? Array(repeating: (.max, 0, 0), count: 1 << 13) : []
         self.symbols = symbols
         self.depth = depth
-        // Measured (`stories bench fidelity`): more luma keeps SSIM, less keeps PSNR; these
-        // keep both at or above chafa's on the demo's photos but the smooth orange retina.
-        lumaWeight = depth == .palette256 ? 0.4 : 1.0
+        // Measured (`stories bench fidelity`, weights 0–8): more luma keeps SSIM, less keeps
+        // PSNR. These keep both at or above chafa's on the demo's photos but the smooth
+        // orange retina, where no weight keeps both (256: SSIM +0.000, PSNR −0.02 dB; 16:
+        // chafa's flood of red is 0.5 dB nearer in PSNR, far behind in SSIM).
+        lumaWeight = depth == .palette256 ? 0.1 : 3.0
         let (px, py) = symbols.pixelsPerCell
         count = px * py
     }
 
     /// The cell for sub-pixels `r`, `g`, `b` (row by row, `count` of each).
     mutating func cell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> ImageCell {
+        cell(r, g, b, mask: bestSplit(r, g, b).mask)
+    }
+
+    /// The split of the sub-pixels whose two means leave the least error (0: one colour),
+    /// with its score and one colour's (the greater, the less error; in sub-pixel means).
+    private func bestSplit(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>)
+        -> (mask: Int, score: Float, whole: Float) {
         let n = count
         let (wr, wg, wb) = Self.weights
         var tr: Float = 0, tg: Float = 0, tb: Float = 0
         for i in 0..<n { tr += r[i]; tg += g[i]; tb += b[i] }
         let whole = (wr * tr * tr + wg * tg * tg + wb * tb * tb) / Float(n)
-        let bestMask = exhaustive ? walkEverySplit(r, g, b, total: (tr, tg, tb), whole: whole)
+        let best = exhaustive ? walkEverySplit(r, g, b, total: (tr, tg, tb), whole: whole)
             : walkSplitsByLuma(r, g, b, total: (tr, tg, tb), whole: whole)
+        return (best.mask, best.score, whole)
+    }
+
+    /// A still's cell from its fine pixels, 8 across and `rows` down (row by row; `rows` a
+    /// multiple of 4 and of the set's rows): the set's best split as above, or, where it
+    /// leaves less error, a cut at an eighth of the cell — a lower block (`▁`…`▇`) or a left
+    /// block (`▏`…`▉`), which place an edge more finely than the set's grid (a line, a
+    /// horizon, a row of bricks).
+    mutating func cell(fine r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, rows: Int) -> ImageCell {
+        let n = count, (px, py) = symbols.pixelsPerCell
+        let across = 8 / px, down = rows / py, k = Float(across * down), all = Float(8 * rows)
+        let (wr, wg, wb) = Self.weights
+        func score(_ s: (Float, Float, Float), _ size: Float) -> Float { (wr * s.0 * s.0 + wg * s.1 * s.1 + wb * s.2 * s.2) / size }
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n + 3 * rows + 3 * 8) { scratch -> ImageCell in
+            guard let base = scratch.baseAddress else { return ImageCell(glyph: " ", foreground: .default, background: .default) }
+            let (sr, sg, sb) = (base, base + n, base + 2 * n)
+            let rowSums = base + 3 * n, columnSums = base + 3 * n + 3 * rows
+            for i in 0..<(3 * n + 3 * rows + 3 * 8) { base[i] = 0 }
+            for y in 0..<rows {
+                for x in 0..<8 {
+                    let at = y * 8 + x, cell = (y / down) * px + x / across
+                    sr[cell] += r[at]; sg[cell] += g[at]; sb[cell] += b[at]
+                    rowSums[3 * y] += r[at]; rowSums[3 * y + 1] += g[at]; rowSums[3 * y + 2] += b[at]
+                    columnSums[3 * x] += r[at]; columnSums[3 * x + 1] += g[at]; columnSums[3 * x + 2] += b[at]
+                }
+            }
+            for i in 0..<n { sr[i] /= k; sg[i] /= k; sb[i] /= k }
+            let grid = bestSplit(sr, sg, sb)
+            var total: (Float, Float, Float) = (0, 0, 0)
+            for y in 0..<rows { total.0 += rowSums[3 * y]; total.1 += rowSums[3 * y + 1]; total.2 += rowSums[3 * y + 2] }
+            // The best cut at an eighth, across (t: rows of eighths above it) or down (t: columns left of it).
+            var best = (score: k * max(grid.score, grid.whole) + 1e-3 * all, across: true, t: 0)
+            // Across, at the eighths that fall between rows of fine pixels (every one at 8 or
+            // 24 rows; the quarters at 12).
+            var top: (Float, Float, Float) = (0, 0, 0)
+            for y in 0..<(rows - 1) {
+                top.0 += rowSums[3 * y]; top.1 += rowSums[3 * y + 1]; top.2 += rowSums[3 * y + 2]
+                guard 8 * (y + 1) % rows == 0 else { continue }
+                let above = Float(8 * (y + 1))
+                let s = score(top, above) + score((total.0 - top.0, total.1 - top.1, total.2 - top.2), all - above)
+                if s > best.score { best = (s, true, 8 * (y + 1) / rows) }
+            }
+            var left: (Float, Float, Float) = (0, 0, 0)
+            for x in 0..<7 {
+                left.0 += columnSums[3 * x]; left.1 += columnSums[3 * x + 1]; left.2 += columnSums[3 * x + 2]
+                let size = Float(rows * (x + 1))
+                let s = score(left, size) + score((total.0 - left.0, total.1 - left.1, total.2 - left.2), all - size)
+                if s > best.score { best = (s, false, x + 1) }
+            }
+            guard best.t > 0 else { return cell(sr, sg, sb, mask: grid.mask) }
+            // The part the glyph draws (below the cut, or left of it) and the rest.
+            let drawnSize = best.across ? Float(8 * (rows - best.t * rows / 8)) : Float(rows * best.t)
+            var drawn: (Float, Float, Float) = (0, 0, 0)
+            if best.across {
+                for y in (best.t * rows / 8)..<rows { drawn.0 += rowSums[3 * y]; drawn.1 += rowSums[3 * y + 1]; drawn.2 += rowSums[3 * y + 2] }
+            } else {
+                for x in 0..<best.t { drawn.0 += columnSums[3 * x]; drawn.1 += columnSums[3 * x + 1]; drawn.2 += columnSums[3 * x + 2] }
+            }
+            let glyph = Character(Unicode.Scalar(best.across ? 0x2580 + UInt32(8 - best.t) : 0x2590 - UInt32(best.t)) ?? " ")
+            let front = (drawn.0 / drawnSize, drawn.1 / drawnSize, drawn.2 / drawnSize)
+            let back = ((total.0 - drawn.0) / (all - drawnSize), (total.1 - drawn.1) / (all - drawnSize), (total.2 - drawn.2) / (all - drawnSize))
+            return cell(glyph: glyph, front: front, frontShare: drawnSize / all, back: back)
+        }
+    }
+
+    /// A cut's cell from its two parts' means: as they are in truecolor; in a palette, the
+    /// pair (of each mean's two nearest) or the one colour that leaves the least error,
+    /// worked out from the means alone (each part's spread about its mean is the same
+    /// whatever colour it is given).
+    private mutating func cell(glyph: Character, front: (Float, Float, Float), frontShare f: Float,
+                               back: (Float, Float, Float)) -> ImageCell {
+        let frontPixel = Self.pixel(front.0, front.1, front.2), backPixel = Self.pixel(back.0, back.1, back.2)
+        if depth == .direct || depth == .none {
+            return ImageCell(glyph: glyph, foreground: .rgb(frontPixel.r, frontPixel.g, frontPixel.b),
+                             background: .rgb(backPixel.r, backPixel.g, backPixel.b))
+        }
+        let mean = (f * front.0 + (1 - f) * back.0, f * front.1 + (1 - f) * back.1, f * front.2 + (1 - f) * back.2)
+        func error(_ m: (Float, Float, Float), _ index: Int) -> Float {
+            let (cr, cg, cb) = palette[index]
+            return cost(m.0 - cr, m.1 - cg, m.2 - cb)
+        }
+        let plain = nearestTwo(Self.pixel(mean.0, mean.1, mean.2)).0
+        var best = (error: error(mean, plain) + f * cost(front.0 - mean.0, front.1 - mean.1, front.2 - mean.2)
+                        + (1 - f) * cost(back.0 - mean.0, back.1 - mean.1, back.2 - mean.2),
+                    glyph: solid, fg: plain, bg: plain)
+        let (p1, p2) = nearestTwo(frontPixel), (q1, q2) = nearestTwo(backPixel)
+        for p in [p1, p2] {
+            for q in [q1, q2] {
+                let e = f * error(front, p) + (1 - f) * error(back, q)
+                guard e < best.error - 1e-3 else { continue }
+                best = (e, p == q ? solid : glyph, p, q)
+            }
+        }
+        return ImageCell(glyph: best.glyph, foreground: .palette(UInt8(best.fg)), background: .palette(UInt8(best.bg)))
+    }
+
+    /// The cell for sub-pixels split by `bestMask` (0: one colour).
+    private mutating func cell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                               mask bestMask: Int) -> ImageCell {
+        let n = count
+        var tr: Float = 0, tg: Float = 0, tb: Float = 0
+        for i in 0..<n { tr += r[i]; tg += g[i]; tb += b[i] }
         if bestMask == 0 {
             let c = Self.pixel(tr / Float(n), tg / Float(n), tb / Float(n))
             let only = color(c)
@@ -71,26 +182,49 @@ struct SymbolPicker {
         // as a plain cell. The least error wins.
         let (p1, p2) = nearestTwo(front), (q1, q2) = nearestTwo(back)
         let plain = nearestTwo(Self.pixel(tr / Float(n), tg / Float(n), tb / Float(n))).0
-        let (sr, sg, sb) = palette[plain]
-        var bestError: Float = 0
-        for i in 0..<n {
-            bestError += cost(r[i] - sr, g[i] - sg, b[i] - sb)
-        }
-        var choice = (glyph: solid, fg: plain, bg: plain)
-        for (p, q) in [(p1, q1), (p1, q2), (p2, q1), (p2, q2)] where p != q {
-            let (pr, pg, pb) = palette[p], (qr, qg, qb) = palette[q]
-            var error: Float = 0
-            var chosen = 0
-            for i in 0..<n {
-                let dp = cost(r[i] - pr, g[i] - pg, b[i] - pb)
-                let dq = cost(r[i] - qr, g[i] - qg, b[i] - qb)
-                if dp < dq { chosen |= 1 << i; error += dp } else { error += dq }
+        let candidates = (p1, p2, q1, q2)
+        let palette = self.palette
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * n) { d -> ImageCell in
+            // d[c * n + i]: candidate c's error at sub-pixel i (c 0, 1: the front's; 2, 3: the
+            // back's), each worked out once for the four pairs and the plain cell.
+            for c in 0..<4 {
+                let (cr, cg, cb) = palette[Self.element(candidates, c)]
+                for i in 0..<n { d[c * n + i] = cost(r[i] - cr, g[i] - cg, b[i] - cb) }
             }
-            guard error < bestError - 1e-3, chosen != 0, chosen != (1 << n) - 1 else { continue }
-            bestError = error
-            choice = (Self.glyph(chosen, symbols), p, q)
+            var bestError: Float = 0
+            if let known = (0..<4).first(where: { Self.element(candidates, $0) == plain }) {
+                for i in 0..<n { bestError += d[known * n + i] }
+            } else {
+                let (sr, sg, sb) = palette[plain]
+                for i in 0..<n { bestError += cost(r[i] - sr, g[i] - sg, b[i] - sb) }
+            }
+            var choice = (glyph: solid, fg: plain, bg: plain)
+            for pair in 0..<4 {
+                let (a, z) = (pair >> 1, 2 + (pair & 1))
+                let p = Self.element(candidates, a), q = Self.element(candidates, z)
+                guard p != q else { continue }
+                var error: Float = 0
+                var chosen = 0
+                for i in 0..<n {
+                    let dp = d[a * n + i], dq = d[z * n + i]
+                    if dp < dq { chosen |= 1 << i; error += dp } else { error += dq }
+                }
+                guard error < bestError - 1e-3, chosen != 0, chosen != (1 << n) - 1 else { continue }
+                bestError = error
+                choice = (Self.glyph(chosen, symbols), p, q)
+            }
+            return ImageCell(glyph: choice.glyph, foreground: .palette(UInt8(choice.fg)), background: .palette(UInt8(choice.bg)))
         }
-        return ImageCell(glyph: choice.glyph, foreground: .palette(UInt8(choice.fg)), background: .palette(UInt8(choice.bg)))
+    }
+
+    @inline(__always)
+    private static func element(_ four: (Int, Int, Int, Int), _ i: Int) -> Int {
+        switch i {
+        case 0: four.0
+        case 1: four.1
+        case 2: four.2
+        default: four.3
+        }
     }
 
     /// A palette colour's error for a pixel this far off: the picker's weights, and the
@@ -119,7 +253,7 @@ struct SymbolPicker {
     /// group sums over group sizes); 0 when no split beats one colour.
     @inline(__always)
     private func walkEverySplit(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                                total: (Float, Float, Float), whole: Float) -> Int {
+                                total: (Float, Float, Float), whole: Float) -> (mask: Int, score: Float) {
         let n = count
         var onR: Float = 0, onG: Float = 0, onB: Float = 0
         var onCount = 0
@@ -140,7 +274,7 @@ struct SymbolPicker {
                 bestMask = mask
             }
         }
-        return bestMask
+        return (bestMask, best)
     }
 
     /// Video's quicker walk (a frame of 200×60 octant cells in its budget): only the splits
@@ -148,29 +282,33 @@ struct SymbolPicker {
     /// the splits that matter where a cell has one edge of light and dark.
     @inline(__always)
     private func walkSplitsByLuma(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                                  total: (Float, Float, Float), whole: Float) -> Int {
+                                  total: (Float, Float, Float), whole: Float) -> (mask: Int, score: Float) {
         let n = count
         let (wr, wg, wb) = Self.weights
         var order: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 1, 2, 3, 4, 5, 6, 7)
-        return withUnsafeMutableBytes(of: &order) { raw -> Int in
+        var lumas: (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &order) { raw -> (mask: Int, score: Float) in
             let index = raw.bindMemory(to: Int.self)
-            func luma(_ i: Int) -> Float { wr * r[i] + wg * g[i] + wb * b[i] }
-            for i in 1..<n { // insertion sort of at most eight
-                let item = index[i], key = luma(item)
-                var j = i - 1
-                while j >= 0, luma(index[j]) > key { index[j + 1] = index[j]; j -= 1 }
-                index[j + 1] = item
+            return withUnsafeMutableBytes(of: &lumas) { rawLumas -> (mask: Int, score: Float) in
+                let luma = rawLumas.bindMemory(to: Float.self)
+                for i in 0..<n { luma[i] = wr * r[i] + wg * g[i] + wb * b[i] }
+                for i in 1..<n { // insertion sort of at most eight
+                    let item = index[i], key = luma[item]
+                    var j = i - 1
+                    while j >= 0, luma[index[j]] > key { index[j + 1] = index[j]; j -= 1 }
+                    index[j + 1] = item
+                }
+                var onR: Float = 0, onG: Float = 0, onB: Float = 0
+                var best = whole, bestCut = 0, mask = 0, bestMask = 0
+                for cut in 1..<n {
+                    let i = index[cut - 1]
+                    onR += r[i]; onG += g[i]; onB += b[i]
+                    mask |= 1 << i
+                    let score = Self.splitScore(on: (onR, onG, onB), count: cut, of: n, total: total)
+                    if score > best + 1e-3 { best = score; bestCut = cut; bestMask = mask }
+                }
+                return bestCut == 0 ? (0, whole) : (bestMask, best)
             }
-            var onR: Float = 0, onG: Float = 0, onB: Float = 0
-            var best = whole, bestCut = 0, mask = 0, bestMask = 0
-            for cut in 1..<n {
-                let i = index[cut - 1]
-                onR += r[i]; onG += g[i]; onB += b[i]
-                mask |= 1 << i
-                let score = Self.splitScore(on: (onR, onG, onB), count: cut, of: n, total: total)
-                if score > best + 1e-3 { best = score; bestCut = cut; bestMask = mask }
-            }
-            return bestCut == 0 ? 0 : bestMask
         }
     }
 

@@ -30,7 +30,8 @@ public enum ImageScaler {
             let (ox, oy, w, h) = fitRect(imageWidth: image.width, imageHeight: image.height, width: width, height: height,
                                          pixelAspect: pixelAspect)
             let inner = resample(image, from: (0, 0, Double(image.width), Double(image.height)), width: w, height: h)
-            var out = w == width && h == height ? inner : backdrop(image, width: width, height: height, frameAspect: frameAspect)
+            var out = w == width && h == height ? inner
+                : backdrop(image, width: width, height: height, frameAspect: frameAspect, around: (ox, oy, w, h))
             for y in 0..<h {
                 let src = y * w * 3, dst = ((y + oy) * width + ox) * 3
                 out.pixels.replaceSubrange(dst..<(dst + w * 3), with: inner.pixels[src..<(src + w * 3)])
@@ -55,7 +56,10 @@ public enum ImageScaler {
     /// The picture stretched to cover the frame, blurred and darkened: what surrounds a
     /// fitted photo. Made at an eighth of the frame's size and scaled back up smoothly, so
     /// it costs little and shows no detail to compete with the photo.
-    static func backdrop(_ image: RGBImage, width: Int, height: Int, frameAspect: Double) -> RGBImage {
+    /// Only the pixels `around` the picture's place are made (the rest stay black, for the
+    /// picture to cover).
+    static func backdrop(_ image: RGBImage, width: Int, height: Int, frameAspect: Double,
+                         around inner: (x: Int, y: Int, width: Int, height: Int)? = nil) -> RGBImage {
         let imageAspect = Double(image.width) / Double(image.height)
         var cropW = Double(image.width), cropH = Double(image.height)
         if imageAspect > frameAspect { cropW = cropH * frameAspect } else { cropH = cropW / frameAspect }
@@ -71,7 +75,7 @@ public enum ImageScaler {
             small.pixels[i + 1] = UInt8(max(0, min(255, (g * 0.7 + grey * 0.3) * 0.42)))
             small.pixels[i + 2] = UInt8(max(0, min(255, (b * 0.7 + grey * 0.3) * 0.42)))
         }
-        return bilinear(small, width: width, height: height)
+        return bilinear(small, width: width, height: height, around: inner)
     }
 
     /// A 3×3 box blur, edges clamped.
@@ -97,20 +101,43 @@ public enum ImageScaler {
     }
 
     /// Smooth enlargement (bilinear, pixel centres aligned).
-    static func bilinear(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+    /// `around`: only the pixels outside this rectangle are made (the rest stay black).
+    static func bilinear(_ image: RGBImage, width: Int, height: Int,
+                         around inner: (x: Int, y: Int, width: Int, height: Int)? = nil) -> RGBImage {
+        guard width > 0, height > 0, image.width > 0, image.height > 0 else { return RGBImage(width: max(0, width), height: max(0, height)) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
         let sx = Double(image.width) / Double(width), sy = Double(image.height) / Double(height)
-        for y in 0..<height {
-            let fy = max(0, min(Double(image.height - 1), (Double(y) + 0.5) * sy - 0.5))
-            let y0 = Int(fy), y1 = min(image.height - 1, y0 + 1), ty = Float(fy - Double(y0))
-            for x in 0..<width {
-                let fx = max(0, min(Double(image.width - 1), (Double(x) + 0.5) * sx - 0.5))
-                let x0 = Int(fx), x1 = min(image.width - 1, x0 + 1), tx = Float(fx - Double(x0))
-                for c in 0..<3 {
-                    let a = Float(image.pixels[(y0 * image.width + x0) * 3 + c]), b = Float(image.pixels[(y0 * image.width + x1) * 3 + c])
-                    let d = Float(image.pixels[(y1 * image.width + x0) * 3 + c]), e = Float(image.pixels[(y1 * image.width + x1) * 3 + c])
-                    let top = a + (b - a) * tx, bottom = d + (e - d) * tx
-                    out[(y * width + x) * 3 + c] = UInt8(max(0, min(255, (top + (bottom - top) * ty).rounded())))
+        // Every source row stretched across first (each source row once), then each output
+        // row a blend of two of them.
+        var across = [Float](repeating: 0, count: image.height * width * 3)
+        image.pixels.withUnsafeBufferPointer { src in
+            across.withUnsafeMutableBufferPointer { rows in
+                for x in 0..<width {
+                    let fx = max(0, min(Double(image.width - 1), (Double(x) + 0.5) * sx - 0.5))
+                    let x0 = Int(fx), x1 = min(image.width - 1, x0 + 1), tx = Float(fx - Double(x0))
+                    for y in 0..<image.height {
+                        let row = y * image.width * 3, o = (y * width + x) * 3
+                        for c in 0..<3 {
+                            let a = Float(src[row + x0 * 3 + c]), b = Float(src[row + x1 * 3 + c])
+                            rows[o + c] = a + (b - a) * tx
+                        }
+                    }
+                }
+            }
+        }
+        across.withUnsafeBufferPointer { rows in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let fy = max(0, min(Double(image.height - 1), (Double(y) + 0.5) * sy - 0.5))
+                    let y0 = Int(fy), ty = Float(fy - Double(y0))
+                    let top = y0 * width * 3, bottom = min(image.height - 1, y0 + 1) * width * 3
+                    let skipped = inner.flatMap { y >= $0.y && y < $0.y + $0.height ? ($0.x * 3)..<(($0.x + $0.width) * 3) : nil }
+                    let o = y * width * 3
+                    for i in 0..<(width * 3) {
+                        if let skipped, skipped.contains(i) { continue }
+                        let t = rows[top + i], b = rows[bottom + i]
+                        dst[o + i] = UInt8(max(0, min(255, t + (b - t) * ty + 0.5)))
+                    }
                 }
             }
         }
@@ -319,9 +346,10 @@ public enum ImageScaler {
                     r += horizontal[i] * w; g += horizontal[i + 1] * w; b += horizontal[i + 2] * w
                 }
                 let o = (y * width + x) * 3
-                out[o] = UInt8(min(255, max(0, r.rounded())))
-                out[o + 1] = UInt8(min(255, max(0, g.rounded())))
-                out[o + 2] = UInt8(min(255, max(0, b.rounded())))
+                // Rounded half up (the sums are never negative; no call to the C library's roundf).
+                out[o] = UInt8(min(255, max(0, r + 0.5)))
+                out[o + 1] = UInt8(min(255, max(0, g + 0.5)))
+                out[o + 2] = UInt8(min(255, max(0, b + 0.5)))
             }
         }
         return RGBImage(width: width, height: height, pixels: out)
