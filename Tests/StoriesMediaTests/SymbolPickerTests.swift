@@ -154,6 +154,27 @@ import Testing
         #expect(videoCell.glyph == SymbolPicker.glyph(0b1100_0000, .octant))
     }
 
+    /// A picture of more cells than `CellImage.fineCellLimit` keeps to the grid (its fine
+    /// pixels would take hundreds of megabytes at `print --size 1000x1000`); one within it
+    /// is cut at eighths.
+    @Test func aHugePictureKeepsToTheGrid() {
+        func lined(columns: Int, rows: Int) -> RGBImage {
+            // A dark line along the bottom eighth of every cell.
+            let light: [UInt8] = [230, 220, 200], dark: [UInt8] = [20, 30, 60]
+            let lightRow = [UInt8](Array(repeating: light, count: columns * 8).joined())
+            let darkRow = [UInt8](Array(repeating: dark, count: columns * 8).joined())
+            let cell = Array(repeating: lightRow, count: 7) + [darkRow]
+            return RGBImage(width: columns * 8, height: rows * 8, pixels: Array(Array(repeating: cell, count: rows).joined().joined()))
+        }
+        let within = CellImage(pixels: lined(columns: 40, rows: 20), symbols: .octant, depth: .direct, fine: true)
+        #expect(within.width == 40 && within.cells.allSatisfy { $0.glyph == "▁" })
+        let huge = CellImage(pixels: lined(columns: 201, rows: 200), symbols: .octant, depth: .direct, fine: true)
+        #expect(201 * 200 > CellImage.fineCellLimit)
+        #expect(huge.width == 804 && huge.height == 400, "the pixels read as the grid's: 2×4 a cell")
+        #expect(!huge.cells.contains { $0.glyph == "▁" })
+        #expect(!CellImage.takesFinePixels(symbols: .octant, depth: .direct, cells: 1000 * 1000))
+    }
+
     /// The eighths are taken only where they leave less error than the grid's best split:
     /// on random cells (an edge at a random place, noise on both sides), the picked cell's
     /// error over its fine pixels is never more than the grid-only cell's.

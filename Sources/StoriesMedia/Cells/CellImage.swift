@@ -77,6 +77,7 @@ public struct CellImage: Equatable, Sendable {
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
                 subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false) {
         let fine = fine && Self.takesFinePixels(symbols: symbols, depth: depth)
+            && (image.width / 8) * (image.height / Self.finePixels(symbols).y) <= Self.fineCellLimit
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         width = image.width / px
         height = image.height / py
@@ -197,10 +198,16 @@ public struct CellImage: Equatable, Sendable {
     }
 
     /// Whether a still in this set and depth is made from fine pixels (not half blocks, whose
-    /// cells are two pixels; not eight colours or none, which shade).
-    public static func takesFinePixels(symbols: CellSymbols, depth: ColorDepth) -> Bool {
-        symbols != .half && depth != .eight && depth != .none
+    /// cells are two pixels; not eight colours or none, which shade; not a picture of more
+    /// than `fineCellLimit` cells, whose fine pixels would take hundreds of megabytes —
+    /// `print --size 1000x1000` — and which keeps to the grid as a video frame does).
+    public static func takesFinePixels(symbols: CellSymbols, depth: ColorDepth, cells: Int = 0) -> Bool {
+        symbols != .half && depth != .eight && depth != .none && cells <= fineCellLimit
     }
+
+    /// The most cells a still is made from fine pixels for: a 400×100 terminal's screen
+    /// (about 11 MB of pixels at 8×12 a cell).
+    public static let fineCellLimit = 40_000
 
     /// Every cell through the symbol picker from its fine pixels (`finePixels`).
     static func pickedFine(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
@@ -235,7 +242,7 @@ public struct CellImage: Equatable, Sendable {
     /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
     public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
                 fit: FitMode = .fill, cellAspect: Double = 0.5) {
-        let fine = Self.takesFinePixels(symbols: symbols, depth: depth)
+        let fine = Self.takesFinePixels(symbols: symbols, depth: depth, cells: width * height)
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
         let pixelAspect = cellAspect * Double(py) / Double(px)

@@ -321,35 +321,64 @@ public enum ImageScaler {
         let rows = spans(start: crop.y, length: crop.h, sourceCount: image.height, outputCount: height)
         let firstRow = rows.first?.first ?? 0
         let lastRow = rows.last.map { $0.first + $0.weights.count - 1 } ?? 0
+        // The spans flattened (first source pixel, where its weights start, how many), so
+        // the passes below touch no array of arrays (a retain and release a pixel).
+        func flat(_ spans: [(first: Int, weights: [Float])]) -> (first: [Int], start: [Int], count: [Int], weights: [Float]) {
+            var result = (first: [Int](), start: [Int](), count: [Int](), weights: [Float]())
+            for span in spans {
+                result.first.append(span.first); result.start.append(result.weights.count); result.count.append(span.weights.count)
+                result.weights += span.weights
+            }
+            return result
+        }
+        let across = flat(columns), down = flat(rows)
         // Horizontal pass over just the source rows the crop needs.
         var horizontal = [Float](repeating: 0, count: (lastRow - firstRow + 1) * width * 3)
         image.pixels.withUnsafeBufferPointer { src in
-            for sy in firstRow...lastRow {
-                let rowBase = sy * image.width * 3
-                let outBase = (sy - firstRow) * width * 3
-                for (x, span) in columns.enumerated() {
-                    var r: Float = 0, g: Float = 0, b: Float = 0
-                    for (k, w) in span.weights.enumerated() {
-                        let i = rowBase + (span.first + k) * 3
-                        r += Float(src[i]) * w; g += Float(src[i + 1]) * w; b += Float(src[i + 2]) * w
+            horizontal.withUnsafeMutableBufferPointer { horizontal in
+                across.weights.withUnsafeBufferPointer { weights in
+                    for sy in firstRow...lastRow {
+                        let rowBase = sy * image.width * 3
+                        var o = (sy - firstRow) * width * 3
+                        for x in 0..<width {
+                            var r: Float = 0, g: Float = 0, b: Float = 0
+                            var i = rowBase + across.first[x] * 3
+                            let start = across.start[x]
+                            for k in start..<(start + across.count[x]) {
+                                let w = weights[k]
+                                r += Float(src[i]) * w; g += Float(src[i + 1]) * w; b += Float(src[i + 2]) * w
+                                i += 3
+                            }
+                            horizontal[o] = r; horizontal[o + 1] = g; horizontal[o + 2] = b
+                            o += 3
+                        }
                     }
-                    horizontal[outBase + x * 3] = r; horizontal[outBase + x * 3 + 1] = g; horizontal[outBase + x * 3 + 2] = b
                 }
             }
         }
         var out = [UInt8](repeating: 0, count: width * height * 3)
-        for (y, span) in rows.enumerated() {
-            for x in 0..<width {
-                var r: Float = 0, g: Float = 0, b: Float = 0
-                for (k, w) in span.weights.enumerated() {
-                    let i = ((span.first + k - firstRow) * width + x) * 3
-                    r += horizontal[i] * w; g += horizontal[i + 1] * w; b += horizontal[i + 2] * w
+        horizontal.withUnsafeBufferPointer { horizontal in
+            out.withUnsafeMutableBufferPointer { out in
+                down.weights.withUnsafeBufferPointer { weights in
+                    for y in 0..<height {
+                        let start = down.start[y], count = down.count[y], top = (down.first[y] - firstRow) * width * 3
+                        var o = y * width * 3
+                        for x in 0..<width {
+                            var r: Float = 0, g: Float = 0, b: Float = 0
+                            var i = top + x * 3
+                            for k in start..<(start + count) {
+                                let w = weights[k]
+                                r += horizontal[i] * w; g += horizontal[i + 1] * w; b += horizontal[i + 2] * w
+                                i += width * 3
+                            }
+                            // Rounded half up (the sums are never negative; no call to the C library's roundf).
+                            out[o] = UInt8(min(255, max(0, r + 0.5)))
+                            out[o + 1] = UInt8(min(255, max(0, g + 0.5)))
+                            out[o + 2] = UInt8(min(255, max(0, b + 0.5)))
+                            o += 3
+                        }
+                    }
                 }
-                let o = (y * width + x) * 3
-                // Rounded half up (the sums are never negative; no call to the C library's roundf).
-                out[o] = UInt8(min(255, max(0, r + 0.5)))
-                out[o + 1] = UInt8(min(255, max(0, g + 0.5)))
-                out[o + 2] = UInt8(min(255, max(0, b + 0.5)))
             }
         }
         return RGBImage(width: width, height: height, pixels: out)
