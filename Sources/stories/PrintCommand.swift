@@ -35,7 +35,8 @@ struct PrintCommand: ParsableCommand {
     static func printPhoto(_ data: Data, name: String, options: CellSettings) throws {
         let (width, height) = try options.cellSize()
         let depth = try options.colorDepth()
-        let (px, py) = options.symbols.pixelsPerCell
+        // The pixels each cell is made from (fine pixels for a still's eighths).
+        let (px, py) = CellImage.pixelsPerCell(symbols: options.symbols, depth: depth, cells: width * height)
         let cellAspect = terminalCellAspect() ?? 0.5
         let pixelAspect = cellAspect * Double(py) / Double(px)
         // Decode at least as large as the pixels shown, in both directions.

@@ -214,7 +214,7 @@ public final class PicturePipeline {
             let height = max(1, Int((Double(shape.height) * scale).rounded()))
             guard let blur = try? BlurHash.decode(blurhash, width: width, height: height) else { return }
             cache.insert(CellImage(blur, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
-                                   fit: .fit, cellAspect: key.cellAspect), for: blurKey)
+                                   fit: .fit, cellAspect: key.cellAspect, eighths: false), for: blurKey)
             return
         }
         guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
@@ -356,10 +356,13 @@ public final class PicturePipeline {
                 switch phase {
                 case .fetched(let data):
                     let (px, py) = key.symbols.pixelsPerCell
+                    let (fx, fy) = CellImage.pixelsPerCell(symbols: key.symbols, depth: key.depth, cells: key.width * key.height)
                     // Decode large enough for a screen twice this size, so a resize up
-                    // re-renders from memory.
+                    // re-renders from memory, and for the fine pixels a still's eighths are
+                    // found in (8×8 a cell for octants: not blown up from the grid's 2×4).
                     // A video's poster is its first frame; its bytes are kept for its player.
-                    let image = try StillDecoder.decode(data, minimumSize: (key.width * px * 2, key.height * py * 2), limits: limits)
+                    let minimum = (max(key.width * px * 2, key.width * fx), max(key.height * py * 2, key.height * fy))
+                    let image = try StillDecoder.decode(data, minimumSize: minimum, limits: limits)
                     var video: MovingBytes?
                     if ImageFormat.sniff(data) == nil {
                         // Kept for a player, a still GIF's too (a feed's video item may be one).

@@ -111,15 +111,17 @@ public final class RenditionCache {
 
     /// The budget for a screen of `width × height` cells: every preload target's rendition
     /// and BlurHash stand-in at full screen size, the pinned items' decoded pixels (decoded
-    /// for a screen twice the size, up to twice again for the DCT's scale steps, 3 bytes a
-    /// pixel) and half a megabyte of video bytes for each target; never under
+    /// for a screen twice the size or for a still's fine pixels, up to twice again for the
+    /// DCT's scale steps, 3 bytes a pixel) and half a megabyte of video bytes for each target; never under
     /// `minimumBudget`. What is left over keeps the way back: renditions of items already
     /// passed stay until newer ones need the room.
     public static func budget(width: Int, height: Int, symbols: CellSymbols = .half) -> Int {
         let cells = max(1, width) * max(1, height)
         let (px, py) = symbols.pixelsPerCell
+        // Or decoded for a still's fine pixels (eighths), where those are more.
+        let (fx, fy) = symbols != .half && cells <= CellImage.fineCellLimit ? CellImage.finePixels(symbols) : (0, 0)
         let rendition = cells * MemoryLayout<ImageCell>.stride
-        let decoded = cells * px * py * 4 * 4 * 3
+        let decoded = cells * max(px * py * 4, fx * fy) * 4 * 3
         let needed = targets * (2 * rendition + (512 << 10)) + pinnedItems * decoded
         return max(minimumBudget, needed)
     }

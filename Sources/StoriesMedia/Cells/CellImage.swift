@@ -73,11 +73,11 @@ public struct CellImage: Equatable, Sendable {
     /// `everySplit`: each cell's every split is tried (stills); false tries only the cuts
     /// between its darker and lighter pixels (video frames, within their time).
     /// `fine`: the pixels were scaled to `CellImage.finePixels(symbols)` a cell instead, and
-    /// each cell may also be cut at an eighth (a still in a set richer than half blocks).
+    /// each cell may also be cut at an eighth (a still in a set richer than half blocks; the
+    /// caller keeps to `fineCellLimit`, as the scaling init does).
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
                 subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false) {
         let fine = fine && Self.takesFinePixels(symbols: symbols, depth: depth)
-            && (image.width / 8) * (image.height / Self.finePixels(symbols).y) <= Self.fineCellLimit
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         width = image.width / px
         height = image.height / py
@@ -206,8 +206,14 @@ public struct CellImage: Equatable, Sendable {
     }
 
     /// The most cells a still is made from fine pixels for: a 400×100 terminal's screen
-    /// (about 11 MB of pixels at 8×12 a cell).
+    /// (about 11 MB of pixels at 8×12 a cell, and the scaler's rows of floats beside them).
     public static let fineCellLimit = 40_000
+
+    /// The pixels a cell a still is scaled to, and so decoded at least at: fine pixels where
+    /// they are taken, else the set's grid.
+    public static func pixelsPerCell(symbols: CellSymbols, depth: ColorDepth, cells: Int) -> (x: Int, y: Int) {
+        takesFinePixels(symbols: symbols, depth: depth, cells: cells) ? finePixels(symbols) : symbols.pixelsPerCell
+    }
 
     /// Every cell through the symbol picker from its fine pixels (`finePixels`).
     static func pickedFine(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
@@ -240,9 +246,10 @@ public struct CellImage: Equatable, Sendable {
     }
 
     /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
+    /// `eighths`: false keeps to the set's grid (a BlurHash, which has no edge to place).
     public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
-                fit: FitMode = .fill, cellAspect: Double = 0.5) {
-        let fine = Self.takesFinePixels(symbols: symbols, depth: depth, cells: width * height)
+                fit: FitMode = .fill, cellAspect: Double = 0.5, eighths: Bool = true) {
+        let fine = eighths && Self.takesFinePixels(symbols: symbols, depth: depth, cells: width * height)
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
         let pixelAspect = cellAspect * Double(py) / Double(px)

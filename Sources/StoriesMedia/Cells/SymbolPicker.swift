@@ -69,6 +69,8 @@ struct SymbolPicker {
     /// horizon, a row of bricks).
     mutating func cell(fine r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, rows: Int) -> ImageCell {
         let n = count, (px, py) = symbols.pixelsPerCell
+        // The fine pixels must tile the grid and the quarters: `CellImage.finePixels` does.
+        precondition(rows > 0 && rows % py == 0 && rows % 4 == 0, "fine rows do not tile the cell")
         let across = 8 / px, down = rows / py, k = Float(across * down), all = Float(8 * rows)
         let (wr, wg, wb) = Self.weights
         func score(_ s: (Float, Float, Float), _ size: Float) -> Float { (wr * s.0 * s.0 + wg * s.1 * s.1 + wb * s.2 * s.2) / size }
