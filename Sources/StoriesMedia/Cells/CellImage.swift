@@ -132,8 +132,8 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        var picked = fine ? Self.pickedFine(image, width: width, height: height, symbols: symbols, depth: depth)
-            : Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit)
+        var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit,
+                                 fine: fine)
         if let subject, depth == .palette256 || depth == .sixteen {
             // In a short palette the blurred backdrop would come out in bands of flat colour,
             // ring after ring round the photo: it is one colour instead, the nearest to its
@@ -159,11 +159,12 @@ public struct CellImage: Equatable, Sendable {
     }
 
     /// Every cell through the symbol picker: the symbol of the set and the two colours with
-    /// the least error against its pixels.
+    /// the least error against its pixels — from the set's grid of pixels, or, `fine`, from
+    /// `finePixels` a cell, where it may also be cut at an eighth.
     static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth,
-                       everySplit: Bool = true) -> [ImageCell] {
+                       everySplit: Bool = true, fine: Bool = false) -> [ImageCell] {
         var picker = SymbolPicker(symbols: symbols, depth: depth, exhaustive: everySplit)
-        let (px, py) = symbols.pixelsPerCell
+        let (px, py) = fine ? finePixels(symbols) : symbols.pixelsPerCell
         let n = px * py, w = image.width
         var cells: [ImageCell] = []
         cells.reserveCapacity(width * height)
@@ -182,7 +183,7 @@ public struct CellImage: Equatable, Sendable {
                                 i += 1
                             }
                         }
-                        cells.append(picker.cell(r, g, b))
+                        cells.append(fine ? picker.cell(fine: r, g, b, rows: py) : picker.cell(r, g, b))
                     }
                 }
             }
@@ -213,36 +214,6 @@ public struct CellImage: Equatable, Sendable {
     /// they are taken, else the set's grid.
     public static func pixelsPerCell(symbols: CellSymbols, depth: ColorDepth, cells: Int) -> (x: Int, y: Int) {
         takesFinePixels(symbols: symbols, depth: depth, cells: cells) ? finePixels(symbols) : symbols.pixelsPerCell
-    }
-
-    /// Every cell through the symbol picker from its fine pixels (`finePixels`).
-    static func pickedFine(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth) -> [ImageCell] {
-        var picker = SymbolPicker(symbols: symbols, depth: depth)
-        let (px, py) = finePixels(symbols)
-        let n = px * py, w = image.width
-        var cells: [ImageCell] = []
-        cells.reserveCapacity(width * height)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { sub in
-                guard let base = sub.baseAddress else { return }
-                let (r, g, b) = (base, base + n, base + 2 * n)
-                for y in 0..<height {
-                    for x in 0..<width {
-                        var i = 0
-                        for dy in 0..<py {
-                            var at = ((y * py + dy) * w + x * px) * 3
-                            for _ in 0..<px {
-                                r[i] = Float(pixels[at]); g[i] = Float(pixels[at + 1]); b[i] = Float(pixels[at + 2])
-                                at += 3
-                                i += 1
-                            }
-                        }
-                        cells.append(picker.cell(fine: r, g, b, rows: py))
-                    }
-                }
-            }
-        }
-        return cells
     }
 
     /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
