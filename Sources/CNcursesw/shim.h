@@ -45,6 +45,17 @@ static inline int stories_can_address_cursor(void) {
     return cup != NULL && cup != (char *)-1;
 }
 
+/// term.h's, declared here alone (term.h defines macros such as `lines` and `columns`).
+extern int setupterm(const char *, int, int *);
+
+/// The colours terminfo entry `term` has, read without starting ncurses (`stories doctor`);
+/// -1 without an entry.
+static inline int stories_terminfo_colors(const char *term) {
+    int error = 0;
+    if (setupterm(term, 1, &error) != OK) return -1;
+    return tigetnum("colors");
+}
+
 /// The pair number ncurses uses for a foreground/background, allocating when needed.
 /// Defines pair `pair` (numbered by the caller, never reused before a reset, so ncurses
 /// never scans the screen for cells of a changed pair).

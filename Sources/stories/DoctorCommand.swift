@@ -1,0 +1,184 @@
+import ArgumentParser
+import StoriesCells
+import StoriesCore
+import StoriesTerminal
+import Foundation
+
+/// `stories doctor`: what this terminal can show and how long it took to find out, and for
+/// each thing missing what the person can do about it (issue 31, point 5).
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "What this terminal can show (colours, background, pictures, symbols, tmux, mouse) and how to get more."
+    )
+
+    mutating func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let probe = TerminalProbe.ask()
+        let passthrough = (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.allowsPassthrough()
+        for line in Self.report(probe, environment: environment, tmuxPassthrough: passthrough,
+                                windowPixels: Self.windowPixels(), tmuxVersion: (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.version()) {
+            print(line)
+        }
+    }
+
+    /// The window's size in pixels and cells (`TIOCGWINSZ`), when the terminal says it.
+    static func windowPixels() -> (width: Int, height: Int, columns: Int, rows: Int)? {
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        return (Int(ws.ws_xpixel), Int(ws.ws_ypixel), Int(ws.ws_col), Int(ws.ws_row))
+    }
+
+    /// The report, one line a finding: a name, what was found, and after "→" what to do
+    /// where something is missing. Every string from outside made printable.
+    static func report(_ probe: ProbeResult, environment: [String: String], tmuxPassthrough: Bool?,
+                       windowPixels: (width: Int, height: Int, columns: Int, rows: Int)?, tmuxVersion: String?) -> [String] {
+        func clean(_ text: String, _ columns: Int = 40) -> String { SafeText.line(text, maxColumns: columns) }
+        func ms(_ what: String) -> String {
+            guard let time = probe.replies.timings[what] else { return "" }
+            let (seconds, atto) = time.components
+            return String(format: " (answered in %.1f ms)", Double(seconds) * 1000 + Double(atto) / 1e15)
+        }
+        var lines: [String] = []
+        func add(_ name: String, _ finding: String, fix: String? = nil) {
+            lines.append(name.padding(toLength: 12, withPad: " ", startingAt: 0) + finding)
+            if let fix { lines.append(String(repeating: " ", count: 12) + "→ " + fix) }
+        }
+        let term = clean(environment["TERM"] ?? "(not set)", 30)
+        if !probe.asked {
+            lines.append("Not a terminal (standard input or output is not one): nothing was asked. Run `stories doctor` in the")
+            lines.append("terminal you want to know about. From the environment alone:")
+        }
+
+        // The terminal.
+        var terminal = "TERM=\(term)"
+        if let program = environment["TERM_PROGRAM"] {
+            terminal += ", TERM_PROGRAM=\(clean(program, 20))" + (environment["TERM_PROGRAM_VERSION"].map { " \(clean($0, 20))" } ?? "")
+        }
+        if let version = probe.replies.version { terminal += "; says it is \(clean(version))\(ms("version"))" }
+        add("terminal", terminal)
+
+        // Colours.
+        let colorterm = environment["COLORTERM"]?.lowercased()
+        if !(environment["NO_COLOR"] ?? "").isEmpty {
+            add("colours", "none: NO_COLOR is set (pictures are shaded)", fix: "unset NO_COLOR for colour")
+        } else if colorterm == "truecolor" || colorterm == "24bit" || term.hasSuffix("-direct") {
+            add("colours", "24-bit (COLORTERM=\(clean(colorterm ?? "", 12)))")
+        } else {
+            let count = TerminalCapabilities.colours(term: environment["TERM"] ?? "")
+            add("colours", count.map { "\($0) (TERM's terminfo entry)" } ?? "unknown: no terminfo entry for TERM=\(term)",
+                fix: (count ?? 0) < 256 ? "TERM=xterm-256color (or the terminal's own 256-colour name) where it shows more; COLORTERM=truecolor for 24-bit"
+                    : "if the terminal shows 24-bit colour (most do), COLORTERM=truecolor lets stories use it")
+        }
+
+        // Background and theme.
+        if let body = probe.replies.background, let colour = ThemeChoice.background(fromOSC: body) {
+            let light = Display(background: colour).isLight
+            add("background", String(format: "#%02x%02x%02x", colour.red, colour.green, colour.blue)
+                + ", so the \(light ? "light" : "dark") theme\(ms("background"))")
+        } else if let hint = ThemeChoice.background(fromCOLORFGBG: environment["COLORFGBG"]) {
+            add("background", "no answer to OSC 11; COLORFGBG says \(Display(background: hint).isLight ? "light" : "dark")")
+        } else {
+            add("background", "no answer to OSC 11: the dark theme", fix: "on a light terminal, --theme light or `theme = light` in stories.conf")
+        }
+
+        // Pictures.
+        let (graphics, why) = GraphicsProtocol.detect(probe, environment: environment, tmuxPassthrough: tmuxPassthrough)
+        let kittyTime = ms("kitty"), da1Time = ms("DA1")
+        switch graphics {
+        case .cells:
+            add("pictures", "cells: \(why)", fix: !(environment["TMUX"] ?? "").isEmpty && tmuxPassthrough != true
+                ? "`tmux set -g allow-passthrough on` (tmux 3.3 or later) lets pictures through; stories never changes it"
+                : "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2")
+        default:
+            add("pictures", "\(graphics.rawValue): \(why)\(graphics == .kitty ? kittyTime : da1Time)")
+            add("", "(stories draws photos as picture cells for now; real pixels are on the way)")
+        }
+        if let sixel = probe.replies.sixelGeometry { add("", "sixel pictures up to \(sixel.width)×\(sixel.height) pixels\(ms("sixel"))") }
+
+        // Symbols.
+        let symbols = CellSymbols.drawn(by: environment)
+        let names: [CellSymbols: String] = [.half: "half blocks", .quad: "quadrants", .sextant: "sextants", .octant: "octants"]
+        add("symbols", "\(names[symbols.symbols] ?? symbols.symbols.rawValue): \(clean(symbols.reason, 120))",
+            fix: symbols.symbols == .half ? "--symbols quad (or sextant, octant) where the font draws them" : nil)
+
+        // tmux.
+        if !(environment["TMUX"] ?? "").isEmpty {
+            let passes = tmuxPassthrough.map { $0 ? "on" : "off" } ?? "unknown (tmux did not say)"
+            add("tmux", "inside \(clean(tmuxVersion ?? "tmux", 20)); allow-passthrough \(passes)")
+        } else {
+            add("tmux", "not inside tmux")
+        }
+
+        // The cell size.
+        if let window = windowPixels, window.width > 0, window.height > 0 {
+            add("cell size", "\(window.width / window.columns)×\(window.height / window.rows) pixels (the window's size, TIOCGWINSZ)")
+        } else if let cell = probe.replies.cellPixels {
+            add("cell size", "\(cell.width)×\(cell.height) pixels\(ms("cell"))")
+        } else {
+            add("cell size", "unknown: photos assume cells twice as tall as wide")
+        }
+
+        // Locale.
+        let locale = String(cString: setlocale(LC_CTYPE, ""))
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased() == "UTF-8" {
+            add("locale", "\(clean(locale, 30)), UTF-8")
+        } else {
+            add("locale", "\(clean(locale, 30)), \(clean(codeset, 20)): not UTF-8, so no symbols beyond ASCII",
+                fix: "export LANG=C.UTF-8 (or your language's .UTF-8 locale)")
+        }
+
+        // Mouse and focus.
+        func mode(_ number: Int, _ name: String, _ fix: String) {
+            switch probe.replies.modes[number] {
+            case 1?, 2?, 3?: add(name, "known (mode \(number))\(ms("mode \(number)"))")
+            case 0?, 4?: add(name, "not known to this terminal (mode \(number))", fix: fix)
+            default: add(name, probe.asked ? "not said (no answer to DECRQM \(number)); stories asks for it anyway" : "not asked")
+            }
+        }
+        mode(1006, "mouse", "clicks still work up to column 223; a terminal with SGR mouse reports has no limit")
+        mode(1004, "focus", "a story does not wait while the window is in the background")
+
+        // The probe itself.
+        if probe.asked {
+            let (seconds, atto) = probe.elapsed.components
+            let total = Double(seconds) * 1000 + Double(atto) / 1e15
+            add("asked", probe.replies.sawDA1 ? String(format: "every answer in %.1f ms (DA1 last)", total)
+                : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
+        }
+        return lines
+    }
+}
+
+/// Asks the tmux server this process runs under (`TMUX`), briefly.
+enum TmuxQuery {
+    /// `allow-passthrough` on (or `all`): escape sequences get through to the terminal.
+    static func allowsPassthrough() -> Bool? {
+        guard let answer = run(["show", "-gv", "allow-passthrough"]) else { return nil }
+        let value = answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value == "on" || value == "all"
+    }
+
+    static func version() -> String? {
+        run(["-V"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Runs tmux with `arguments`; its output, or nil when it fails or takes over a second.
+    private static func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch { return nil }
+        guard exited.wait(timeout: .now() + 1) == .success else { process.terminate(); return nil }
+        guard process.terminationStatus == 0 else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile().prefix(4096)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// Issue 31, point 5: `stories doctor` as a person runs it — in tmux (which answers the
+/// probe itself and passes no pictures through unless allowed), and with no terminal at all.
+@Suite(.serialized) struct DoctorEndToEndTests {
+    /// In plain tmux: cells, because tmux passes no pictures through, with how to allow
+    /// it; tmux's own answers read (it answers DA1 and XTVERSION); every line printable.
+    @Test func inPlainTmuxItSaysCellsAndHowToAllowPassthrough() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 140, height: 40)
+        try tmux.type("\(binary) doctor; echo DOCTOR-DONE")
+        _ = try tmux.waitFor("doctor's report") { $0.contains("DOCTOR-DONE") } // the echo's own line, not the command's
+        let screen = try tmux.screen().joined(separator: "\n")
+        #expect(screen.contains("pictures    cells: inside tmux"), "\(screen)")
+        #expect(screen.contains("allow-passthrough off"))
+        #expect(screen.contains("tmux set -g allow-passthrough on"))
+        #expect(screen.contains("asked       every answer in"), "tmux answers DA1: \(screen)")
+        #expect(screen.contains("tmux 3"), "its XTVERSION or `tmux -V`")
+        #expect(screen.contains("locale"))
+    }
+
+    /// With no terminal (as in CI): nothing asked, said plainly, and the rest from the
+    /// environment; exit 0.
+    @Test func withNoTerminalItSaysSoAndStillReports() throws {
+        let (status, out, err) = try Binary.run(["doctor"], environment: ["TERM": "xterm-256color", "COLORTERM": "", "TMUX": "", "NO_COLOR": ""])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("Not a terminal"))
+        #expect(out.contains("pictures    cells: not a terminal"), "\(out)")
+        #expect(out.contains("colours     256 (TERM's terminfo entry)"), "\(out)")
+        #expect(!out.contains("asked "), "nothing was asked, so no timing")
+    }
+}

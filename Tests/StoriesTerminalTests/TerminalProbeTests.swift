@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import StoriesTerminal
+
+/// Issue 31, point 1: the probe's one burst of queries, its answers read in any pieces and
+/// from hostile terminals, and a terminal that answers nothing costing 100 ms and no more.
+@Suite struct TerminalProbeTests {
+    static let kitty = "\u{1B}_Gi=31;OK\u{1B}\\" + "\u{1B}P>|kitty(0.26.5)\u{1B}\\" + "\u{1B}[6;20;10t"
+        + "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\" + "\u{1B}[?1006;2$y" + "\u{1B}[?1004;2$y" + "\u{1B}[?62;c"
+    static let vt340 = "\u{1B}P>|XTerm(379)\u{1B}\\" + "\u{1B}[?2;0;1000;1000S" + "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}"
+        + "\u{1B}[?1006;1$y" + "\u{1B}[?63;1;2;4;6;9;15;16;17;18;21;22;28c"
+
+    /// kitty's answers and xterm `-ti vt340`'s, fed a byte at a time (a terminal's answer
+    /// comes in pieces), each read for what it says.
+    @Test func answersAreReadInAnyPieces() throws {
+        var kitty = ProbeReplies()
+        for byte in Self.kitty.utf8 { kitty.feed([byte]) }
+        #expect(kitty.kittyGraphics == true)
+        #expect(kitty.version == "kitty(0.26.5)")
+        #expect(kitty.cellPixels?.width == 10 && kitty.cellPixels?.height == 20)
+        #expect(kitty.background == "11;rgb:0000/0000/0000")
+        #expect(kitty.modes == [1006: 2, 1004: 2])
+        #expect(kitty.attributes == [62, 0] && kitty.sawDA1)
+        #expect(kitty.typed.isEmpty)
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: kitty), environment: [:], tmuxPassthrough: nil).protocol == .kitty)
+
+        var xterm = ProbeReplies()
+        xterm.feed(Array(Self.vt340.utf8))
+        #expect(xterm.kittyGraphics == nil, "no answer: the protocol is not known")
+        #expect(xterm.version == "XTerm(379)")
+        #expect(xterm.sixelGeometry?.width == 1000 && xterm.sixelGeometry?.height == 1000)
+        #expect(xterm.background == "11;rgb:ffff/ffff/ffff", "ended by BEL as well as ST")
+        #expect(xterm.attributes?.contains(4) == true)
+        let sixel = GraphicsProtocol.detect(ProbeResult(asked: true, replies: xterm), environment: [:], tmuxPassthrough: nil)
+        #expect(sixel.protocol == .sixel && sixel.reason.contains("DA1"))
+    }
+
+    /// What decides the protocol: tmux without passthrough gets cells whatever the
+    /// terminal outside says; iTerm2 inline images are known by the environment; a terminal
+    /// that answers nothing, or no terminal, gets cells with the reason.
+    @Test func theProtocolAndWhy() {
+        var kitty = ProbeReplies()
+        kitty.feed(Array(Self.kitty.utf8))
+        let asked = ProbeResult(asked: true, replies: kitty)
+        let tmux = GraphicsProtocol.detect(asked, environment: ["TMUX": "/tmp/tmux-0/default,1,0"], tmuxPassthrough: false)
+        #expect(tmux.protocol == .cells && tmux.reason.contains("allow-passthrough"))
+        #expect(GraphicsProtocol.detect(asked, environment: ["TMUX": "x"], tmuxPassthrough: true).protocol == .kitty)
+        var da1Only = ProbeReplies()
+        da1Only.feed(Array("\u{1B}[?62;22c".utf8))
+        let plain = ProbeResult(asked: true, replies: da1Only)
+        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "iTerm.app"], tmuxPassthrough: nil).protocol == .iterm)
+        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "WezTerm"], tmuxPassthrough: nil).protocol == .iterm)
+        #expect(GraphicsProtocol.detect(plain, environment: [:], tmuxPassthrough: nil).protocol == .cells)
+        let silent = GraphicsProtocol.detect(ProbeResult(asked: true), environment: [:], tmuxPassthrough: nil)
+        #expect(silent.protocol == .cells && silent.reason.contains("nothing"))
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: false), environment: [:], tmuxPassthrough: nil).reason.contains("not a terminal"))
+    }
+
+    /// A hostile terminal: keys typed between answers are keys, not answers; an answer
+    /// with escapes and control characters in it is printed clean; numbers out of range are
+    /// bounded or refused; a sequence too long to be an answer is dropped and what follows
+    /// read afresh; no more than `maxBytes` are ever read; an error from the kitty query
+    /// says the protocol is known but refused.
+    @Test func aHostileTerminalGetsNowhere() {
+        var replies = ProbeReplies()
+        replies.feed(Array("q\u{1B}P>|evil\u{07}\u{9B}31m name\u{1B}\\j".utf8))
+        #expect(replies.typed == Array("qj".utf8))
+        #expect(replies.version?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) } == true)
+        replies.feed(Array("\u{1B}[6;-5;99999999999t\u{1B}[?2;0;0;0S".utf8))
+        #expect(replies.cellPixels == nil, "a negative height is refused")
+        #expect(replies.sixelGeometry == nil, "a 0×0 sixel size is refused")
+        replies.feed(Array("\u{1B}[6;999999999999999;3t".utf8))
+        #expect((replies.cellPixels?.height ?? 0) <= 100_000)
+        replies.feed(Array(("\u{1B}P>|" + String(repeating: "A", count: 5000)).utf8))
+        replies.feed(Array("\u{1B}]11;rgb:1/2/3\u{1B}\\".utf8))
+        #expect(replies.background == "11;rgb:1/2/3", "read afresh after the overlong one was dropped")
+        #expect(replies.version?.count ?? 0 <= 80)
+        replies.feed(Array("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\".utf8))
+        #expect(replies.kittyGraphics == false)
+        replies.feed(Array("\u{1B}_Gi=7;OK\u{1B}\\".utf8))
+        #expect(replies.kittyGraphics == false, "another picture's answer is not ours")
+        var flood = ProbeReplies()
+        flood.feed([UInt8](repeating: 0x1B, count: 100_000))
+        flood.feed(Array("\u{1B}[?62;4c".utf8))
+        #expect(flood.byteCount == ProbeReplies.maxBytes && !flood.sawDA1, "nothing is read past the bound")
+    }
+
+    /// Through a real pseudo-terminal: the burst goes out in one piece ending with DA1, the
+    /// answers come back in pieces with a pause, and the terminal's modes (echo, lines) are
+    /// given back as they were. A terminal that answers nothing costs 100 ms.
+    @Test func aPseudoTerminalIsAskedOnceAndGivenBack() throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        try #require(openpty(&master, &slave, nil, nil, nil) == 0)
+        defer { close(master); close(slave) }
+        var before = termios()
+        tcgetattr(slave, &before)
+
+        let answered = DispatchSemaphore(value: 0)
+        let sent = Box()
+        let masterFD = master
+        Thread.detachNewThread {
+            // Read the burst, then answer as kitty would, in two pieces.
+            var got: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while !got.suffix(3).elementsEqual(Array("\u{1B}[c".utf8)) {
+                let n = read(masterFD, &buffer, buffer.count)
+                guard n > 0 else { break }
+                got += buffer[0..<n]
+            }
+            sent.bytes = got
+            let answer = Array(Self.kitty.utf8)
+            _ = write(masterFD, answer, 20)
+            usleep(10_000)
+            _ = write(masterFD, Array(answer[20...]), answer.count - 20)
+            answered.signal()
+        }
+        let result = TerminalProbe.ask(input: slave, output: slave)
+        _ = answered.wait(timeout: .now() + 2)
+        #expect(result.asked && result.replies.sawDA1 && result.replies.kittyGraphics == true)
+        #expect(String(decoding: sent.bytes, as: UTF8.self) == TerminalProbe.burst, "one burst, DA1 last")
+        #expect(result.elapsed < .milliseconds(100), "DA1's answer ends the wait")
+        var after = termios()
+        tcgetattr(slave, &after)
+        #expect(after.c_lflag == before.c_lflag, "echo and line editing as they were")
+
+        // Nobody answers: 100 ms, then cells.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let silent = TerminalProbe.ask(input: slave, output: slave)
+        let took = clock.now - start
+        #expect(silent.asked && !silent.replies.sawDA1)
+        #expect(took >= .milliseconds(95) && took < .milliseconds(250), "\(took): 100 ms, and a loaded machine's wake-up")
+        #expect(GraphicsProtocol.detect(silent, environment: [:], tmuxPassthrough: nil).protocol == .cells)
+        // Not a terminal: nothing asked, nothing waited for.
+        let pipeEnds = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        defer { pipeEnds.deallocate() }
+        try #require(pipe(pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        #expect(!TerminalProbe.ask(input: pipeEnds[0], output: pipeEnds[1]).asked)
+    }
+}
+
+/// Bytes handed from the answering thread. `@unchecked Sendable`: written before
+/// `answered` is signalled and read after the wait for it.
+private final class Box: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
