@@ -29,9 +29,18 @@ public enum TerminalProbe {
     /// answers until DA1's or `timeout`. The terminal is put in raw mode (no echo, no line
     /// editing) while it answers and given back as it was. Bytes that are not answers (keys
     /// typed meanwhile) are kept in `typed`, never taken as answers.
+    ///
+    /// `linger`: after `timeout` without DA1's answer, how much longer to keep reading, so
+    /// that a slow terminal's answers (over ssh) are read here rather than left for the
+    /// shell to take as typed text (`stories doctor` waits a second; they count as late).
+    /// Input still waiting when the terminal is given back is discarded.
     public static func ask(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
-                           timeout: Duration = TerminalProbe.timeout) -> ProbeResult {
+                           timeout: Duration = TerminalProbe.timeout, linger: Duration = .zero) -> ProbeResult {
+        // A terminal, and this process in its foreground where it is the controlling one
+        // (in the background, writing would stop it with SIGTTOU).
         guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(asked: false) }
+        let foreground = tcgetpgrp(input)
+        guard foreground < 0 || foreground == getpgrp() else { return ProbeResult(asked: false) }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return ProbeResult(asked: false) }
         var raw = saved
@@ -40,8 +49,9 @@ public enum TerminalProbe {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        _ = tcsetattr(input, TCSANOW, &raw)
-        defer { _ = tcsetattr(input, TCSANOW, &saved) }
+        // Echo left on would show the answers on the screen: nothing is asked then.
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return ProbeResult(asked: false) }
+        defer { _ = tcsetattr(input, TCSAFLUSH, &saved) }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -54,11 +64,11 @@ public enum TerminalProbe {
         }
         var buffer = [UInt8](repeating: 0, count: 1024)
         while !replies.sawDA1, replies.byteCount < ProbeReplies.maxBytes {
-            let left = timeout - (clock.now - start)
+            let left = timeout + linger - (clock.now - start)
             guard left > .zero else { break }
             let (seconds, attoseconds) = left.components
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+            let ready = poll(&descriptor, 1, Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { break }
             let n = buffer.withUnsafeMutableBufferPointer { read(input, $0.baseAddress, $0.count) }
@@ -66,7 +76,8 @@ public enum TerminalProbe {
             guard n > 0 else { break }
             replies.feed(buffer[0..<n], at: clock.now - start)
         }
-        return ProbeResult(asked: true, replies: replies, elapsed: clock.now - start)
+        let elapsed = clock.now - start
+        return ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout)
     }
 }
 
@@ -77,11 +88,14 @@ public struct ProbeResult: Sendable {
     public var replies = ProbeReplies()
     /// From sending the burst to the last answer read (or the timeout).
     public var elapsed: Duration = .zero
+    /// DA1's answer came, but after the timeout (read while lingering).
+    public var late = false
 
-    public init(asked: Bool, replies: ProbeReplies = ProbeReplies(), elapsed: Duration = .zero) {
+    public init(asked: Bool, replies: ProbeReplies = ProbeReplies(), elapsed: Duration = .zero, late: Bool = false) {
         self.asked = asked
         self.replies = replies
         self.elapsed = elapsed
+        self.late = late
     }
 }
 
@@ -119,6 +133,8 @@ public struct ProbeReplies: Sendable, Equatable {
     public private(set) var byteCount = 0
 
     private var pending: [UInt8] = []
+    /// After a sequence too long to be an answer: its rest skipped, up to its end.
+    private var discarding = false
 
     public init() {}
 
@@ -133,40 +149,64 @@ public struct ProbeReplies: Sendable, Equatable {
         for byte in bytes {
             guard byteCount < Self.maxBytes else { return }
             byteCount += 1
+            if discarding {
+                // The rest of a dropped sequence: up to a BEL, or an ESC that starts the next.
+                guard byte == 0x1B else { discarding = byte != 0x07; continue }
+                discarding = false
+            }
             pending.append(byte)
             if pending.first != 0x1B {
                 if typed.count < Self.maxBody { typed.append(byte) }
                 pending.removeAll(keepingCapacity: true)
                 continue
             }
-            if let length = Self.complete(pending) {
+            switch Self.scan(pending) {
+            case .coming:
+                if pending.count > Self.maxBody + 8 {
+                    // Too long to be an answer: dropped with the rest of it.
+                    pending.removeAll(keepingCapacity: true)
+                    discarding = true
+                }
+            case .complete(let length):
                 take(Array(pending.prefix(length)), at: time)
                 pending.removeAll(keepingCapacity: true)
-            } else if pending.count > Self.maxBody + 8 {
-                // Too long to be an answer: dropped, and what follows read afresh.
-                pending.removeAll(keepingCapacity: true)
+            case .broken(let at):
+                // An ESC that does not belong (a sequence cut short, Esc pressed just
+                // before an answer): what came before it is dropped, and it starts afresh.
+                pending.removeFirst(at)
             }
         }
     }
 
-    /// The length of the complete escape sequence `bytes` starts with, or nil while it is
-    /// still coming.
-    static func complete(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 2 else { return nil }
+    enum Scan: Equatable {
+        case coming, complete(Int), broken(at: Int)
+    }
+
+    /// Whether `bytes` (starting with ESC) is a complete sequence (its length), still
+    /// coming, or broken by an ESC that starts another (where).
+    static func scan(_ bytes: [UInt8]) -> Scan {
+        guard bytes.count >= 2 else { return .coming }
         switch bytes[1] {
+        case 0x1B:
+            return .broken(at: 1)
         case UInt8(ascii: "["):
             // CSI: parameters and intermediates, then a final byte 0x40–0x7E.
-            for i in 2..<bytes.count where (0x40...0x7E).contains(bytes[i]) { return i + 1 }
-            return nil
-        case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
-            // A string, ended by ST (ESC \) or, for OSC, BEL.
             for i in 2..<bytes.count {
-                if bytes[i] == 0x07, bytes[1] == UInt8(ascii: "]") { return i + 1 }
-                if bytes[i] == 0x1B, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\") { return i + 2 }
+                if bytes[i] == 0x1B { return .broken(at: i) }
+                if (0x40...0x7E).contains(bytes[i]) { return .complete(i + 1) }
             }
-            return nil
+            return .coming
+        case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+            // A string, ended by ST (ESC \) or, for OSC, BEL; an ESC not followed by \
+            // starts another sequence.
+            for i in 2..<bytes.count {
+                if bytes[i] == 0x07, bytes[1] == UInt8(ascii: "]") { return .complete(i + 1) }
+                guard bytes[i] == 0x1B, i + 1 < bytes.count else { continue }
+                return bytes[i + 1] == UInt8(ascii: "\\") ? .complete(i + 2) : .broken(at: i)
+            }
+            return .coming
         default:
-            return 2 // ESC and one byte: Alt+key, not an answer
+            return .complete(2) // ESC and one byte: Alt+key, not an answer
         }
     }
 
@@ -235,8 +275,15 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
     /// through to the terminal outside (`allow-passthrough on`); nil where unknown.
     public static func detect(_ probe: ProbeResult, environment: [String: String],
                               tmuxPassthrough: Bool?) -> (protocol: GraphicsProtocol, reason: String) {
-        if !(environment["TMUX"] ?? "").isEmpty, tmuxPassthrough != true {
-            return (.cells, "inside tmux, which passes no pictures through (set -g allow-passthrough on lets it)")
+        if !(environment["TMUX"] ?? "").isEmpty {
+            switch tmuxPassthrough {
+            case true?:
+                // The queries reached tmux, not the terminal outside it (they would need
+                // wrapping in tmux's passthrough sequence, which the picture layer will do).
+                return (.cells, "inside tmux, which lets pictures through, but the terminal outside it was not asked")
+            case false?: return (.cells, "inside tmux, which passes no pictures through (set -g allow-passthrough on lets it)")
+            case nil: return (.cells, "inside tmux, which did not say whether it passes pictures through")
+            }
         }
         if probe.replies.kittyGraphics == true { return (.kitty, "it answered the kitty graphics query") }
         if probe.replies.attributes?.contains(4) == true { return (.sixel, "its DA1 answer lists sixel (4)") }

@@ -14,7 +14,9 @@ struct DoctorCommand: ParsableCommand {
 
     mutating func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let probe = TerminalProbe.ask()
+        // A second more for a slow terminal's answers (over ssh), read here rather than
+        // left for the shell to take as typed text.
+        let probe = TerminalProbe.ask(linger: .seconds(1))
         let passthrough = (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.allowsPassthrough()
         for line in Self.report(probe, environment: environment, tmuxPassthrough: passthrough,
                                 windowPixels: Self.windowPixels(), tmuxVersion: (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.version()) {
@@ -75,7 +77,7 @@ struct DoctorCommand: ParsableCommand {
         if let body = probe.replies.background, let colour = ThemeChoice.background(fromOSC: body) {
             let light = Display(background: colour).isLight
             add("background", String(format: "#%02x%02x%02x", colour.red, colour.green, colour.blue)
-                + ", so the \(light ? "light" : "dark") theme\(ms("background"))")
+                + ", so the \(light ? "light" : "dark") theme unless --theme or stories.conf says\(ms("background"))")
         } else if let hint = ThemeChoice.background(fromCOLORFGBG: environment["COLORFGBG"]) {
             add("background", "no answer to OSC 11; COLORFGBG says \(Display(background: hint).isLight ? "light" : "dark")")
         } else {
@@ -87,7 +89,7 @@ struct DoctorCommand: ParsableCommand {
         let kittyTime = ms("kitty"), da1Time = ms("DA1")
         switch graphics {
         case .cells:
-            add("pictures", "cells: \(why)", fix: !(environment["TMUX"] ?? "").isEmpty && tmuxPassthrough != true
+            add("pictures", "cells: \(why)", fix: !(environment["TMUX"] ?? "").isEmpty && tmuxPassthrough == false
                 ? "`tmux set -g allow-passthrough on` (tmux 3.3 or later) lets pictures through; stories never changes it"
                 : "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2")
         default:
@@ -104,7 +106,7 @@ struct DoctorCommand: ParsableCommand {
 
         // tmux.
         if !(environment["TMUX"] ?? "").isEmpty {
-            let passes = tmuxPassthrough.map { $0 ? "on" : "off" } ?? "unknown (tmux did not say)"
+            let passes = tmuxPassthrough.map { $0 ? "on" : "off" } ?? "not known (tmux did not say)"
             add("tmux", "inside \(clean(tmuxVersion ?? "tmux", 20)); allow-passthrough \(passes)")
         } else {
             add("tmux", "not inside tmux")
@@ -120,13 +122,18 @@ struct DoctorCommand: ParsableCommand {
         }
 
         // Locale.
-        let locale = String(cString: setlocale(LC_CTYPE, ""))
+        // setlocale says nil for a locale that is not installed.
+        let locale = setlocale(LC_CTYPE, "").map { String(cString: $0) }
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
-        if codeset.uppercased() == "UTF-8" {
-            add("locale", "\(clean(locale, 30)), UTF-8")
+        if locale == nil {
+            let asked = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? ""
+            add("locale", "\(clean(asked, 30)) is not installed here; stories draws in C.UTF-8 anyway",
+                fix: "install it (locale-gen) or choose one `locale -a` lists, for other programs' sake")
+        } else if codeset.uppercased() == "UTF-8" {
+            add("locale", "\(clean(locale ?? "", 30)), UTF-8")
         } else {
-            add("locale", "\(clean(locale, 30)), \(clean(codeset, 20)): not UTF-8, so no symbols beyond ASCII",
-                fix: "export LANG=C.UTF-8 (or your language's .UTF-8 locale)")
+            add("locale", "\(clean(locale ?? "", 30)), \(clean(codeset, 20)): not UTF-8; stories draws in C.UTF-8 anyway",
+                fix: "export LANG=C.UTF-8 (or your language's .UTF-8 locale) for other programs' sake")
         }
 
         // Mouse and focus.
@@ -144,7 +151,8 @@ struct DoctorCommand: ParsableCommand {
         if probe.asked {
             let (seconds, atto) = probe.elapsed.components
             let total = Double(seconds) * 1000 + Double(atto) / 1e15
-            add("asked", probe.replies.sawDA1 ? String(format: "every answer in %.1f ms (DA1 last)", total)
+            add("asked", probe.late ? String(format: "answers came late, in %.0f ms: past the 100 ms the viewer waits, so it draws cells", total)
+                : probe.replies.sawDA1 ? String(format: "every answer in %.1f ms (DA1 last)", total)
                 : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
         }
         return lines

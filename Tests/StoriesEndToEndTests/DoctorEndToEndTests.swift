@@ -23,7 +23,8 @@ import Testing
     /// With no terminal (as in CI): nothing asked, said plainly, and the rest from the
     /// environment; exit 0.
     @Test func withNoTerminalItSaysSoAndStillReports() throws {
-        let (status, out, err) = try Binary.run(["doctor"], environment: ["TERM": "xterm-256color", "COLORTERM": "", "TMUX": "", "NO_COLOR": ""])
+        let (status, out, err) = try Binary.run(["doctor"], environment: ["TERM": "xterm-256color", "COLORTERM": "", "TMUX": "", "NO_COLOR": "",
+                                                            "TERM_PROGRAM": "", "LC_TERMINAL": ""])
         #expect(status == 0, "\(err)")
         #expect(out.contains("Not a terminal"))
         #expect(out.contains("pictures    cells: not a terminal"), "\(out)")
