@@ -18,8 +18,46 @@ struct PrintCommand: ParsableCommand {
 
     @OptionGroup var cells: CellOptions
 
+    @Option(help: ArgumentHelp("cells (the default), or sixel: real pixels for a terminal that draws sixel graphics (xterm -ti vt340, foot, mlterm, WezTerm, Konsole; `stories doctor` says whether this one does).", valueName: "kind"))
+    var graphics = "cells"
+
+    func validate() throws {
+        guard ["cells", "sixel"].contains(graphics) else {
+            throw ValidationError("--graphics takes cells or sixel; got '\(SafeText.line(graphics))'")
+        }
+    }
+
     mutating func run() throws {
-        try Self.run(file: file, options: cells.settings)
+        guard graphics == "sixel" else { return try Self.run(file: file, options: cells.settings) }
+        let data: Data
+        do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
+            throw fail("\(SafeText.line(file)): \(error)")
+        }
+        try Self.printSixel(data, name: file, options: cells.settings)
+    }
+
+    /// The photo as sixel graphics, sized in cells as the cells would be (the cell's size in
+    /// pixels from the terminal, else 10×20).
+    static func printSixel(_ data: Data, name: String, options: CellSettings) throws {
+        let (columns, rows) = try options.cellSize()
+        var ws = winsize()
+        let known = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_xpixel > 0 && ws.ws_ypixel > 0 && ws.ws_col > 0 && ws.ws_row > 0
+        let cell = known ? (max(1, Int(ws.ws_xpixel) / Int(ws.ws_col)), max(1, Int(ws.ws_ypixel) / Int(ws.ws_row))) : (10, 20)
+        let frame = (width: min(4000, columns * cell.0), height: min(4000, rows * cell.1))
+        let image: RGBImage
+        do { image = try ImageDecoder.decode(data, minimumSize: frame) } catch {
+            throw fail("\(SafeText.line(name)): \(error)")
+        }
+        let picture: RGBImage
+        if options.fit == .fit {
+            let inner = ImageScaler.fitRect(imageWidth: image.width, imageHeight: image.height, width: frame.width,
+                                            height: frame.height, pixelAspect: 1)
+            picture = ImageScaler.scale(image, width: inner.width, height: inner.height, fit: .fill)
+        } else {
+            picture = ImageScaler.scale(image, width: frame.width, height: frame.height, fit: .fill)
+        }
+        PlayCommand.write(SixelEncoder.encode(picture) + Array("\n".utf8))
+        if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).

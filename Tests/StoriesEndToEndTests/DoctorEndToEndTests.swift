@@ -31,4 +31,21 @@ import Testing
         #expect(out.contains("colours     256 (TERM's terminfo entry)"), "\(out)")
         #expect(!out.contains("asked "), "nothing was asked, so no timing")
     }
+
+    /// `print --graphics sixel`: a sixel picture sized as its cells would be (10×20 pixels
+    /// a cell with no terminal to say), the whole photo for `fit`; any other kind refused
+    /// with one clear line.
+    @Test func printWritesSixelsWhenAsked() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/demo/media/chelsea.jpg").path
+        let fill = try Binary.run(["print", photo, "--graphics", "sixel", "--size", "20x10", "--fit", "fill"])
+        #expect(fill.status == 0)
+        #expect(fill.out.hasPrefix("\u{1B}P0;1;0q\"1;1;200;200#0;2;"), "\(fill.out.prefix(40).debugDescription)")
+        #expect(fill.out.hasSuffix("\u{1B}\\\n"))
+        let fit = try Binary.run(["print", photo, "--graphics", "sixel", "--size", "40x10"])
+        #expect(fit.status == 0 && fit.out.hasPrefix("\u{1B}P0;1;0q\"1;1;"))
+        let bad = try Binary.run(["print", photo, "--graphics", "kitty"])
+        #expect(bad.status != 0 && bad.err.contains("--graphics takes cells or sixel"))
+    }
 }
+

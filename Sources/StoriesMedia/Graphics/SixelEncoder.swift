@@ -1,0 +1,140 @@
+/// A picture as sixel graphics (issue 31, point 2: the first of the three encoders): real
+/// pixels for terminals that draw them (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).
+///
+/// The palette is the picture's own, at most 255 colours, by median cut over a histogram of
+/// 5 bits a channel: the box of colours with the most pixels times the widest spread is cut
+/// at its median, on its widest channel, until there are enough boxes; each box's colour is
+/// its pixels' mean. No dithering (a pattern laid over a smooth photo is what stories'
+/// cells avoid too). Each band of six rows then writes, for each colour in it, its sixels
+/// run-length coded, colours joined by `$` and bands by `-`.
+public enum SixelEncoder {
+    /// The sixel stream for `image`: DCS … ST, with its size said up front (raster
+    /// attributes), so the terminal keeps its aspect 1:1 and clears nothing outside it.
+    public static func encode(_ image: RGBImage, colours maxColours: Int = 255) -> [UInt8] {
+        let width = image.width, height = image.height
+        guard width > 0, height > 0 else { return [] }
+        let (palette, indexOfBin) = medianCut(image, colours: max(2, min(255, maxColours)))
+        var out: [UInt8] = []
+        out.reserveCapacity(width * height / 2)
+        func append(_ text: String) { out.append(contentsOf: text.utf8) }
+        func number(_ value: Int) {
+            if value >= 10 { number(value / 10) }
+            out.append(UInt8(48 + value % 10))
+        }
+        // P2 = 1: pixels no colour sets are left as they are (not painted in colour 0).
+        append("\u{1B}P0;1;0q\"1;1;\(width);\(height)")
+        for (index, colour) in palette.enumerated() {
+            out.append(UInt8(ascii: "#")); number(index)
+            append(";2;")
+            number((Int(colour.r) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
+            number((Int(colour.g) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
+            number((Int(colour.b) * 100 + 127) / 255)
+        }
+        // Each pixel's palette index.
+        var indices = [UInt8](repeating: 0, count: width * height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for i in 0..<(width * height) {
+                let bin = (Int(pixels[3 * i]) >> 3) << 10 | (Int(pixels[3 * i + 1]) >> 3) << 5 | Int(pixels[3 * i + 2]) >> 3
+                indices[i] = indexOfBin[bin]
+            }
+        }
+        // The band's sixels a colour (6 bits each, one byte a column), and which colours
+        // the band has, cleared after each band.
+        var rows = [UInt8](repeating: 0, count: palette.count * width)
+        var used = [Bool](repeating: false, count: palette.count)
+        var usedList: [Int] = []
+        for top in stride(from: 0, to: height, by: 6) {
+            for dy in 0..<min(6, height - top) {
+                let bit = UInt8(1 << dy), row = (top + dy) * width
+                for x in 0..<width {
+                    let colour = Int(indices[row + x])
+                    if !used[colour] { used[colour] = true; usedList.append(colour) }
+                    rows[colour * width + x] |= bit
+                }
+            }
+            for (n, colour) in usedList.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: "$")) }
+                out.append(UInt8(ascii: "#")); number(colour)
+                let base = colour * width
+                // The last column with a sixel: the rest of the row is left out.
+                var end = width
+                while end > 0, rows[base + end - 1] == 0 { end -= 1 }
+                var x = 0
+                while x < end {
+                    let value = rows[base + x]
+                    var run = 1
+                    while x + run < end, rows[base + x + run] == value { run += 1 }
+                    if run > 3 {
+                        out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
+                    } else {
+                        for _ in 0..<run { out.append(63 + value) }
+                    }
+                    x += run
+                }
+                for i in base..<(base + width) { rows[i] = 0 }
+                used[colour] = false
+            }
+            usedList.removeAll(keepingCapacity: true)
+            out.append(UInt8(ascii: "-"))
+        }
+        append("\u{1B}\\")
+        return out
+    }
+
+    /// The palette (at most `colours`) and, for each 15-bit colour bin, its palette index.
+    static func medianCut(_ image: RGBImage, colours: Int) -> (palette: [RGBPixel], indexOfBin: [UInt8]) {
+        // Each bin's pixels and their sums (a box's colour is its pixels' true mean).
+        var counts = [Int](repeating: 0, count: 1 << 15)
+        var sums = [Int](repeating: 0, count: 3 << 15)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for i in stride(from: 0, to: pixels.count - 2, by: 3) {
+                let bin = (Int(pixels[i]) >> 3) << 10 | (Int(pixels[i + 1]) >> 3) << 5 | Int(pixels[i + 2]) >> 3
+                counts[bin] += 1
+                sums[3 * bin] += Int(pixels[i]); sums[3 * bin + 1] += Int(pixels[i + 1]); sums[3 * bin + 2] += Int(pixels[i + 2])
+            }
+        }
+        var bins = (0..<(1 << 15)).filter { counts[$0] > 0 }
+        func channel(_ bin: Int, _ c: Int) -> Int { (bin >> (10 - 5 * c)) & 31 }
+        // Boxes as ranges of `bins`, each with its pixel count.
+        struct Box { var start: Int, end: Int, pixels: Int, spread: Int, axis: Int }
+        func box(_ start: Int, _ end: Int) -> Box {
+            var low = [31, 31, 31], high = [0, 0, 0], pixels = 0
+            for bin in bins[start..<end] {
+                pixels += counts[bin]
+                for c in 0..<3 { low[c] = min(low[c], channel(bin, c)); high[c] = max(high[c], channel(bin, c)) }
+            }
+            let spreads = (0..<3).map { high[$0] - low[$0] }
+            let axis = spreads.firstIndex(of: spreads.max() ?? 0) ?? 0
+            return Box(start: start, end: end, pixels: pixels, spread: spreads[axis], axis: axis)
+        }
+        var boxes = bins.isEmpty ? [] : [box(0, bins.count)]
+        while boxes.count < colours {
+            // The box most worth cutting: many pixels over a wide spread.
+            guard let pick = boxes.indices.filter({ boxes[$0].end - boxes[$0].start > 1 && boxes[$0].spread > 0 })
+                .max(by: { boxes[$0].pixels * boxes[$0].spread < boxes[$1].pixels * boxes[$1].spread }) else { break }
+            let chosen = boxes[pick]
+            bins[chosen.start..<chosen.end].sort { channel($0, chosen.axis) < channel($1, chosen.axis) }
+            // The median by pixels, never at either end.
+            var seen = 0, cut = chosen.start + 1
+            for i in chosen.start..<chosen.end {
+                seen += counts[bins[i]]
+                if seen * 2 >= chosen.pixels { cut = min(max(i + 1, chosen.start + 1), chosen.end - 1); break }
+            }
+            boxes[pick] = box(chosen.start, cut)
+            boxes.append(box(cut, chosen.end))
+        }
+        var palette: [RGBPixel] = []
+        var indexOfBin = [UInt8](repeating: 0, count: 1 << 15)
+        for (index, b) in boxes.enumerated() {
+            var sum = (0, 0, 0)
+            for bin in bins[b.start..<b.end] {
+                sum.0 += sums[3 * bin]; sum.1 += sums[3 * bin + 1]; sum.2 += sums[3 * bin + 2]
+                indexOfBin[bin] = UInt8(index)
+            }
+            let n = max(1, b.pixels)
+            palette.append(RGBPixel(UInt8(min(255, (sum.0 + n / 2) / n)), UInt8(min(255, (sum.1 + n / 2) / n)),
+                                    UInt8(min(255, (sum.2 + n / 2) / n))))
+        }
+        return (palette.isEmpty ? [RGBPixel(0, 0, 0)] : palette, indexOfBin)
+    }
+}
