@@ -23,19 +23,25 @@ import Testing
         }
     }
 
-    /// `bench fidelity`, whether or not its peers are installed (CI installs neither chafa
-    /// nor timg: it says so and measures stories alone; only stories' lines are read): every set at every depth, each a JSON line whose scores are
-    /// sane — a picture drawn back is like its source, more sub-pixels are never less like
-    /// it, and truecolor beats 16 colours.
+    /// `bench fidelity` beside its peers (`scripts/deps` installs chafa and timg): every set
+    /// at every depth, each a JSON line whose scores are sane — a picture drawn back is like
+    /// its source, more sub-pixels are never less like it, and truecolor beats 16 colours —
+    /// and the peers' lines too, measured by the same method: half blocks, the ceiling of
+    /// two pixels a cell, score the same for stories, chafa `vhalf` and timg `-ph`.
     @Test func fidelityMeasuresEverySetAndDepth() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let photo = root.appendingPathComponent("Assets/demo/media/astronaut.jpg").path
         let result = try Binary.run(["bench", "fidelity", "--runs", "1", "--size", "24x12", "--json", photo])
         #expect(result.status == 0, "\(result.err)")
-        var ssim: [String: Double] = [:]
+        var ssim: [String: Double] = [:], peers: [String: Double] = [:]
         for line in result.out.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-            guard object["renderer"] as? String == "stories" else { continue }
+            guard object["renderer"] as? String == "stories" else {
+                let score = try #require(object["ssim"] as? Double)
+                #expect(score > 0.1 && score <= 1, "\(line)")
+                peers["\(object["renderer"] ?? "")-\(object["symbols"] ?? "")-\(object["colors"] ?? "")"] = score
+                continue
+            }
             let score = try #require(object["ssim"] as? Double), psnr = try #require(object["psnr"] as? Double)
             #expect(object["cells"] as? String == "24x12")
             #expect(score > 0.2 && score <= 1 && psnr > 8, "\(line)")
@@ -45,5 +51,10 @@ import Testing
         let half = try #require(ssim["half-truecolor"]), octant = try #require(ssim["octant-truecolor"])
         #expect(octant >= half, "octants \(octant) against half blocks \(half)")
         #expect(half > (ssim["half-16"] ?? 1), "truecolor above 16 colours")
+        // The peers (installed by scripts/deps; a machine without them says so here).
+        let chafa = try #require(peers["chafa-vhalf-truecolor"], "chafa's lines (scripts/deps installs chafa): \(result.out.prefix(300))")
+        let timg = try #require(peers["timg-half-truecolor"], "timg's lines (scripts/deps installs timg)")
+        #expect(abs(chafa - half) < 0.01 && abs(timg - half) < 0.01, "half blocks: stories \(half), chafa \(chafa), timg \(timg)")
+        #expect(peers.count == 9, "chafa in three sets and two palettes' two, timg in two: \(peers.keys.sorted())")
     }
 }
