@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import StoriesCore
 
 /// What the terminal says about itself, asked in one burst before anything is drawn
 /// (issue 31, point 1): the kitty graphics query, XTVERSION, XTSMGRAPHICS's sixel geometry,
@@ -228,7 +229,7 @@ public struct ProbeReplies: Sendable, Equatable {
         case UInt8(ascii: "P"):
             // XTVERSION: ESC P > | text ESC \
             guard text.hasPrefix(">|") else { return }
-            version = SafeLine.clean(String(text.dropFirst(2).prefix { $0 != "\u{1B}" }))
+            version = SafeText.line(String(text.dropFirst(2).prefix { $0 != "\u{1B}" }), maxColumns: 80)
             note("version")
         case UInt8(ascii: "]"):
             let body = String(text.prefix { $0 != "\u{1B}" && $0 != "\u{07}" })
@@ -259,13 +260,6 @@ public struct ProbeReplies: Sendable, Equatable {
     }
 }
 
-/// Text from the terminal made safe to print: printable characters only, one line.
-enum SafeLine {
-    static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }.prefix(80)))
-    }
-}
-
 /// How pictures can be shown: real pixels through one of three protocols, or cells.
 public enum GraphicsProtocol: String, Sendable, CaseIterable {
     case kitty, sixel, iterm, cells
@@ -289,7 +283,7 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
         if probe.replies.attributes?.contains(4) == true { return (.sixel, "its DA1 answer lists sixel (4)") }
         let program = environment["TERM_PROGRAM"] ?? ""
         if ["iTerm.app", "WezTerm", "mintty"].contains(program) || environment["LC_TERMINAL"] == "iTerm2" {
-            return (.iterm, "TERM_PROGRAM=\(SafeLine.clean(program)) shows iTerm2 inline images")
+            return (.iterm, "TERM_PROGRAM=\(SafeText.line(program, maxColumns: 20)) shows iTerm2 inline images")
         }
         if !probe.asked { return (.cells, "not a terminal: nothing was asked") }
         if !probe.replies.sawDA1 { return (.cells, "the terminal answered nothing within 100 ms") }

@@ -17,24 +17,18 @@ struct DoctorCommand: ParsableCommand {
         // A second more for a slow terminal's answers (over ssh), read here rather than
         // left for the shell to take as typed text.
         let probe = TerminalProbe.ask(linger: .seconds(1))
-        let passthrough = (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.allowsPassthrough()
-        for line in Self.report(probe, environment: environment, tmuxPassthrough: passthrough,
-                                windowPixels: Self.windowPixels(), tmuxVersion: (environment["TMUX"] ?? "").isEmpty ? nil : TmuxQuery.version()) {
+        let inTmux = !(environment["TMUX"] ?? "").isEmpty
+        for line in Self.report(probe, environment: environment, tmuxPassthrough: inTmux ? TmuxQuery.allowsPassthrough() : nil,
+                                cellPixels: PrintCommand.terminalCellPixels(), tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
             print(line)
         }
-    }
-
-    /// The window's size in pixels and cells (`TIOCGWINSZ`), when the terminal says it.
-    static func windowPixels() -> (width: Int, height: Int, columns: Int, rows: Int)? {
-        var ws = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
-        return (Int(ws.ws_xpixel), Int(ws.ws_ypixel), Int(ws.ws_col), Int(ws.ws_row))
     }
 
     /// The report, one line a finding: a name, what was found, and after "→" what to do
     /// where something is missing. Every string from outside made printable.
     static func report(_ probe: ProbeResult, environment: [String: String], tmuxPassthrough: Bool?,
-                       windowPixels: (width: Int, height: Int, columns: Int, rows: Int)?, tmuxVersion: String?) -> [String] {
+                       cellPixels: (width: Int, height: Int)?, tmuxVersion: String?) -> [String] {
+        let inTmux = !(environment["TMUX"] ?? "").isEmpty
         func clean(_ text: String, _ columns: Int = 40) -> String { SafeText.line(text, maxColumns: columns) }
         func ms(_ what: String) -> String {
             guard let time = probe.replies.timings[what] else { return "" }
@@ -89,7 +83,7 @@ struct DoctorCommand: ParsableCommand {
         let kittyTime = ms("kitty"), da1Time = ms("DA1")
         switch graphics {
         case .cells:
-            add("pictures", "cells: \(why)", fix: !(environment["TMUX"] ?? "").isEmpty && tmuxPassthrough == false
+            add("pictures", "cells: \(why)", fix: inTmux && tmuxPassthrough == false
                 ? "`tmux set -g allow-passthrough on` (tmux 3.3 or later) lets pictures through; stories never changes it"
                 : "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2")
         default:
@@ -105,7 +99,7 @@ struct DoctorCommand: ParsableCommand {
             fix: symbols.symbols == .half ? "--symbols quad (or sextant, octant) where the font draws them" : nil)
 
         // tmux.
-        if !(environment["TMUX"] ?? "").isEmpty {
+        if inTmux {
             let passes = tmuxPassthrough.map { $0 ? "on" : "off" } ?? "not known (tmux did not say)"
             add("tmux", "inside \(clean(tmuxVersion ?? "tmux", 20)); allow-passthrough \(passes)")
         } else {
@@ -113,8 +107,8 @@ struct DoctorCommand: ParsableCommand {
         }
 
         // The cell size.
-        if let window = windowPixels, window.width > 0, window.height > 0 {
-            add("cell size", "\(window.width / window.columns)×\(window.height / window.rows) pixels (the window's size, TIOCGWINSZ)")
+        if let cell = cellPixels {
+            add("cell size", "\(cell.width)×\(cell.height) pixels (the window's size, TIOCGWINSZ)")
         } else if let cell = probe.replies.cellPixels {
             add("cell size", "\(cell.width)×\(cell.height) pixels\(ms("cell"))")
         } else {

@@ -28,22 +28,15 @@ struct PrintCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        guard graphics == "sixel" else { return try Self.run(file: file, options: cells.settings) }
-        let data: Data
-        do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
-            throw fail("\(SafeText.line(file)): \(error)")
-        }
-        try Self.printSixel(data, name: file, options: cells.settings)
+        try Self.run(file: file, options: cells.settings, sixel: graphics == "sixel")
     }
 
     /// The photo as sixel graphics, sized in cells as the cells would be (the cell's size in
     /// pixels from the terminal, else 10×20).
     static func printSixel(_ data: Data, name: String, options: CellSettings) throws {
         let (columns, rows) = try options.cellSize()
-        var ws = winsize()
-        let known = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_xpixel > 0 && ws.ws_ypixel > 0 && ws.ws_col > 0 && ws.ws_row > 0
-        let cell = known ? (max(1, Int(ws.ws_xpixel) / Int(ws.ws_col)), max(1, Int(ws.ws_ypixel) / Int(ws.ws_row))) : (10, 20)
-        let frame = (width: min(4000, columns * cell.0), height: min(4000, rows * cell.1))
+        let cell = terminalCellPixels() ?? (10, 20)
+        let frame = (width: min(4000, columns * cell.width), height: min(4000, rows * cell.height))
         let image: RGBImage
         do { image = try ImageDecoder.decode(data, minimumSize: frame) } catch {
             throw fail("\(SafeText.line(name)): \(error)")
@@ -61,12 +54,12 @@ struct PrintCommand: ParsableCommand {
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).
-    static func run(file: String, options: CellSettings) throws {
+    static func run(file: String, options: CellSettings, sixel: Bool = false) throws {
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
-        try printPhoto(data, name: file, options: options)
+        try sixel ? printSixel(data, name: file, options: options) : printPhoto(data, name: file, options: options)
     }
 
     /// Decodes a photo at the size it will be shown and writes it as cells to stdout.
@@ -191,6 +184,14 @@ extension PrintCommand {
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
               ws.ws_col > 0, ws.ws_row > 0 else { return nil }
         return (Double(ws.ws_xpixel) / Double(ws.ws_col)) / (Double(ws.ws_ypixel) / Double(ws.ws_row))
+    }
+
+    /// A cell's size in whole pixels from the terminal's pixel size, when it reports one.
+    static func terminalCellPixels() -> (width: Int, height: Int)? {
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
+              ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        return (max(1, Int(ws.ws_xpixel) / Int(ws.ws_col)), max(1, Int(ws.ws_ypixel) / Int(ws.ws_row)))
     }
 }
 
