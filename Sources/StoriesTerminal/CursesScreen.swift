@@ -139,8 +139,13 @@ public final class CursesScreen {
         var ws = winsize()
         guard ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
               ws.ws_col > 0, ws.ws_row > 0 else { return 0.5 }
+        cellPixels = CellPixels(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
         return (Double(ws.ws_xpixel) / Double(ws.ws_col)) / (Double(ws.ws_ypixel) / Double(ws.ws_row))
     }
+
+    /// A cell's size in pixels from the window's (TIOCGWINSZ), when the terminal says it
+    /// (nil otherwise: `CSI 16 t`'s answer stands in). Read with `cellAspect`.
+    public private(set) var cellPixels: CellPixels?
 
     public var size: (width: Int, height: Int) {
         (Int(stories_cols()), Int(stories_lines()))
@@ -176,6 +181,12 @@ public final class CursesScreen {
     public func draw(_ canvas: Canvas) {
         guard !isRestored else { return }
         lastDrawnCellCount = 0
+        // Pictures that go give their rows back first (sixel, iTerm2: every cell of those
+        // lines is written again, over the pixels; kitty: the placement is deleted).
+        let (spoilt, before) = pictures.prepare(next: canvas.pictures, height: canvas.height)
+        if !before.isEmpty { writeRaw(before) }
+        for rows in spoilt { wredrawln(stories_stdscr(), Int32(rows.lowerBound), Int32(rows.count)) }
+        let wasFull = previous == nil
         if !drawCells(canvas, fallBackWhenFull: false) {
             // The pair table filled up mid-frame: empty it and draw everything again. A
             // single frame with more pairs than the terminal has shows the rest in pair 0.
@@ -192,6 +203,10 @@ public final class CursesScreen {
         }
         wnoutrefresh(stories_stdscr())
         doupdate()
+        var redrawn = changedRows
+        for rows in spoilt { redrawn.formUnion(rows) }
+        let after = pictures.finish(next: canvas.pictures, redrawnRows: redrawn, full: wasFull, width: canvas.width, height: canvas.height)
+        if !after.isEmpty { writeRaw(after) }
         // A link is written again when it is new or a cell of its row was redrawn (which
         // loses the hyperlink there); a progress bar moving elsewhere leaves it be.
         if hyperlinks, canvas.links != previous?.links || canvas.links.contains(where: { changedRows.contains($0.y) }) {
@@ -330,6 +345,8 @@ public final class CursesScreen {
     /// Leaves curses mode for a job-control stop (Ctrl-Z): mouse off, `endwin`.
     public func suspend() {
         guard !isRestored else { return }
+        let cleared = pictures.clear(forget: false)
+        if !cleared.isEmpty { writeRaw(cleared) }
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
@@ -348,6 +365,8 @@ public final class CursesScreen {
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
+        let cleared = pictures.clear(forget: true)
+        if !cleared.isEmpty { writeRaw(cleared) }
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
@@ -391,7 +410,35 @@ public final class CursesScreen {
     }
 
     func writeRaw(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress, $0.count) }
+        writeRaw(Array(text.utf8))
     }
+
+    /// Writes all of `bytes` (a picture is larger than one write takes), past interruptions
+    /// (ncurses has flushed its own output by the end of `doupdate`).
+    func writeRaw(_ bytes: [UInt8]) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBufferPointer { write(outputFD, $0.baseAddress, $0.count) }
+            if n > 0 { written += n } else if n < 0, errno == EINTR || errno == EAGAIN { continue } else { return }
+        }
+    }
+
+    /// The pictures in real pixels over the cells (`--graphics`; none until `showPictures`).
+    private var pictures = PictureLayer(graphics: .cells)
+
+    /// Shows `Canvas.pictures` through `graphics` from the next frame on (what the probe
+    /// found, or what `--graphics` says).
+    public func showPictures(_ graphics: GraphicsProtocol) {
+        guard graphics != pictures.graphics else { return }
+        let cleared = pictures.clear(forget: true)
+        if !cleared.isEmpty { writeRaw(cleared) }
+        pictures = PictureLayer(graphics: graphics)
+        previous = nil
+    }
+
+    /// The protocol pictures are shown with.
+    public var graphics: GraphicsProtocol { pictures.graphics }
+
+    /// Bytes of pictures written by the last frame.
+    public var lastPictureBytes: Int { pictures.lastWrite }
 }

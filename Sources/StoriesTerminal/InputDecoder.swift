@@ -26,9 +26,14 @@ public struct InputDecoder: Sendable {
     /// Operating-system command answers (`ESC ] body BEL` or `ESC ] body ESC \`): their
     /// bodies, at most 256 characters (OSC 11's "11;rgb:…" says the background).
     private var oscReports: [String] = []
-    /// Inside an OSC answer: its body so far.
+    /// Inside an OSC answer (or a DCS or APC one: `stringKind`): its body so far.
     private var osc: String.UnicodeScalarView?
     private var oscSawEscape = false
+    /// What follows ESC for the string being read: `]` (OSC, an answer kept), `P` (DCS:
+    /// XTVERSION's, DECRQSS's) or `_` (APC: kitty's graphics answers), which are read to
+    /// their end and dropped. A terminal slower than the start-up probe's 100 ms (over ssh)
+    /// answers while the app runs: its answers are never keys.
+    private var stringKind: Unicode.Scalar = "]"
 
     public init() {}
 
@@ -59,20 +64,32 @@ public struct InputDecoder: Sendable {
     public mutating func flush() -> [InputEvent] {
         // What came after ESC ] is an answer only if it starts as one ("11;…", digits and
         // a semicolon): anything else (Alt+], a paste) is read as typed, never swallowed.
-        if let body = osc, !oscSawEscape {
-            let digits = body.prefix { ("0"..."9").contains($0) }.count
-            let startsAsAnswer = digits > 0 && (digits == body.count || body[body.index(body.startIndex, offsetBy: digits)] == ";")
-            if !startsAsAnswer {
-                osc = nil
-                finishText()
-                events.append(.key(.character("]"), .alt))
-                for scalar in body { feed(scalar) }
-            }
+        if let body = osc, !oscSawEscape, !Self.startsAsAnswer(body, kind: stringKind) {
+            osc = nil
+            finishText()
+            events.append(.key(.character(Character(stringKind)), .alt))
+            for scalar in body { feed(scalar) }
         }
         finishText()
         finishEscapeAsTyped()
         defer { events.removeAll() }
         return events
+    }
+
+    /// Whether a string's body so far can be the start of an answer: OSC's are numbered
+    /// ("11;…"), kitty's APC answers start with `G`, DCS answers with `>|` (XTVERSION), a
+    /// digit (DECRQSS, XTGETTCAP) or `+`. An empty body is not one yet (Alt+] or Alt+P).
+    static func startsAsAnswer(_ body: String.UnicodeScalarView, kind: Unicode.Scalar) -> Bool {
+        guard let first = body.first else { return false }
+        switch kind {
+        case "_":
+            return first == "G"
+        case "P":
+            return first == ">" || first == "+" || ("0"..."9").contains(first)
+        default:
+            let digits = body.prefix { ("0"..."9").contains($0) }.count
+            return digits > 0 && (digits == body.count || body[body.index(body.startIndex, offsetBy: digits)] == ";")
+        }
     }
 
     public mutating func decode(_ inputs: [RawInput]) -> [InputEvent] {
@@ -88,7 +105,7 @@ public struct InputDecoder: Sendable {
             if scalar == "\u{07}" || (oscSawEscape && scalar == "\\") {
                 osc = nil
                 oscSawEscape = false
-                oscReports.append(String(body))
+                if stringKind == "]" { oscReports.append(String(body)) }
                 return
             }
             if scalar == "\u{1B}", !oscSawEscape {
@@ -153,9 +170,10 @@ public struct InputDecoder: Sendable {
         guard let sequence = escape, sequence.count >= 2 else { return }
         let second = sequence[1]
         switch second {
-        case "]":
+        case "]", "P", "_":
             escape = nil
             osc = String.UnicodeScalarView()
+            stringKind = second
         case "[":
             guard sequence.count >= 3 else { return }
             let last = sequence[sequence.count - 1].value

@@ -34,9 +34,19 @@ public final class TerminalApp {
     /// The block symbols pictures are drawn with.
     private let symbols: CellSymbols
 
-    /// What the terminal shows now.
+    /// What the terminal said about itself before the first frame.
+    private let probe: ProbeResult
+    /// Why pictures are shown as they are (said on the notice line when asked for and not had).
+    private var graphicsNote: String?
+
+    /// What the terminal shows now. A cell's pixel size is the window's when the terminal
+    /// says it (it changes with the font), else what it answered at start.
     private var display: Display {
-        Display(colorDepth: terminal.colorDepth, cellAspect: terminal.cellAspect, background: background, symbols: symbols)
+        let cell = terminal.cellPixels ?? probe.replies.cellPixels.flatMap { CellPixels(width: $0.width, height: $0.height) }
+        var aspect = terminal.cellAspect
+        if terminal.cellPixels == nil, let cell { aspect = Double(cell.width) / Double(cell.height) }
+        return Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
+                       graphics: terminal.graphics, cellPixels: cell)
     }
 
     /// `--step`: where the replay is, on its virtual clock.
@@ -65,8 +75,12 @@ public final class TerminalApp {
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                 preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
                 colors: (depth: String, origin: String)? = nil, symbols: CellSymbols = .half,
+                graphics: GraphicsProtocol? = nil,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        // One burst of questions before ncurses starts (at most 100 ms for a terminal that
+        // answers nothing); keys typed meanwhile are read first once the app runs.
+        probe = TerminalProbe.ask()
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
         }
@@ -101,9 +115,25 @@ public final class TerminalApp {
         case .dark: background = Display.dark
         case .light: background = Display.light
         case .auto:
-            background = ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"]) ?? Display.dark
-            terminal.askBackground()
+            // Its answer to OSC 11, else COLORFGBG's hint; a terminal slower than the probe
+            // answers with the input (`takeOSCReports`).
+            background = probe.replies.background.flatMap(ThemeChoice.background(fromOSC:))
+                ?? ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"]) ?? Display.dark
+            if !probe.asked { terminal.askBackground() }
         }
+        // Real pixels: as said, else as the terminal answered. A protocol said outright is
+        // used as said (a terminal may draw what it does not announce).
+        let environment = ProcessInfo.processInfo.environment
+        let found = GraphicsProtocol.detect(probe, environment: environment, tmuxPassthrough: nil)
+        let chosen = graphics ?? found.protocol
+        if chosen.showsPixels, stepping == nil {
+            terminal.showPictures(chosen)
+            if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
+                graphicsNote = "\(chosen.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
+            }
+        }
+        // The probe's stray keys, read as the first input.
+        for scalar in String(decoding: probe.replies.typed, as: UTF8.self).unicodeScalars { decoder.feed(.scalar(scalar)) }
         engine.setDisplay(display)
         engine.draw = { [terminal] canvas in terminal.draw(canvas) }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
@@ -141,7 +171,7 @@ public final class TerminalApp {
         engine.start()
         // What is said at start, on the one notice line: why colours are fewer than asked,
         // and how a replay differs from its recording.
-        var notices = [terminal.truecolorNote, colorsNote].compactMap { $0 }
+        var notices = [terminal.truecolorNote, colorsNote, graphicsNote].compactMap { $0 }
         if let replay, !replay.notes.isEmpty { notices.append("Replaying: " + replay.notes.joined(separator: "; ")) }
         if !notices.isEmpty { engine.send(.notice(notices.joined(separator: " · "))) }
         if stepper != nil {

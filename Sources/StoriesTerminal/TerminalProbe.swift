@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import StoriesCore
+import StoriesCells
 
 /// What the terminal says about itself, asked in one burst before anything is drawn
 /// (issue 31, point 1): the kitty graphics query, XTVERSION, XTSMGRAPHICS's sixel geometry,
@@ -261,9 +262,7 @@ public struct ProbeReplies: Sendable, Equatable {
 }
 
 /// How pictures can be shown: real pixels through one of three protocols, or cells.
-public enum GraphicsProtocol: String, Sendable, CaseIterable {
-    case kitty, sixel, iterm, cells
-
+extension GraphicsProtocol {
     /// The protocol a terminal takes, from its answers and its environment, and why.
     /// `tmuxPassthrough`: inside tmux (`TMUX` set), whether tmux lets escape sequences
     /// through to the terminal outside (`allow-passthrough on`); nil where unknown.

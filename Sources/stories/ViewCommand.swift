@@ -67,6 +67,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Picture cells: auto (the default: the richest set the terminal is known to draw), half, quad, sextant or octant (or symbols in stories.conf).", valueName: "set"))
     var symbols: String?
 
+    @Option(help: ArgumentHelp("Photos in real pixels: auto (the default: as the terminal answers; `stories doctor` says what it found), kitty, sixel, iterm, or cells for none (or graphics in stories.conf).", valueName: "kind"))
+    var graphics: String?
+
     @Option(help: ArgumentHelp("Seed of the pretend network's delays and failures, and of --synthetic's names (default: a new one each run for the network, said when the app ends and kept in --record; 1 for --synthetic).", valueName: "N"))
     var seed: UInt64?
 
@@ -122,6 +125,9 @@ struct ViewCommand: ParsableCommand {
         if let size { _ = try parseSize(size) }
         if let symbols, !CellSymbols.names.contains(symbols.lowercased()) {
             throw ValidationError("--symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(SafeText.line(symbols))'")
+        }
+        if let graphics, !AppSettings.graphicsNames.contains(graphics.lowercased()) {
+            throw ValidationError("--graphics takes \(AppSettings.graphicsNames.joined(separator: ", ")); got '\(SafeText.line(graphics))'")
         }
         if let theme, ThemeChoice(rawValue: theme.lowercased()) == nil {
             throw ValidationError("--theme takes auto, dark or light; got '\(SafeText.line(theme))'")
@@ -205,7 +211,15 @@ struct ViewCommand: ParsableCommand {
                     ?? settings.colors.map { ($0, "colors = \($0) in stories.conf") },
                   pauseOnBlur: settings.pauseOnBlur ?? true,
                   theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto,
-                  symbols: symbols ?? settings.symbols ?? "auto")
+                  symbols: symbols ?? settings.symbols ?? "auto",
+                  graphics: chosenGraphics(settings))
+    }
+
+    /// How photos are shown: as `--graphics` says (auto: nil, what the terminal answers),
+    /// else as stories.conf does.
+    private func chosenGraphics(_ settings: AppSettings) -> GraphicsProtocol? {
+        guard let graphics else { return settings.graphics }
+        return GraphicsProtocol(name: graphics)
     }
 
     /// The set the viewer draws with: octants only where the C library gives them a width
@@ -264,7 +278,7 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
-                       pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String) throws {
+                       pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -315,7 +329,8 @@ struct ViewCommand: ParsableCommand {
             do {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
-                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName), stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName),
+                                      graphics: graphics, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

@@ -133,6 +133,8 @@ final class AppDriver {
     }
 
     var canvas: Canvas { screen.canvas }
+    /// The pictures in real pixels on screen now.
+    var pictures: [Canvas.PictureRegion] { screen.pictures }
     var lines: [String] { screen.lines }
     var text: String { screen.text }
     func snapshot(styles: Bool = false) -> String { screen.snapshot(styles: styles) }

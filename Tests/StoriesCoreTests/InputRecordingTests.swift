@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCells
 import Testing
 @testable import StoriesCore
 
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols)"),
+        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics)"),
         ("\nreduce-motion = maybe", "s.conf:2: reduce-motion takes on or off; got 'maybe'"),
         ("reduce-motion", "s.conf:1: expected: name = value"),
         ("colors = 16777216", "s.conf:1: colors takes truecolor, 256, 16, 8, none; got '16777216'"),
@@ -113,13 +114,27 @@ import Testing
         #expect(throws: ConfigError.self) { try AppSettings().applying("pause-on-blur = sometimes", file: "s.conf") }
     }
 
+    @Test func graphicsReadsEveryKindAndAutoAndRefusesTheRest() throws {
+        for kind in GraphicsProtocol.allCases {
+            #expect(try AppSettings().applying("graphics = \(kind.rawValue.uppercased())", file: "s.conf").graphics == kind)
+        }
+        let sixel = try AppSettings().applying("graphics = sixel", file: "s.conf")
+        #expect(try sixel.applying("graphics = auto", file: "s.conf").graphics == nil, "auto: the terminal's answer")
+        do {
+            _ = try AppSettings().applying("graphics = png\u{1B}[2J", file: "s.conf")
+            Issue.record("accepted a protocol that is not one")
+        } catch {
+            #expect(error.description == "s.conf:1: graphics takes auto, kitty, sixel, iterm, cells; got 'png'")
+        }
+    }
+
     @Test func configFilesWithCRLFOrAByteOrderMarkReadLikeLF() throws {
         #expect(try AppSettings().applying("\u{FEFF}# comment\r\nreduce-motion = on\r\n", file: "s.conf").reduceMotion)
         do {
             _ = try AppSettings().applying("# comment\r\nspeed = 3\r\n", file: "s.conf")
             Issue.record("the bad second line was swallowed by the comment")
         } catch {
-            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols)")
+            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics)")
         }
         let crlf = try KeyBindings.standard.applying("viewer togglePause l\r\n", file: "keys.conf")
         #expect(crlf == (try KeyBindings.standard.applying("viewer togglePause l\n", file: "keys.conf")))

@@ -71,6 +71,46 @@ import Testing
         #expect(decoder.decode([.keyName(name)]) == [event])
     }
 
+    /// A terminal slower than the start-up probe answers while the app runs: every answer
+    /// the probe asks for is read and dropped, whole or in pieces, and none becomes a key.
+    @Test func lateAnswersToTheProbeAreNeverKeys() {
+        let answers = [
+            "\u{1B}_Gi=31;OK\u{1B}\\",                    // kitty graphics
+            "\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\",
+            "\u{1B}P>|XTerm(379)\u{1B}\\",                // XTVERSION
+            "\u{1B}P>|kitty(0.26.5)\u{07}",
+            "\u{1B}[?2;0;1000;1000S",                    // XTSMGRAPHICS
+            "\u{1B}[6;15;8t",                            // cell size
+            "\u{1B}[?1006;1$y",                          // DECRQM
+            "\u{1B}[?62;4;22c",                          // DA1
+        ]
+        for answer in answers {
+            #expect(decode(answer).isEmpty, "\(answer.debugDescription) became keys")
+            // A string answer (DCS, APC) cut by reads anywhere once it has begun.
+            let scalars = Array(answer.unicodeScalars)
+            guard scalars[1] != "[" else { continue }
+            for cut in 3..<scalars.count {
+                var decoder = InputDecoder()
+                let events = decoder.decode(scalars[..<cut].map { .scalar($0) }) + decoder.decode(scalars[cut...].map { .scalar($0) })
+                #expect(events.isEmpty, "\(answer.debugDescription) cut at \(cut) became keys: \(events)")
+            }
+        }
+        // Keys around them stay keys.
+        #expect(decode("a\u{1B}P>|XTerm(379)\u{1B}\\b") == [.key(.character("a")), .key(.character("b"))])
+        // An answer's string never eats what follows its end, nor does it keep an OSC report.
+        var decoder = InputDecoder()
+        #expect(decoder.decode("\u{1B}_Gi=31;OK\u{1B}\\q".unicodeScalars.map { .scalar($0) }) == [.key(.character("q"))])
+        #expect(decoder.takeOSCReports().isEmpty)
+    }
+
+    @Test func altPAndAltUnderscoreAreStillKeys() {
+        #expect(decode("\u{1B}P") == [.key(.character("P"), .alt)])
+        #expect(decode("\u{1B}_") == [.key(.character("_"), .alt)])
+        // Alt+P then typing that cannot begin an answer: the keys, in order.
+        #expect(decode("\u{1B}Pxy") == [.key(.character("P"), .alt), .key(.character("x")), .key(.character("y"))])
+        #expect(decode("\u{1B}_q") == [.key(.character("_"), .alt), .key(.character("q"))])
+    }
+
     @Test func unknownKeyNamesAreIgnored() {
         var decoder = InputDecoder()
         #expect(decoder.decode([.keyName("KEY_MOUSE"), .keyName("kFOO")]) == [])

@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCells
 import Testing
 @testable import StoriesTerminal
 

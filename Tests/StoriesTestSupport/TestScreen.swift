@@ -8,6 +8,9 @@ import StoriesCore
 public final class TestScreen {
     public private(set) var canvas: Canvas
     private var last: Canvas?
+    /// The pictures in real pixels the last frame asked for (a terminal that shows them
+    /// writes these over the cells).
+    public var pictures: [Canvas.PictureRegion] { last?.pictures ?? [] }
 
     public init(width: Int, height: Int) {
         canvas = Canvas(width: width, height: height)

@@ -4,7 +4,7 @@ import StoriesCells
 /// runtime reports it as `AppAction.display` — at start, and whenever it changes (a resize
 /// can change a cell's pixel size) — so it is in the state, in recordings, and in every
 /// rendition key: cells made for another display are never drawn as if they fitted this
-/// one. (Next: the graphics protocol the terminal speaks, and the audio output.)
+/// one. (Next: the audio output.)
 public struct Display: Equatable, Sendable {
     public var colorDepth: ColorDepth
     /// A cell's width over its height (pixels), bounded by `cellAspectRange` (set only
@@ -23,14 +23,26 @@ public struct Display: Equatable, Sendable {
     /// The block symbols pictures are drawn with (`--symbols`, `symbols =`; by default the
     /// richest the terminal is known to draw).
     public var symbols: CellSymbols
+    /// How the terminal shows real pixels (`cells`: it does not, or was told not to).
+    public var graphics: GraphicsProtocol
+    /// A cell's size in pixels, when the terminal says: real pixels are sized by it, and
+    /// without it a photo stays in cells.
+    public var cellPixels: CellPixels?
 
     public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
-                background: RGB = Display.dark, symbols: CellSymbols = .half) {
+                background: RGB = Display.dark, symbols: CellSymbols = .half,
+                graphics: GraphicsProtocol = .cells, cellPixels: CellPixels? = nil) {
         self.colorDepth = colorDepth
         self.cellAspect = Self.bounded(cellAspect: cellAspect)
         self.background = background
         self.symbols = symbols
+        self.graphics = graphics
+        self.cellPixels = cellPixels
     }
+
+    /// The cell size real pixels are drawn for: the terminal's, when it shows pixels and
+    /// says how large a cell is; nil otherwise (pictures are cells).
+    public var pixelCell: CellPixels? { graphics.showsPixels ? cellPixels : nil }
 
     /// What a dark and a light terminal are taken to have when they do not say.
     public static let dark = RGB(0, 0, 0)

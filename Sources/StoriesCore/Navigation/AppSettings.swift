@@ -13,6 +13,7 @@ import Foundation
 ///     theme = light          # auto (the default: as the terminal answers), dark or light
 ///     pause-on-blur = off    # on (the default): a story waits while the terminal is in the background
 ///     symbols = sextant      # auto (the default: the richest the terminal draws), half, quad, sextant or octant
+///     graphics = cells       # auto (the default: what the terminal answers), kitty, sixel, iterm or cells
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -33,8 +34,13 @@ public struct AppSettings: Equatable, Sendable {
     public var theme: ThemeChoice?
     /// The block symbols pictures are drawn with, by name (`CellSymbols.names`); nil: auto.
     public var symbols: String?
+    /// How photos are shown in real pixels (`GraphicsProtocol`); nil: auto.
+    public var graphics: GraphicsProtocol?
 
-    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols"]
+    public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols",
+                               "graphics"]
+    /// What `graphics` (and `--graphics`) take.
+    public static let graphicsNames = ["auto"] + GraphicsProtocol.allCases.map(\.rawValue)
 
     public init(reduceMotion: Bool = false) {
         self.reduceMotion = reduceMotion
@@ -69,6 +75,15 @@ public struct AppSettings: Equatable, Sendable {
                     throw fail("symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(quoted)'")
                 }
                 result.symbols = value.lowercased()
+            case "graphics":
+                if value.lowercased() == "auto" {
+                    result.graphics = nil
+                } else {
+                    guard let graphics = GraphicsProtocol(name: value) else {
+                        throw fail("graphics takes \(Self.graphicsNames.joined(separator: ", ")); got '\(quoted)'")
+                    }
+                    result.graphics = graphics
+                }
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on

@@ -361,7 +361,10 @@ public final class PicturePipeline {
                     // re-renders from memory, and for the fine pixels a still's eighths are
                     // found in (8×8 a cell for octants: not blown up from the grid's 2×4).
                     // A video's poster is its first frame; its bytes are kept for its player.
-                    let minimum = (max(key.width * px * 2, key.width * fx), max(key.height * py * 2, key.height * fy))
+                    // Real pixels: at least the cells' own pixel size.
+                    let (cw, ch) = key.pixels.map { ($0.width, $0.height) } ?? (0, 0)
+                    let minimum = (max(key.width * px * 2, key.width * fx, key.width * cw),
+                                   max(key.height * py * 2, key.height * fy, key.height * ch))
                     let image = try StillDecoder.decode(data, minimumSize: minimum, limits: limits)
                     var video: MovingBytes?
                     if ImageFormat.sniff(data) == nil {
@@ -443,7 +446,11 @@ public final class PicturePipeline {
     }
 
     nonisolated private static func cells(_ image: RGBImage, key: RenditionKey) -> CellImage {
-        CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
-                  cellAspect: key.cellAspect)
+        var cells = CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
+                              cellAspect: key.cellAspect)
+        if let cell = key.pixels {
+            cells.picture = PixelPicture(image, columns: key.width, rows: key.height, cell: cell, fit: key.fit)
+        }
+        return cells
     }
 }

@@ -13,8 +13,9 @@ public enum PictureState: Equatable, Sendable {
 }
 
 /// Which rendition of a picture: the file, the cell size, the colour depth, the cell's
-/// shape, the symbols, fill or fit. Everything the cells were made for is in it, so a
-/// rendition made for other cells is never served as a hit.
+/// shape, the symbols, fill or fit, and the cell's pixel size when real pixels are made too.
+/// Everything the cells were made for is in it, so a rendition made for other cells is
+/// never served as a hit.
 public struct RenditionKey: Hashable, Sendable {
     public var location: String
     public var width: Int
@@ -24,9 +25,13 @@ public struct RenditionKey: Hashable, Sendable {
     public var fit: FitMode
     /// A cell's width over its height, in thousandths (`Display.cellAspect`, bounded).
     public var aspect: Int
+    /// A cell's size in pixels when the rendition has real pixels too (`CellImage.picture`,
+    /// `Display.pixelCell`); nil for cells alone.
+    public var pixels: CellPixels?
 
     public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half,
-                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect) {
+                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect, pixels: CellPixels? = nil) {
+        self.pixels = pixels
         self.location = location
         self.width = width
         self.height = height
@@ -46,6 +51,7 @@ extension RenditionKey {
     public func placeholder(_ blurhash: String) -> RenditionKey {
         var key = self
         key.location = "blurhash:" + blurhash
+        key.pixels = nil // a stand-in is cells, whatever the terminal shows
         return key
     }
 }

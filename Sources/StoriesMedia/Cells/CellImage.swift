@@ -34,6 +34,8 @@ public struct CellImage: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public let cells: [ImageCell]
+    /// The same picture in real pixels, for a terminal that shows them (nil: cells only).
+    public var picture: PixelPicture?
 
     public subscript(x: Int, y: Int) -> ImageCell { cells[y * width + x] }
 
@@ -59,7 +61,7 @@ public struct CellImage: Equatable, Sendable {
     }
 
     /// Bytes this rendition holds, roughly (for cache budgets).
-    public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride }
+    public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride + (picture?.image.byteCount ?? 0) }
 
     /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
     /// `height × pixelsPerCell.y`: each cell through the `SymbolPicker` (the symbol and two

@@ -1,5 +1,6 @@
 import StoriesCells
 import StoriesCore
+import StoriesMedia
 
 /// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
 /// first cell and the next cell holds `Cell.continuation`. Text is put in as the cells
@@ -41,6 +42,25 @@ public struct Canvas: Equatable, Sendable {
             self.y = y
             self.width = width
             self.url = url
+        }
+    }
+
+    /// Where real pixels lie over the cells (issue 31): a terminal that shows them writes
+    /// each picture's rows there; the cells beneath are the same picture in cells, what
+    /// every other terminal (and the test screen) shows. Not part of the cells either.
+    public var pictures: [PictureRegion] = []
+
+    /// Part of a picture in real pixels on screen: the picture's cells from `sourceRow`
+    /// (whole rows, all its columns), at `rect`.
+    public struct PictureRegion: Equatable, Sendable {
+        public var rect: Rect
+        public var picture: PixelPicture
+        public var sourceRow: Int
+
+        public init(rect: Rect, picture: PixelPicture, sourceRow: Int) {
+            self.rect = rect
+            self.picture = picture
+            self.sourceRow = sourceRow
         }
     }
 

@@ -31,6 +31,12 @@ public enum AppView {
         } else {
             HomeScreen.render(state, into: &canvas, banners: banners)
         }
+        // Real pixels only at rest and with nothing over them: during a motion and under
+        // an overlay the picture's cells stand in, and the overlay reads.
+        if TransitionView.motion(of: state) != nil || state.chrome.showsGestures || state.chrome.showsMetrics
+            || state.chrome.modal != nil {
+            canvas.pictures.removeAll()
+        }
         if state.chrome.showsGestures {
             GestureOverlay.render(state, into: &canvas)
         }

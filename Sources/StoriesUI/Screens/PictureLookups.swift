@@ -9,7 +9,8 @@ extension ViewerScreen {
                                     fit: Bool) -> RenditionKey {
         let size = photoSize(width: screenWidth, height: screenHeight)
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
-                            depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect)
+                            depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect,
+                            pixels: display.pixelCell)
     }
 }
 

@@ -28,12 +28,18 @@ public enum ViewerScreen {
         let size = photoSize(width: width, height: height)
         let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
         var overPhoto = false
+        /// The photo in real pixels, where the terminal shows them.
+        var pixels: PixelPicture?
         /// On a text card: the header and caption lie on the card's colour, not darkened.
         var overCard = false
         /// A photo, or a video's frame: the picture, or what stands in for it and why.
         func drawPicture(_ file: Media, symbol: String, kind: String, failure: String, reason: String?) {
             switch reason.map(PictureState.failed) ?? pictures(file) {
-            case .ready(let cells), .placeholder(let cells):
+            case .ready(let cells):
+                blit(cells, at: photo, into: &canvas)
+                overPhoto = true
+                pixels = cells.picture
+            case .placeholder(let cells):
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
             case .loading:
@@ -106,6 +112,16 @@ public enum ViewerScreen {
         }
 
         drawLastLine(state, into: &canvas)
+        // Real pixels between the author band and the caption: those rows stay cells, the
+        // picture's own darkened bands with text on them.
+        if let pixels, state.viewing.transition == nil, state.media.waiting == nil {
+            let top = photo.y + 1
+            let bottom = min(photo.maxY, lines.isEmpty ? media.maxY + bottomLines : captionTop, pixels.rows + photo.y)
+            if bottom > top {
+                canvas.pictures.append(.init(rect: Rect(x: photo.x, y: top, width: min(photo.width, pixels.columns), height: bottom - top),
+                                             picture: pixels, sourceRow: top - photo.y))
+            }
+        }
     }
 
     /// The loading sign, once the picture on screen has been waited for `MediaWait.signAfter`:

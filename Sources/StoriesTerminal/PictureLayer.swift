@@ -1,0 +1,174 @@
+import Foundation
+import StoriesCells
+import StoriesCore
+import StoriesMedia
+import StoriesUI
+
+/// Real pixels beside ncurses (issue 31, point 2). ncurses keeps text, input and its idea
+/// of every cell, the picture's own cells included; this layer writes the pictures a frame
+/// asks for (`Canvas.pictures`) over those cells, and knows which rectangles it holds:
+///
+/// - **Before ncurses draws** (`prepare`), a picture that goes or changes has its rows
+///   given back: for sixel and iTerm2 the terminal's pixels lie in its cells, so ncurses is
+///   told those lines are spoilt and writes every cell of them again (which covers the
+///   pixels: a cell written over a picture shows the cell); kitty's pictures lie on a layer
+///   of their own, so their placement is deleted.
+/// - **After** (`finish`), a picture that is new, moved, or whose cells ncurses just wrote
+///   (a full redraw: Ctrl-L, a resize, coming back from Ctrl-Z) is written again: kitty
+///   places the picture it sent once (sending it first if it has not), sixel and iTerm2
+///   write their stream, encoded once a region and kept while it is on screen.
+///
+/// The cursor is saved and restored around everything written here, so ncurses' idea of
+/// where it is stays true. `clear` takes every picture off (quitting, Ctrl-Z).
+/// Main-actor only, like ncurses.
+@MainActor
+final class PictureLayer {
+    let graphics: GraphicsProtocol
+    /// What is on screen now.
+    private(set) var shown: [Canvas.PictureRegion] = []
+    /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
+    private var sent: [(picture: PixelPicture, id: UInt32, bytes: Int)] = []
+    private var nextID: UInt32 = 1
+    /// sixel and iTerm2: each region's stream, while it is on screen.
+    private var streams: [(region: Canvas.PictureRegion, bytes: [UInt8])] = []
+    /// Bytes written by the last `finish` (for `i` and benchmarks).
+    private(set) var lastWrite = 0
+
+    /// How much kitty is asked to hold: a few pictures (the one shown and the ones just
+    /// left, for going back), well inside its 320 MB quota.
+    static let kittyBudget = 96 << 20
+    static let kittyPictures = 6
+
+    init(graphics: GraphicsProtocol) {
+        self.graphics = graphics
+    }
+
+    /// Before ncurses draws `next`: the screen rows whose cells must all be written again
+    /// (sixel, iTerm2), and what to write first (kitty's deletions).
+    func prepare(next: [Canvas.PictureRegion], height: Int) -> (rows: [Range<Int>], output: [UInt8]) {
+        guard graphics.showsPixels else { return ([], []) }
+        var rows: [Range<Int>] = []
+        var output: [UInt8] = []
+        for (index, region) in shown.enumerated() where !next.contains(region) {
+            switch graphics {
+            case .kitty:
+                if let id = sent.first(where: { $0.picture === region.picture })?.id {
+                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
+                }
+            case .sixel, .iterm:
+                let low = max(0, region.rect.y), high = min(height, region.rect.maxY)
+                if low < high { rows.append(low..<high) }
+            case .cells:
+                break
+            }
+        }
+        return (rows, output)
+    }
+
+    /// After ncurses drew `next` (`redrawn`: every cell was written, or these rows were):
+    /// what to write for the pictures.
+    func finish(next: [Canvas.PictureRegion], redrawnRows: Set<Int>, full: Bool, width: Int, height: Int) -> [UInt8] {
+        defer { shown = graphics.showsPixels ? next : [] }
+        guard graphics.showsPixels else { return [] }
+        var output: [UInt8] = []
+        for (index, region) in next.enumerated() {
+            let rect = region.rect
+            guard rect.x >= 0, rect.y >= 0, rect.maxX <= width, rect.maxY <= height, rect.width > 0, rect.height > 0 else { continue }
+            let isNew = shown.count <= index || shown[index] != region
+            let spoilt = full || (rect.y..<rect.maxY).contains { redrawnRows.contains($0) }
+            switch graphics {
+            case .kitty:
+                guard isNew || full else { continue }
+                let placed = place(region, placement: UInt32(index + 1), into: &output)
+                output += placed
+            case .sixel, .iterm:
+                guard isNew || spoilt else { continue }
+                output += Self.cursor(x: rect.x, y: rect.y) + stream(for: region)
+            case .cells:
+                break
+            }
+        }
+        // Streams of regions no longer shown are let go.
+        streams.removeAll { entry in !next.contains(entry.region) }
+        guard !output.isEmpty else { lastWrite = 0; return [] }
+        lastWrite = output.count
+        // The cursor as ncurses left it, and its attributes.
+        return Array("\u{1B}7".utf8) + output + Array("\u{1B}8".utf8)
+    }
+
+    /// Takes every picture off the screen; kitty also forgets them (`forget`: quitting).
+    func clear(forget: Bool) -> [UInt8] {
+        defer { shown = [] }
+        guard graphics == .kitty else { return [] }
+        var output: [UInt8] = []
+        if forget {
+            for entry in sent { output += KittyGraphics.delete(id: entry.id) }
+            sent.removeAll()
+        } else {
+            for (index, region) in shown.enumerated() {
+                if let id = sent.first(where: { $0.picture === region.picture })?.id {
+                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
+                }
+            }
+        }
+        return output
+    }
+
+    /// The kitty ids in use (tests).
+    var sentIDs: [UInt32] { sent.map(\.id) }
+
+    // MARK: - kitty
+
+    /// Places `region` (sending its picture first when the terminal does not hold it, and
+    /// deleting the oldest it holds beyond the budget into `output`).
+    private func place(_ region: Canvas.PictureRegion, placement: UInt32, into output: inout [UInt8]) -> [UInt8] {
+        let picture = region.picture
+        var bytes: [UInt8] = []
+        let id: UInt32
+        if let index = sent.firstIndex(where: { $0.picture === picture }) {
+            id = sent[index].id
+            sent.append(sent.remove(at: index)) // the most recently used last
+        } else {
+            guard let png = ImageEncoder.png(picture.image) else { return [] }
+            id = nextID
+            nextID = nextID == UInt32(Int32.max) ? 1 : nextID + 1
+            bytes += KittyGraphics.transmit(png: png, id: id)
+            sent.append((picture, id, picture.image.byteCount))
+            // Beyond the budget: the oldest go, never one on screen.
+            while sent.count > Self.kittyPictures || sent.reduce(0, { $0 + $1.bytes }) > Self.kittyBudget,
+                  let oldest = sent.firstIndex(where: { entry in !shown.contains { $0.picture === entry.picture } && entry.id != id }) {
+                output += KittyGraphics.delete(id: sent[oldest].id)
+                sent.remove(at: oldest)
+            }
+        }
+        let top = region.sourceRow * picture.cellHeight
+        let pixelRows = top..<min(picture.image.height, top + region.rect.height * picture.cellHeight)
+        return bytes + Self.cursor(x: region.rect.x, y: region.rect.y)
+            + KittyGraphics.place(id: id, placement: placement, width: min(picture.image.width, region.rect.width * picture.cellWidth),
+                                  rows: pixelRows, columns: region.rect.width, cellRows: region.rect.height)
+    }
+
+    // MARK: - sixel and iTerm2
+
+    private func stream(for region: Canvas.PictureRegion) -> [UInt8] {
+        if let kept = streams.first(where: { $0.region == region }) { return kept.bytes }
+        let picture = region.picture
+        let top = region.sourceRow * picture.cellHeight
+        var image = picture.image.rows(top..<(top + region.rect.height * picture.cellHeight))
+        let width = region.rect.width * picture.cellWidth
+        if image.width > width { image = image.columns(0..<width) }
+        let bytes: [UInt8]
+        switch graphics {
+        case .sixel: bytes = SixelEncoder.encode(image)
+        case .iterm: bytes = ImageEncoder.png(image).map { ITermImages.inline(png: $0, columns: region.rect.width, rows: region.rect.height) } ?? []
+        default: bytes = []
+        }
+        streams.append((region, bytes))
+        return bytes
+    }
+
+    /// Moves the cursor to cell (x, y), counted from 0.
+    static func cursor(x: Int, y: Int) -> [UInt8] {
+        Array("\u{1B}[\(y + 1);\(x + 1)H".utf8)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import StoriesCells
+import StoriesCore
+import StoriesMedia
+import StoriesUI
+import Testing
+@testable import StoriesTerminal
+
+/// Issue 31, point 2: the picture layer beside ncurses — what it writes for each protocol,
+/// when it writes it again, and that it gives every rectangle back.
+@MainActor
+@Suite struct PictureLayerTests {
+    /// A 4×3-cell picture of 5×10-pixel cells: each cell row a colour of its own.
+    static func picture() -> PixelPicture {
+        var image = RGBImage(width: 20, height: 30)
+        for y in 0..<30 {
+            for x in 0..<20 { image[x, y] = RGBPixel(UInt8(y / 10 * 100), UInt8(x * 10), 50) }
+        }
+        return PixelPicture(image: image, cellWidth: 5, cellHeight: 10)
+    }
+
+    static func region(_ picture: PixelPicture, y: Int = 2, rows: Int = 2, sourceRow: Int = 1) -> Canvas.PictureRegion {
+        Canvas.PictureRegion(rect: Rect(x: 3, y: y, width: 4, height: rows), picture: picture, sourceRow: sourceRow)
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The kitty commands in `bytes`: each one's keys, and its payload.
+    static func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: String)] {
+        text(bytes).components(separatedBy: "\u{1B}_G").dropFirst().map { command in
+            let body = command.components(separatedBy: "\u{1B}\\")[0]
+            let parts = body.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            var keys: [String: String] = [:]
+            for pair in parts[0].split(separator: ",") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2 { keys[String(kv[0])] = String(kv[1]) }
+            }
+            return (keys, parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    @Test func kittySendsEachPictureOncePlacesItsRowsAndDeletesWhatGoes() throws {
+        let layer = PictureLayer(graphics: .kitty)
+        let picture = Self.picture()
+        let region = Self.region(picture)
+        #expect(layer.prepare(next: [region], height: 10).output.isEmpty)
+        let first = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+        let commands = Self.kittyCommands(first)
+        let transmit = commands.filter { $0.keys["a"] == "t" }
+        #expect(transmit.count == 1 && transmit[0].keys["f"] == "100" && transmit[0].keys["q"] == "2")
+        // The payload is the picture, whole, as PNG.
+        let png = try #require(Data(base64Encoded: commands.filter { $0.keys["a"] == "t" || $0.keys["m"] != nil && $0.keys["a"] == nil }
+            .map(\.payload).joined()))
+        let decoded = try ImageDecoder.decode(png)
+        #expect(decoded.pixels == picture.image.pixels)
+        // Placed at the region, its rows only: cell row 1 and 2 of the picture (pixels 10..<30).
+        let place = try #require(commands.first { $0.keys["a"] == "p" })
+        #expect(place.keys["y"] == "10" && place.keys["h"] == "20" && place.keys["w"] == "20")
+        #expect(place.keys["c"] == "4" && place.keys["r"] == "2" && place.keys["C"] == "1" && place.keys["q"] == "2")
+        #expect(Self.text(first).contains("\u{1B}[3;4H\u{1B}_Ga=p"), "placed at the region's top left")
+        #expect(Self.text(first).hasPrefix("\u{1B}7") && Self.text(first).hasSuffix("\u{1B}8"), "ncurses' cursor kept")
+        // The same frame again: nothing; a full redraw (the screen was cleared): placed again, not sent.
+        #expect(layer.finish(next: [region], redrawnRows: [2, 3], full: false, width: 20, height: 10).isEmpty)
+        let again = Self.kittyCommands(layer.finish(next: [region], redrawnRows: [], full: true, width: 20, height: 10))
+        #expect(again.map { $0.keys["a"] } == ["p"])
+        // It goes: its placement is deleted (the picture kept, for coming back).
+        let gone = layer.prepare(next: [], height: 10)
+        #expect(gone.rows.isEmpty)
+        #expect(Self.kittyCommands(gone.output).map { $0.keys["d"] } == ["i"])
+        _ = layer.finish(next: [], redrawnRows: [], full: false, width: 20, height: 10)
+        // Coming back: placed, not sent again.
+        let back = Self.kittyCommands(layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10))
+        #expect(back.map { $0.keys["a"] } == ["p"])
+        // Quitting forgets it: the terminal's copy is deleted.
+        #expect(Self.kittyCommands(layer.clear(forget: true)).map { $0.keys["d"] } == ["I"])
+    }
+
+    @Test func kittyKeepsAFewPicturesAndDeletesTheOldest() {
+        let layer = PictureLayer(graphics: .kitty)
+        var ids: [UInt32] = []
+        var deleted: [String] = []
+        for _ in 0..<(PictureLayer.kittyPictures + 3) {
+            let region = Self.region(Self.picture())
+            deleted += Self.kittyCommands(layer.prepare(next: [region], height: 10).output).compactMap { $0.keys["d"] == "I" ? $0.keys["i"] : nil }
+            let out = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+            deleted += Self.kittyCommands(out).compactMap { $0.keys["d"] == "I" ? $0.keys["i"] : nil }
+            ids += Self.kittyCommands(out).compactMap { $0.keys["a"] == "t" ? $0.keys["i"].flatMap { UInt32($0) } : nil }
+        }
+        #expect(Set(ids).count == PictureLayer.kittyPictures + 3, "each picture its own id")
+        #expect(layer.sentIDs.count == PictureLayer.kittyPictures)
+        #expect(deleted == ids.prefix(3).map(String.init), "the oldest deleted, in order")
+        #expect(layer.sentIDs.last == ids.last, "the one on screen is kept")
+    }
+
+    @Test func sixelGivesRowsBackAndWritesAgainWhenItsCellsWereWritten() throws {
+        let layer = PictureLayer(graphics: .sixel)
+        let picture = Self.picture()
+        let region = Self.region(picture)
+        let first = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+        let text = Self.text(first)
+        #expect(text.contains("\u{1B}[3;4H\u{1B}P"), "at the region's top left")
+        // The stream is the picture's rows 10..<30 (its cell rows 1 and 2).
+        let start = try #require(first.firstRange(of: Array("\u{1B}P".utf8)))
+        let end = try #require(first.lastRange(of: Array("\u{1B}\\".utf8)))
+        let stream = Array(first[start.lowerBound..<end.upperBound])
+        #expect(stream == SixelEncoder.encode(picture.image.rows(10..<30)))
+        // Untouched: nothing. Its cells written over (a row of it redrawn): the stream again.
+        #expect(layer.finish(next: [region], redrawnRows: [0, 9], full: false, width: 20, height: 10).isEmpty)
+        #expect(layer.finish(next: [region], redrawnRows: [3], full: false, width: 20, height: 10) == first)
+        #expect(layer.finish(next: [region], redrawnRows: [], full: true, width: 20, height: 10) == first)
+        // It goes: its rows are given back for ncurses to write every cell of them again.
+        let gone = layer.prepare(next: [], height: 10)
+        #expect(gone.rows == [2..<4] && gone.output.isEmpty)
+        // Moved: the old rows back, the new place written.
+        _ = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+        let moved = Self.region(picture, y: 5, rows: 2, sourceRow: 0)
+        #expect(layer.prepare(next: [moved], height: 10).rows == [2..<4])
+        #expect(Self.text(layer.finish(next: [moved], redrawnRows: [], full: false, width: 20, height: 10)).contains("\u{1B}[6;4H\u{1B}P"))
+        // A region off the screen (a stale frame after a resize) is not written.
+        #expect(layer.finish(next: [Self.region(picture, y: 9, rows: 2)], redrawnRows: [], full: false, width: 20, height: 10).isEmpty)
+    }
+
+    @Test func itermWritesThePictureAsAPNGOverItsCells() throws {
+        let layer = PictureLayer(graphics: .iterm)
+        let picture = Self.picture()
+        let out = Self.text(layer.finish(next: [Self.region(picture)], redrawnRows: [], full: false, width: 20, height: 10))
+        let body = try #require(out.components(separatedBy: "\u{1B}]1337;File=").last?.components(separatedBy: "\u{07}").first)
+        let parts = body.split(separator: ":", maxSplits: 1)
+        let keys = parts[0].split(separator: ";")
+        #expect(keys.contains("inline=1") && keys.contains("width=4") && keys.contains("height=2") && keys.contains("preserveAspectRatio=0"))
+        let png = try #require(Data(base64Encoded: String(parts[1])))
+        #expect(keys.contains("size=\(png.count)"))
+        #expect(try ImageDecoder.decode(png).pixels == picture.image.rows(10..<30).pixels, "decoded back, the picture's rows")
+    }
+
+    @Test func cellsWriteNothing() {
+        let layer = PictureLayer(graphics: .cells)
+        let region = Self.region(Self.picture())
+        #expect(layer.prepare(next: [region], height: 10).output.isEmpty)
+        #expect(layer.finish(next: [region], redrawnRows: [], full: true, width: 20, height: 10).isEmpty)
+        #expect(layer.clear(forget: true).isEmpty)
+    }
+}
