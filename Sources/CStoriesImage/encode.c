@@ -8,7 +8,7 @@
 #include <png.h>
 
 int stories_png_encode(const unsigned char *pixels, int width, int height, unsigned int format,
-                       const unsigned char *colormap, int colormap_entries,
+                       const unsigned char *colormap, int colormap_entries, int fast,
                        unsigned char **out, size_t *out_size) {
     png_image image;
     memset(&image, 0, sizeof image);
@@ -18,6 +18,23 @@ int stories_png_encode(const unsigned char *pixels, int width, int height, unsig
     image.format = format;
     image.colormap_entries = (png_uint_32)colormap_entries;
     png_alloc_size_t size = 0;
+    if (fast) {
+        // zlib's fastest level, written once into a buffer of the largest size it can take
+        // (a picture sent to a terminal: time matters more than a few bytes).
+        image.flags = PNG_IMAGE_FLAG_FAST;
+        size = PNG_IMAGE_PNG_SIZE_MAX(image);
+        unsigned char *buffer = malloc(size);
+        if (!buffer) return 3;
+        if (png_image_write_to_memory(&image, buffer, &size, 0, pixels, 0, colormap)) {
+            *out = buffer;
+            *out_size = size;
+            return 0;
+        }
+        free(buffer);
+        image.opaque = NULL;
+        image.warning_or_error = 0;
+        size = 0;
+    }
     if (!png_image_write_to_memory(&image, NULL, &size, 0, pixels, 0, colormap)) return 1;
     unsigned char *buffer = malloc(size);
     if (!buffer) return 3;

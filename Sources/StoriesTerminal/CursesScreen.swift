@@ -1,6 +1,7 @@
 import StoriesCells
 import StoriesMedia
 import CNcursesw
+import CStoriesSupport
 import Foundation
 import StoriesCore
 import StoriesUI
@@ -433,6 +434,7 @@ public final class CursesScreen {
         let cleared = pictures.clear(forget: true)
         if !cleared.isEmpty { writeRaw(cleared) }
         pictures = PictureLayer(graphics: graphics)
+        stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)
         previous = nil
     }
 

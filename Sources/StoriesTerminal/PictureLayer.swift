@@ -129,7 +129,7 @@ final class PictureLayer {
             id = sent[index].id
             sent.append(sent.remove(at: index)) // the most recently used last
         } else {
-            guard let png = ImageEncoder.png(picture.image) else { return [] }
+            guard let png = ImageEncoder.png(picture.image, fast: true) else { return [] }
             id = nextID
             nextID = nextID == UInt32(Int32.max) ? 1 : nextID + 1
             bytes += KittyGraphics.transmit(png: png, id: id)
@@ -160,7 +160,7 @@ final class PictureLayer {
         let bytes: [UInt8]
         switch graphics {
         case .sixel: bytes = SixelEncoder.encode(image)
-        case .iterm: bytes = ImageEncoder.png(image).map { ITermImages.inline(png: $0, columns: region.rect.width, rows: region.rect.height) } ?? []
+        case .iterm: bytes = ImageEncoder.png(image, fast: true).map { ITermImages.inline(png: $0, columns: region.rect.width, rows: region.rect.height) } ?? []
         default: bytes = []
         }
         streams.append((region, bytes))

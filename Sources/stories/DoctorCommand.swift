@@ -88,7 +88,7 @@ struct DoctorCommand: ParsableCommand {
                 : "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2")
         default:
             add("pictures", "\(graphics.rawValue): \(why)\(graphics == .kitty ? kittyTime : da1Time)")
-            add("", "(stories draws photos as picture cells for now; real pixels are on the way)")
+            add("", "photos at rest are shown in real pixels (--graphics cells, or graphics = cells in stories.conf, turns it off)")
         }
         if let sixel = probe.replies.sixelGeometry { add("", "sixel pictures up to \(sixel.width)×\(sixel.height) pixels\(ms("sixel"))") }
 

@@ -19,6 +19,7 @@ enum FastPath {
         var file: String?
         var loop = false
         var tolerance = TerminalPlayback.defaultTolerance
+        var graphics = GraphicsProtocol.cells
         var given = Set<String>()
         var rest = arguments.dropFirst()[...]
         while let argument = rest.popFirst() {
@@ -37,7 +38,7 @@ enum FastPath {
                 loop = true
                 continue
             }
-            guard ["--size", "--colors", "--symbols", "--fit"].contains(name) || (command == "play" && name == "--tolerance"),
+            guard ["--size", "--colors", "--symbols", "--fit", "--graphics"].contains(name) || (command == "play" && name == "--tolerance"),
                   let text = value ?? rest.popFirst(), !text.hasPrefix("-") || name == "--tolerance" else { return false }
             switch name {
             case "--size":
@@ -52,6 +53,9 @@ enum FastPath {
             case "--fit":
                 guard let fit = FitMode(rawValue: text) else { return false }
                 settings.fit = fit
+            case "--graphics":
+                guard let kind = GraphicsProtocol(name: text) else { return false }
+                graphics = kind
             default:
                 guard let number = Int(text), (0...255).contains(number) else { return false }
                 tolerance = number
@@ -60,9 +64,9 @@ enum FastPath {
         guard let file else { return false }
         do {
             if command == "print" {
-                try PrintCommand.run(file: file, options: settings)
+                try PrintCommand.run(file: file, options: settings, graphics: graphics)
             } else {
-                try PlayCommand.run(file: file, options: settings, loop: loop, tolerance: tolerance)
+                try PlayCommand.run(file: file, options: settings, loop: loop, tolerance: tolerance, graphics: graphics)
             }
         } catch {
             StoriesCommand.exit(withError: error)

@@ -26,16 +26,22 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Leave a cell alone while both its colours are within N levels (0-255, every channel) of what the terminal shows; 0 rewrites every change.", valueName: "N"))
     var tolerance = TerminalPlayback.defaultTolerance
 
+    @Option(help: ArgumentHelp("cells (the default), or real pixels: sixel, kitty or iterm, as `stories print` takes them; frames that would be late are dropped.", valueName: "kind"))
+    var graphics = "cells"
+
     mutating func validate() throws {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0 to 255 (got \(tolerance))") }
+        guard GraphicsProtocol(name: graphics) != nil else {
+            throw ValidationError("--graphics takes \(GraphicsProtocol.allCases.map(\.rawValue).joined(separator: ", ")); got '\(SafeText.line(graphics))'")
+        }
     }
 
     mutating func run() throws {
-        try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance)
+        try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance, graphics: GraphicsProtocol(name: graphics) ?? .cells)
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).
-    static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int) throws {
+    static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int, graphics: GraphicsProtocol = .cells) throws {
         let (width, height) = try cells.cellSize()
         let depth = try cells.colorDepth()
         let data: Data
@@ -43,7 +49,8 @@ struct PlayCommand: ParsableCommand {
             throw fail("\(SafeText.line(file)): \(error)")
         }
         if ImageFormat.sniff(data) != nil {
-            try PrintCommand.printPhoto(data, name: file, options: cells)
+            try graphics.showsPixels ? PrintCommand.printPixels(data, name: file, options: cells, graphics: graphics)
+                : PrintCommand.printPhoto(data, name: file, options: cells)
             return
         }
         let decoder: VideoDecoder
@@ -55,7 +62,10 @@ struct PlayCommand: ParsableCommand {
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
                                         tolerance: tolerance)
+        playback.graphics = graphics
+        if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = cell }
         if isatty(STDOUT_FILENO) == 1 {
+            playback.drain = { _ = tcdrain(STDOUT_FILENO) }
             // A resize while playing: the next frame whole, at the new size (or the --size given).
             playback.terminal = {
                 var ws = winsize()
@@ -116,6 +126,14 @@ struct TerminalPlayback {
     /// The picture's size for a terminal's size (the `--size` given, or the terminal's less
     /// two lines).
     var picture: ((columns: Int, rows: Int)) -> (width: Int, height: Int) = { ($0.columns, max(1, $0.rows - 2)) }
+    /// Real pixels (`--graphics sixel|kitty|iterm`): each frame the whole picture, at the
+    /// cell's pixel size, written over the same cells; cells otherwise.
+    var graphics: GraphicsProtocol = .cells
+    var cellPixels = (width: 10, height: 20)
+    /// After each frame the sink waits until the terminal has taken it (`tcdrain` where the
+    /// output is a terminal): never more than one frame queued to it, so a frame that would
+    /// be shown late is dropped rather than piled up.
+    var drain: () -> Void = {}
 
     init(decoder: VideoDecoder, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth, fit: FitMode,
          cellAspect: Double, loop: Bool, tolerance: Int = defaultTolerance, limit: Double? = nil) {
@@ -170,6 +188,28 @@ struct TerminalPlayback {
                 summary.dropped += 1 // late: dropped before it is scaled
                 continue
             }
+            if graphics.showsPixels {
+                guard let frame = decoder.picture(width: width * cellPixels.width, height: height * cellPixels.height, fit: fit,
+                                                  pixelAspect: 1) else { throw .video("a frame could not be scaled") }
+                let wait = due - (Self.now() - start)
+                if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
+                var bytes: [UInt8] = []
+                if previous == nil || cleared {
+                    // Room for the picture first: the terminal scrolls, the cursor goes back up.
+                    bytes += cleared ? Array("\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8) : []
+                    bytes += Array("\u{1B}[?25l".utf8) + Array(repeating: 0x0A, count: height) + Array("\u{1B}[\(height)A".utf8)
+                    cleared = false
+                    previous = Canvas(width: width, height: height)
+                    PlaybackTerminal.setRowsBelow(height)
+                }
+                bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height)
+                    + Array("\u{1B}8".utf8)
+                sink(bytes)
+                drain()
+                summary.bytes += bytes.count
+                summary.shown += 1
+                continue
+            }
             guard let cells = decoder.cells(width: width, height: height, symbols: symbols, depth: depth, fit: fit,
                                             cellAspect: cellAspect) else { throw .video("a frame could not be scaled") }
             let wait = due - (Self.now() - start)
@@ -201,6 +241,21 @@ struct TerminalPlayback {
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// One frame in real pixels at the cursor, over `columns` × `rows` cells. kitty: the
+    /// same picture id each frame, so the terminal replaces the last rather than keeping all.
+    static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int) -> [UInt8] {
+        switch graphics {
+        case .sixel:
+            return SixelEncoder.encode(frame)
+        case .kitty:
+            return ImageEncoder.png(frame, fast: true).map { KittyGraphics.show(png: $0, id: 1, columns: columns, rows: rows, cursorStays: true) } ?? []
+        case .iterm:
+            return ImageEncoder.png(frame, fast: true).map { ITermImages.inline(png: $0, columns: columns, rows: rows) } ?? []
+        case .cells:
+            return []
+        }
+    }
 }
 
 /// Ctrl-C during playback still leaves the cursor shown, the colours reset, and the prompt

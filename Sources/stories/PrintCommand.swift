@@ -18,22 +18,22 @@ struct PrintCommand: ParsableCommand {
 
     @OptionGroup var cells: CellOptions
 
-    @Option(help: ArgumentHelp("cells (the default), or sixel: real pixels for a terminal that draws sixel graphics (xterm -ti vt340, foot, mlterm, WezTerm, Konsole; `stories doctor` says whether this one does).", valueName: "kind"))
+    @Option(help: ArgumentHelp("cells (the default), or real pixels: sixel (xterm -ti vt340, foot, mlterm, WezTerm, Konsole), kitty (kitty, Ghostty, WezTerm, Konsole) or iterm (iTerm2, WezTerm, mintty); `stories doctor` says which this terminal shows.", valueName: "kind"))
     var graphics = "cells"
 
     func validate() throws {
-        guard ["cells", "sixel"].contains(graphics) else {
-            throw ValidationError("--graphics takes cells or sixel; got '\(SafeText.line(graphics))'")
+        guard GraphicsProtocol(name: graphics) != nil else {
+            throw ValidationError("--graphics takes \(GraphicsProtocol.allCases.map(\.rawValue).joined(separator: ", ")); got '\(SafeText.line(graphics))'")
         }
     }
 
     mutating func run() throws {
-        try Self.run(file: file, options: cells.settings, sixel: graphics == "sixel")
+        try Self.run(file: file, options: cells.settings, graphics: GraphicsProtocol(name: graphics) ?? .cells)
     }
 
-    /// The photo as sixel graphics, sized in cells as the cells would be (the cell's size in
-    /// pixels from the terminal, else 10×20).
-    static func printSixel(_ data: Data, name: String, options: CellSettings) throws {
+    /// The photo in real pixels, sized in cells as the cells would be (the cell's size in
+    /// pixels from the terminal, else 10×20), written at the cursor with a new line after.
+    static func printPixels(_ data: Data, name: String, options: CellSettings, graphics: GraphicsProtocol) throws {
         let (columns, rows) = try options.cellSize()
         let cell = terminalCellPixels() ?? (10, 20)
         let frame = (width: min(4000, columns * cell.width), height: min(4000, rows * cell.height))
@@ -49,17 +49,31 @@ struct PrintCommand: ParsableCommand {
         } else {
             picture = ImageScaler.scale(image, width: frame.width, height: frame.height, fit: .fill)
         }
-        PlayCommand.write(SixelEncoder.encode(picture) + Array("\n".utf8))
+        // The cells it covers, for the protocols sized in cells.
+        let across = (picture.width + cell.width - 1) / cell.width, down = (picture.height + cell.height - 1) / cell.height
+        let bytes: [UInt8]
+        switch graphics {
+        case .sixel:
+            bytes = SixelEncoder.encode(picture)
+        case .kitty, .iterm:
+            guard let png = ImageEncoder.png(picture, fast: true) else { throw fail("\(SafeText.line(name)): the picture could not be made into a PNG") }
+            bytes = graphics == .kitty ? KittyGraphics.show(png: png, id: 1, columns: across, rows: down)
+                : ITermImages.inline(png: png, columns: across, rows: down)
+        case .cells:
+            bytes = []
+        }
+        PlayCommand.write(bytes + Array("\n".utf8))
         if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).
-    static func run(file: String, options: CellSettings, sixel: Bool = false) throws {
+    static func run(file: String, options: CellSettings, graphics: GraphicsProtocol = .cells) throws {
         let data: Data
         do { data = try ImageDecoder.readFile(at: URL(fileURLWithPath: file)) } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
-        try sixel ? printSixel(data, name: file, options: options) : printPhoto(data, name: file, options: options)
+        try graphics.showsPixels ? printPixels(data, name: file, options: options, graphics: graphics)
+            : printPhoto(data, name: file, options: options)
     }
 
     /// Decodes a photo at the size it will be shown and writes it as cells to stdout.

@@ -69,8 +69,9 @@ void stories_image_free(stories_image *image);
 /// format (`format` is a PNG_FORMAT_* value; `colormap` is used for PNG_FORMAT_FLAG_COLORMAP),
 /// and a JPEG from RGB, grey or CMYK samples, optionally progressive, optionally with an EXIF
 /// orientation (1–8, 0 = none). Output is malloc'd; free with stories_buffer_free.
+/// `fast`: zlib's fastest level, one pass (pictures for a terminal).
 int stories_png_encode(const unsigned char *pixels, int width, int height, unsigned int format,
-                       const unsigned char *colormap, int colormap_entries,
+                       const unsigned char *colormap, int colormap_entries, int fast,
                        unsigned char **out, size_t *out_size);
 int stories_jpeg_encode(const unsigned char *samples, int width, int height, int components,
                         int quality, int progressive, int orientation,

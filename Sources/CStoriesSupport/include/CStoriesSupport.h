@@ -10,6 +10,10 @@ void stories_install_crash_restore(int fd);
 /// Async-signal-safe; safe to call more than once.
 void stories_restore_terminal_now(void);
 
+/// Whether the restore also deletes every kitty graphics picture on screen (set while the
+/// viewer shows pictures through kitty's protocol; a crash must not leave one behind).
+void stories_restore_deletes_kitty_pictures(int on);
+
 /// Keeps glibc's allocator from fragmenting under the decode threads (docs/performance.md,
 /// "Memory"): at most two arenas, and every block of 128 KB or more (decoded pictures,
 /// video frames) mapped on its own so it goes back to the system when freed, instead of

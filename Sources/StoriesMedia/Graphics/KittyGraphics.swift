@@ -48,12 +48,13 @@ public enum KittyGraphics {
 
     /// A picture for `stories print`: sent and shown at the cursor over `columns` × `rows`
     /// cells in one command (`a=T`), the cursor left after it as text would be.
-    public static func show(png: Data, id: UInt32, columns: Int, rows: Int) -> [UInt8] {
+    /// `cursorStays`: the cursor is left where it was (a video's frames, one over the last).
+    public static func show(png: Data, id: UInt32, columns: Int, rows: Int, cursorStays: Bool = false) -> [UInt8] {
         var out = transmit(png: png, id: id)
         guard !out.isEmpty else { return [] }
         // The first command's action becomes "transmit and display", sized in cells.
         if let range = out.firstRange(of: Array("a=t,".utf8)) {
-            out.replaceSubrange(range, with: Array("a=T,c=\(columns),r=\(rows),".utf8))
+            out.replaceSubrange(range, with: Array("a=T,c=\(columns),r=\(rows),\(cursorStays ? "C=1," : "")".utf8))
         }
         return out
     }

@@ -18,8 +18,12 @@ public enum SixelEncoder {
         out.reserveCapacity(width * height / 2)
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
         func number(_ value: Int) {
-            if value >= 10 { number(value / 10) }
-            out.append(UInt8(48 + value % 10))
+            switch value {
+            case ..<10: out.append(UInt8(48 + max(0, value)))
+            case ..<100: out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
+            case ..<1000: out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
+            default: out.append(contentsOf: String(value).utf8)
+            }
         }
         // P2 = 1: pixels no colour sets are left as they are (not painted in colour 0).
         append("\u{1B}P0;1;0q\"1;1;\(width);\(height)")
@@ -33,64 +37,93 @@ public enum SixelEncoder {
         // Each pixel's palette index.
         var indices = [UInt8](repeating: 0, count: width * height)
         image.pixels.withUnsafeBufferPointer { pixels in
-            for i in 0..<(width * height) {
-                let bin = (Int(pixels[3 * i]) >> 3) << 10 | (Int(pixels[3 * i + 1]) >> 3) << 5 | Int(pixels[3 * i + 2]) >> 3
-                indices[i] = indexOfBin[bin]
+            indices.withUnsafeMutableBufferPointer { indices in
+                indexOfBin.withUnsafeBufferPointer { lookup in
+                    for i in 0..<(width * height) {
+                        let bin = (Int(pixels[3 * i]) >> 3) << 10 | (Int(pixels[3 * i + 1]) >> 3) << 5 | Int(pixels[3 * i + 2]) >> 3
+                        indices[i] = lookup[bin]
+                    }
+                }
             }
         }
-        // The band's sixels a colour (6 bits each, one byte a column), and which colours
-        // the band has, cleared after each band.
-        var rows = [UInt8](repeating: 0, count: palette.count * width)
-        var used = [Bool](repeating: false, count: palette.count)
+        // Each band of six rows: a colour's sixels (6 bits, one byte a column) only over the
+        // span of columns it has in the band, run-length coded, the rest of its line left out.
+        let colours = palette.count
+        var rows = [UInt8](repeating: 0, count: colours * width)
+        var first = [Int](repeating: Int.max, count: colours), last = [Int](repeating: -1, count: colours)
         var usedList: [Int] = []
-        for top in stride(from: 0, to: height, by: 6) {
-            for dy in 0..<min(6, height - top) {
-                let bit = UInt8(1 << dy), row = (top + dy) * width
-                for x in 0..<width {
-                    let colour = Int(indices[row + x])
-                    if !used[colour] { used[colour] = true; usedList.append(colour) }
-                    rows[colour * width + x] |= bit
-                }
-            }
-            for (n, colour) in usedList.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: "$")) }
-                out.append(UInt8(ascii: "#")); number(colour)
-                let base = colour * width
-                // The last column with a sixel: the rest of the row is left out.
-                var end = width
-                while end > 0, rows[base + end - 1] == 0 { end -= 1 }
-                var x = 0
-                while x < end {
-                    let value = rows[base + x]
-                    var run = 1
-                    while x + run < end, rows[base + x + run] == value { run += 1 }
-                    if run > 3 {
-                        out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
-                    } else {
-                        for _ in 0..<run { out.append(63 + value) }
+        usedList.reserveCapacity(colours)
+        rows.withUnsafeMutableBufferPointer { rows in
+          first.withUnsafeMutableBufferPointer { first in
+           last.withUnsafeMutableBufferPointer { last in
+            indices.withUnsafeBufferPointer { indices in
+                for top in stride(from: 0, to: height, by: 6) {
+                    for dy in 0..<min(6, height - top) {
+                        let bit = UInt8(1 << dy), row = (top + dy) * width
+                        for x in 0..<width {
+                            let colour = Int(indices[row + x])
+                            if last[colour] < 0 { usedList.append(colour) }
+                            if x < first[colour] { first[colour] = x }
+                            if x > last[colour] { last[colour] = x }
+                            rows[colour * width + x] |= bit
+                        }
                     }
-                    x += run
+                    for (n, colour) in usedList.enumerated() {
+                        if n > 0 { out.append(UInt8(ascii: "$")) }
+                        out.append(UInt8(ascii: "#")); number(colour)
+                        let base = colour * width, start = first[colour], end = last[colour] + 1
+                        // The columns before its span: empty sixels.
+                        if start > 3 {
+                            out.append(UInt8(ascii: "!")); number(start); out.append(63)
+                        } else {
+                            for _ in 0..<start { out.append(63) }
+                        }
+                        var x = start
+                        while x < end {
+                            let value = rows[base + x]
+                            var run = 1
+                            if value == 0, let row = UnsafeRawPointer(rows.baseAddress) {
+                                // Empty columns (most of a colour's span): eight at a time.
+                                while x + run + 8 <= end, row.loadUnaligned(fromByteOffset: base + x + run, as: UInt64.self) == 0 { run += 8 }
+                            }
+                            while x + run < end, rows[base + x + run] == value { run += 1 }
+                            if run > 3 {
+                                out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
+                            } else {
+                                for _ in 0..<run { out.append(63 + value) }
+                            }
+                            x += run
+                        }
+                        rows.baseAddress.map { ($0 + base + start).update(repeating: 0, count: end - start) }
+                        first[colour] = Int.max
+                        last[colour] = -1
+                    }
+                    usedList.removeAll(keepingCapacity: true)
+                    out.append(UInt8(ascii: "-"))
                 }
-                for i in base..<(base + width) { rows[i] = 0 }
-                used[colour] = false
             }
-            usedList.removeAll(keepingCapacity: true)
-            out.append(UInt8(ascii: "-"))
+           }
+          }
         }
         append("\u{1B}\\")
         return out
     }
 
     /// The palette (at most `colours`) and, for each 15-bit colour bin, its palette index.
-    static func medianCut(_ image: RGBImage, colours: Int) -> (palette: [RGBPixel], indexOfBin: [UInt8]) {
+    public static func medianCut(_ image: RGBImage, colours: Int) -> (palette: [RGBPixel], indexOfBin: [UInt8]) {
         // Each bin's pixels and their sums (a box's colour is its pixels' true mean).
         var counts = [Int](repeating: 0, count: 1 << 15)
         var sums = [Int](repeating: 0, count: 3 << 15)
         image.pixels.withUnsafeBufferPointer { pixels in
-            for i in stride(from: 0, to: pixels.count - 2, by: 3) {
-                let bin = (Int(pixels[i]) >> 3) << 10 | (Int(pixels[i + 1]) >> 3) << 5 | Int(pixels[i + 2]) >> 3
-                counts[bin] += 1
-                sums[3 * bin] += Int(pixels[i]); sums[3 * bin + 1] += Int(pixels[i + 1]); sums[3 * bin + 2] += Int(pixels[i + 2])
+            counts.withUnsafeMutableBufferPointer { counts in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for i in stride(from: 0, to: pixels.count - 2, by: 3) {
+                        let r = Int(pixels[i]), g = Int(pixels[i + 1]), b = Int(pixels[i + 2])
+                        let bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
+                        counts[bin] += 1
+                        sums[3 * bin] += r; sums[3 * bin + 1] += g; sums[3 * bin + 2] += b
+                    }
+                }
             }
         }
         var bins = (0..<(1 << 15)).filter { counts[$0] > 0 }
@@ -98,22 +131,34 @@ public enum SixelEncoder {
         // Boxes as ranges of `bins`, each with its pixel count.
         struct Box { var start: Int, end: Int, pixels: Int, spread: Int, axis: Int }
         func box(_ start: Int, _ end: Int) -> Box {
-            var low = [31, 31, 31], high = [0, 0, 0], pixels = 0
+            var low = (31, 31, 31), high = (0, 0, 0), pixels = 0
             for bin in bins[start..<end] {
                 pixels += counts[bin]
-                for c in 0..<3 { low[c] = min(low[c], channel(bin, c)); high[c] = max(high[c], channel(bin, c)) }
+                let r = bin >> 10, g = (bin >> 5) & 31, b = bin & 31
+                low = (min(low.0, r), min(low.1, g), min(low.2, b))
+                high = (max(high.0, r), max(high.1, g), max(high.2, b))
             }
-            let spreads = (0..<3).map { high[$0] - low[$0] }
-            let axis = spreads.firstIndex(of: spreads.max() ?? 0) ?? 0
-            return Box(start: start, end: end, pixels: pixels, spread: spreads[axis], axis: axis)
+            let spreads = (high.0 - low.0, high.1 - low.1, high.2 - low.2)
+            let axis = spreads.0 >= spreads.1 && spreads.0 >= spreads.2 ? 0 : spreads.1 >= spreads.2 ? 1 : 2
+            return Box(start: start, end: end, pixels: pixels, spread: [spreads.0, spreads.1, spreads.2][axis], axis: axis)
         }
         var boxes = bins.isEmpty ? [] : [box(0, bins.count)]
+        var scratch = [Int](repeating: 0, count: bins.count)
         while boxes.count < colours {
             // The box most worth cutting: many pixels over a wide spread.
             guard let pick = boxes.indices.filter({ boxes[$0].end - boxes[$0].start > 1 && boxes[$0].spread > 0 })
                 .max(by: { boxes[$0].pixels * boxes[$0].spread < boxes[$1].pixels * boxes[$1].spread }) else { break }
             let chosen = boxes[pick]
-            bins[chosen.start..<chosen.end].sort { channel($0, chosen.axis) < channel($1, chosen.axis) }
+            // Ordered on the box's widest channel: a counting sort over its 32 values.
+            var tally = [Int](repeating: 0, count: 33)
+            for bin in bins[chosen.start..<chosen.end] { tally[channel(bin, chosen.axis) + 1] += 1 }
+            for value in 1..<33 { tally[value] += tally[value - 1] }
+            for bin in bins[chosen.start..<chosen.end] {
+                let value = channel(bin, chosen.axis)
+                scratch[tally[value]] = bin
+                tally[value] += 1
+            }
+            bins.replaceSubrange(chosen.start..<chosen.end, with: scratch[0..<(chosen.end - chosen.start)])
             // The median by pixels, never at either end.
             var seen = 0, cut = chosen.start + 1
             for i in chosen.start..<chosen.end {

@@ -23,7 +23,8 @@ public enum ImageEncoder {
 
     /// `samples` in the layout's own channels (16-bit layouts: native-endian UInt16 pairs;
     /// palette: one index a pixel).
-    public static func png(_ samples: [UInt8], width: Int, height: Int, layout: PNGLayout) -> Data? {
+    /// `fast`: zlib's fastest level (a picture for a terminal, made while it waits).
+    public static func png(_ samples: [UInt8], width: Int, height: Int, layout: PNGLayout, fast: Bool = false) -> Data? {
         var colormap: [UInt8] = []
         if case .palette(let colours) = layout { colormap = colours.flatMap { [$0.r, $0.g, $0.b] } }
         var out: UnsafeMutablePointer<UInt8>?
@@ -31,7 +32,7 @@ public enum ImageEncoder {
         let status = samples.withUnsafeBufferPointer { pixels in
             colormap.withUnsafeBufferPointer { map in
                 stories_png_encode(pixels.baseAddress, Int32(width), Int32(height), layout.format,
-                                   map.isEmpty ? nil : map.baseAddress, Int32(map.count / 3), &out, &size)
+                                   map.isEmpty ? nil : map.baseAddress, Int32(map.count / 3), fast ? 1 : 0, &out, &size)
             }
         }
         guard status == 0, let out else { return nil }
@@ -39,8 +40,8 @@ public enum ImageEncoder {
         return Data(bytes: out, count: size)
     }
 
-    public static func png(_ image: RGBImage) -> Data? {
-        png(image.pixels, width: image.width, height: image.height, layout: .rgb)
+    public static func png(_ image: RGBImage, fast: Bool = false) -> Data? {
+        png(image.pixels, width: image.width, height: image.height, layout: .rgb, fast: fast)
     }
 
     /// `components`: 1 grey, 3 RGB, 4 CMYK.
