@@ -130,7 +130,7 @@ let package = Package(
             ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
-        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCore", "StoriesFeedIO", "StoriesTestSupport"]),
+        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesTestSupport"]),
         // What the test targets share: the trait that runs a suite's tests off the
         // cooperative pool (tests that block in real time, servers on loopback).
         .target(name: "StoriesTestSupport", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "CStoriesTestSupport"],

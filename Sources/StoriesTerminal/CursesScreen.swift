@@ -179,8 +179,14 @@ public final class CursesScreen {
 
     /// Draws a canvas: only the cells that differ from the last frame are handed to ncurses,
     /// then one `doupdate`.
-    public func draw(_ canvas: Canvas) {
+    public func draw(_ frame: Canvas) {
         guard !isRestored else { return }
+        var canvas = frame
+        // Under a picture that stays where it is (a photo at rest, a video's next frame),
+        // the cells stay as the terminal had them: written, they would only be covered again.
+        if let previous {
+            for region in canvas.pictures where pictures.replaces(region) { canvas.keepCells(region.rect, from: previous) }
+        }
         lastDrawnCellCount = 0
         // Pictures that go give their rows back first (sixel, iTerm2: every cell of those
         // lines is written again, over the pixels; kitty: the placement is deleted).
@@ -207,7 +213,12 @@ public final class CursesScreen {
         var redrawn = changedRows
         for rows in spoilt { redrawn.formUnion(rows) }
         let after = pictures.finish(next: canvas.pictures, redrawnRows: redrawn, full: wasFull, width: canvas.width, height: canvas.height)
-        if !after.isEmpty { writeRaw(after) }
+        if !after.isEmpty {
+            let clock = ContinuousClock()
+            let started = clock.now
+            writeRaw(after)
+            pictures.addWriteTime((clock.now - started).seconds)
+        }
         // A link is written again when it is new or a cell of its row was redrawn (which
         // loses the hyperlink there); a progress bar moving elsewhere leaves it be.
         if hyperlinks, canvas.links != previous?.links || canvas.links.contains(where: { changedRows.contains($0.y) }) {
@@ -420,7 +431,17 @@ public final class CursesScreen {
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBufferPointer { write(outputFD, $0.baseAddress, $0.count) }
-            if n > 0 { written += n } else if n < 0, errno == EINTR || errno == EAGAIN { continue } else { return }
+            if n > 0 {
+                written += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else if n < 0, errno == EAGAIN {
+                // Non-blocking output (someone else's setting): wait until it takes more.
+                var ready = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
+                guard poll(&ready, 1, 1000) > 0 else { return }
+            } else {
+                return
+            }
         }
     }
 
@@ -437,6 +458,10 @@ public final class CursesScreen {
         stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)
         previous = nil
     }
+
+    /// Whether moving pictures in real pixels reach the terminal in time (false: video
+    /// frames are better shown in cells).
+    public var picturesKeepUp: Bool { pictures.keepsUp }
 
     /// The protocol pictures are shown with.
     public var graphics: GraphicsProtocol { pictures.graphics }

@@ -35,7 +35,22 @@ public struct InputDecoder: Sendable {
     /// answers while the app runs: its answers are never keys.
     private var stringKind: Unicode.Scalar = "]"
 
+    /// Answers to the start-up probe that came after it stopped waiting (a terminal slower
+    /// than 100 ms: kitty's graphics answer, XTVERSION, DA1, the cell size), whole, as the
+    /// terminal sent them, for `ProbeReplies` to read; at most 16 kept.
+    private var lateAnswers: [String] = []
+
     public init() {}
+
+    /// The probe's answers read since the last call.
+    public mutating func takeLateAnswers() -> [String] {
+        defer { lateAnswers = [] }
+        return lateAnswers
+    }
+
+    private mutating func keepAnswer(_ sequence: String) {
+        if lateAnswers.count < 16 { lateAnswers.append(sequence) }
+    }
 
     /// The OSC answers read since the last call.
     public mutating func takeOSCReports() -> [String] {
@@ -105,7 +120,11 @@ public struct InputDecoder: Sendable {
             if scalar == "\u{07}" || (oscSawEscape && scalar == "\\") {
                 osc = nil
                 oscSawEscape = false
-                if stringKind == "]" { oscReports.append(String(body)) }
+                if stringKind == "]" {
+                    oscReports.append(String(body))
+                } else {
+                    keepAnswer("\u{1B}" + String(stringKind) + String(body) + "\u{1B}\\")
+                }
                 return
             }
             if scalar == "\u{1B}", !oscSawEscape {
@@ -182,6 +201,8 @@ public struct InputDecoder: Sendable {
                 let body = Array(sequence.dropFirst(2))
                 if body == ["I"] || body == ["O"] {
                     focusReports.append(body == ["I"]) // focus in / out (CSI ? 1004 h)
+                } else if (body.first == "?" && body.last == "c") || (body.first == "6" && body.last == "t") {
+                    keepAnswer("\u{1B}[" + String(String.UnicodeScalarView(body))) // DA1; the cell size
                 } else if let event = Self.csi(body) {
                     events.append(event)
                 }

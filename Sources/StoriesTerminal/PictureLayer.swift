@@ -4,19 +4,29 @@ import StoriesCore
 import StoriesMedia
 import StoriesUI
 
-/// Real pixels beside ncurses (issue 31, point 2). ncurses keeps text, input and its idea
-/// of every cell, the picture's own cells included; this layer writes the pictures a frame
-/// asks for (`Canvas.pictures`) over those cells, and knows which rectangles it holds:
+/// Real pixels beside ncurses (issue 31, points 2 and 3). ncurses keeps text, input and its
+/// idea of every cell, the picture's own cells included; this layer writes the pictures a
+/// frame asks for (`Canvas.pictures`) over those cells, and knows which rectangles it holds:
 ///
-/// - **Before ncurses draws** (`prepare`), a picture that goes or changes has its rows
-///   given back: for sixel and iTerm2 the terminal's pixels lie in its cells, so ncurses is
-///   told those lines are spoilt and writes every cell of them again (which covers the
-///   pixels: a cell written over a picture shows the cell); kitty's pictures lie on a layer
-///   of their own, so their placement is deleted.
-/// - **After** (`finish`), a picture that is new, moved, or whose cells ncurses just wrote
-///   (a full redraw: Ctrl-L, a resize, coming back from Ctrl-Z) is written again: kitty
+/// - **Before ncurses draws** (`prepare`), a picture that goes (and is not replaced by one
+///   at the same place) has its rows given back: for sixel and iTerm2 the terminal's pixels
+///   lie in its cells, so ncurses is told those lines are spoilt and writes every cell of
+///   them again (a cell written over a picture shows the cell); kitty's pictures lie on a
+///   layer of their own, so their placement is deleted.
+/// - **While a picture stays at its place**, even as its picture changes (a video's
+///   frames), ncurses is not given the cells beneath (`CursesScreen` keeps them as they
+///   were): they would only be written over.
+/// - **After** (`finish`), a picture that is new, moved, changed, or whose cells ncurses
+///   just wrote (a full redraw: Ctrl-L, a resize, coming back from Ctrl-Z) is written: kitty
 ///   places the picture it sent once (sending it first if it has not), sixel and iTerm2
 ///   write their stream, encoded once a region and kept while it is on screen.
+///
+/// A video's frames are written as they come, each over the last: the write blocks until
+/// the terminal has read all but what its pseudo-terminal buffers (a few kilobytes), so
+/// never more than one frame is queued to it, and a frame the player would show late is
+/// dropped before it is made. Frames that take longer to make and write than a frame
+/// lasts say the terminal cannot keep up (`keepsUp`); the app then shows moving pictures
+/// in cells.
 ///
 /// The cursor is saved and restored around everything written here, so ncurses' idea of
 /// where it is stays true. `clear` takes every picture off (quitting, Ctrl-Z).
@@ -33,15 +43,30 @@ final class PictureLayer {
     private var streams: [(region: Canvas.PictureRegion, bytes: [UInt8])] = []
     /// Bytes written by the last `finish` (for `i` and benchmarks).
     private(set) var lastWrite = 0
+    /// How long the last replacing frames took to make and write, seconds (the latest few).
+    private var frameCosts: [Double] = []
 
     /// How much kitty is asked to hold: a few pictures (the one shown and the ones just
     /// left, for going back), well inside its 320 MB quota.
     static let kittyBudget = 96 << 20
     static let kittyPictures = 6
+    /// The mean cost of the latest frames over this (a frame at 24 fps), and moving
+    /// pictures are better in cells.
+    static let costBeforeGivingUp = 1.0 / 24
+    static let costsKept = 12
 
     init(graphics: GraphicsProtocol) {
         self.graphics = graphics
     }
+
+    /// Whether moving pictures in pixels reach the terminal in time.
+    var keepsUp: Bool {
+        guard frameCosts.count >= Self.costsKept else { return true }
+        return frameCosts.reduce(0, +) / Double(frameCosts.count) <= Self.costBeforeGivingUp
+    }
+
+    /// Whether `region` takes the place of a picture on screen (the same rectangle).
+    func replaces(_ region: Canvas.PictureRegion) -> Bool { shown.contains { $0.rect == region.rect } }
 
     /// Before ncurses draws `next`: the screen rows whose cells must all be written again
     /// (sixel, iTerm2), and what to write first (kitty's deletions).
@@ -49,12 +74,10 @@ final class PictureLayer {
         guard graphics.showsPixels else { return ([], []) }
         var rows: [Range<Int>] = []
         var output: [UInt8] = []
-        for (index, region) in shown.enumerated() where !next.contains(region) {
+        for (index, region) in shown.enumerated() where !next.contains(where: { $0.rect == region.rect }) {
             switch graphics {
             case .kitty:
-                if let id = sent.first(where: { $0.picture === region.picture })?.id {
-                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
-                }
+                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: UInt32(index + 1)) }
             case .sixel, .iterm:
                 let low = max(0, region.rect.y), high = min(height, region.rect.maxY)
                 if low < high { rows.append(low..<high) }
@@ -65,22 +88,33 @@ final class PictureLayer {
         return (rows, output)
     }
 
-    /// After ncurses drew `next` (`redrawn`: every cell was written, or these rows were):
-    /// what to write for the pictures.
+    /// After ncurses drew `next` (`redrawnRows`: rows it wrote cells in; `full`: every
+    /// cell): what to write for the pictures.
     func finish(next: [Canvas.PictureRegion], redrawnRows: Set<Int>, full: Bool, width: Int, height: Int) -> [UInt8] {
-        defer { shown = graphics.showsPixels ? next : [] }
-        guard graphics.showsPixels else { return [] }
+        guard graphics.showsPixels else { shown = []; return [] }
+        let clock = ContinuousClock()
+        let started = clock.now
         var output: [UInt8] = []
+        var nowShown: [Canvas.PictureRegion] = []
+        var replaced = false
         for (index, region) in next.enumerated() {
             let rect = region.rect
             guard rect.x >= 0, rect.y >= 0, rect.maxX <= width, rect.maxY <= height, rect.width > 0, rect.height > 0 else { continue }
-            let isNew = shown.count <= index || shown[index] != region
+            let before = shown.first { $0.rect == rect }
+            let isNew = before != region
             let spoilt = full || (rect.y..<rect.maxY).contains { redrawnRows.contains($0) }
+            // A video's next frame where the last is: its cost is measured.
+            if let before, isNew, !spoilt, before.source == region.source, !region.source.isEmpty { replaced = true }
+            nowShown.append(region)
             switch graphics {
             case .kitty:
                 guard isNew || full else { continue }
                 let placed = place(region, placement: UInt32(index + 1), into: &output)
                 output += placed
+                // The frame it replaces: its placement off, now the new one covers it.
+                if let before, before.picture !== region.picture, let id = id(of: before.picture) {
+                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
+                }
             case .sixel, .iterm:
                 guard isNew || spoilt else { continue }
                 output += Self.cursor(x: rect.x, y: rect.y) + stream(for: region)
@@ -88,12 +122,24 @@ final class PictureLayer {
                 break
             }
         }
+        shown = nowShown
         // Streams of regions no longer shown are let go.
-        streams.removeAll { entry in !next.contains(entry.region) }
+        streams.removeAll { entry in !nowShown.contains(entry.region) }
+        if replaced {
+            frameCosts.append((clock.now - started).seconds)
+            if frameCosts.count > Self.costsKept { frameCosts.removeFirst() }
+        }
         guard !output.isEmpty else { lastWrite = 0; return [] }
         lastWrite = output.count
         // The cursor as ncurses left it, and its attributes.
         return Array("\u{1B}7".utf8) + output + Array("\u{1B}8".utf8)
+    }
+
+    /// Counts the time the terminal took to be written to (after `finish`'s bytes went out)
+    /// into the latest frame's cost.
+    func addWriteTime(_ seconds: Double) {
+        guard !frameCosts.isEmpty else { return }
+        frameCosts[frameCosts.count - 1] += seconds
     }
 
     /// Takes every picture off the screen; kitty also forgets them (`forget`: quitting).
@@ -106,9 +152,7 @@ final class PictureLayer {
             sent.removeAll()
         } else {
             for (index, region) in shown.enumerated() {
-                if let id = sent.first(where: { $0.picture === region.picture })?.id {
-                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
-                }
+                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: UInt32(index + 1)) }
             }
         }
         return output
@@ -118,6 +162,8 @@ final class PictureLayer {
     var sentIDs: [UInt32] { sent.map(\.id) }
 
     // MARK: - kitty
+
+    private func id(of picture: PixelPicture) -> UInt32? { sent.first { $0.picture === picture }?.id }
 
     /// Places `region` (sending its picture first when the terminal does not hold it, and
     /// deleting the oldest it holds beyond the budget into `output`).
@@ -171,4 +217,8 @@ final class PictureLayer {
     static func cursor(x: Int, y: Int) -> [UInt8] {
         Array("\u{1B}[\(y + 1);\(x + 1)H".utf8)
     }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -36,18 +36,26 @@ public final class TerminalApp {
 
     /// What the terminal said about itself before the first frame.
     private let probe: ProbeResult
+    /// Its answers that came after the probe stopped waiting, while pictures are the
+    /// terminal's to choose (no `--graphics`): a slow terminal (over ssh, or kitty starting
+    /// on software OpenGL) gets its pictures once it has answered.
+    private var lateReplies: ProbeReplies?
     /// Why pictures are shown as they are (said on the notice line when asked for and not had).
     private var graphicsNote: String?
 
     /// What the terminal shows now. A cell's pixel size is the window's when the terminal
     /// says it (it changes with the font), else what it answered at start.
     private var display: Display {
-        let cell = terminal.cellPixels ?? probe.replies.cellPixels.flatMap { CellPixels(width: $0.width, height: $0.height) }
+        let cell = terminal.cellPixels ?? (probe.replies.cellPixels ?? lateReplies?.cellPixels).flatMap { CellPixels(width: $0.width, height: $0.height) }
         var aspect = terminal.cellAspect
         if terminal.cellPixels == nil, let cell { aspect = Double(cell.width) / Double(cell.height) }
-        return Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
-                       graphics: terminal.graphics, cellPixels: cell)
+        var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
+                              graphics: terminal.graphics, cellPixels: cell)
+        display.movingPixels = movingPixels
+        return display
     }
+    /// Whether video frames are still shown in real pixels (until the terminal falls behind).
+    private var movingPixels = true
 
     /// `--step`: where the replay is, on its virtual clock.
     private var stepper: Stepper?
@@ -126,6 +134,7 @@ public final class TerminalApp {
         let environment = ProcessInfo.processInfo.environment
         let found = GraphicsProtocol.detect(probe, environment: environment, tmuxPassthrough: nil)
         let chosen = graphics ?? found.protocol
+        if graphics == nil, probe.asked, !probe.replies.sawDA1, stepping == nil { lateReplies = ProbeReplies() }
         if chosen.showsPixels, stepping == nil {
             terminal.showPictures(chosen)
             if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
@@ -135,7 +144,19 @@ public final class TerminalApp {
         // The probe's stray keys, read as the first input.
         for scalar in String(decoding: probe.replies.typed, as: UTF8.self).unicodeScalars { decoder.feed(.scalar(scalar)) }
         engine.setDisplay(display)
-        engine.draw = { [terminal] canvas in terminal.draw(canvas) }
+        engine.draw = { [unowned self] canvas in
+            self.terminal.draw(canvas)
+            // Video frames in pixels that the terminal cannot take in time: cells from now on.
+            if self.movingPixels, !self.terminal.picturesKeepUp {
+                self.movingPixels = false
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        self.engine.setDisplay(self.display) // news like any other, after this frame
+                        self.engine.send(.notice("Video frames are drawn in cells: this terminal did not take them in pixels in time"))
+                    }
+                }
+            }
+        }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }
         engine.copyToClipboard = { [terminal] text in terminal.copyToClipboard(text) }
         engine.persistSeen = { [seenStore = self.seenStore] in seenStore?.save($0) }
@@ -221,6 +242,18 @@ public final class TerminalApp {
         }
         // Focus is not input a recording keeps: a replay is not paused by it.
         for focused in decoder.takeFocusReports() where stepper == nil && replay == nil { engine.send(.app(.focus(focused))) }
+        let late = decoder.takeLateAnswers()
+        if var replies = lateReplies, !replies.sawDA1, !late.isEmpty {
+            for answer in late { replies.feed(Array(answer.utf8)) }
+            lateReplies = replies
+            // DA1 ends the answers: the pictures they allow, from now on.
+            if replies.sawDA1, terminal.graphics == .cells {
+                let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
+                                                    tmuxPassthrough: nil)
+                if found.protocol.showsPixels { terminal.showPictures(found.protocol) }
+            }
+            engine.setDisplay(display)
+        }
         for answer in decoder.takeOSCReports() {
             // The terminal's background (OSC 11), when the theme is its to say.
             if theme == .auto, let colour = ThemeChoice.background(fromOSC: answer), colour != background {

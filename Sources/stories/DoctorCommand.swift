@@ -16,10 +16,19 @@ struct DoctorCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // A second more for a slow terminal's answers (over ssh), read here rather than
         // left for the shell to take as typed text.
-        let probe = TerminalProbe.ask(linger: .seconds(1))
+        // The report may go to a file or a pipe (`stories doctor > report.txt`): the terminal
+        // is then the process's own, /dev/tty, where there is one.
+        var terminal = (input: STDIN_FILENO, output: STDOUT_FILENO)
+        var opened: Int32 = -1
+        if isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+            opened = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            if opened >= 0 { terminal = (opened, opened) }
+        }
+        defer { if opened >= 0 { close(opened) } }
+        let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, linger: .seconds(1))
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
         for line in Self.report(probe, environment: environment, tmuxPassthrough: inTmux ? TmuxQuery.allowsPassthrough() : nil,
-                                cellPixels: PrintCommand.terminalCellPixels(), tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
+                                cellPixels: PrintCommand.terminalCellPixels(of: terminal.output), tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
             print(line)
         }
     }

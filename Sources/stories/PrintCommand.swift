@@ -201,9 +201,9 @@ extension PrintCommand {
     }
 
     /// A cell's size in whole pixels from the terminal's pixel size, when it reports one.
-    static func terminalCellPixels() -> (width: Int, height: Int)? {
+    static func terminalCellPixels(of descriptor: Int32 = STDOUT_FILENO) -> (width: Int, height: Int)? {
         var ws = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
               ws.ws_col > 0, ws.ws_row > 0 else { return nil }
         return (max(1, Int(ws.ws_xpixel) / Int(ws.ws_col)), max(1, Int(ws.ws_ypixel) / Int(ws.ws_row)))
     }

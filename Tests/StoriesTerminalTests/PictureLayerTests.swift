@@ -133,6 +133,54 @@ import Testing
         #expect(try ImageDecoder.decode(png).pixels == picture.image.rows(10..<30).pixels, "decoded back, the picture's rows")
     }
 
+    @Test func aVideosNextFrameReplacesTheLastWithoutGivingItsRowsBack() throws {
+        for graphics in [GraphicsProtocol.sixel, .kitty, .iterm] {
+            let layer = PictureLayer(graphics: graphics)
+            let first = Canvas.PictureRegion(rect: Rect(x: 3, y: 2, width: 4, height: 2), picture: Self.picture(), sourceRow: 1, source: "v.mp4")
+            _ = layer.finish(next: [first], redrawnRows: [], full: false, width: 20, height: 10)
+            var next = first
+            next.picture = Self.picture()
+            #expect(layer.replaces(next), "\(graphics): at the same place")
+            let before = layer.prepare(next: [next], height: 10)
+            #expect(before.rows.isEmpty && before.output.isEmpty, "\(graphics): nothing given back, nothing deleted first")
+            let written = layer.finish(next: [next], redrawnRows: [], full: false, width: 20, height: 10)
+            #expect(!written.isEmpty, "\(graphics): the new frame written")
+            if graphics == .kitty {
+                // The new frame placed, then the last one's placement taken off: never a gap.
+                let actions = Self.kittyCommands(written).map { "\($0.keys["a"] ?? "")\($0.keys["d"] ?? "")" }
+                #expect(actions.first == "t" && actions.suffix(2) == ["p", "di"], "\(actions)")
+            }
+        }
+    }
+
+    @Test func framesThatCostMoreThanAFrameSayTheTerminalCannotKeepUp() {
+        let layer = PictureLayer(graphics: .sixel)
+        var region = Canvas.PictureRegion(rect: Rect(x: 0, y: 0, width: 4, height: 3), picture: Self.picture(), sourceRow: 0, source: "v.mp4")
+        _ = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+        // Frames that reach the terminal at once: it keeps up.
+        for _ in 0..<(PictureLayer.costsKept * 2) {
+            region.picture = Self.picture()
+            _ = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+            layer.addWriteTime(0.001)
+        }
+        #expect(layer.keepsUp)
+        // Writes that block for a tenth of a second each (a terminal slow to read them).
+        for _ in 0..<PictureLayer.costsKept {
+            region.picture = Self.picture()
+            _ = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+            layer.addWriteTime(0.1)
+        }
+        #expect(!layer.keepsUp)
+        // Another item's pictures are not frames of a video: never measured as such.
+        let stills = PictureLayer(graphics: .sixel)
+        for n in 0..<(PictureLayer.costsKept * 2) {
+            let photo = Canvas.PictureRegion(rect: region.rect, picture: Self.picture(), sourceRow: 0, source: "photo\(n).jpg")
+            _ = stills.finish(next: [photo], redrawnRows: [], full: false, width: 20, height: 10)
+            stills.addWriteTime(0.5)
+        }
+        #expect(stills.keepsUp)
+    }
+
     @Test func cellsWriteNothing() {
         let layer = PictureLayer(graphics: .cells)
         let region = Self.region(Self.picture())

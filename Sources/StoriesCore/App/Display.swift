@@ -28,6 +28,9 @@ public struct Display: Equatable, Sendable {
     /// A cell's size in pixels, when the terminal says: real pixels are sized by it, and
     /// without it a photo stays in cells.
     public var cellPixels: CellPixels?
+    /// Whether a video's (or an animation's) frames are shown in real pixels too: false
+    /// once the terminal could not take them in time (they are cells then; stills stay pixels).
+    public var movingPixels = true
 
     public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
                 background: RGB = Display.dark, symbols: CellSymbols = .half,

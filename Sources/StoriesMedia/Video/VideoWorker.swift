@@ -87,7 +87,8 @@ final class VideoWorker: @unchecked Sendable {
                                                 fit: key.fit, cellAspect: cellAspect) else {
                     return .failure(.video("a frame could not be scaled"))
                 }
-                let settled = shown?.settled(toward: cells, tolerance: Self.tolerance) ?? cells
+                var settled = shown?.settled(toward: cells, tolerance: Self.tolerance) ?? cells
+                settled.picture = Self.picture(decoder, key: key)
                 shown = settled
                 return .success(Step(frame: VideoFrame(time: time, cells: settled), dropped: dropped))
             }
@@ -108,7 +109,17 @@ final class VideoWorker: @unchecked Sendable {
     func redraw(key: RenditionKey, cellAspect: Double) -> CellImage? {
         shown = decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
                                cellAspect: cellAspect)
+        if let decoder { shown?.picture = Self.picture(decoder, key: key) }
         return shown
+    }
+
+    /// The frame last decoded in real pixels, when the key asks for them: its cells at the
+    /// cell's pixel size, on the same black as its cells.
+    static func picture(_ decoder: VideoDecoder, key: RenditionKey) -> PixelPicture? {
+        guard let cell = key.pixels,
+              let image = decoder.picture(width: key.width * cell.width, height: key.height * cell.height, fit: key.fit,
+                                          pixelAspect: 1) else { return nil }
+        return PixelPicture(image: image, cellWidth: cell.width, cellHeight: cell.height)
     }
 
     func close() {

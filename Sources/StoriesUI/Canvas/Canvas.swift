@@ -51,16 +51,19 @@ public struct Canvas: Equatable, Sendable {
     public var pictures: [PictureRegion] = []
 
     /// Part of a picture in real pixels on screen: the picture's cells from `sourceRow`
-    /// (whole rows, all its columns), at `rect`.
+    /// (whole rows, all its columns), at `rect`. `source` names what it shows (a media
+    /// location): a new picture of the same source at the same place is a video's next frame.
     public struct PictureRegion: Equatable, Sendable {
         public var rect: Rect
         public var picture: PixelPicture
         public var sourceRow: Int
+        public var source: String
 
-        public init(rect: Rect, picture: PixelPicture, sourceRow: Int) {
+        public init(rect: Rect, picture: PixelPicture, sourceRow: Int, source: String = "") {
             self.rect = rect
             self.picture = picture
             self.sourceRow = sourceRow
+            self.source = source
         }
     }
 
@@ -83,6 +86,15 @@ public struct Canvas: Equatable, Sendable {
             all += repeatElement(Cell.blank, count: count - all.count)
             self.cells = all
         }
+    }
+
+    /// Takes `rect`'s cells (clipped to both) from `other`, a canvas of the same size: what
+    /// lies under a picture in real pixels stays as the terminal last had it.
+    public mutating func keepCells(_ rect: Rect, from other: Canvas) {
+        guard other.width == width, other.height == height else { return }
+        let x0 = max(0, rect.x), x1 = min(width, rect.maxX), y0 = max(0, rect.y), y1 = min(height, rect.maxY)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 { cells.replaceSubrange((y * width + x0)..<(y * width + x1), with: other.cells[(y * width + x0)..<(y * width + x1)]) }
     }
 
     public subscript(x: Int, y: Int) -> Cell {

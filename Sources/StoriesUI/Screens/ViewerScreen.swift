@@ -28,8 +28,9 @@ public enum ViewerScreen {
         let size = photoSize(width: width, height: height)
         let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
         var overPhoto = false
-        /// The photo in real pixels, where the terminal shows them.
+        /// The photo in real pixels, where the terminal shows them, and what it shows.
         var pixels: PixelPicture?
+        var pixelsSource = ""
         /// On a text card: the header and caption lie on the card's colour, not darkened.
         var overCard = false
         /// A photo, or a video's frame: the picture, or what stands in for it and why.
@@ -39,6 +40,7 @@ public enum ViewerScreen {
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
                 pixels = cells.picture
+                pixelsSource = file.location
             case .placeholder(let cells):
                 blit(cells, at: photo, into: &canvas)
                 overPhoto = true
@@ -119,7 +121,7 @@ public enum ViewerScreen {
             let bottom = min(photo.maxY, lines.isEmpty ? media.maxY + bottomLines : captionTop, pixels.rows + photo.y)
             if bottom > top {
                 canvas.pictures.append(.init(rect: Rect(x: photo.x, y: top, width: min(photo.width, pixels.columns), height: bottom - top),
-                                             picture: pixels, sourceRow: top - photo.y))
+                                             picture: pixels, sourceRow: top - photo.y, source: pixelsSource))
             }
         }
     }

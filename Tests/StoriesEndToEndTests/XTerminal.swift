@@ -1,0 +1,167 @@
+import Foundation
+import StoriesMedia
+import Testing
+
+/// A real terminal on a private X server (Xvfb), for what only pixels show: xterm started
+/// as a VT340 (sixel) or kitty (its graphics protocol, drawn with Mesa's software OpenGL).
+/// Keys go in through xdotool; the screen comes out through ImageMagick's `import`, as a
+/// PNG decoded like any photo. Everything started here is stopped by PID when it goes.
+final class XTerminal {
+    enum Kind: String { case xterm, kitty }
+
+    let display: String
+    let kind: Kind
+    /// Where the command inside writes what it is asked to (`doctor`'s report).
+    let folder: URL
+    private var server: Child?
+    private var terminal: Child?
+    private let environment: [String: String]
+
+    /// What must be installed (Debian: xvfb, xterm or kitty, imagemagick, xdotool).
+    static func missing(_ kind: Kind) -> [String] {
+        ["Xvfb", kind.rawValue, "import", "xdotool"].filter { Self.which($0) == nil }
+    }
+
+    static func which(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts an X server and, on it, the terminal `columns`×`rows` at the top left, running
+    /// `command` in sh; waits until its window is there.
+    init(_ kind: Kind, columns: Int, rows: Int, command: String) throws {
+        self.kind = kind
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("xterminal-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A display number no other server holds.
+        var number = 90 + Int(getpid() % 50)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            number += 1
+        }
+        display = ":\(number)"
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        for name in ["TERM", "TMUX", "NO_COLOR", "COLORFGBG", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID"] { environment[name] = nil }
+        environment["XDG_CONFIG_HOME"] = folder.path
+        environment["XDG_STATE_HOME"] = folder.path
+        environment["XDG_CACHE_HOME"] = folder.path
+        environment["XT_FOLDER"] = folder.path // for the command: where to write
+        self.environment = environment
+        server = try Child([try #require(Self.which("Xvfb")), display, "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+                           environment: environment)
+        try Self.wait("the X server \(display)", timeout: 10) { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }
+        let arguments: [String]
+        switch kind {
+        case .xterm:
+            arguments = [try #require(Self.which("xterm")), "-ti", "vt340", "-geometry", "\(columns)x\(rows)+0+0", "-fa", "DejaVu Sans Mono",
+                         "-fs", "10", "-bg", "black", "-fg", "white", "-e", "sh", "-c", command]
+        case .kitty:
+            arguments = [try #require(Self.which("kitty")), "--config", "NONE", "-o", "font_size=10", "-o", "window_padding_width=0",
+                         "-o", "remember_window_size=no", "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c",
+                         "-o", "background=#000000", "-o", "foreground=#ffffff", "-o", "placement_strategy=top-left",
+                         "sh", "-c", command]
+        }
+        terminal = try Child(arguments, environment: environment)
+        try Self.wait("the \(kind.rawValue) window", timeout: 20) { (try? self.windowID()) != nil }
+    }
+
+    deinit {
+        _ = terminal?.stop()
+        _ = server?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Whether the terminal (and what runs in it) is still there.
+    var isRunning: Bool { terminal?.isRunning ?? false }
+
+    func windowID() throws -> String? {
+        let (status, out) = try Self.output([try #require(Self.which("xdotool")), "search", "--class", kind.rawValue], environment: environment)
+        return status == 0 ? out.split(separator: "\n").first.map(String.init) : nil
+    }
+
+    /// The window's size in pixels.
+    func windowSize() throws -> (width: Int, height: Int)? {
+        guard let id = try windowID() else { return nil }
+        let (status, out) = try Self.output([try #require(Self.which("xdotool")), "getwindowgeometry", id], environment: environment)
+        guard status == 0, let line = out.split(separator: "\n").first(where: { $0.contains("Geometry:") }) else { return nil }
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        return numbers.count >= 2 ? (numbers[0], numbers[1]) : nil
+    }
+
+    /// Presses keys (xdotool's names: Return, Escape, question, q).
+    func press(_ keys: String...) throws {
+        // With no window manager the keyboard goes to the window under the pointer.
+        _ = try Self.output([try #require(Self.which("xdotool")), "mousemove", "20", "20"], environment: environment)
+        for key in keys {
+            _ = try Self.output([try #require(Self.which("xdotool")), "key", "--clearmodifiers", key], environment: environment)
+            usleep(150_000)
+        }
+    }
+
+    /// Resizes the window to `columns`×`rows` cells.
+    func resize(columns: Int, rows: Int, cell: (width: Int, height: Int)) throws {
+        let id = try #require(try windowID())
+        _ = try Self.output([try #require(Self.which("xdotool")), "windowsize", id, "\(columns * cell.width + 4)", "\(rows * cell.height + 4)"],
+                            environment: environment)
+    }
+
+    /// The whole screen as it is now (kept as `name`.png in STORIES_SCREENSHOTS when set).
+    func screenshot(_ name: String = "") throws -> RGBImage {
+        let file = folder.appendingPathComponent("shot-\(UUID().uuidString.prefix(8)).png")
+        let (status, out) = try Self.output([try #require(Self.which("import")), "-display", display, "-window", "root", file.path],
+                                            environment: environment)
+        try #require(status == 0, "import failed: \(out)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        if let keep = ProcessInfo.processInfo.environment["STORIES_SCREENSHOTS"], !name.isEmpty {
+            try? FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: keep).appendingPathComponent("\(kind.rawValue)-\(name).png"))
+        }
+        return try ImageDecoder.decode(try Data(contentsOf: file))
+    }
+
+    static func wait(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            try #require(Date() < deadline, "timed out waiting for \(what)")
+            usleep(100_000)
+        }
+    }
+
+    /// Runs a program to its end; its status and what it wrote (both streams).
+    static func output(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("xt-\(UUID().uuidString.prefix(8)).out").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let child = try Child(arguments, environment: environment, stdout: .file(file), stderr: .null)
+        let status = child.wait()
+        return (status, String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self))
+    }
+}
+
+/// How far a screen's pixels are from a picture's: the mean difference a channel (0–255),
+/// over the picture placed at `origin` in `screen` (every fourth pixel, both ways).
+func meanError(_ screen: RGBImage, _ picture: RGBImage, at origin: (x: Int, y: Int)) -> Double {
+    var total = 0, count = 0
+    for y in stride(from: 0, to: picture.height, by: 4) where origin.y + y < screen.height {
+        for x in stride(from: 0, to: picture.width, by: 4) where origin.x + x < screen.width {
+            let a = screen[origin.x + x, origin.y + y], b = picture[x, y]
+            total += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+            count += 3
+        }
+    }
+    return count == 0 ? 255 : Double(total) / Double(count)
+}
+
+/// The least `meanError` of `picture` over the places within `slack` pixels of `origin`
+/// (a terminal's border, rounding), and where.
+func bestMatch(_ screen: RGBImage, _ picture: RGBImage, near origin: (x: Int, y: Int), slack: Int = 4) -> (error: Double, x: Int, y: Int) {
+    var best = (error: Double.infinity, x: origin.x, y: origin.y)
+    for dy in -slack...slack {
+        for dx in -slack...slack {
+            let x = origin.x + dx, y = origin.y + dy
+            guard x >= 0, y >= 0 else { continue }
+            let error = meanError(screen, picture, at: (x, y))
+            if error < best.error { best = (error, x, y) }
+        }
+    }
+    return best
+}
