@@ -29,6 +29,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("cells (the default), or real pixels: sixel, kitty or iterm, as `stories print` takes them; frames that would be late are dropped.", valueName: "kind"))
     var graphics = "cells"
 
+    @Flag(help: "At the end, one line on standard error: frames shown and dropped, bytes a frame, seconds.")
+    var stats = false
+
     mutating func validate() throws {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0 to 255 (got \(tolerance))") }
         guard GraphicsProtocol(name: graphics) != nil else {
@@ -37,11 +40,13 @@ struct PlayCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance, graphics: GraphicsProtocol(name: graphics) ?? .cells)
+        try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance, graphics: GraphicsProtocol(name: graphics) ?? .cells,
+                     stats: stats)
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).
-    static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int, graphics: GraphicsProtocol = .cells) throws {
+    static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int, graphics: GraphicsProtocol = .cells,
+                    stats: Bool = false) throws {
         let (width, height) = try cells.cellSize()
         let depth = try cells.colorDepth()
         let data: Data
@@ -80,6 +85,10 @@ struct PlayCommand: ParsableCommand {
             throw fail("\(SafeText.line(file)): \(error)")
         }
         if result.shown == 0 { throw fail("\(SafeText.line(file)): the video has no frames") }
+        if stats {
+            FileWrites.sayOnStandardError(String(format: "stories: %d frames shown, %d dropped, %d bytes a frame, %.2f s", result.shown, result.dropped,
+                                                 result.bytes / max(1, result.shown), result.seconds))
+        }
     }
 
     static func write(_ bytes: [UInt8]) {

@@ -81,6 +81,26 @@ struct VideoBench: ParsableCommand {
         } else {
             print("real-time playback 120x40 truecolor, \(f(seconds)) s of video at \(f(fps)) fps: \(summary.shown) frames shown, \(summary.dropped) dropped, CPU \(f(cpu / seconds)) s per s of video, \(perFrame) bytes per frame")
         }
+
+        // 3. Real pixels (issue 31): the same in sixel and kitty at 100×30 cells of 10×20
+        // pixels, into a byte counter (how fast a terminal reads them is its own: see
+        // docs/performance.md for what xterm and kitty took).
+        for graphics in [GraphicsProtocol.sixel, .kitty] {
+            let decoder = try open(data, name)
+            var playback = TerminalPlayback(decoder: decoder, width: 100, height: 30, symbols: .half, depth: .direct, fit: .fit,
+                                            cellAspect: 0.5, loop: true, limit: seconds)
+            playback.graphics = graphics
+            let before = Self.cpuSeconds()
+            let summary: TerminalPlayback.Summary
+            do { summary = try playback.run { _ in } } catch { throw fail("\(SafeText.line(name)): \(error)") }
+            let cpu = Self.cpuSeconds() - before
+            let perFrame = summary.shown > 0 ? summary.bytes / summary.shown : 0
+            if json {
+                print(#"{"bench":"video-pixels","file":"\#(name)","protocol":"\#(graphics.rawValue)","cells":"100x30","pixels":"1000x600","video_seconds":\#(f(seconds)),"frames_shown":\#(summary.shown),"frames_dropped":\#(summary.dropped),"cpu_seconds_per_video_second":\#(f(cpu / seconds)),"bytes_per_frame":\#(perFrame)}"#)
+            } else {
+                print("real-time playback 100x30 in \(graphics.rawValue) (1000×600 pixels), \(f(seconds)) s of video: \(summary.shown) frames shown, \(summary.dropped) dropped, CPU \(f(cpu / seconds)) s per s of video, \(perFrame) bytes per frame")
+            }
+        }
     }
 
     private func open(_ data: Data, _ name: String) throws -> VideoDecoder {

@@ -110,6 +110,32 @@ import Testing
         return open.error
     }
 
+    /// A crash (SIGSEGV) gives the terminal back without the picture: kitty's are deleted,
+    /// sixel's go with the alternate screen.
+    @Test(arguments: [XTerminal.Kind.xterm, .kitty])
+    func aCrashLeavesNoPictureBehind(_ kind: XTerminal.Kind) throws {
+        let missing = XTerminal.missing(kind)
+        try #require(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (.ci/run installs them)")
+        let binary = try Binary.requireBuilt()
+        let terminal = try XTerminal(kind, columns: Self.columns, rows: Self.rows, command:
+            "export TERM=xterm-256color COLORTERM=truecolor; \(binary) --graphics \(kind == .xterm ? "sixel" : "kitty"); sleep 60")
+        let cell = try Self.windowCell(terminal)
+        let expected = try Self.expected(cell: cell)
+        let origin = (x: kind == .xterm ? 2 : 0, y: (kind == .xterm ? 2 : 0) + 2 * cell.height)
+        sleep(2)
+        try terminal.press("Return", "space")
+        sleep(3)
+        let open = bestMatch(try terminal.screenshot("crash-open"), expected, near: origin)
+        #expect(open.error < Self.showsPicture, "\(open.error)")
+        let app = try #require(terminal.descendant(named: "stories"), "the app's process")
+        kill(app, SIGSEGV)
+        try XTerminal.wait("the app to end", timeout: 10) { kill(app, 0) != 0 }
+        sleep(2)
+        let after = meanError(try terminal.screenshot("crash-after"), expected, at: (open.x, open.y))
+        #expect(after > Self.showsNoPicture, "after the crash, none of the picture (\(after))")
+        #expect(terminal.isRunning, "the terminal itself is still there, showing the shell's screen")
+    }
+
     @Test func xtermShowsSixelAndLeavesNothingBehind() throws {
         try run(.xterm, graphics: "auto", expecting: "pictures    sixel: its DA1 answer lists sixel (4)")
     }

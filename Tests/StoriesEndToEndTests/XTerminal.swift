@@ -80,6 +80,29 @@ final class XTerminal {
         return status == 0 ? out.split(separator: "\n").first.map(String.init) : nil
     }
 
+    /// A process the terminal started (at any depth) whose name is `name`.
+    func descendant(named name: String) -> pid_t? {
+        guard let root = terminal?.pid else { return nil }
+        var parents: [pid_t: pid_t] = [:], names: [pid_t: String] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            names[pid] = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+        }
+        func descends(_ pid: pid_t) -> Bool {
+            var current = pid, steps = 0
+            while let parent = parents[current], steps < 64 {
+                if parent == root { return true }
+                current = parent
+                steps += 1
+            }
+            return false
+        }
+        return names.first { $0.value == name && descends($0.key) }?.key
+    }
+
     /// The window's size in pixels.
     func windowSize() throws -> (width: Int, height: Int)? {
         guard let id = try windowID() else { return nil }
