@@ -100,17 +100,20 @@ struct GraphicsBench: ParsableCommand {
             }
             let time = Stats.medianAndP90(times).median
             let pixels = Self.pixels(in: output, graphics: graphics)
-            let area = max(1, pixels.width * pixels.height)
+            // A size not read from the stream (chafa's iTerm2 pictures are TIFF) is left unsaid.
+            let area = pixels.width * pixels.height
+            let perKilopixel = area > 0 ? String(format: "%.4f", time * 1000 / Double(area)) : "null"
+            let perPixel = area > 0 ? String(format: "%.3f", Double(output.count) / Double(area)) : "null"
             if json {
-                print(#"{"bench":"graphics","protocol":"\#(graphics.rawValue)","program":"\#(program)","pixels":"\#(pixels.width)x\#(pixels.height)","ms":\#(format(time)),"bytes":\#(output.count),"ms_per_kpx":\#(String(format: "%.4f", time * 1000 / Double(area))),"bytes_per_px":\#(String(format: "%.3f", Double(output.count) / Double(area)))}"#)
+                print(#"{"bench":"graphics","protocol":"\#(graphics.rawValue)","program":"\#(program)","pixels":"\#(pixels.width)x\#(pixels.height)","ms":\#(format(time)),"bytes":\#(output.count),"ms_per_kpx":\#(perKilopixel),"bytes_per_px":\#(perPixel)}"#)
             } else {
                 print([graphics.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
                        program.padding(toLength: 9, withPad: " ", startingAt: 0),
-                       "\(pixels.width)×\(pixels.height)".padding(toLength: 12, withPad: " ", startingAt: 0),
+                       (area > 0 ? "\(pixels.width)×\(pixels.height)" : "?").padding(toLength: 12, withPad: " ", startingAt: 0),
                        format(time).padding(toLength: 9, withPad: " ", startingAt: 0),
                        "\(output.count)".padding(toLength: 10, withPad: " ", startingAt: 0),
-                       String(format: "%.4f", time * 1000 / Double(area)).padding(toLength: 8, withPad: " ", startingAt: 0),
-                       String(format: "%.3f", Double(output.count) / Double(area))].joined())
+                       (area > 0 ? perKilopixel : "?").padding(toLength: 8, withPad: " ", startingAt: 0),
+                       area > 0 ? perPixel : "?"].joined())
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StoriesCells
 import StoriesMedia
+import StoriesTestSupport
 import Testing
 
 /// Issue 31, point 6: real pixels in real terminals under Xvfb — xterm started as a VT340
@@ -8,7 +9,7 @@ import Testing
 /// photo is opened and the window's screenshot compared with the picture the viewer sends
 /// (the photo decoded and fitted at the cell's pixel size, between the author band and
 /// the caption); the help overlay, dismissing, a resize and quitting each leave none of it.
-@Suite(.serialized) struct RealPixelsEndToEndTests {
+@Suite(.serialized, .ownThread) struct RealPixelsEndToEndTests {
     static let columns = 80, rows = 24
     /// The most a screen showing the picture may differ from it, a channel on average
     /// (every fourth pixel both ways, at the best of the places within 4 pixels of where it

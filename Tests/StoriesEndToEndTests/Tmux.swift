@@ -47,6 +47,7 @@ final class Tmux {
 
     /// Starts a bare bash with a recognisable prompt in a `width`×`height` window.
     init(width: Int = 100, height: Int = 30, stateDirectory: URL? = nil) throws {
+        TerminalsInUse.shared()
         socket = "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state")
         ownsStateDirectory = stateDirectory == nil
@@ -58,6 +59,7 @@ final class Tmux {
     deinit {
         _ = try? tmux(["kill-server"])
         if ownsStateDirectory { try? FileManager.default.removeItem(at: stateDirectory) }
+        TerminalsInUse.sharedDone()
     }
 
     /// The tmux server's process id (to check that it goes away).

@@ -30,9 +30,12 @@ final class XTerminal {
     /// Starts an X server and, on it, the terminal `columns`×`rows` at the top left, running
     /// `command` in sh; waits until its window is there.
     init(_ kind: Kind, columns: Int, rows: Int, command: String) throws {
+        TerminalsInUse.alone()
         self.kind = kind
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("xterminal-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Nothing above the server's start throws: once every property is set, a failure
+        // runs deinit, which stops what started and lets the other tests' terminals run.
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A display number no other server holds.
         var number = 90 + Int(getpid() % 50)
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
@@ -70,6 +73,7 @@ final class XTerminal {
         _ = terminal?.stop()
         _ = server?.stop()
         try? FileManager.default.removeItem(at: folder)
+        TerminalsInUse.aloneDone()
     }
 
     /// Whether the terminal (and what runs in it) is still there.
@@ -103,13 +107,20 @@ final class XTerminal {
         return names.first { $0.value == name && descends($0.key) }?.key
     }
 
-    /// The window's size in pixels.
+    /// The window's size in pixels (asked again for up to 10 s while the window is coming up).
     func windowSize() throws -> (width: Int, height: Int)? {
-        guard let id = try windowID() else { return nil }
-        let (status, out) = try Self.output([try #require(Self.which("xdotool")), "getwindowgeometry", id], environment: environment)
-        guard status == 0, let line = out.split(separator: "\n").first(where: { $0.contains("Geometry:") }) else { return nil }
-        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        return numbers.count >= 2 ? (numbers[0], numbers[1]) : nil
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            if let id = try windowID() {
+                let (status, out) = try Self.output([try #require(Self.which("xdotool")), "getwindowgeometry", id], environment: environment)
+                if status == 0, let line = out.split(separator: "\n").first(where: { $0.contains("Geometry:") }) {
+                    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                    if numbers.count >= 2, numbers[0] > 1, numbers[1] > 1 { return (numbers[0], numbers[1]) }
+                }
+            }
+            usleep(200_000)
+        } while Date() < deadline
+        return nil
     }
 
     /// Presses keys (xdotool's names: Return, Escape, question, q).
@@ -187,4 +198,39 @@ func bestMatch(_ screen: RGBImage, _ picture: RGBImage, near origin: (x: Int, y:
         }
     }
     return best
+}
+
+/// The tests' terminals on this machine's two cores: tmux panes share it, a real terminal
+/// on Xvfb (kitty draws with software OpenGL) runs alone — with other end-to-end tests
+/// beside it, waits that are right on an idle machine timed out. Tmux tests take it
+/// shared, X terminals alone; released from whichever thread ends the test.
+enum TerminalsInUse {
+    /// `condition` guards `tmuxPanes` and `xTerminal`.
+    private static let condition = NSCondition()
+    nonisolated(unsafe) private static var tmuxPanes = 0
+    nonisolated(unsafe) private static var xTerminal = false
+
+    static func shared() {
+        condition.lock()
+        while xTerminal { condition.wait() }
+        tmuxPanes += 1
+        condition.unlock()
+    }
+
+    static func alone() {
+        condition.lock()
+        while xTerminal || tmuxPanes > 0 { condition.wait() }
+        xTerminal = true
+        condition.unlock()
+    }
+
+    static func sharedDone() { finish { tmuxPanes -= 1 } }
+    static func aloneDone() { finish { xTerminal = false } }
+
+    private static func finish(_ change: () -> Void) {
+        condition.lock()
+        change()
+        condition.broadcast()
+        condition.unlock()
+    }
 }

@@ -15,7 +15,7 @@ public enum SixelEncoder {
         guard width > 0, height > 0 else { return [] }
         let (palette, indexOfBin) = medianCut(image, colours: max(2, min(255, maxColours)))
         var out: [UInt8] = []
-        out.reserveCapacity(width * height / 2)
+        out.reserveCapacity(width * height) // a photo's stream is a little under a byte a pixel
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
         func number(_ value: Int) {
             switch value {
