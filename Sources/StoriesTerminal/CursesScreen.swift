@@ -450,11 +450,13 @@ public final class CursesScreen {
 
     /// Shows `Canvas.pictures` through `graphics` from the next frame on (what the probe
     /// found, or what `--graphics` says).
-    public func showPictures(_ graphics: GraphicsProtocol) {
-        guard graphics != pictures.graphics else { return }
+    /// `placeholders`: kitty's Unicode placeholders rather than placement commands (kitty ≥
+    /// 0.28, Ghostty).
+    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false) {
+        guard graphics != pictures.graphics || placeholders != pictures.placeholders else { return }
         let cleared = pictures.clear(forget: true)
         if !cleared.isEmpty { writeRaw(cleared) }
-        pictures = PictureLayer(graphics: graphics)
+        pictures = PictureLayer(graphics: graphics, placeholders: placeholders)
         stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)
         previous = nil
     }

@@ -34,6 +34,9 @@ import StoriesUI
 @MainActor
 final class PictureLayer {
     let graphics: GraphicsProtocol
+    /// kitty: pictures shown through Unicode placeholders (kitty ≥ 0.28, Ghostty) — text in
+    /// the cells, given back to ncurses like sixel's — rather than placement commands.
+    let placeholders: Bool
     /// What is on screen now.
     private(set) var shown: [Canvas.PictureRegion] = []
     /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
@@ -55,8 +58,9 @@ final class PictureLayer {
     static let costBeforeGivingUp = 1.0 / 24
     static let costsKept = 12
 
-    init(graphics: GraphicsProtocol) {
+    init(graphics: GraphicsProtocol, placeholders: Bool = false) {
         self.graphics = graphics
+        self.placeholders = placeholders && graphics == .kitty
     }
 
     /// Whether moving pictures in pixels reach the terminal in time.
@@ -76,9 +80,10 @@ final class PictureLayer {
         var output: [UInt8] = []
         for (index, region) in shown.enumerated() where !next.contains(where: { $0.rect == region.rect }) {
             switch graphics {
-            case .kitty:
+            case .kitty where !usesPlaceholders(region):
                 if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: UInt32(index + 1)) }
-            case .sixel, .iterm:
+            case .sixel, .iterm, .kitty:
+                // Pixels (or placeholders) in the cells: ncurses writes every cell again.
                 let low = max(0, region.rect.y), high = min(height, region.rect.maxY)
                 if low < high { rows.append(low..<high) }
             case .cells:
@@ -107,6 +112,15 @@ final class PictureLayer {
             if let before, isNew, !spoilt, before.source == region.source, !region.source.isEmpty { replaced = true }
             nowShown.append(region)
             switch graphics {
+            case .kitty where usesPlaceholders(region):
+                guard isNew || spoilt else { continue }
+                let (id, sending) = send(region.picture, into: &output)
+                guard id != 0 else { continue }
+                output += sending
+                for row in 0..<rect.height {
+                    output += Self.cursor(x: rect.x, y: rect.y + row)
+                        + KittyPlaceholders.cells(id: id, row: region.sourceRow + row, columns: 0..<rect.width)
+                }
             case .kitty:
                 guard isNew || full else { continue }
                 let placed = place(region, placement: UInt32(index + 1), into: &output)
@@ -165,28 +179,42 @@ final class PictureLayer {
 
     private func id(of picture: PixelPicture) -> UInt32? { sent.first { $0.picture === picture }?.id }
 
-    /// Places `region` (sending its picture first when the terminal does not hold it, and
-    /// deleting the oldest it holds beyond the budget into `output`).
+    /// Whether `region` is shown through placeholders: where the terminal draws them and a
+    /// mark numbers each of the picture's rows and columns.
+    private func usesPlaceholders(_ region: Canvas.PictureRegion) -> Bool {
+        placeholders && region.picture.columns <= KittyPlaceholders.marks.count && region.picture.rows <= KittyPlaceholders.marks.count
+    }
+
+    /// The id the terminal holds `picture` under, and what sends it first when it does not
+    /// (deleting the oldest it holds beyond the budget into `output`). With placeholders,
+    /// its virtual placement over all its cells goes with it.
+    private func send(_ picture: PixelPicture, into output: inout [UInt8]) -> (id: UInt32, bytes: [UInt8]) {
+        if let index = sent.firstIndex(where: { $0.picture === picture }) {
+            let id = sent[index].id
+            sent.append(sent.remove(at: index)) // the most recently used last
+            return (id, [])
+        }
+        guard let png = ImageEncoder.png(picture.image, fast: true) else { return (0, []) }
+        // Ids below 2^24: a placeholder's colour names its picture in 24 bits.
+        let id = nextID
+        nextID = nextID >= (1 << 24) - 1 ? 1 : nextID + 1
+        var bytes = KittyGraphics.transmit(png: png, id: id)
+        if placeholders { bytes += KittyPlaceholders.place(id: id, columns: picture.columns, rows: picture.rows) }
+        sent.append((picture, id, picture.image.byteCount))
+        // Beyond the budget: the oldest go, never one on screen.
+        while sent.count > Self.kittyPictures || sent.reduce(0, { $0 + $1.bytes }) > Self.kittyBudget,
+              let oldest = sent.firstIndex(where: { entry in !shown.contains { $0.picture === entry.picture } && entry.id != id }) {
+            output += KittyGraphics.delete(id: sent[oldest].id)
+            sent.remove(at: oldest)
+        }
+        return (id, bytes)
+    }
+
+    /// Places `region` (sending its picture first when the terminal does not hold it).
     private func place(_ region: Canvas.PictureRegion, placement: UInt32, into output: inout [UInt8]) -> [UInt8] {
         let picture = region.picture
-        var bytes: [UInt8] = []
-        let id: UInt32
-        if let index = sent.firstIndex(where: { $0.picture === picture }) {
-            id = sent[index].id
-            sent.append(sent.remove(at: index)) // the most recently used last
-        } else {
-            guard let png = ImageEncoder.png(picture.image, fast: true) else { return [] }
-            id = nextID
-            nextID = nextID == UInt32(Int32.max) ? 1 : nextID + 1
-            bytes += KittyGraphics.transmit(png: png, id: id)
-            sent.append((picture, id, picture.image.byteCount))
-            // Beyond the budget: the oldest go, never one on screen.
-            while sent.count > Self.kittyPictures || sent.reduce(0, { $0 + $1.bytes }) > Self.kittyBudget,
-                  let oldest = sent.firstIndex(where: { entry in !shown.contains { $0.picture === entry.picture } && entry.id != id }) {
-                output += KittyGraphics.delete(id: sent[oldest].id)
-                sent.remove(at: oldest)
-            }
-        }
+        let (id, bytes) = send(picture, into: &output)
+        guard id != 0 else { return [] }
         let top = region.sourceRow * picture.cellHeight
         let pixelRows = top..<min(picture.image.height, top + region.rect.height * picture.cellHeight)
         return bytes + Self.cursor(x: region.rect.x, y: region.rect.y)

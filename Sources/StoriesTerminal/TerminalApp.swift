@@ -136,7 +136,7 @@ public final class TerminalApp {
         let chosen = graphics ?? found.protocol
         if graphics == nil, probe.asked, !probe.replies.sawDA1, stepping == nil { lateReplies = ProbeReplies() }
         if chosen.showsPixels, stepping == nil {
-            terminal.showPictures(chosen)
+            terminal.showPictures(chosen, placeholders: KittyPlaceholders.supported(version: probe.replies.version))
             if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
                 graphicsNote = "\(chosen.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
             }
@@ -250,7 +250,9 @@ public final class TerminalApp {
             if replies.sawDA1, terminal.graphics == .cells {
                 let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
                                                     tmuxPassthrough: nil)
-                if found.protocol.showsPixels { terminal.showPictures(found.protocol) }
+                if found.protocol.showsPixels {
+                    terminal.showPictures(found.protocol, placeholders: KittyPlaceholders.supported(version: replies.version))
+                }
             }
             engine.setDisplay(display)
         }

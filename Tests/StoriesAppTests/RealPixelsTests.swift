@@ -86,5 +86,10 @@ import Testing
                                               display: Display(colorDepth: .direct, cellPixels: Self.cell), fit: true)
         #expect(pixels.pixels == Self.cell && cells.pixels == nil && pixels != cells)
         #expect(pixels.placeholder("LKO2?U%2Tw=w").pixels == nil, "a BlurHash stand-in is cells")
+        // A screen larger than 4K in pixels: cells (a 400×120 terminal of 64×128-pixel cells
+        // would be 25 600×15 360 pixels).
+        let huge = Display(colorDepth: .direct, graphics: .kitty, cellPixels: CellPixels(width: 64, height: 128))
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 400, screenHeight: 120, display: huge, fit: true).pixels == nil)
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 30, screenHeight: 12, display: huge, fit: true).pixels != nil)
     }
 }

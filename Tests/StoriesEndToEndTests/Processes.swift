@@ -55,11 +55,16 @@ final class Child {
     let pid: pid_t
     private var status: Int32?
 
-    init(_ arguments: [String], environment: [String: String], stdout: Output = .null, stderr: Output = .null) throws {
+    /// `stdin`: a descriptor to read from (a pseudo-terminal), else /dev/null.
+    init(_ arguments: [String], environment: [String: String], stdin: Int32? = nil, stdout: Output = .null, stderr: Output = .null) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         for (fd, output) in [(Int32(1), stdout), (2, stderr)] {
             switch output {
             case .null: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)

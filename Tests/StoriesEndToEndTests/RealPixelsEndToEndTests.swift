@@ -152,3 +152,79 @@ import Testing
         try run(.kitty, graphics: "auto", expecting: "pictures    kitty: it answered the kitty graphics query", cold: true)
     }
 }
+
+/// Issue 31, point 6: the viewer on a pseudo-terminal that answers as kitty 0.28 would —
+/// placeholders (kitty 0.26.5, the one Debian has, predates them).
+@Suite(.serialized, .ownThread) struct KittyPlaceholderEndToEndTests {
+    @Test func aTerminalThatAnswersAsKitty028GetsPlaceholders() throws {
+        let binary = try Binary.requireBuilt()
+        var master: Int32 = -1, slave: Int32 = -1
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 800, ws_ypixel: 480)
+        try #require(openpty(&master, &slave, nil, nil, &size) == 0)
+        defer { close(master) }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("placeholders-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["TMUX", "NO_COLOR", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"] { environment[name] = nil }
+        environment["TERM"] = "xterm-256color"
+        environment["COLORTERM"] = "truecolor"
+        environment["XDG_STATE_HOME"] = state.path
+        environment["XDG_CONFIG_HOME"] = state.path
+        environment["XDG_CACHE_HOME"] = state.path
+        let app = try Child([binary], environment: environment, stdin: slave, stdout: .descriptor(slave), stderr: .null)
+        close(slave)
+
+        // Everything the app writes, read on a thread of its own; the probe answered as kitty 0.28.
+        let output = Box()
+        let terminal = master
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var answered = false
+            while true {
+                let n = read(terminal, &buffer, buffer.count)
+                guard n > 0 else { break }
+                output.append(buffer[0..<n])
+                if !answered, output.text.contains("\u{1B}[c") {
+                    answered = true
+                    let answer = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.28.1)\u{1B}\\\u{1B}[6;20;10t\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?62;4;22c"
+                    _ = write(terminal, answer, answer.utf8.count)
+                }
+            }
+        }
+        reader.start()
+        defer { if let keep = ProcessInfo.processInfo.environment["STORIES_SCREENSHOTS"] { try? output.text.write(toFile: keep + "/placeholders.txt", atomically: true, encoding: .utf8) } }
+        try XTerminal.wait("the home screen", timeout: 20) { output.text.contains("Demo stories") }
+        sleep(1)
+        _ = write(master, "\r", 1) // open the first story: its photo
+        // (Scalars, not Characters: a placeholder and its marks are one grapheme.)
+        try XTerminal.wait("the photo in placeholders", timeout: 20) { output.text.unicodeScalars.contains("\u{10EEEE}") }
+        sleep(1)
+        let text = output.text
+        let virtual = try #require(text.range(of: "\u{1B}_Ga=p,U=1,"), "a virtual placement")
+        #expect(text[virtual.upperBound...].prefix(40).contains("c=80,r=22"), "over the photo's 80×22 cells")
+        #expect(text.contains("\u{1B}_Ga=t,f=100,t=d,i=1,q=2,m=1;iVBORw0KGgo"), "the photo sent as PNG, quietly")
+        #expect(!text.contains("\u{1B}_Ga=p,i="), "no placement commands")
+        // The last first row written: the picture's second row (under the author band), 80
+        // cells, in the colour of a picture that was sent.
+        let row = try #require(text.range(of: "\u{1B}[3;1H\u{1B}[38;2;0;0;", options: .backwards))
+        let id = try #require(Int(text[row.upperBound...].prefix { $0.isNumber }))
+        #expect(text.contains("\u{1B}_Ga=t,f=100,t=d,i=\(id),q=2"), "picture \(id) was sent")
+        let after = text[row.upperBound...].unicodeScalars.drop { $0 != "m" }.dropFirst()
+        let cells = Array(after.prefix(240))
+        #expect(cells.count == 240 && (0..<80).allSatisfy { cells[3 * $0] == "\u{10EEEE}" })
+        #expect(KittyPlaceholders.marks.firstIndex(of: cells[1].value) == 1 && KittyPlaceholders.marks.firstIndex(of: cells[239].value) == 79)
+        _ = write(master, "qq", 2)
+        try XTerminal.wait("the app to quit", timeout: 10) { !app.isRunning }
+        #expect(app.wait() == 0)
+        #expect(output.text.contains("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"), "the picture deleted at the end")
+    }
+}
+
+/// Bytes read on one thread, looked at on another.
+final class Box: @unchecked Sendable {
+    // `lock` guards `bytes`.
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    func append(_ more: ArraySlice<UInt8>) { lock.lock(); bytes += more; lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
+}

@@ -181,6 +181,50 @@ import Testing
         #expect(stills.keepsUp)
     }
 
+    /// kitty ≥ 0.28 and Ghostty: the picture sent with a virtual placement over all its
+    /// cells, then the region's cells written as placeholders — each names its row and
+    /// column by a mark and the picture by its colour — and given back like sixel's.
+    @Test func kittyPlaceholdersAreCellsThatNameThePicture() throws {
+        let layer = PictureLayer(graphics: .kitty, placeholders: true)
+        let picture = Self.picture()
+        let region = Self.region(picture)
+        let out = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+        let commands = Self.kittyCommands(out)
+        let transmit = try #require(commands.first { $0.keys["a"] == "t" })
+        let virtual = try #require(commands.first { $0.keys["a"] == "p" })
+        #expect(virtual.keys["U"] == "1" && virtual.keys["i"] == transmit.keys["i"] && virtual.keys["c"] == "4" && virtual.keys["r"] == "3",
+                "one virtual placement over the whole picture: \(virtual.keys)")
+        let id = try #require(transmit.keys["i"].flatMap { Int($0) })
+        // Each of the region's two rows at its place, in the picture's colour, its cells
+        // numbered: rows 1 and 2 of the picture (the region starts at its second row).
+        let text = Self.text(out)
+        for (offset, row) in [1, 2].enumerated() {
+            let start = "\u{1B}[\(3 + offset);4H\u{1B}[38;2;\((id >> 16) & 255);\((id >> 8) & 255);\(id & 255)m"
+            let range = try #require(text.range(of: start), "row \(row) at its place")
+            let cells = Array(text[range.upperBound...].unicodeScalars.prefix(12))
+            for column in 0..<4 {
+                #expect(cells[3 * column] == KittyPlaceholders.character)
+                #expect(KittyPlaceholders.marks.firstIndex(of: cells[3 * column + 1].value) == row)
+                #expect(KittyPlaceholders.marks.firstIndex(of: cells[3 * column + 2].value) == column)
+            }
+        }
+        // The same frame: nothing; it goes: its rows given back (placeholders are text).
+        #expect(layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10).isEmpty)
+        let gone = layer.prepare(next: [], height: 10)
+        #expect(gone.rows == [2..<4] && gone.output.isEmpty)
+    }
+
+    @Test func whichTerminalsDrawPlaceholders() {
+        for yes in ["kitty(0.28.0)", "kitty(0.35.2)", "kitty(1.0.0)", "ghostty 1.1.3"] { #expect(KittyPlaceholders.supported(version: yes), "\(yes)") }
+        for no in ["kitty(0.26.5)", "kitty(0.27.1)", "kitty(x.y)", "kitty(", "XTerm(379)", "WezTerm 20240203", ""] {
+            #expect(!KittyPlaceholders.supported(version: no), "\(no)")
+        }
+        #expect(!KittyPlaceholders.supported(version: nil))
+        #expect(KittyPlaceholders.marks.count == 297 && KittyPlaceholders.marks == KittyPlaceholders.marks.sorted())
+        #expect(KittyPlaceholders.cells(id: 1, row: 297, columns: 0..<1).isEmpty, "no mark for row 297: nothing written")
+        #expect(KittyPlaceholders.cells(id: 1 << 24, row: 0, columns: 0..<1).isEmpty, "an id colour cannot name")
+    }
+
     @Test func cellsWriteNothing() {
         let layer = PictureLayer(graphics: .cells)
         let region = Self.region(Self.picture())

@@ -25,6 +25,11 @@ public final class PixelPicture: Equatable, Sendable {
     public var rows: Int { image.height / cellHeight }
 
     public static func == (a: PixelPicture, b: PixelPicture) -> Bool { a === b }
+
+    /// The most pixels a picture is made with: a 4K screen's (3840×2400). A terminal larger
+    /// than that in pixels (a huge window, a cell size that lies) gets cells: 28 MB a
+    /// picture is already a lot to hold and to send.
+    public static let maxPixels = 3840 * 2400
 }
 
 extension PixelPicture {

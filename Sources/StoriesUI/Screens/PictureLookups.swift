@@ -8,9 +8,13 @@ extension ViewerScreen {
     public static func renditionKey(for media: Media, screenWidth: Int, screenHeight: Int, display: Display,
                                     fit: Bool) -> RenditionKey {
         let size = photoSize(width: screenWidth, height: screenHeight)
+        // Real pixels up to `PixelPicture.maxPixels` (a 4K screen); a larger screen's photo is cells.
+        let pixels = display.pixelCell.flatMap { cell in
+            max(1, size.width) * cell.width * max(1, size.height) * cell.height <= PixelPicture.maxPixels ? cell : nil
+        }
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
                             depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect,
-                            pixels: display.pixelCell)
+                            pixels: pixels)
     }
 }
 
