@@ -60,10 +60,9 @@ final class MediaRuntime {
     func follow(_ plan: PlayerPlan) {
         let cache = pictures.cache
         players.keep(plan.videos.map { video in
-            var key = Self.renditionKey(Media(location: video.location), width: plan.width, height: plan.height, fit: plan.fit,
-                                        display: plan.display)
-            if !plan.display.movingPixels { key.pixels = nil } // frames in cells: pixels did not keep up
-            return (key: key, data: cache.videoData(for: video.location))
+            (key: ViewerScreen.renditionKey(for: Media(location: video.location), screenWidth: plan.width, screenHeight: plan.height,
+                                            display: plan.display, fit: plan.fit, moving: true),
+             data: cache.videoData(for: video.location))
         })
         runs = runs.filter { location, _ in players.player(for: location) != nil }
         for video in plan.videos {

@@ -15,6 +15,17 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
     public var showsPixels: Bool { self != .cells }
 }
 
+/// A size in pixels (the largest picture a terminal takes).
+public struct PixelArea: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+}
+
 /// A terminal cell's size in pixels (TIOCGWINSZ, else `CSI 16 t`), bounded: a number from
 /// outside becomes one in `widths` × `heights` or none at all.
 public struct CellPixels: Hashable, Sendable {
@@ -32,4 +43,12 @@ public struct CellPixels: Hashable, Sendable {
         self.width = width
         self.height = height
     }
+
+    private init(known width: Int, _ height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// What a cell is taken to be when the terminal does not say: 10×20 pixels.
+    public static let standard = CellPixels(known: 10, 20)
 }

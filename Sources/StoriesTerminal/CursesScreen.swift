@@ -357,8 +357,9 @@ public final class CursesScreen {
     /// Leaves curses mode for a job-control stop (Ctrl-Z): mouse off, `endwin`.
     public func suspend() {
         guard !isRestored else { return }
-        let cleared = pictures.clear(forget: false)
+        let cleared = pictures.clear()
         if !cleared.isEmpty { writeRaw(cleared) }
+        stories_restore_deletes_kitty_pictures(0) // the shell's screen may have pictures of its own
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
@@ -367,6 +368,7 @@ public final class CursesScreen {
     /// Comes back after a stop: curses mode and mouse on again; the next draw is full.
     public func resume() {
         guard !isRestored else { return }
+        stories_restore_deletes_kitty_pictures(pictures.graphics == .kitty ? 1 : 0)
         if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
         if reportsFocus { writeRaw("\u{1B}[?1004h") }
         updateSize()
@@ -377,8 +379,9 @@ public final class CursesScreen {
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
-        let cleared = pictures.clear(forget: true)
+        let cleared = pictures.clear()
         if !cleared.isEmpty { writeRaw(cleared) }
+        stories_restore_deletes_kitty_pictures(0)
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
         endwin()
@@ -436,9 +439,11 @@ public final class CursesScreen {
             } else if n < 0, errno == EINTR {
                 continue
             } else if n < 0, errno == EAGAIN {
-                // Non-blocking output (someone else's setting): wait until it takes more.
+                // Non-blocking output (someone else's setting): wait until it takes more, as a
+                // blocking write would (giving up mid-picture would leave the terminal inside
+                // an escape string).
                 var ready = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
-                guard poll(&ready, 1, 1000) > 0 else { return }
+                if poll(&ready, 1, -1) < 0, errno != EINTR { return }
             } else {
                 return
             }
@@ -454,7 +459,7 @@ public final class CursesScreen {
     /// 0.28, Ghostty).
     public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false) {
         guard graphics != pictures.graphics || placeholders != pictures.placeholders else { return }
-        let cleared = pictures.clear(forget: true)
+        let cleared = pictures.clear()
         if !cleared.isEmpty { writeRaw(cleared) }
         pictures = PictureLayer(graphics: graphics, placeholders: placeholders)
         stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)

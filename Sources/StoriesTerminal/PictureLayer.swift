@@ -69,6 +69,12 @@ final class PictureLayer {
         return frameCosts.reduce(0, +) / Double(frameCosts.count) <= Self.costBeforeGivingUp
     }
 
+    /// kitty's placement id for a region: its place on screen, so the placement a region
+    /// made is the one taken off, whatever else came and went in between.
+    static func placement(_ region: Canvas.PictureRegion) -> UInt32 {
+        UInt32(clamping: max(0, region.rect.y) * 4096 + max(0, region.rect.x) % 4096 + 1)
+    }
+
     /// Whether `region` takes the place of a picture on screen (the same rectangle).
     func replaces(_ region: Canvas.PictureRegion) -> Bool { shown.contains { $0.rect == region.rect } }
 
@@ -78,10 +84,10 @@ final class PictureLayer {
         guard graphics.showsPixels else { return ([], []) }
         var rows: [Range<Int>] = []
         var output: [UInt8] = []
-        for (index, region) in shown.enumerated() where !next.contains(where: { $0.rect == region.rect }) {
+        for region in shown where !next.contains(where: { $0.rect == region.rect }) {
             switch graphics {
             case .kitty where !usesPlaceholders(region):
-                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: UInt32(index + 1)) }
+                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: Self.placement(region)) }
             case .sixel, .iterm, .kitty:
                 // Pixels (or placeholders) in the cells: ncurses writes every cell again.
                 let low = max(0, region.rect.y), high = min(height, region.rect.maxY)
@@ -97,12 +103,15 @@ final class PictureLayer {
     /// cell): what to write for the pictures.
     func finish(next: [Canvas.PictureRegion], redrawnRows: Set<Int>, full: Bool, width: Int, height: Int) -> [UInt8] {
         guard graphics.showsPixels else { shown = []; return [] }
+        // A full redraw cleared the screen (ED 2), and kitty frees every picture a clear
+        // leaves without a placement: whatever it held is sent again.
+        if full, graphics == .kitty { sent.removeAll() }
         let clock = ContinuousClock()
         let started = clock.now
         var output: [UInt8] = []
         var nowShown: [Canvas.PictureRegion] = []
         var replaced = false
-        for (index, region) in next.enumerated() {
+        for region in next {
             let rect = region.rect
             guard rect.x >= 0, rect.y >= 0, rect.maxX <= width, rect.maxY <= height, rect.width > 0, rect.height > 0 else { continue }
             let before = shown.first { $0.rect == rect }
@@ -123,11 +132,11 @@ final class PictureLayer {
                 }
             case .kitty:
                 guard isNew || full else { continue }
-                let placed = place(region, placement: UInt32(index + 1), into: &output)
+                let placed = place(region, placement: Self.placement(region), into: &output)
                 output += placed
                 // The frame it replaces: its placement off, now the new one covers it.
                 if let before, before.picture !== region.picture, let id = id(of: before.picture) {
-                    output += KittyGraphics.remove(id: id, placement: UInt32(index + 1))
+                    output += KittyGraphics.remove(id: id, placement: Self.placement(before))
                 }
             case .sixel, .iterm:
                 guard isNew || spoilt else { continue }
@@ -139,6 +148,7 @@ final class PictureLayer {
         shown = nowShown
         // Streams of regions no longer shown are let go.
         streams.removeAll { entry in !nowShown.contains(entry.region) }
+        measuring = replaced
         if replaced {
             frameCosts.append((clock.now - started).seconds)
             if frameCosts.count > Self.costsKept { frameCosts.removeFirst() }
@@ -150,26 +160,21 @@ final class PictureLayer {
     }
 
     /// Counts the time the terminal took to be written to (after `finish`'s bytes went out)
-    /// into the latest frame's cost.
+    /// into the cost of the video frame `finish` just measured (a still's write is not one).
     func addWriteTime(_ seconds: Double) {
-        guard !frameCosts.isEmpty else { return }
+        guard measuring, !frameCosts.isEmpty else { return }
         frameCosts[frameCosts.count - 1] += seconds
     }
 
-    /// Takes every picture off the screen; kitty also forgets them (`forget`: quitting).
-    func clear(forget: Bool) -> [UInt8] {
-        defer { shown = [] }
+    /// Whether the last `finish` wrote a video's next frame.
+    private var measuring = false
+
+    /// Takes every picture off the screen and has kitty forget them (quitting; Ctrl-Z, after
+    /// which the screen is drawn again whole and they are sent again).
+    func clear() -> [UInt8] {
+        defer { shown = []; sent.removeAll() }
         guard graphics == .kitty else { return [] }
-        var output: [UInt8] = []
-        if forget {
-            for entry in sent { output += KittyGraphics.delete(id: entry.id) }
-            sent.removeAll()
-        } else {
-            for (index, region) in shown.enumerated() {
-                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: UInt32(index + 1)) }
-            }
-        }
-        return output
+        return sent.flatMap { KittyGraphics.delete(id: $0.id) }
     }
 
     /// The kitty ids in use (tests).
@@ -215,8 +220,9 @@ final class PictureLayer {
         let picture = region.picture
         let (id, bytes) = send(picture, into: &output)
         guard id != 0 else { return [] }
-        let top = region.sourceRow * picture.cellHeight
+        let top = min(max(0, region.sourceRow) * picture.cellHeight, picture.image.height)
         let pixelRows = top..<min(picture.image.height, top + region.rect.height * picture.cellHeight)
+        guard !pixelRows.isEmpty else { return bytes } // rows the picture does not have (h=0 is "all" to kitty)
         return bytes + Self.cursor(x: region.rect.x, y: region.rect.y)
             + KittyGraphics.place(id: id, placement: placement, width: min(picture.image.width, region.rect.width * picture.cellWidth),
                                   rows: pixelRows, columns: region.rect.width, cellRows: region.rect.height)
@@ -231,12 +237,7 @@ final class PictureLayer {
         var image = picture.image.rows(top..<(top + region.rect.height * picture.cellHeight))
         let width = region.rect.width * picture.cellWidth
         if image.width > width { image = image.columns(0..<width) }
-        let bytes: [UInt8]
-        switch graphics {
-        case .sixel: bytes = SixelEncoder.encode(image)
-        case .iterm: bytes = ImageEncoder.png(image, fast: true).map { ITermImages.inline(png: $0, columns: region.rect.width, rows: region.rect.height) } ?? []
-        default: bytes = []
-        }
+        let bytes = PictureEncoding.bytes(image, as: graphics, columns: region.rect.width, rows: region.rect.height)
         streams.append((region, bytes))
         return bytes
     }

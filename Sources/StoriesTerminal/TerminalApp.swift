@@ -52,8 +52,13 @@ public final class TerminalApp {
         var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
                               graphics: terminal.graphics, cellPixels: cell)
         display.movingPixels = movingPixels
+        if terminal.graphics == .sixel { display.largestPicture = sixelLimit }
         return display
     }
+    /// The largest sixel picture the terminal takes (XTSMGRAPHICS), when it is smaller than
+    /// its window was at start: xterm answers its window's size, or its `maxGraphicSize`
+    /// (1000×1000 unless set) when that is smaller — only the second is a limit.
+    private var sixelLimit: PixelArea?
     /// Whether video frames are still shown in real pixels (until the terminal falls behind).
     private var movingPixels = true
 
@@ -140,6 +145,10 @@ public final class TerminalApp {
             if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
                 graphicsNote = "\(chosen.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
             }
+        }
+        if let geometry = probe.replies.sixelGeometry, let cell = terminal.cellPixels,
+           geometry.width < size.width * cell.width || geometry.height < size.height * cell.height {
+            sixelLimit = PixelArea(width: geometry.width, height: geometry.height)
         }
         // The probe's stray keys, read as the first input.
         for scalar in String(decoding: probe.replies.typed, as: UTF8.self).unicodeScalars { decoder.feed(.scalar(scalar)) }

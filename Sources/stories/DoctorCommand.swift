@@ -28,7 +28,7 @@ struct DoctorCommand: ParsableCommand {
         let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, linger: .seconds(1))
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
         for line in Self.report(probe, environment: environment, tmuxPassthrough: inTmux ? TmuxQuery.allowsPassthrough() : nil,
-                                cellPixels: PrintCommand.terminalCellPixels(of: terminal.output), tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
+                                cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) }, tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
             print(line)
         }
     }

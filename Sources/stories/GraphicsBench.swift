@@ -68,7 +68,7 @@ struct GraphicsBench: ParsableCommand {
             print("  sixel  \(format(sixel.median)) ms (\(format(sixel.p90))), its palette \(format(palette)) ms; \(sixelBytes) bytes")
             print("  PNG    \(format(png.median)) ms (\(format(png.p90))), what kitty and iTerm2 are sent; \(pngBytes) bytes")
             print("")
-            print("showing \(URL(fileURLWithPath: path).lastPathComponent) at \(size) cells: the whole command, median of \(runs)")
+            print("showing \(SafeText.line(URL(fileURLWithPath: path).lastPathComponent, maxColumns: 60)) at \(size) cells: the whole command, median of \(runs)")
             print("protocol  program  pixels      ms       bytes     ms/kpx  bytes/px")
         }
 

@@ -68,7 +68,7 @@ struct PlayCommand: ParsableCommand {
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
                                         tolerance: tolerance)
         playback.graphics = graphics
-        if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = cell }
+        if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = (cell.width, cell.height) }
         if isatty(STDOUT_FILENO) == 1 {
             playback.drain = { _ = tcdrain(STDOUT_FILENO) }
             // A resize while playing: the next frame whole, at the new size (or the --size given).
@@ -252,19 +252,13 @@ struct TerminalPlayback {
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// One frame in real pixels at the cursor, over `columns` × `rows` cells. kitty: the
-    /// same picture id each frame, so the terminal replaces the last rather than keeping all.
+    /// same picture id every frame (one of this run's own), so the terminal replaces the
+    /// last rather than keeping them all.
     static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int) -> [UInt8] {
-        switch graphics {
-        case .sixel:
-            return SixelEncoder.encode(frame)
-        case .kitty:
-            return ImageEncoder.png(frame, fast: true).map { KittyGraphics.show(png: $0, id: 1, columns: columns, rows: rows, cursorStays: true) } ?? []
-        case .iterm:
-            return ImageEncoder.png(frame, fast: true).map { ITermImages.inline(png: $0, columns: columns, rows: rows) } ?? []
-        case .cells:
-            return []
-        }
+        PictureEncoding.bytes(frame, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: true)
     }
+
+    static let kittyID = UInt32.random(in: 1..<(1 << 24))
 }
 
 /// Ctrl-C during playback still leaves the cursor shown, the colours reset, and the prompt

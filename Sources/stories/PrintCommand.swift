@@ -35,7 +35,7 @@ struct PrintCommand: ParsableCommand {
     /// pixels from the terminal, else 10×20), written at the cursor with a new line after.
     static func printPixels(_ data: Data, name: String, options: CellSettings, graphics: GraphicsProtocol) throws {
         let (columns, rows) = try options.cellSize()
-        let cell = terminalCellPixels() ?? (10, 20)
+        let cell = terminalCellPixels() ?? .standard
         let frame = (width: min(4000, columns * cell.width), height: min(4000, rows * cell.height))
         let image: RGBImage
         do { image = try ImageDecoder.decode(data, minimumSize: frame) } catch {
@@ -51,17 +51,8 @@ struct PrintCommand: ParsableCommand {
         }
         // The cells it covers, for the protocols sized in cells.
         let across = (picture.width + cell.width - 1) / cell.width, down = (picture.height + cell.height - 1) / cell.height
-        let bytes: [UInt8]
-        switch graphics {
-        case .sixel:
-            bytes = SixelEncoder.encode(picture)
-        case .kitty, .iterm:
-            guard let png = ImageEncoder.png(picture, fast: true) else { throw fail("\(SafeText.line(name)): the picture could not be made into a PNG") }
-            bytes = graphics == .kitty ? KittyGraphics.show(png: png, id: 1, columns: across, rows: down)
-                : ITermImages.inline(png: png, columns: across, rows: down)
-        case .cells:
-            bytes = []
-        }
+        let bytes = PictureEncoding.bytes(picture, as: graphics, columns: across, rows: down)
+        guard !bytes.isEmpty else { throw fail("\(SafeText.line(name)): the picture could not be encoded") }
         PlayCommand.write(bytes + Array("\n".utf8))
         if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }
     }
@@ -201,11 +192,12 @@ extension PrintCommand {
     }
 
     /// A cell's size in whole pixels from the terminal's pixel size, when it reports one.
-    static func terminalCellPixels(of descriptor: Int32 = STDOUT_FILENO) -> (width: Int, height: Int)? {
+    /// (Bounded as `CellPixels` is: a size a terminal could not have is none.)
+    static func terminalCellPixels(of descriptor: Int32 = STDOUT_FILENO) -> CellPixels? {
         var ws = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_xpixel > 0, ws.ws_ypixel > 0,
               ws.ws_col > 0, ws.ws_row > 0 else { return nil }
-        return (max(1, Int(ws.ws_xpixel) / Int(ws.ws_col)), max(1, Int(ws.ws_ypixel) / Int(ws.ws_row)))
+        return CellPixels(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
     }
 }
 

@@ -91,5 +91,16 @@ import Testing
         let huge = Display(colorDepth: .direct, graphics: .kitty, cellPixels: CellPixels(width: 64, height: 128))
         #expect(ViewerScreen.renditionKey(for: media, screenWidth: 400, screenHeight: 120, display: huge, fit: true).pixels == nil)
         #expect(ViewerScreen.renditionKey(for: media, screenWidth: 30, screenHeight: 12, display: huge, fit: true).pixels != nil)
+        // A terminal whose largest picture is smaller than the photo's: cells.
+        var limited = Self.sixel()
+        limited.largestPicture = PixelArea(width: 600, height: 1000)
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == nil)
+        limited.largestPicture = PixelArea(width: 1000, height: 1000)
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == Self.cell)
+        // Video frames the terminal fell behind on are cells; its photos stay pixels.
+        var behind = Self.sixel()
+        behind.movingPixels = false
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true, moving: true).pixels == nil)
+        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true).pixels == Self.cell)
     }
 }

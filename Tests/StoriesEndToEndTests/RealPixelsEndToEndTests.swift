@@ -84,6 +84,12 @@ import Testing
         sleep(1)
         let closed = meanError(try terminal.screenshot("\(graphics)-closed"), expected, at: at)
         #expect(abs(closed - open.error) < 1, "the help closed, the photo is as it was (\(closed), \(open.error))")
+        // Ctrl-L: the whole screen cleared and drawn again, the picture with it (kitty frees
+        // pictures a clear leaves without a placement: it is sent again).
+        try terminal.press("ctrl+l")
+        sleep(2)
+        let redrawn = meanError(try terminal.screenshot("\(graphics)-redrawn"), expected, at: at)
+        #expect(abs(redrawn - open.error) < 1, "after Ctrl-L the photo is as it was (\(redrawn), \(open.error))")
         // A smaller window: the picture made again for it, nothing of the larger one left.
         try terminal.resize(columns: 60, rows: 20, cell: cell)
         sleep(3)

@@ -65,8 +65,15 @@ final class XTerminal {
                          "-o", "background=#000000", "-o", "foreground=#ffffff", "-o", "placement_strategy=top-left",
                          "sh", "-c", command]
         }
-        terminal = try Child(arguments, environment: environment)
-        try Self.wait("the \(kind.rawValue) window", timeout: 20) { (try? self.windowID()) != nil }
+        let log = folder.appendingPathComponent("terminal.log").path
+        terminal = try Child(arguments, environment: environment, stdout: .file(log), stderr: .file(log))
+        let deadline = Date().addingTimeInterval(30)
+        while (try? windowID()) == nil {
+            let said = { String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self) }
+            try #require(terminal?.isRunning == true, "\(kind.rawValue) ended before its window came up: \(said())")
+            try #require(Date() < deadline, "no \(kind.rawValue) window on \(display) within 30 s: \(said())")
+            usleep(100_000)
+        }
     }
 
     deinit {
@@ -210,16 +217,22 @@ enum TerminalsInUse {
     nonisolated(unsafe) private static var tmuxPanes = 0
     nonisolated(unsafe) private static var xTerminal = false
 
+    /// The longest any test waits for the others (one that leaked its terminal must not
+    /// hang the run: after this the test goes ahead beside it).
+    static let patience: TimeInterval = 600
+
     static func shared() {
         condition.lock()
-        while xTerminal { condition.wait() }
+        let deadline = Date().addingTimeInterval(patience)
+        while xTerminal, condition.wait(until: deadline) {}
         tmuxPanes += 1
         condition.unlock()
     }
 
     static func alone() {
         condition.lock()
-        while xTerminal || tmuxPanes > 0 { condition.wait() }
+        let deadline = Date().addingTimeInterval(patience)
+        while xTerminal || tmuxPanes > 0, condition.wait(until: deadline) {}
         xTerminal = true
         condition.unlock()
     }

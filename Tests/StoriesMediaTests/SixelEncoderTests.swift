@@ -32,6 +32,11 @@ import Testing
         #expect(SixelEncoder.encode(RGBImage(width: 0, height: 5)).isEmpty)
         let one = try Self.decode(SixelEncoder.encode(RGBImage(width: 1, height: 1, fill: RGBPixel(9, 9, 9))))
         #expect(one.width == 1 && one.height == 1 && one.unset == 0)
+        // Bands are joined by `-`, and none follows the last: a terminal that counts it as a
+        // line would move (or scroll) one further than the picture.
+        let stream = String(decoding: SixelEncoder.encode(photo), as: UTF8.self)
+        #expect(stream.hasSuffix("\u{1B}\\") && !stream.hasSuffix("-\u{1B}\\"))
+        #expect(stream.filter { $0 == "-" }.count == (119 + 5) / 6 - 1, "one between each two of the 20 bands")
     }
 
     /// A sixel stream read as a terminal reads it: raster attributes, colour definitions

@@ -59,10 +59,11 @@ import Testing
         #expect(place.keys["c"] == "4" && place.keys["r"] == "2" && place.keys["C"] == "1" && place.keys["q"] == "2")
         #expect(Self.text(first).contains("\u{1B}[3;4H\u{1B}_Ga=p"), "placed at the region's top left")
         #expect(Self.text(first).hasPrefix("\u{1B}7") && Self.text(first).hasSuffix("\u{1B}8"), "ncurses' cursor kept")
-        // The same frame again: nothing; a full redraw (the screen was cleared): placed again, not sent.
+        // The same frame again: nothing. A full redraw cleared the screen (ED 2), which frees
+        // kitty's pictures: sent again and placed.
         #expect(layer.finish(next: [region], redrawnRows: [2, 3], full: false, width: 20, height: 10).isEmpty)
         let again = Self.kittyCommands(layer.finish(next: [region], redrawnRows: [], full: true, width: 20, height: 10))
-        #expect(again.map { $0.keys["a"] } == ["p"])
+        #expect(again.map { $0.keys["a"] } == ["t", "p"])
         // It goes: its placement is deleted (the picture kept, for coming back).
         let gone = layer.prepare(next: [], height: 10)
         #expect(gone.rows.isEmpty)
@@ -71,8 +72,9 @@ import Testing
         // Coming back: placed, not sent again.
         let back = Self.kittyCommands(layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10))
         #expect(back.map { $0.keys["a"] } == ["p"])
-        // Quitting forgets it: the terminal's copy is deleted.
-        #expect(Self.kittyCommands(layer.clear(forget: true)).map { $0.keys["d"] } == ["I"])
+        // Quitting (or Ctrl-Z) forgets it: the terminal's copy is deleted.
+        #expect(Self.kittyCommands(layer.clear()).map { $0.keys["d"] } == ["I"])
+        #expect(layer.sentIDs.isEmpty)
     }
 
     @Test func kittyKeepsAFewPicturesAndDeletesTheOldest() {
@@ -179,6 +181,19 @@ import Testing
             stills.addWriteTime(0.5)
         }
         #expect(stills.keepsUp)
+        // A still written after a video: its write is not the video's last frame's cost.
+        let mixed = PictureLayer(graphics: .sixel)
+        for _ in 0..<PictureLayer.costsKept {
+            region.picture = Self.picture()
+            _ = mixed.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)
+            mixed.addWriteTime(0.001)
+        }
+        for n in 0..<PictureLayer.costsKept {
+            let photo = Canvas.PictureRegion(rect: region.rect, picture: Self.picture(), sourceRow: 0, source: "photo\(n).jpg")
+            _ = mixed.finish(next: [photo], redrawnRows: [], full: false, width: 20, height: 10)
+            mixed.addWriteTime(0.5)
+        }
+        #expect(mixed.keepsUp)
     }
 
     /// kitty ≥ 0.28 and Ghostty: the picture sent with a virtual placement over all its
@@ -230,6 +245,6 @@ import Testing
         let region = Self.region(Self.picture())
         #expect(layer.prepare(next: [region], height: 10).output.isEmpty)
         #expect(layer.finish(next: [region], redrawnRows: [], full: true, width: 20, height: 10).isEmpty)
-        #expect(layer.clear(forget: true).isEmpty)
+        #expect(layer.clear().isEmpty)
     }
 }

@@ -31,6 +31,9 @@ public struct Display: Equatable, Sendable {
     /// Whether a video's (or an animation's) frames are shown in real pixels too: false
     /// once the terminal could not take them in time (they are cells then; stills stay pixels).
     public var movingPixels = true
+    /// The largest picture the terminal takes, when it says one smaller than its window
+    /// (xterm's sixel limit, XTSMGRAPHICS): a larger photo is cells.
+    public var largestPicture: PixelArea?
 
     public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
                 background: RGB = Display.dark, symbols: CellSymbols = .half,

@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 
 /// kitty's graphics protocol (issue 31), as the picture layer and `stories print` write it:
@@ -10,8 +11,9 @@ public enum KittyGraphics {
     /// The largest chunk of base64 one command carries (the spec's limit).
     public static let chunk = 4096
 
-    /// Sends `png` as picture `id` (not shown yet). Empty for an empty picture.
-    public static func transmit(png: Data, id: UInt32) -> [UInt8] {
+    /// Sends `png` as picture `id` (not shown yet; nil: no id, for `show`). Empty for an
+    /// empty picture.
+    public static func transmit(png: Data, id: UInt32?) -> [UInt8] {
         let encoded = Array(png.base64EncodedData())
         guard !encoded.isEmpty else { return [] }
         var out: [UInt8] = []
@@ -20,7 +22,7 @@ public enum KittyGraphics {
         while start < encoded.count {
             let end = min(encoded.count, start + chunk)
             let more = end < encoded.count ? 1 : 0
-            let keys = start == 0 ? "a=t,f=100,t=d,i=\(id),q=2,m=\(more)" : "m=\(more),q=2"
+            let keys = start == 0 ? "a=t,f=100,t=d,\(id.map { "i=\($0)," } ?? "")q=2,m=\(more)" : "m=\(more),q=2"
             out += Array("\u{1B}_G\(keys);".utf8)
             out += encoded[start..<end]
             out += [0x1B, 0x5C]
@@ -47,9 +49,11 @@ public enum KittyGraphics {
     }
 
     /// A picture for `stories print`: sent and shown at the cursor over `columns` × `rows`
-    /// cells in one command (`a=T`), the cursor left after it as text would be.
-    /// `cursorStays`: the cursor is left where it was (a video's frames, one over the last).
-    public static func show(png: Data, id: UInt32, columns: Int, rows: Int, cursorStays: Bool = false) -> [UInt8] {
+    /// cells in one command (`a=T`), the cursor left after it as text would be. `id` nil:
+    /// none, so it replaces no picture already on screen (an earlier print's).
+    /// `cursorStays`: the cursor is left where it was (a video's frames, one over the last,
+    /// under one id).
+    public static func show(png: Data, id: UInt32?, columns: Int, rows: Int, cursorStays: Bool = false) -> [UInt8] {
         var out = transmit(png: png, id: id)
         guard !out.isEmpty else { return [] }
         // The first command's action becomes "transmit and display", sized in cells.
@@ -145,5 +149,24 @@ public enum ITermImages {
         out += Array(png.base64EncodedData())
         out.append(0x07)
         return out
+    }
+}
+
+/// A picture as a protocol writes it at the cursor, over `columns` × `rows` cells: the one
+/// place `stories print`, `stories play` and the picture layer's sixel and iTerm2 streams
+/// choose an encoding. `kittyID`: the id a kitty picture is shown under (nil: none).
+public enum PictureEncoding {
+    public static func bytes(_ image: RGBImage, as graphics: GraphicsProtocol, columns: Int, rows: Int, kittyID: UInt32? = nil,
+                             cursorStays: Bool = false) -> [UInt8] {
+        switch graphics {
+        case .sixel:
+            return SixelEncoder.encode(image)
+        case .kitty:
+            return ImageEncoder.png(image, fast: true).map { KittyGraphics.show(png: $0, id: kittyID, columns: columns, rows: rows, cursorStays: cursorStays) } ?? []
+        case .iterm:
+            return ImageEncoder.png(image, fast: true).map { ITermImages.inline(png: $0, columns: columns, rows: rows) } ?? []
+        case .cells:
+            return []
+        }
     }
 }

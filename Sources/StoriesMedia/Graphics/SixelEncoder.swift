@@ -99,7 +99,9 @@ public enum SixelEncoder {
                         last[colour] = -1
                     }
                     usedList.removeAll(keepingCapacity: true)
-                    out.append(UInt8(ascii: "-"))
+                    // The next band; none after the last (a terminal may count it as a line
+                    // and move, or scroll, one further).
+                    if top + 6 < height { out.append(UInt8(ascii: "-")) }
                 }
             }
            }

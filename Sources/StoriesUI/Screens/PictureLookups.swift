@@ -5,12 +5,18 @@ import StoriesCore
 /// The one place a photo's rendition key is made: the viewer draws the photo at
 /// `ViewerScreen.photoSize` of the screen, so the preloader prepares exactly that.
 extension ViewerScreen {
+    /// `moving`: a video's (or an animation's) frames, which are cells once the terminal
+    /// could not take them in pixels (`Display.movingPixels`).
     public static func renditionKey(for media: Media, screenWidth: Int, screenHeight: Int, display: Display,
-                                    fit: Bool) -> RenditionKey {
+                                    fit: Bool, moving: Bool = false) -> RenditionKey {
         let size = photoSize(width: screenWidth, height: screenHeight)
-        // Real pixels up to `PixelPicture.maxPixels` (a 4K screen); a larger screen's photo is cells.
-        let pixels = display.pixelCell.flatMap { cell in
-            max(1, size.width) * cell.width * max(1, size.height) * cell.height <= PixelPicture.maxPixels ? cell : nil
+        // Real pixels up to `PixelPicture.maxPixels` (a 4K screen) and the terminal's own
+        // limit; a larger photo is cells, as are a video's frames the terminal fell behind on.
+        let pixels = display.pixelCell.flatMap { cell -> CellPixels? in
+            let width = max(1, size.width) * cell.width, height = max(1, size.height) * cell.height
+            guard width * height <= PixelPicture.maxPixels, !(moving && !display.movingPixels) else { return nil }
+            if let limit = display.largestPicture, width > limit.width || height > limit.height { return nil }
+            return cell
         }
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
                             depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect,

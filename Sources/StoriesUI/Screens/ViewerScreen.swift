@@ -116,7 +116,7 @@ public enum ViewerScreen {
         drawLastLine(state, into: &canvas)
         // Real pixels between the author band and the caption: those rows stay cells, the
         // picture's own darkened bands with text on them.
-        if let pixels, state.viewing.transition == nil, state.media.waiting == nil {
+        if let pixels, state.media.waiting == nil { // (none during a motion: AppView drops them)
             let top = photo.y + 1
             let bottom = min(photo.maxY, lines.isEmpty ? media.maxY + bottomLines : captionTop, pixels.rows + photo.y)
             if bottom > top {
