@@ -192,6 +192,14 @@ public final class CursesScreen {
         // lines is written again, over the pixels; kitty: the placement is deleted).
         let (spoilt, before) = pictures.prepare(next: canvas.pictures, height: canvas.height)
         if !before.isEmpty { writeRaw(before) }
+        if canvas.isMotion, spoilt.isEmpty, pictures.shown.isEmpty, let shown = previous, drawDirectly(canvas, over: shown) { return }
+        if wroteDirectly {
+            // The motion is over: ncurses' screen is made whole again, every line rewritten
+            // (no clear, so nothing flashes) from the whole canvas.
+            wroteDirectly = false
+            previous = nil
+            wredrawln(stories_stdscr(), 0, Int32(canvas.height))
+        }
         for rows in spoilt { wredrawln(stories_stdscr(), Int32(rows.lowerBound), Int32(rows.count)) }
         let wasFull = previous == nil
         if !drawCells(canvas, fallBackWhenFull: false) {
@@ -464,6 +472,26 @@ public final class CursesScreen {
         pictures = PictureLayer(graphics: graphics, placeholders: placeholders)
         stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)
         previous = nil
+    }
+
+    /// Frames of a motion were written past ncurses since it last drew.
+    private var wroteDirectly = false
+
+    /// A motion's frame, written by itself (issue 31: a cube or zoom frame through ncurses
+    /// cost 7 ms at 120×40, nearly all of it `tparm` formatting the changed cells): the
+    /// cells that changed since what the terminal shows (`shown`), through the one frame
+    /// writer, from the top left. ncurses is not told; when the motion ends its screen is
+    /// made whole again (above). False when it cannot be (no colours to write, another size).
+    private func drawDirectly(_ canvas: Canvas, over shown: Canvas) -> Bool {
+        guard colorDepth != .none, shown.width == canvas.width, shown.height == canvas.height else { return false }
+        var terminal = shown
+        let diff = canvas.diff(from: shown)
+        lastDrawnCellCount = diff.changes.count
+        let bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
+        if !bytes.isEmpty { writeRaw(Array("\u{1B}[H".utf8) + bytes) }
+        previous = terminal
+        wroteDirectly = true
+        return true
     }
 
     /// Whether moving pictures in real pixels reach the terminal in time (false: video

@@ -11,8 +11,9 @@ import StoriesUI
 
 /// `stories bench frames`: what one animation frame costs at 120×40 — the cube between two
 /// photo stories, and the zoom in from the bubble and back out — drawing the screen (the
-/// pure render of state and caches) and handing it to ncurses (the diff, colour pairs,
-/// `doupdate` into /dev/null through a real terminfo entry). The app runs on the virtual
+/// pure render of state and caches) and writing it: through ncurses (the diff, colour
+/// pairs, `doupdate` into /dev/null through a real terminfo entry) and, side by side, past
+/// it through the frame writer as the viewer writes a motion's frames. The app runs on the virtual
 /// clock with the demo feed, so every run draws the same frames.
 struct FramesBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,11 +56,13 @@ struct FramesBench: ParsableCommand {
         }
         if !json {
             print("frames at \(width)×\(height), the demo feed on the virtual clock, \(runs) of each (median ms per frame; p90 in brackets)")
-            print("colours    animation  frames  draw          ncurses       total         cells written")
+            print("colours    animation  written by     frames  draw          output        total         cells written")
         }
         for depth in try depths() {
+            // Side by side: the frames through ncurses, and written past it as the viewer does.
             let results = try MainActor.assumeIsolated {
-                try FrameTiming.run(source: demo, width: width, height: height, depth: depth, runs: runs)
+                try FrameTiming.run(source: demo, width: width, height: height, depth: depth, runs: runs, direct: false)
+                    + FrameTiming.run(source: demo, width: width, height: height, depth: depth, runs: runs, direct: true)
             }
             for result in results {
                 if json {
@@ -77,6 +80,8 @@ enum FrameTiming {
     struct Result {
         var depth: ColorDepth
         var animation: String
+        /// Who wrote the frames: "ncurses", or "frame writer" (past ncurses, as the viewer does).
+        var writer: String
         var draw: [Double] = []
         var output: [Double] = []
         var cells: [Int] = []
@@ -90,20 +95,22 @@ enum FrameTiming {
         var jsonLine: String {
             let (d, o, t) = (stat(draw), stat(output), stat(total))
             func n(_ v: Double) -> String { String(format: "%.3f", v) }
-            return "{\"bench\":\"frames\",\"colors\":\"\(depth.name)\",\"animation\":\"\(animation)\",\"frames\":\(draw.count),"
-                + "\"draw_ms\":\(n(d.median)),\"draw_p90_ms\":\(n(d.p90)),\"ncurses_ms\":\(n(o.median)),\"ncurses_p90_ms\":\(n(o.p90)),"
+            return "{\"bench\":\"frames\",\"colors\":\"\(depth.name)\",\"animation\":\"\(animation)\",\"writer\":\"\(writer)\",\"frames\":\(draw.count),"
+                + "\"draw_ms\":\(n(d.median)),\"draw_p90_ms\":\(n(d.p90)),\"output_ms\":\(n(o.median)),\"output_p90_ms\":\(n(o.p90)),"
                 + "\"frame_ms\":\(n(t.median)),\"frame_p90_ms\":\(n(t.p90)),\"cells_median\":\(cells.sorted()[safe: cells.count / 2] ?? 0)}"
         }
 
         var tableLine: String {
             func cell(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
             func pair(_ v: (median: Double, p90: Double)) -> String { String(format: "%.2f [%.2f]", v.median, v.p90) }
-            return cell(depth.name, 11) + cell(animation, 11) + cell("\(draw.count)", 8) + cell(pair(stat(draw)), 14)
+            return cell(depth.name, 11) + cell(animation, 11) + cell(writer, 15) + cell("\(draw.count)", 8) + cell(pair(stat(draw)), 14)
                 + cell(pair(stat(output)), 14) + cell(pair(stat(total)), 14) + "\(cells.sorted()[safe: cells.count / 2] ?? 0)"
         }
     }
 
-    static func run(source: any FeedSource, width: Int, height: Int, depth: ColorDepth, runs: Int) throws -> [Result] {
+    /// `direct`: motion frames written past ncurses (the viewer's way); false: every frame
+    /// through ncurses, as before.
+    static func run(source: any FeedSource, width: Int, height: Int, depth: ColorDepth, runs: Int, direct: Bool) throws -> [Result] {
         // ncurses writing into /dev/null through the terminfo entry a terminal of this
         // depth would have, at this size.
         setenv("COLUMNS", "\(width)", 1)
@@ -126,10 +133,12 @@ enum FrameTiming {
         let services = VirtualServices(client: FeedClient(source: source, profile: .local), scheduler: scheduler)
         let engine = AppEngine(services: services, scheduler: scheduler, width: width, height: height)
         engine.setDisplay(Display(colorDepth: screen.colorDepth))
-        var cube = Result(depth: depth, animation: "cube"), zoom = Result(depth: depth, animation: "zoom")
+        let writer = direct ? "frame writer" : "ncurses"
+        var cube = Result(depth: depth, animation: "cube", writer: writer), zoom = Result(depth: depth, animation: "zoom", writer: writer)
         engine.draw = { _ in
             let began = DispatchTime.now().uptimeNanoseconds
-            let canvas = engine.render()
+            var canvas = engine.render()
+            if !direct { canvas.isMotion = false }
             let drawn = DispatchTime.now().uptimeNanoseconds
             screen.draw(canvas)
             let ended = DispatchTime.now().uptimeNanoseconds

@@ -34,6 +34,45 @@ import Testing
         #expect(TerminalError.unknownTerminal("x").description.contains("TERM=xterm-256color"))
     }
 
+    /// A motion's frames are written by the frame writer, past ncurses (a cube frame through
+    /// ncurses cost 7 ms at 120×40): only the cells that changed, from the top left; when the
+    /// motion ends ncurses' screen is made whole again from the whole canvas.
+    @Test func aMotionsFramesGoPastNcursesAndItsScreenIsWholeAfter() throws {
+        let output = try #require(tmpfile())
+        let input = try #require(fopen("/dev/null", "r"))
+        defer { fclose(output); fclose(input) }
+        let screen = try CursesScreen(termName: "xterm-256color", input: input, output: output, environment: [:], mouse: false)
+        defer { screen.close() }
+        let (width, height) = (screen.size.width, screen.size.height)
+        var still = Canvas(width: width, height: height)
+        still.text("before", x: 0, y: 0, style: Style(foreground: .palette(196)))
+        screen.draw(still)
+        fflush(output)
+        let start = ftell(output)
+        var motion = still
+        motion.text("moving", x: 2, y: 3, style: Style(foreground: .palette(46)))
+        motion.isMotion = true
+        screen.draw(motion)
+        #expect(screen.lastDrawnCellCount == 6, "the six changed cells")
+        #expect(screen.cell(x: 2, y: 3)?.text == " ", "ncurses was not told")
+        fflush(output)
+        let end = ftell(output)
+        var bytes = [UInt8](repeating: 0, count: end - start)
+        fseek(output, start, SEEK_SET)
+        _ = fread(&bytes, 1, bytes.count, output)
+        let written = String(decoding: bytes, as: UTF8.self)
+        #expect(written.hasPrefix("\u{1B}[H"), "from the top left: \(written.debugDescription)")
+        #expect(written.contains("moving") && !written.contains("before"), "only what changed")
+        #expect(written.contains("38;5;46"), "in its colour")
+        // At rest again: ncurses holds the whole canvas.
+        var after = motion
+        after.isMotion = false
+        after.text("at rest", x: 0, y: 5)
+        screen.draw(after)
+        #expect(screen.cell(x: 2, y: 3)?.text == "m" && screen.cell(x: 0, y: 0)?.text == "b" && screen.cell(x: 0, y: 5)?.text == "a")
+        #expect(screen.lastDrawnCellCount > width * height / 2, "every cell handed to ncurses again")
+    }
+
     @Test func drawsWideCharactersAndColoursIntoTheCells() throws {
         try withScreen { screen in
             var canvas = Canvas(width: screen.size.width, height: screen.size.height)

@@ -49,6 +49,9 @@ public struct Canvas: Equatable, Sendable {
     /// each picture's rows there; the cells beneath are the same picture in cells, what
     /// every other terminal (and the test screen) shows. Not part of the cells either.
     public var pictures: [PictureRegion] = []
+    /// A frame of a motion (cube, zoom, dismiss): the terminal backend may write it by
+    /// itself, past its screen library, and make its screen whole again when the motion ends.
+    public var isMotion = false
 
     /// Part of a picture in real pixels on screen: the picture's cells from `sourceRow`
     /// (whole rows, all its columns), at `rect`. `source` names what it shows (a media

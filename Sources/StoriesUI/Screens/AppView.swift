@@ -37,6 +37,7 @@ public enum AppView {
             || state.chrome.modal != nil {
             canvas.pictures.removeAll()
         }
+        canvas.isMotion = TransitionView.motion(of: state) != nil
         if state.chrome.showsGestures {
             GestureOverlay.render(state, into: &canvas)
         }
