@@ -53,6 +53,12 @@ public struct Canvas: Equatable, Sendable {
     /// itself, past its screen library, and make its screen whole again when the motion ends.
     public var isMotion = false
 
+    /// Two canvases are equal when they show the same: their cells and links. How a
+    /// terminal may write them (`pictures` over the cells, `isMotion`) is not what they show.
+    public static func == (a: Canvas, b: Canvas) -> Bool {
+        a.width == b.width && a.height == b.height && a.cells == b.cells && a.links == b.links
+    }
+
     /// Part of a picture in real pixels on screen: the picture's cells from `sourceRow`
     /// (whole rows, all its columns), at `rect`. `source` names what it shows (a media
     /// location): a new picture of the same source at the same place is a video's next frame.
