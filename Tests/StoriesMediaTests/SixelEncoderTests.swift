@@ -39,6 +39,20 @@ import Testing
         #expect(stream.filter { $0 == "-" }.count == (119 + 5) / 6 - 1, "one between each two of the 20 bands")
     }
 
+    /// A picture large enough to be encoded in parts at once (`parallelPixels`) comes back
+    /// as whole as a small one: the parts join band after band.
+    @Test func aLargePictureEncodedInPartsComesBackWhole() throws {
+        let photo = ImageScaler.scale(try ImageDecoder.decode(try VideoFixture.data("subjects/astronaut.jpg")), width: 640, height: 479)
+        #expect(photo.width * photo.height >= SixelEncoder.parallelPixels)
+        let stream = SixelEncoder.encode(photo)
+        let back = try Self.decode(stream)
+        #expect(back.width == 640 && back.height == 479 && back.unset == 0)
+        var error = 0
+        for i in photo.pixels.indices { error += abs(Int(photo.pixels[i]) - Int(back.image.pixels[i])) }
+        #expect(Double(error) / Double(photo.pixels.count) < 6)
+        #expect(stream.filter { $0 == UInt8(ascii: "-") }.count == (479 + 5) / 6 - 1)
+    }
+
     /// A sixel stream read as a terminal reads it: raster attributes, colour definitions
     /// (`#i;2;r;g;b` in percent), colour selection, sixel characters, `!n` repeats, `$`
     /// and `-`. How many pixels no colour set is counted.

@@ -1,3 +1,4 @@
+import Foundation
 /// A picture as sixel graphics (issue 31, point 2: the first of the three encoders): real
 /// pixels for terminals that draw them (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).
 ///
@@ -46,9 +47,62 @@ public enum SixelEncoder {
                 }
             }
         }
-        // Each band of six rows: a colour's sixels (6 bits, one byte a column) only over the
-        // span of columns it has in the band, run-length coded, the rest of its line left out.
+        // The bands, in parts encoded at once on a large picture (each part's bands are
+        // independent given the palette), joined in order.
+        let bands = (height + 5) / 6
+        let parts = width * height >= Self.parallelPixels ? min(Self.parts, bands) : 1
+        let streams = Streams(count: parts)
         let colours = palette.count
+        indices.withUnsafeBufferPointer { indices in
+            let shared = ReadOnly(indices)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (bands * part / parts)..<(bands * (part + 1) / parts)
+                streams.set(part, encodeBands(range, indices: shared.buffer, width: width, height: height, colours: colours))
+            }
+        }
+        for part in 0..<parts { out += streams.get(part) }
+        append("\u{1B}\\")
+        return out
+    }
+
+    /// Pictures of at least this many pixels are encoded in `parts` at once.
+    static let parallelPixels = 1 << 18
+    static let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The pixels' palette indices, shared by the parts. `@unchecked Sendable`: nothing writes
+    /// them while the parts read, and `concurrentPerform` returns only after every part has
+    /// finished, inside the buffer's `withUnsafeBufferPointer`.
+    private struct ReadOnly: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt8>
+        init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+    }
+
+    /// The parts' streams, each written by its own iteration of `concurrentPerform` and read
+    /// after it returns. `@unchecked Sendable`: `lock` guards `slots`.
+    private final class Streams: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [[UInt8]]
+        init(count: Int) { slots = Array(repeating: [], count: count) }
+        func set(_ index: Int, _ bytes: [UInt8]) { lock.lock(); slots[index] = bytes; lock.unlock() }
+        func get(_ index: Int) -> [UInt8] { lock.lock(); defer { lock.unlock() }; return slots[index] }
+    }
+
+    /// Bands `bands` (of six rows each): for each, each colour's sixels (6 bits, one byte a
+    /// column) only over the span of columns it has in the band, run-length coded, the rest
+    /// of its line left out; colours joined by `$`, bands by `-` (none after the picture's
+    /// last: a terminal may count it as a line and move, or scroll, one further).
+    static func encodeBands(_ bands: Range<Int>, indices: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                            colours: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(width * 6 * bands.count)
+        func number(_ value: Int) {
+            switch value {
+            case ..<10: out.append(UInt8(48 + max(0, value)))
+            case ..<100: out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
+            case ..<1000: out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
+            default: out.append(contentsOf: String(value).utf8)
+            }
+        }
         var rows = [UInt8](repeating: 0, count: colours * width)
         var first = [Int](repeating: Int.max, count: colours), last = [Int](repeating: -1, count: colours)
         var usedList: [Int] = []
@@ -56,58 +110,54 @@ public enum SixelEncoder {
         rows.withUnsafeMutableBufferPointer { rows in
           first.withUnsafeMutableBufferPointer { first in
            last.withUnsafeMutableBufferPointer { last in
-            indices.withUnsafeBufferPointer { indices in
-                for top in stride(from: 0, to: height, by: 6) {
-                    for dy in 0..<min(6, height - top) {
-                        let bit = UInt8(1 << dy), row = (top + dy) * width
-                        for x in 0..<width {
-                            let colour = Int(indices[row + x])
-                            if last[colour] < 0 { usedList.append(colour) }
-                            if x < first[colour] { first[colour] = x }
-                            if x > last[colour] { last[colour] = x }
-                            rows[colour * width + x] |= bit
-                        }
+            for band in bands {
+                let top = band * 6
+                for dy in 0..<min(6, height - top) {
+                    let bit = UInt8(1 << dy), row = (top + dy) * width
+                    for x in 0..<width {
+                        let colour = Int(indices[row + x])
+                        if last[colour] < 0 { usedList.append(colour) }
+                        if x < first[colour] { first[colour] = x }
+                        if x > last[colour] { last[colour] = x }
+                        rows[colour * width + x] |= bit
                     }
-                    for (n, colour) in usedList.enumerated() {
-                        if n > 0 { out.append(UInt8(ascii: "$")) }
-                        out.append(UInt8(ascii: "#")); number(colour)
-                        let base = colour * width, start = first[colour], end = last[colour] + 1
-                        // The columns before its span: empty sixels.
-                        if start > 3 {
-                            out.append(UInt8(ascii: "!")); number(start); out.append(63)
-                        } else {
-                            for _ in 0..<start { out.append(63) }
-                        }
-                        var x = start
-                        while x < end {
-                            let value = rows[base + x]
-                            var run = 1
-                            if value == 0, let row = UnsafeRawPointer(rows.baseAddress) {
-                                // Empty columns (most of a colour's span): eight at a time.
-                                while x + run + 8 <= end, row.loadUnaligned(fromByteOffset: base + x + run, as: UInt64.self) == 0 { run += 8 }
-                            }
-                            while x + run < end, rows[base + x + run] == value { run += 1 }
-                            if run > 3 {
-                                out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
-                            } else {
-                                for _ in 0..<run { out.append(63 + value) }
-                            }
-                            x += run
-                        }
-                        rows.baseAddress.map { ($0 + base + start).update(repeating: 0, count: end - start) }
-                        first[colour] = Int.max
-                        last[colour] = -1
-                    }
-                    usedList.removeAll(keepingCapacity: true)
-                    // The next band; none after the last (a terminal may count it as a line
-                    // and move, or scroll, one further).
-                    if top + 6 < height { out.append(UInt8(ascii: "-")) }
                 }
+                for (n, colour) in usedList.enumerated() {
+                    if n > 0 { out.append(UInt8(ascii: "$")) }
+                    out.append(UInt8(ascii: "#")); number(colour)
+                    let base = colour * width, start = first[colour], end = last[colour] + 1
+                    // The columns before its span: empty sixels.
+                    if start > 3 {
+                        out.append(UInt8(ascii: "!")); number(start); out.append(63)
+                    } else {
+                        for _ in 0..<start { out.append(63) }
+                    }
+                    var x = start
+                    while x < end {
+                        let value = rows[base + x]
+                        var run = 1
+                        if value == 0, let row = UnsafeRawPointer(rows.baseAddress) {
+                            // Empty columns (most of a colour's span): eight at a time.
+                            while x + run + 8 <= end, row.loadUnaligned(fromByteOffset: base + x + run, as: UInt64.self) == 0 { run += 8 }
+                        }
+                        while x + run < end, rows[base + x + run] == value { run += 1 }
+                        if run > 3 {
+                            out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
+                        } else {
+                            for _ in 0..<run { out.append(63 + value) }
+                        }
+                        x += run
+                    }
+                    rows.baseAddress.map { ($0 + base + start).update(repeating: 0, count: end - start) }
+                    first[colour] = Int.max
+                    last[colour] = -1
+                }
+                usedList.removeAll(keepingCapacity: true)
+                if top + 6 < height { out.append(UInt8(ascii: "-")) }
             }
            }
           }
         }
-        append("\u{1B}\\")
         return out
     }
 
