@@ -1,6 +1,7 @@
 import ArgumentParser
 import StoriesCells
 import StoriesCore
+import StoriesMedia
 import StoriesTerminal
 import Foundation
 
@@ -98,6 +99,11 @@ struct DoctorCommand: ParsableCommand {
         default:
             add("pictures", "\(graphics.rawValue): \(why)\(graphics == .kitty ? kittyTime : da1Time)")
             add("", "photos at rest are shown in real pixels (--graphics cells, or graphics = cells in stories.conf, turns it off)")
+            if graphics == .kitty {
+                add("", KittyPlaceholders.supported(version: probe.replies.version)
+                    ? "placed through Unicode placeholders, so pictures live in the text (kitty 0.28 or later, Ghostty)"
+                    : "placed by placement commands (kitty 0.28 or later draws Unicode placeholders, which stories would use)")
+            }
         }
         if let sixel = probe.replies.sixelGeometry { add("", "sixel pictures up to \(sixel.width)×\(sixel.height) pixels\(ms("sixel"))") }
 

@@ -157,6 +157,19 @@ import Testing
     @Test func kittyShowsItsGraphicsAndLeavesNothingBehind() throws {
         try run(.kitty, graphics: "auto", expecting: "pictures    kitty: it answered the kitty graphics query", cold: true)
     }
+
+    /// Doctor in kitty 0.26.5 says its pictures are placed by placement commands, and what
+    /// a newer kitty would get.
+    @Test func doctorSaysHowKittyPicturesArePlaced() throws {
+        let missing = XTerminal.missing(.kitty)
+        try #require(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (.ci/run installs them)")
+        let binary = try Binary.requireBuilt()
+        let terminal = try XTerminal(.kitty, columns: Self.columns, rows: Self.rows, command:
+            "export TERM=xterm-256color; \(binary) doctor > \"$XT_FOLDER/doctor.txt\" 2>&1; sleep 30")
+        _ = try Self.cellSize(terminal)
+        let report = try String(contentsOf: terminal.folder.appendingPathComponent("doctor.txt"), encoding: .utf8)
+        #expect(report.contains("placed by placement commands (kitty 0.28 or later draws Unicode placeholders"), "\(report)")
+    }
 }
 
 /// Issue 31, point 6: the viewer on a pseudo-terminal that answers as kitty 0.28 would —
