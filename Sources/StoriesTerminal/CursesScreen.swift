@@ -501,6 +501,4 @@ public final class CursesScreen {
     /// The protocol pictures are shown with.
     public var graphics: GraphicsProtocol { pictures.graphics }
 
-    /// Bytes of pictures written by the last frame.
-    public var lastPictureBytes: Int { pictures.lastWrite }
 }

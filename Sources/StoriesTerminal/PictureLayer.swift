@@ -44,8 +44,6 @@ final class PictureLayer {
     private var nextID: UInt32 = 1
     /// sixel and iTerm2: each region's stream, while it is on screen.
     private var streams: [(region: Canvas.PictureRegion, bytes: [UInt8])] = []
-    /// Bytes written by the last `finish` (for `i` and benchmarks).
-    private(set) var lastWrite = 0
     /// How long the last replacing frames took to make and write, seconds (the latest few).
     private var frameCosts: [Double] = []
 
@@ -153,8 +151,7 @@ final class PictureLayer {
             frameCosts.append((clock.now - started).seconds)
             if frameCosts.count > Self.costsKept { frameCosts.removeFirst() }
         }
-        guard !output.isEmpty else { lastWrite = 0; return [] }
-        lastWrite = output.count
+        guard !output.isEmpty else { return [] }
         // The cursor as ncurses left it, and its attributes.
         return Array("\u{1B}7".utf8) + output + Array("\u{1B}8".utf8)
     }

@@ -18,22 +18,14 @@ public enum SixelEncoder {
         var out: [UInt8] = []
         out.reserveCapacity(width * height) // a photo's stream is a little under a byte a pixel
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
-        func number(_ value: Int) {
-            switch value {
-            case ..<10: out.append(UInt8(48 + max(0, value)))
-            case ..<100: out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
-            case ..<1000: out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
-            default: out.append(contentsOf: String(value).utf8)
-            }
-        }
         // P2 = 1: pixels no colour sets are left as they are (not painted in colour 0).
         append("\u{1B}P0;1;0q\"1;1;\(width);\(height)")
         for (index, colour) in palette.enumerated() {
-            out.append(UInt8(ascii: "#")); number(index)
+            out.append(UInt8(ascii: "#")); appendNumber(&out, index)
             append(";2;")
-            number((Int(colour.r) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
-            number((Int(colour.g) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
-            number((Int(colour.b) * 100 + 127) / 255)
+            appendNumber(&out, (Int(colour.r) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
+            appendNumber(&out, (Int(colour.g) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
+            appendNumber(&out, (Int(colour.b) * 100 + 127) / 255)
         }
         // Each pixel's palette index.
         var indices = [UInt8](repeating: 0, count: width * height)
@@ -63,6 +55,16 @@ public enum SixelEncoder {
         for part in 0..<parts { out += streams.get(part) }
         append("\u{1B}\\")
         return out
+    }
+
+    /// Writes `value` (not negative) in decimal.
+    static func appendNumber(_ out: inout [UInt8], _ value: Int) {
+        switch value {
+        case ..<10: out.append(UInt8(48 + max(0, value)))
+        case ..<100: out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
+        case ..<1000: out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
+        default: out.append(contentsOf: String(value).utf8)
+        }
     }
 
     /// Pictures of at least this many pixels are encoded in `parts` at once.
@@ -95,14 +97,6 @@ public enum SixelEncoder {
                             colours: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(width * 6 * bands.count)
-        func number(_ value: Int) {
-            switch value {
-            case ..<10: out.append(UInt8(48 + max(0, value)))
-            case ..<100: out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
-            case ..<1000: out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
-            default: out.append(contentsOf: String(value).utf8)
-            }
-        }
         var rows = [UInt8](repeating: 0, count: colours * width)
         var first = [Int](repeating: Int.max, count: colours), last = [Int](repeating: -1, count: colours)
         var usedList: [Int] = []
@@ -124,11 +118,11 @@ public enum SixelEncoder {
                 }
                 for (n, colour) in usedList.enumerated() {
                     if n > 0 { out.append(UInt8(ascii: "$")) }
-                    out.append(UInt8(ascii: "#")); number(colour)
+                    out.append(UInt8(ascii: "#")); appendNumber(&out, colour)
                     let base = colour * width, start = first[colour], end = last[colour] + 1
                     // The columns before its span: empty sixels.
                     if start > 3 {
-                        out.append(UInt8(ascii: "!")); number(start); out.append(63)
+                        out.append(UInt8(ascii: "!")); appendNumber(&out, start); out.append(63)
                     } else {
                         for _ in 0..<start { out.append(63) }
                     }
@@ -142,7 +136,7 @@ public enum SixelEncoder {
                         }
                         while x + run < end, rows[base + x + run] == value { run += 1 }
                         if run > 3 {
-                            out.append(UInt8(ascii: "!")); number(run); out.append(63 + value)
+                            out.append(UInt8(ascii: "!")); appendNumber(&out, run); out.append(63 + value)
                         } else {
                             for _ in 0..<run { out.append(63 + value) }
                         }

@@ -24,7 +24,8 @@ public enum AppView {
             canvas.keepReadable(on: state.display)
             return canvas
         }
-        if let motion = TransitionView.motion(of: state) {
+        let motion = TransitionView.motion(of: state)
+        if let motion {
             TransitionView.render(motion, state: state, into: &canvas, pictures: pictures, banners: banners)
         } else if let viewer = state.viewer {
             ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
@@ -33,11 +34,10 @@ public enum AppView {
         }
         // Real pixels only at rest and with nothing over them: during a motion and under
         // an overlay the picture's cells stand in, and the overlay reads.
-        if TransitionView.motion(of: state) != nil || state.chrome.showsGestures || state.chrome.showsMetrics
-            || state.chrome.modal != nil {
+        if motion != nil || state.chrome.showsGestures || state.chrome.showsMetrics || state.chrome.modal != nil {
             canvas.pictures.removeAll()
         }
-        canvas.isMotion = TransitionView.motion(of: state) != nil
+        canvas.isMotion = motion != nil
         if state.chrome.showsGestures {
             GestureOverlay.render(state, into: &canvas)
         }
