@@ -37,8 +37,14 @@ import Testing
 
     /// A cell's size from the window's: its size in pixels over the cells asked for.
     static func windowCell(_ terminal: XTerminal) throws -> (width: Int, height: Int) {
-        let size = try #require(try terminal.windowSize())
-        return (size.width / columns, size.height / rows)
+        // A window just mapped may not have its size yet (once in CI it measured a cell 0 wide).
+        var cell = (width: 0, height: 0)
+        try XTerminal.wait("the window's size", timeout: 15) {
+            guard let size = try? terminal.windowSize() else { return false }
+            cell = (size.width / columns, size.height / rows)
+            return CellPixels(width: cell.width, height: cell.height) != nil
+        }
+        return cell
     }
 
     /// The cell size `stories doctor` found in the terminal (it runs first, into a file).
