@@ -376,7 +376,7 @@ public final class CursesScreen {
     /// Comes back after a stop: curses mode and mouse on again; the next draw is full.
     public func resume() {
         guard !isRestored else { return }
-        stories_restore_deletes_kitty_pictures(pictures.graphics == .kitty ? 1 : 0)
+        stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
         if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
         if reportsFocus { writeRaw("\u{1B}[?1004h") }
         updateSize()
@@ -464,15 +464,24 @@ public final class CursesScreen {
     /// Shows `Canvas.pictures` through `graphics` from the next frame on (what the probe
     /// found, or what `--graphics` says).
     /// `placeholders`: kitty's Unicode placeholders rather than placement commands (kitty ≥
-    /// 0.28, Ghostty).
-    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false) {
-        guard graphics != pictures.graphics || placeholders != pictures.placeholders else { return }
+    /// 0.28, Ghostty). `throughTmux`: kitty's commands wrapped for tmux's passthrough.
+    public func showPictures(_ choice: GraphicsChoice) {
+        showPictures(choice.protocol, placeholders: choice.placeholders, throughTmux: choice.throughTmux)
+    }
+
+    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false) {
+        guard graphics != pictures.graphics || placeholders != pictures.placeholders || throughTmux != pictures.throughTmux else { return }
         let cleared = pictures.clear()
         if !cleared.isEmpty { writeRaw(cleared) }
-        pictures = PictureLayer(graphics: graphics, placeholders: placeholders)
-        stories_restore_deletes_kitty_pictures(graphics == .kitty ? 1 : 0)
+        pictures = PictureLayer(graphics: graphics, placeholders: placeholders, throughTmux: throughTmux)
+        stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
         previous = nil
     }
+
+    /// Whether a crash writes kitty's delete-all: for kitty's own pictures, not through
+    /// tmux — there it would delete every pane's pictures in the terminal outside, and
+    /// ours are text that goes with tmux's alternate screen.
+    private var deletesOnCrash: Bool { pictures.graphics == .kitty && !pictures.throughTmux }
 
     /// Frames of a motion were written past ncurses since it last drew.
     private var wroteDirectly = false

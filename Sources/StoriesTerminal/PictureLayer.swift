@@ -37,6 +37,10 @@ final class PictureLayer {
     /// kitty: pictures shown through Unicode placeholders (kitty ≥ 0.28, Ghostty) — text in
     /// the cells, given back to ncurses like sixel's — rather than placement commands.
     let placeholders: Bool
+    /// kitty inside tmux: every command wrapped for tmux's passthrough, to the terminal
+    /// outside; always through placeholders (tmux keeps them as text and draws them again),
+    /// their ids colours of the 256 (16…255, which tmux passes on unchanged).
+    let throughTmux: Bool
     /// What is on screen now.
     private(set) var shown: [Canvas.PictureRegion] = []
     /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
@@ -56,10 +60,18 @@ final class PictureLayer {
     static let costBeforeGivingUp = 1.0 / 24
     static let costsKept = 12
 
-    init(graphics: GraphicsProtocol, placeholders: Bool = false) {
+    init(graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false) {
         self.graphics = graphics
-        self.placeholders = placeholders && graphics == .kitty
+        self.throughTmux = throughTmux && graphics == .kitty
+        self.placeholders = (placeholders || throughTmux) && graphics == .kitty
+        // Through tmux the terminal outside is shared with every pane: the ids start at a
+        // place of their own, so two viewers in two panes seldom name the same picture.
+        if self.throughTmux { nextID = UInt32.random(in: Self.tmuxIDs) }
     }
+
+    /// The ids used through tmux: 16…255 (below 16 tmux may write the colour as one of
+    /// the 16 named ones).
+    static let tmuxIDs: ClosedRange<UInt32> = 16...255
 
     /// Whether moving pictures in pixels reach the terminal in time.
     var keepsUp: Bool {
@@ -85,7 +97,7 @@ final class PictureLayer {
         for region in shown where !next.contains(where: { $0.rect == region.rect }) {
             switch graphics {
             case .kitty where !usesPlaceholders(region):
-                if let id = id(of: region.picture) { output += KittyGraphics.remove(id: id, placement: Self.placement(region)) }
+                if let id = id(of: region.picture) { output += forTerminal(KittyGraphics.remove(id: id, placement: Self.placement(region))) }
             case .sixel, .iterm, .kitty:
                 // Pixels (or placeholders) in the cells: ncurses writes every cell again.
                 let low = max(0, region.rect.y), high = min(height, region.rect.maxY)
@@ -116,6 +128,9 @@ final class PictureLayer {
             let isNew = before != region
             let spoilt = full || (rect.y..<rect.maxY).contains { redrawnRows.contains($0) }
             // A video's next frame where the last is: its cost is measured.
+            // Through tmux, a picture larger than placeholders can number stays cells (a
+            // placement would be wiped by tmux's next redraw).
+            if throughTmux, !usesPlaceholders(region) { continue }
             if let before, isNew, !spoilt, before.source == region.source, !region.source.isEmpty { replaced = true }
             nowShown.append(region)
             switch graphics {
@@ -126,7 +141,7 @@ final class PictureLayer {
                 output += sending
                 for row in 0..<rect.height {
                     output += Self.cursor(x: rect.x, y: rect.y + row)
-                        + KittyPlaceholders.cells(id: id, row: region.sourceRow + row, columns: 0..<rect.width)
+                        + KittyPlaceholders.cells(id: id, row: region.sourceRow + row, columns: 0..<rect.width, indexed: throughTmux)
                 }
             case .kitty:
                 guard isNew || full else { continue }
@@ -171,7 +186,7 @@ final class PictureLayer {
     func clear() -> [UInt8] {
         defer { shown = []; sent.removeAll() }
         guard graphics == .kitty else { return [] }
-        return sent.flatMap { KittyGraphics.delete(id: $0.id) }
+        return forTerminal(sent.flatMap { KittyGraphics.delete(id: $0.id) })
     }
 
     /// The kitty ids in use (tests).
@@ -197,16 +212,22 @@ final class PictureLayer {
             return (id, [])
         }
         guard let png = ImageEncoder.png(picture.image, fast: true) else { return (0, []) }
-        // Ids below 2^24: a placeholder's colour names its picture in 24 bits.
+        // Ids below 2^24: a placeholder's colour names its picture in 24 bits (through
+        // tmux, in 8).
         let id = nextID
-        nextID = nextID >= (1 << 24) - 1 ? 1 : nextID + 1
+        if throughTmux {
+            nextID = nextID >= Self.tmuxIDs.upperBound ? Self.tmuxIDs.lowerBound : nextID + 1
+        } else {
+            nextID = nextID >= (1 << 24) - 1 ? 1 : nextID + 1
+        }
         var bytes = KittyGraphics.transmit(png: png, id: id)
         if placeholders { bytes += KittyPlaceholders.place(id: id, columns: picture.columns, rows: picture.rows) }
+        bytes = forTerminal(bytes)
         sent.append((picture, id, picture.image.byteCount))
         // Beyond the budget: the oldest go, never one on screen.
         while sent.count > Self.kittyPictures || sent.reduce(0, { $0 + $1.bytes }) > Self.kittyBudget,
               let oldest = sent.firstIndex(where: { entry in !shown.contains { $0.picture === entry.picture } && entry.id != id }) {
-            output += KittyGraphics.delete(id: sent[oldest].id)
+            output += forTerminal(KittyGraphics.delete(id: sent[oldest].id))
             sent.remove(at: oldest)
         }
         return (id, bytes)
@@ -223,6 +244,12 @@ final class PictureLayer {
         return bytes + Self.cursor(x: region.rect.x, y: region.rect.y)
             + KittyGraphics.place(id: id, placement: placement, width: min(picture.image.width, region.rect.width * picture.cellWidth),
                                   rows: pixelRows, columns: region.rect.width, cellRows: region.rect.height)
+    }
+
+    /// kitty's commands as the terminal is to get them: wrapped for tmux's passthrough when
+    /// inside it.
+    private func forTerminal(_ commands: [UInt8]) -> [UInt8] {
+        throughTmux ? TmuxPassthrough.wrap(commands) : commands
     }
 
     // MARK: - sixel and iTerm2

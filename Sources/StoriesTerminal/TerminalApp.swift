@@ -42,6 +42,8 @@ public final class TerminalApp {
     private var lateReplies: ProbeReplies?
     /// Why pictures are shown as they are (said on the notice line when asked for and not had).
     private var graphicsNote: String?
+    /// Inside tmux: what it says of itself and the terminal outside it.
+    private let tmux: TmuxClient?
 
     /// What the terminal shows now. A cell's pixel size is the window's when the terminal
     /// says it (it changes with the font), else what it answered at start.
@@ -94,6 +96,8 @@ public final class TerminalApp {
         // One burst of questions before ncurses starts (at most 100 ms for a terminal that
         // answers nothing); keys typed meanwhile are read first once the app runs.
         probe = TerminalProbe.ask()
+        // Inside tmux, the terminal outside is tmux's to say (the probe reached only tmux).
+        tmux = stepping == nil ? TmuxClient.ask(environment: ProcessInfo.processInfo.environment) : nil
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
         }
@@ -137,13 +141,13 @@ public final class TerminalApp {
         // Real pixels: as said, else as the terminal answered. A protocol said outright is
         // used as said (a terminal may draw what it does not announce).
         let environment = ProcessInfo.processInfo.environment
-        let found = GraphicsProtocol.detect(probe, environment: environment, tmuxPassthrough: nil)
-        let chosen = graphics ?? found.protocol
+        let chosen = graphics.map { GraphicsChoice.said($0, probe, environment: environment) }
+            ?? GraphicsProtocol.detect(probe, environment: environment, tmux: tmux)
         if graphics == nil, probe.asked, !probe.replies.sawDA1, stepping == nil { lateReplies = ProbeReplies() }
-        if chosen.showsPixels, stepping == nil {
-            terminal.showPictures(chosen, placeholders: KittyPlaceholders.supported(version: probe.replies.version))
+        if chosen.protocol.showsPixels, stepping == nil {
+            terminal.showPictures(chosen)
             if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
-                graphicsNote = "\(chosen.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
+                graphicsNote = "\(chosen.protocol.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
             }
         }
         if let geometry = probe.replies.sixelGeometry, let cell = terminal.cellPixels,
@@ -258,10 +262,8 @@ public final class TerminalApp {
             // DA1 ends the answers: the pictures they allow, from now on.
             if replies.sawDA1, terminal.graphics == .cells {
                 let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
-                                                    tmuxPassthrough: nil)
-                if found.protocol.showsPixels {
-                    terminal.showPictures(found.protocol, placeholders: KittyPlaceholders.supported(version: replies.version))
-                }
+                                                    tmux: tmux)
+                if found.protocol.showsPixels { terminal.showPictures(found) }
             }
             engine.setDisplay(display)
         }

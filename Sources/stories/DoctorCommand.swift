@@ -27,16 +27,19 @@ struct DoctorCommand: ParsableCommand {
         }
         defer { if opened >= 0 { close(opened) } }
         let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, linger: .seconds(1))
-        let inTmux = !(environment["TMUX"] ?? "").isEmpty
-        for line in Self.report(probe, environment: environment, tmuxPassthrough: inTmux ? TmuxQuery.allowsPassthrough() : nil,
-                                cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) }, tmuxVersion: inTmux ? TmuxQuery.version() : nil) {
+        let tmux = TmuxClient.ask(environment: environment, timeout: .seconds(1))
+        for line in Self.report(probe, environment: environment, tmux: tmux,
+                                cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) },
+                                tmuxVersion: tmux == nil ? TmuxClient.versionLine(environment: environment) : nil) {
             print(line)
         }
     }
 
     /// The report, one line a finding: a name, what was found, and after "→" what to do
     /// where something is missing. Every string from outside made printable.
-    static func report(_ probe: ProbeResult, environment: [String: String], tmuxPassthrough: Bool?,
+    /// `tmux`: what tmux said of itself and the terminal outside (nil outside tmux, or when
+    /// it would not say; then `tmuxVersion` is `tmux -V`'s line where that answered).
+    static func report(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?,
                        cellPixels: (width: Int, height: Int)?, tmuxVersion: String?) -> [String] {
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
         func clean(_ text: String, _ columns: Int = 40) -> String { SafeText.line(text, maxColumns: columns) }
@@ -89,19 +92,26 @@ struct DoctorCommand: ParsableCommand {
         }
 
         // Pictures.
-        let (graphics, why) = GraphicsProtocol.detect(probe, environment: environment, tmuxPassthrough: tmuxPassthrough)
-        let kittyTime = ms("kitty"), da1Time = ms("DA1")
-        switch graphics {
+        let choice = GraphicsProtocol.detect(probe, environment: environment, tmux: tmux)
+        let kittyTime = inTmux ? "" : ms("kitty"), da1Time = ms("DA1")
+        switch choice.protocol {
         case .cells:
-            add("pictures", "cells: \(why)", fix: inTmux && tmuxPassthrough == false
-                ? "`tmux set -g allow-passthrough on` (tmux 3.3 or later) lets pictures through; stories never changes it"
-                : "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2")
-        default:
-            add("pictures", "\(graphics.rawValue): \(why)\(graphics == .kitty ? kittyTime : da1Time)")
+            let fix: String
+            if inTmux, tmux?.passthrough == false {
+                fix = "`tmux set -g allow-passthrough on` (tmux 3.3 or later) lets pictures through to kitty 0.28 or later or Ghostty; stories never changes it"
+            } else if inTmux {
+                fix = "inside tmux, pictures need kitty 0.28 or later or Ghostty outside it (with allow-passthrough on), or a tmux built with sixel (3.4 or later) in a sixel terminal"
+            } else {
+                fix = "real pixels need kitty, Ghostty, WezTerm, Konsole (kitty graphics), foot, mlterm, `xterm -ti vt340` (sixel) or iTerm2"
+            }
+            add("pictures", "cells: \(choice.reason)", fix: fix)
+        case let graphics:
+            add("pictures", "\(graphics.rawValue): \(choice.reason)\(graphics == .kitty ? kittyTime : da1Time)")
             add("", "photos at rest are shown in real pixels (--graphics cells, or graphics = cells in stories.conf, turns it off)")
             if graphics == .kitty {
-                add("", KittyPlaceholders.supported(version: probe.replies.version)
-                    ? "placed through Unicode placeholders, so pictures live in the text (kitty 0.28 or later, Ghostty)"
+                add("", choice.throughTmux
+                    ? "sent through tmux's passthrough and placed through Unicode placeholders, text that tmux keeps and draws again"
+                    : choice.placeholders ? "placed through Unicode placeholders, so pictures live in the text (kitty 0.28 or later, Ghostty)"
                     : "placed by placement commands (kitty 0.28 or later draws Unicode placeholders, which stories would use)")
             }
         }
@@ -115,8 +125,16 @@ struct DoctorCommand: ParsableCommand {
 
         // tmux.
         if inTmux {
-            let passes = tmuxPassthrough.map { $0 ? "on" : "off" } ?? "not known (tmux did not say)"
-            add("tmux", "inside \(clean(tmuxVersion ?? "tmux", 20)); allow-passthrough \(passes)")
+            if let tmux {
+                let passes = tmux.passthrough.map { $0 ? "on" : "off" } ?? "not known (tmux did not say)"
+                add("tmux", "inside tmux \(clean(tmux.version, 12)); allow-passthrough \(passes)")
+                var outside = tmux.terminalType.isEmpty ? "did not say what it is" : "is \(clean(tmux.terminalType))"
+                if !tmux.terminalName.isEmpty { outside += " (TERM=\(clean(tmux.terminalName, 30)))" }
+                if !tmux.features.isEmpty { outside += "; tmux uses its \(clean(tmux.features.joined(separator: ", "), 60))" }
+                add("", "the terminal outside \(outside)")
+            } else {
+                add("tmux", "inside \(clean(tmuxVersion ?? "tmux", 20)), which did not say what terminal is outside it (tmux 3.3 or later does)")
+            }
         } else {
             add("tmux", "not inside tmux")
         }
@@ -165,37 +183,5 @@ struct DoctorCommand: ParsableCommand {
                 : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
         }
         return lines
-    }
-}
-
-/// Asks the tmux server this process runs under (`TMUX`), briefly.
-enum TmuxQuery {
-    /// `allow-passthrough` on (or `all`): escape sequences get through to the terminal.
-    static func allowsPassthrough() -> Bool? {
-        guard let answer = run(["show", "-gv", "allow-passthrough"]) else { return nil }
-        let value = answer.trimmingCharacters(in: .whitespacesAndNewlines)
-        return value == "on" || value == "all"
-    }
-
-    static func version() -> String? {
-        run(["-V"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    /// Runs tmux with `arguments`; its output, or nil when it fails or takes over a second.
-    private static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return nil }
-        guard exited.wait(timeout: .now() + 1) == .success else { process.terminate(); return nil }
-        guard process.terminationStatus == 0 else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile().prefix(4096)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -229,6 +229,64 @@ import Testing
         #expect(gone.rows == [2..<4] && gone.output.isEmpty)
     }
 
+    /// Inside tmux: every kitty command reaches the terminal outside wrapped for tmux's
+    /// passthrough (each by itself, its ESCs doubled, none bare), the cells are placeholders
+    /// naming the picture by one of the 256 colours (16…255, which tmux passes on as they
+    /// are), and leaving deletes only this viewer's pictures, also wrapped.
+    @Test func throughTmuxEveryCommandIsWrappedAndIdsAreColoursOf256() throws {
+        let layer = PictureLayer(graphics: .kitty, placeholders: false, throughTmux: true)
+        #expect(layer.placeholders, "through tmux, always placeholders")
+        var ids: [UInt32] = []
+        for round in 0..<300 {
+            let picture = Self.picture()
+            let out = layer.finish(next: [Self.region(picture)], redrawnRows: [], full: false, width: 20, height: 10)
+            let text = Self.text(out)
+            // Unwrapped, every command is what it would be outside tmux.
+            let wrapped = text.components(separatedBy: "\u{1B}Ptmux;").dropFirst()
+            #expect(!wrapped.isEmpty)
+            var inner = ""
+            for part in wrapped {
+                let end = try #require(part.range(of: "\u{1B}\u{1B}\\\u{1B}\\"), "each ends with its doubled ST, then ST")
+                let body = String(part[..<end.lowerBound]) + "\u{1B}\u{1B}\\"
+                #expect(body.hasPrefix("\u{1B}\u{1B}_G"), "one kitty command a wrapper")
+                inner += body.replacingOccurrences(of: "\u{1B}\u{1B}", with: "\u{1B}")
+            }
+            let outside = text.components(separatedBy: "\u{1B}Ptmux;").first ?? ""
+            #expect(!outside.contains("\u{1B}_G"), "no command bare: tmux would drop it")
+            let commands = Self.kittyCommands(Array(inner.utf8))
+            let transmit = try #require(commands.first { $0.keys["a"] == "t" })
+            #expect(commands.contains { $0.keys["a"] == "p" && $0.keys["U"] == "1" })
+            let id = try #require(transmit.keys["i"].flatMap { UInt32($0) })
+            #expect(PictureLayer.tmuxIDs.contains(id), "\(id)")
+            ids.append(id)
+            // (Bytes, not Characters: a placeholder and its marks are one grapheme.)
+            #expect(out.firstRange(of: Array("\u{1B}[3;4H\u{1B}[38;5;\(id)m\u{10EEEE}".utf8)) != nil,
+                    "round \(round): the cells name picture \(id) in 256 colours")
+            #expect(layer.sentIDs.count <= PictureLayer.kittyPictures)
+            if round >= PictureLayer.kittyPictures {
+                #expect(commands.contains { $0.keys["a"] == "d" && $0.keys["d"] == "I" }, "the oldest deleted, wrapped")
+            }
+        }
+        // Past 255 the ids start again at 16; never one the terminal still holds twice.
+        #expect(Set(ids).count == 240)
+        let cleared = Self.text(layer.clear())
+        #expect(cleared.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=") && !cleared.contains("d=A"), "only its own pictures")
+    }
+
+    /// tmux's wrapper: each escape string by itself, ESCs doubled; bytes between left as
+    /// they are; an OSC ended by BEL; an unfinished command dropped rather than let tmux
+    /// read what follows into it.
+    @Test func theTmuxWrapper() {
+        let two = Array("\u{1B}_Ga=d,i=1\u{1B}\\x\u{1B}]52;c;QQ==\u{07}".utf8)
+        #expect(Self.text(TmuxPassthrough.wrap(two))
+                == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,i=1\u{1B}\u{1B}\\\u{1B}\\x\u{1B}Ptmux;\u{1B}\u{1B}]52;c;QQ==\u{07}\u{1B}\\")
+        #expect(Self.text(TmuxPassthrough.wrap(Array("ab\u{1B}_Ga=t;AAAA".utf8))) == "ab")
+        #expect(TmuxPassthrough.wrap([]).isEmpty)
+        #expect(Self.text(TmuxPassthrough.wrap(Array("\u{1B}[2J".utf8))) == "\u{1B}[2J", "not an escape string: as it is")
+        #expect(KittyPlaceholders.cells(id: 200, row: 0, columns: 0..<1, indexed: true).starts(with: Array("\u{1B}[38;5;200m".utf8)))
+        #expect(KittyPlaceholders.cells(id: 256, row: 0, columns: 0..<1, indexed: true).isEmpty, "256 is no colour of the 256")
+    }
+
     @Test func whichTerminalsDrawPlaceholders() {
         for yes in ["kitty(0.28.0)", "kitty(0.35.2)", "kitty(1.0.0)", "ghostty 1.1.3"] { #expect(KittyPlaceholders.supported(version: yes), "\(yes)") }
         for no in ["kitty(0.26.5)", "kitty(0.27.1)", "kitty(x.y)", "kitty(", "XTerm(379)", "WezTerm 20240203", ""] {

@@ -23,7 +23,7 @@ import Testing
         #expect(kitty.modes == [1006: 2, 1004: 2])
         #expect(kitty.attributes == [62, 0] && kitty.sawDA1)
         #expect(kitty.typed.isEmpty)
-        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: kitty), environment: [:], tmuxPassthrough: nil).protocol == .kitty)
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: kitty), environment: [:], tmux: nil).protocol == .kitty)
 
         var xterm = ProbeReplies()
         xterm.feed(Array(Self.vt340.utf8))
@@ -32,32 +32,96 @@ import Testing
         #expect(xterm.sixelGeometry?.width == 1000 && xterm.sixelGeometry?.height == 1000)
         #expect(xterm.background == "11;rgb:ffff/ffff/ffff", "ended by BEL as well as ST")
         #expect(xterm.attributes?.contains(4) == true)
-        let sixel = GraphicsProtocol.detect(ProbeResult(asked: true, replies: xterm), environment: [:], tmuxPassthrough: nil)
+        let sixel = GraphicsProtocol.detect(ProbeResult(asked: true, replies: xterm), environment: [:], tmux: nil)
         #expect(sixel.protocol == .sixel && sixel.reason.contains("DA1"))
     }
 
-    /// What decides the protocol: tmux without passthrough gets cells whatever the
-    /// terminal outside says; iTerm2 inline images are known by the environment; a terminal
-    /// that answers nothing, or no terminal, gets cells with the reason.
+    /// What decides the protocol: iTerm2 inline images are known by the environment; a
+    /// terminal that answers nothing, or no terminal, gets cells with the reason; kitty of
+    /// 0.28 or later is placed through placeholders (tmux: `inTmuxThePicturesTmuxKeeps`).
     @Test func theProtocolAndWhy() {
         var kitty = ProbeReplies()
         kitty.feed(Array(Self.kitty.utf8))
-        let asked = ProbeResult(asked: true, replies: kitty)
-        let tmux = GraphicsProtocol.detect(asked, environment: ["TMUX": "/tmp/tmux-0/default,1,0"], tmuxPassthrough: false)
-        #expect(tmux.protocol == .cells && tmux.reason.contains("allow-passthrough"))
-        let through = GraphicsProtocol.detect(asked, environment: ["TMUX": "x"], tmuxPassthrough: true)
-        #expect(through.protocol == .cells && through.reason.contains("outside it was not asked"),
-                "the answers came from tmux, not the terminal outside it")
-        #expect(GraphicsProtocol.detect(asked, environment: ["TMUX": "x"], tmuxPassthrough: nil).reason.contains("did not say"))
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: kitty), environment: [:], tmux: nil).placeholders == false,
+                "kitty 0.26.5: placement commands")
+        var newer = ProbeReplies()
+        newer.feed(Array(Self.kitty.replacingOccurrences(of: "0.26.5", with: "0.28.1").utf8))
+        let placed = GraphicsProtocol.detect(ProbeResult(asked: true, replies: newer), environment: [:], tmux: nil)
+        #expect(placed.protocol == .kitty && placed.placeholders && !placed.throughTmux)
         var da1Only = ProbeReplies()
         da1Only.feed(Array("\u{1B}[?62;22c".utf8))
         let plain = ProbeResult(asked: true, replies: da1Only)
-        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "iTerm.app"], tmuxPassthrough: nil).protocol == .iterm)
-        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "WezTerm"], tmuxPassthrough: nil).protocol == .iterm)
-        #expect(GraphicsProtocol.detect(plain, environment: [:], tmuxPassthrough: nil).protocol == .cells)
-        let silent = GraphicsProtocol.detect(ProbeResult(asked: true), environment: [:], tmuxPassthrough: nil)
+        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "iTerm.app"], tmux: nil).protocol == .iterm)
+        #expect(GraphicsProtocol.detect(plain, environment: ["TERM_PROGRAM": "WezTerm"], tmux: nil).protocol == .iterm)
+        #expect(GraphicsProtocol.detect(plain, environment: [:], tmux: nil).protocol == .cells)
+        let silent = GraphicsProtocol.detect(ProbeResult(asked: true), environment: [:], tmux: nil)
         #expect(silent.protocol == .cells && silent.reason.contains("nothing"))
-        #expect(GraphicsProtocol.detect(ProbeResult(asked: false), environment: [:], tmuxPassthrough: nil).reason.contains("not a terminal"))
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: false), environment: [:], tmux: nil).reason.contains("not a terminal"))
+    }
+
+    /// Inside tmux the answers are tmux's own; the terminal outside is what tmux says it is.
+    /// Pictures only where tmux keeps them: kitty's placeholders passed through to kitty
+    /// 0.28 or Ghostty when tmux allows it, sixel where tmux draws sixel itself; else cells,
+    /// each with why — and what tmux says is never taken for the probe's answers.
+    @Test func inTmuxThePicturesTmuxKeeps() {
+        var tmuxAnswers = ProbeReplies()
+        tmuxAnswers.feed(Array("\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c".utf8))
+        let asked = ProbeResult(asked: true, replies: tmuxAnswers)
+        let inside = ["TMUX": "/tmp/tmux-0/default,1,0"]
+        func kitty(_ version: String, passthrough: Bool?, name: String = "xterm-kitty") -> TmuxClient {
+            TmuxClient(version: "3.3a", passthrough: passthrough, terminalName: name, terminalType: version, features: ["RGB", "focus"])
+        }
+        let through = GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("kitty(0.28.1)", passthrough: true))
+        #expect(through.protocol == .kitty && through.placeholders && through.throughTmux, "\(through)")
+        #expect(through.reason.contains("kitty(0.28.1)"))
+        let ghostty = GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("ghostty 1.1.3", passthrough: true, name: "xterm-ghostty"))
+        #expect(ghostty.protocol == .kitty && ghostty.throughTmux)
+        let off = GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("kitty(0.28.1)", passthrough: false))
+        #expect(off.protocol == .cells && off.reason.contains("allow-passthrough is off"), "\(off.reason)")
+        let old = GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("kitty(0.26.5)", passthrough: true))
+        #expect(old.protocol == .cells && old.reason.contains("0.28"), "placement commands would be wiped by tmux: \(old.reason)")
+        let unsaid = GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("", passthrough: true, name: "xterm-256color"))
+        #expect(unsaid.protocol == .cells && unsaid.reason.contains("TERM=xterm-256color"), "\(unsaid.reason)")
+        #expect(GraphicsProtocol.detect(asked, environment: inside, tmux: kitty("kitty(0.28.1)", passthrough: nil)).reason.contains("did not say"))
+        #expect(GraphicsProtocol.detect(asked, environment: inside, tmux: nil).reason.contains("did not say"))
+        // A kitty answer reaching the pane (tmux does not pass answers on) is not trusted:
+        // inside tmux only tmux's word counts.
+        var kitty = ProbeReplies()
+        kitty.feed(Array(Self.kitty.utf8))
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: kitty), environment: inside, tmux: nil).protocol == .cells)
+        // tmux built with sixel lists 4 in its own DA1 answer; only for a sixel terminal.
+        var sixelTmux = ProbeReplies()
+        sixelTmux.feed(Array("\u{1B}[?1;2;4c".utf8))
+        let foot = TmuxClient(version: "3.5a", passthrough: false, terminalName: "foot", terminalType: "foot(1.16.2)", features: ["RGB", "sixel"])
+        let sixel = GraphicsProtocol.detect(ProbeResult(asked: true, replies: sixelTmux), environment: inside, tmux: foot)
+        #expect(sixel.protocol == .sixel && !sixel.throughTmux, "\(sixel)")
+        var noSixel = foot
+        noSixel.features = ["RGB"]
+        #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: sixelTmux), environment: inside, tmux: noSixel).protocol == .cells)
+        // Said outright: kitty inside tmux goes through the passthrough as placeholders.
+        let said = GraphicsChoice.said(.kitty, asked, environment: inside)
+        #expect(said.throughTmux && said.placeholders)
+        #expect(!GraphicsChoice.said(.sixel, asked, environment: inside).throughTmux)
+    }
+
+    /// tmux's line, as `TmuxClient.ask` has it printed: fields apart by tabs; anything
+    /// else refused; every field printable and short, whatever the terminal outside said.
+    @Test func whatTmuxSaysIsReadAndCleaned() throws {
+        let line = "3.3a\t1\txterm-kitty\tkitty(0.28.1)\tbpaste,ccolour,RGB,sixel\n"
+        let client = try #require(TmuxClient.parse(line))
+        #expect(client == TmuxClient(version: "3.3a", passthrough: true, terminalName: "xterm-kitty", terminalType: "kitty(0.28.1)",
+                                     features: ["bpaste", "ccolour", "RGB", "sixel"]))
+        #expect(TmuxClient.parse("3.4\ton\t\t\t")?.passthrough == true, "no client attached: the fields are empty")
+        #expect(TmuxClient.parse("3.4\tall\tx\ty\tz")?.passthrough == true)
+        #expect(TmuxClient.parse("3.3a\t0\tx\ty\tz")?.passthrough == false)
+        #expect(TmuxClient.parse("3.2\t\tx\ty\tz")?.passthrough == nil, "an older tmux leaves the option empty")
+        #expect(TmuxClient.parse("") == nil)
+        #expect(TmuxClient.parse("3.3a\t1\tx") == nil, "too few fields")
+        #expect(TmuxClient.parse("usage: display-message [-aINpv]") == nil)
+        let hostile = try #require(TmuxClient.parse("3.3a\t1\txterm\u{1B}[2J\tkitty(0.28.1)\u{1B}]52;c;AAAA\u{07}" + String(repeating: "x", count: 500) + "\tRGB"))
+        #expect(!hostile.terminalName.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        #expect(!hostile.terminalType.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } && hostile.terminalType.count <= 60)
+        #expect(TmuxClient.ask(environment: [:]) == nil, "outside tmux nothing is run")
     }
 
     /// A hostile terminal: keys typed between answers are keys, not answers; an answer
@@ -150,7 +214,7 @@ import Testing
         let took = clock.now - start
         #expect(silent.asked && !silent.replies.sawDA1)
         #expect(took >= .milliseconds(95) && took < .milliseconds(250), "\(took): 100 ms, and a loaded machine's wake-up")
-        #expect(GraphicsProtocol.detect(silent, environment: [:], tmuxPassthrough: nil).protocol == .cells)
+        #expect(GraphicsProtocol.detect(silent, environment: [:], tmux: nil).protocol == .cells)
         // A slow terminal (ssh): answers after the timeout are read while lingering, and
         // said to be late, rather than left for the shell.
         Thread.detachNewThread {

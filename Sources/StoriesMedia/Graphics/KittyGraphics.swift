@@ -124,9 +124,12 @@ public enum KittyPlaceholders {
 
     /// Cells `columns` of row `row` of picture `id`: its colour, then a placeholder a cell.
     /// Empty when a number has no mark (more than 297 rows or columns).
-    public static func cells(id: UInt32, row: Int, columns: Range<Int>) -> [UInt8] {
-        guard id < 1 << 24, marks.indices.contains(row), columns.lowerBound >= 0, columns.upperBound <= marks.count else { return [] }
-        var text = "\u{1B}[38;2;\((id >> 16) & 255);\((id >> 8) & 255);\(id & 255)m"
+    /// `indexed`: the id (below 256) as a colour of the 256 (`38;5`) rather than in 24
+    /// bits — what tmux passes on unchanged whatever the terminal outside, where it turns
+    /// 24-bit colours into the nearest of 256 for a terminal it does not know to show them.
+    public static func cells(id: UInt32, row: Int, columns: Range<Int>, indexed: Bool = false) -> [UInt8] {
+        guard id < (indexed ? 256 : 1 << 24), marks.indices.contains(row), columns.lowerBound >= 0, columns.upperBound <= marks.count else { return [] }
+        var text = indexed ? "\u{1B}[38;5;\(id)m" : "\u{1B}[38;2;\((id >> 16) & 255);\((id >> 8) & 255);\(id & 255)m"
         var cell = String.UnicodeScalarView()
         for column in columns {
             cell.append(character)
@@ -135,6 +138,45 @@ public enum KittyPlaceholders {
         }
         text += String(cell)
         return Array(text.utf8)
+    }
+}
+
+/// tmux's passthrough (`allow-passthrough on`): an escape string wrapped as
+/// `ESC P tmux; … ESC \` with every ESC inside doubled reaches the terminal outside tmux as
+/// it was. Each command is wrapped by itself, so none comes near the most tmux reads of one
+/// (a kitty chunk is 4 KB; a whole picture in one would be megabytes).
+public enum TmuxPassthrough {
+    /// `commands` (escape strings one after another: `ESC _ … ESC \`, `ESC P … ESC \`,
+    /// `ESC ] … BEL`) each wrapped; bytes between them are left as they are, and an
+    /// unfinished command at the end is dropped.
+    public static func wrap(_ commands: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(commands.count + commands.count / 256 + 16)
+        var index = 0
+        while index < commands.count {
+            guard commands[index] == 0x1B, index + 1 < commands.count, [0x5F, 0x50, 0x5D].contains(commands[index + 1]) else {
+                out.append(commands[index])
+                index += 1
+                continue
+            }
+            // The command's end: ST (ESC \), or BEL for an OSC.
+            var end = index + 2
+            var found = false
+            while end < commands.count {
+                if commands[end] == 0x1B, end + 1 < commands.count, commands[end + 1] == 0x5C { end += 2; found = true; break }
+                if commands[end] == 0x07, commands[index + 1] == 0x5D { end += 1; found = true; break }
+                end += 1
+            }
+            guard found else { break } // unfinished: dropped, or tmux would read what follows into it
+            out += [0x1B, 0x50] + Array("tmux;".utf8)
+            for byte in commands[index..<end] {
+                if byte == 0x1B { out.append(0x1B) }
+                out.append(byte)
+            }
+            out += [0x1B, 0x5C]
+            index = end
+        }
+        return out
     }
 }
 
