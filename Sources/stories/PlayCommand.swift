@@ -68,6 +68,7 @@ struct PlayCommand: ParsableCommand {
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
                                         tolerance: tolerance)
         playback.graphics = graphics
+        playback.throughTmux = try PrintCommand.kittyThroughTmux(graphics)
         if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = (cell.width, cell.height) }
         if isatty(STDOUT_FILENO) == 1 {
             playback.drain = { _ = tcdrain(STDOUT_FILENO) }
@@ -138,6 +139,8 @@ struct TerminalPlayback {
     /// Real pixels (`--graphics sixel|kitty|iterm`): each frame the whole picture, at the
     /// cell's pixel size, written over the same cells; cells otherwise.
     var graphics: GraphicsProtocol = .cells
+    /// kitty inside tmux: each frame sent through its passthrough, shown by placeholders.
+    var throughTmux = false
     var cellPixels = (width: 10, height: 20)
     /// After each frame the sink waits until the terminal has taken it (`tcdrain` where the
     /// output is a terminal): never more than one frame queued to it, so a frame that would
@@ -211,7 +214,7 @@ struct TerminalPlayback {
                     previous = Canvas(width: width, height: height)
                     PlaybackTerminal.setRowsBelow(height)
                 }
-                bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height)
+                bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height, throughTmux: throughTmux)
                     + Array("\u{1B}8".utf8)
                 sink(bytes)
                 drain()
@@ -254,8 +257,8 @@ struct TerminalPlayback {
     /// One frame in real pixels at the cursor, over `columns` × `rows` cells. kitty: the
     /// same picture id every frame (one of this run's own), so the terminal replaces the
     /// last rather than keeping them all.
-    static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int) -> [UInt8] {
-        PictureEncoding.bytes(frame, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: true)
+    static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int, throughTmux: Bool = false) -> [UInt8] {
+        PictureEncoding.bytes(frame, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: true, throughTmux: throughTmux)
     }
 
     static let kittyID = UInt32.random(in: 1..<(1 << 24))

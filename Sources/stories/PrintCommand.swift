@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import StoriesCore
 import StoriesMedia
+import StoriesTerminal
 
 /// `stories print FILE`: the photo pipeline on its own, writing ANSI text to stdout. A quick
 /// preview, and the honest way to compare with chafa and timg on the same work.
@@ -51,10 +52,27 @@ struct PrintCommand: ParsableCommand {
         }
         // The cells it covers, for the protocols sized in cells.
         let across = (picture.width + cell.width - 1) / cell.width, down = (picture.height + cell.height - 1) / cell.height
-        let bytes = PictureEncoding.bytes(picture, as: graphics, columns: across, rows: down)
+        let bytes = PictureEncoding.bytes(picture, as: graphics, columns: across, rows: down, throughTmux: try kittyThroughTmux(graphics))
         guard !bytes.isEmpty else { throw fail("\(SafeText.line(name)): the picture could not be encoded") }
         PlayCommand.write(bytes + Array("\n".utf8))
         if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }
+    }
+
+    /// Whether `graphics` is kitty inside tmux, to be written through its passthrough as
+    /// placeholders (the only kitty pictures tmux keeps). Refused with how to allow it when
+    /// tmux passes nothing through (nothing would show); a warning when the terminal outside
+    /// is not known to draw placeholders (kitty 0.28 or later, Ghostty).
+    static func kittyThroughTmux(_ graphics: GraphicsProtocol) throws -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard graphics == .kitty, TmuxClient.inside(environment) else { return false }
+        let tmux = TmuxClient.ask(environment: environment)
+        if tmux?.passthrough == false {
+            throw fail("inside tmux, which passes no pictures through: `tmux set -g allow-passthrough on` lets them (or --graphics cells)")
+        }
+        if let outside = tmux?.terminalType, !KittyPlaceholders.supported(version: outside) {
+            FileWrites.sayOnStandardError("stories: the terminal outside tmux (\(outside.isEmpty ? "it did not say which" : outside)) may not draw kitty's Unicode placeholders (kitty 0.28 or later and Ghostty do)")
+        }
+        return true
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).

@@ -141,6 +141,24 @@ public enum KittyPlaceholders {
     }
 }
 
+extension KittyPlaceholders {
+    /// A picture written at the cursor inside tmux (`stories print`, `stories play`): sent
+    /// with its virtual placement through tmux's passthrough, then its `columns` × `rows`
+    /// placeholders as text, rows apart by CR LF, the colour reset after each — text tmux
+    /// keeps, scrolls and draws again. `id` below 256 (a colour of the 256, which tmux
+    /// passes on as it is). Empty when the picture cannot be numbered (more than 297 rows
+    /// or columns) or `png` is empty.
+    public static func inText(png: Data, id: UInt32, columns: Int, rows: Int) -> [UInt8] {
+        guard !png.isEmpty, id < 256, columns > 0, rows > 0, columns <= marks.count, rows <= marks.count else { return [] }
+        var out = TmuxPassthrough.wrap(KittyGraphics.transmit(png: png, id: id) + place(id: id, columns: columns, rows: rows))
+        for row in 0..<rows {
+            if row > 0 { out += [0x0D, 0x0A] }
+            out += cells(id: id, row: row, columns: 0..<columns, indexed: true) + Array("\u{1B}[39m".utf8)
+        }
+        return out
+    }
+}
+
 /// tmux's passthrough (`allow-passthrough on`): an escape string wrapped as
 /// `ESC P tmux; … ESC \` with every ESC inside doubled reaches the terminal outside tmux as
 /// it was. Each command is wrapped by itself, so none comes near the most tmux reads of one
@@ -198,9 +216,14 @@ public enum ITermImages {
 /// place `stories print`, `stories play` and the picture layer's sixel and iTerm2 streams
 /// choose an encoding. `kittyID`: the id a kitty picture is shown under (nil: none).
 public enum PictureEncoding {
+    /// `throughTmux`: kitty inside tmux, as placeholders (`KittyPlaceholders.inText`) under
+    /// an id of 16…255 made from `kittyID` (the cursor then ends on the last row).
     public static func bytes(_ image: RGBImage, as graphics: GraphicsProtocol, columns: Int, rows: Int, kittyID: UInt32? = nil,
-                             cursorStays: Bool = false) -> [UInt8] {
+                             cursorStays: Bool = false, throughTmux: Bool = false) -> [UInt8] {
         switch graphics {
+        case .kitty where throughTmux:
+            let id = 16 + (kittyID ?? UInt32.random(in: 0..<240)) % 240
+            return ImageEncoder.png(image, fast: true).map { KittyPlaceholders.inText(png: $0, id: id, columns: columns, rows: rows) } ?? []
         case .sixel:
             return SixelEncoder.encode(image)
         case .kitty:
