@@ -23,51 +23,12 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-#define STORIES_AV_FUNCTIONS(X) \
-    X(avutil, av_display_rotation_get) \
-    X(avutil, av_frame_alloc) \
-    X(avutil, av_frame_free) \
-    X(avutil, av_free) \
-    X(avutil, av_freep) \
-    X(avutil, av_log_format_line2) \
-    X(avutil, av_log_set_callback) \
-    X(avutil, av_malloc) \
-    X(avutil, av_pix_fmt_desc_get) \
-    X(avutil, av_strdup) \
-    X(avutil, av_strerror) \
-    X(avcodec, av_packet_alloc) \
-    X(avcodec, av_packet_free) \
-    X(avcodec, av_packet_unref) \
-    X(avcodec, avcodec_alloc_context3) \
-    X(avcodec, avcodec_flush_buffers) \
-    X(avcodec, avcodec_free_context) \
-    X(avcodec, avcodec_get_name) \
-    X(avcodec, avcodec_open2) \
-    X(avcodec, avcodec_parameters_to_context) \
-    X(avcodec, avcodec_receive_frame) \
-    X(avcodec, avcodec_send_packet) \
-    X(avformat, av_find_best_stream) \
-    X(avformat, av_read_frame) \
-    X(avformat, av_seek_frame) \
-    X(avformat, av_stream_get_side_data) \
-    X(avformat, avformat_alloc_context) \
-    X(avformat, avformat_close_input) \
-    X(avformat, avformat_find_stream_info) \
-    X(avformat, avformat_open_input) \
-    X(avformat, avformat_seek_file) \
-    X(avformat, avio_alloc_context) \
-    X(avformat, avio_context_free) \
-    X(swscale, sws_freeContext) \
-    X(swscale, sws_getCachedContext) \
-    X(swscale, sws_getCoefficients) \
-    X(swscale, sws_scale) \
-    X(swscale, sws_setColorspaceDetails) \
-    /* end */
+#include "libav.h"
 
-#define STORIES_DECLARE(lib, name) static __typeof__(name) *p_##name;
-STORIES_AV_FUNCTIONS(STORIES_DECLARE)
+#define STORIES_DEFINE(lib, name) __typeof__(name) *p_##name;
+STORIES_AV_FUNCTIONS(STORIES_DEFINE)
 
-static void *lib_avutil, *lib_avcodec, *lib_avformat, *lib_swscale;
+static void *lib_avutil, *lib_avcodec, *lib_avformat, *lib_swscale, *lib_swresample;
 static pthread_once_t libav_once = PTHREAD_ONCE_INIT;
 static int libav_loaded;          // 1 when every function was found
 static char libav_problem[256];   // why not, otherwise
@@ -92,7 +53,8 @@ static void load_libav(void) {
     lib_avcodec = open_library("libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR));
     lib_avformat = open_library("libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR));
     lib_swscale = open_library("libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR));
-    if (!lib_avutil || !lib_avcodec || !lib_avformat || !lib_swscale) return;
+    lib_swresample = open_library("libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR));
+    if (!lib_avutil || !lib_avcodec || !lib_avformat || !lib_swscale || !lib_swresample) return;
 #define STORIES_RESOLVE(lib, name) \
     p_##name = (__typeof__(p_##name))dlsym(lib_##lib, #name); \
     if (!p_##name) { snprintf(libav_problem, sizeof libav_problem, "lib" #lib " has no " #name); return; }
@@ -102,8 +64,6 @@ static void load_libav(void) {
     libav_loaded = 1;
 }
 
-/// True once FFmpeg is there; otherwise says why into `message`.
-static int libav_ready(char *message, size_t size);
 
 
 struct stories_video {
@@ -133,7 +93,7 @@ static void say(char *message, size_t size, const char *format, ...) {
     va_end(args);
 }
 
-static int libav_ready(char *message, size_t size) {
+int stories_libav_ready(char *message, size_t size) {
     pthread_once(&libav_once, load_libav);
     if (libav_loaded) return 1;
     say(message, size, "FFmpeg's libraries could not be loaded (%s)", libav_problem);
@@ -207,7 +167,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     *out = NULL;
     memset(info, 0, sizeof *info);
     info->duration = -1;
-    if (!libav_ready(message, message_size)) return STORIES_VIDEO_UNSUPPORTED;
+    if (!stories_libav_ready(message, message_size)) return STORIES_VIDEO_UNSUPPORTED;
     if (!data || size == 0) { say(message, message_size, "the file is empty"); return STORIES_VIDEO_NOT_VIDEO; }
 
     stories_video *video = calloc(1, sizeof *video);

@@ -29,8 +29,11 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("cells (the default), or real pixels: sixel, kitty or iterm, as `stories print` takes them; frames that would be late are dropped.", valueName: "kind"))
     var graphics = "cells"
 
-    @Flag(help: "At the end, one line on standard error: frames shown and dropped, bytes a frame, seconds.")
+    @Flag(help: "At the end, one line on standard error: frames shown and dropped, bytes a frame, seconds; with sound, how far the pictures were from it.")
     var stats = false
+
+    @Flag(help: "Play the pictures without their sound (the sound goes to the desktop's sound server, PulseAudio or PipeWire, where there is one).")
+    var mute = false
 
     mutating func validate() throws {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0 to 255 (got \(tolerance))") }
@@ -41,12 +44,14 @@ struct PlayCommand: ParsableCommand {
 
     mutating func run() throws {
         try Self.run(file: file, options: cells.settings, loop: loop, tolerance: tolerance, graphics: GraphicsProtocol(name: graphics) ?? .cells,
-                     stats: stats)
+                     stats: stats, sound: !mute)
     }
 
     /// The whole command, from parsed values (the fast path in main.swift comes here too).
+    /// `sound`: the video's sound too, through the sound server; its clock leads the
+    /// pictures (without a server, one line says why and the pictures keep their own).
     static func run(file: String, options cells: CellSettings, loop: Bool, tolerance: Int, graphics: GraphicsProtocol = .cells,
-                    stats: Bool = false) throws {
+                    stats: Bool = false, sound: Bool = true) throws {
         let (width, height) = try cells.cellSize()
         let depth = try cells.colorDepth()
         let data: Data
@@ -81,14 +86,23 @@ struct PlayCommand: ParsableCommand {
             let given = cells.size != nil ? (width, height) : nil
             playback.picture = { size in given ?? (min(size.columns, 4096), max(1, min(size.rows, 4096) - 2)) }
         }
+        if sound, decoder.info.hasAudio { playback.audio = AudioPlayer(data: data) }
         let result: TerminalPlayback.Summary
         do { result = try playback.run { bytes in Self.write(bytes) } } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
         if result.shown == 0 { throw fail("\(SafeText.line(file)): the video has no frames") }
+        if let problem = playback.audio?.problem, problem != .none {
+            FileWrites.sayOnStandardError("stories: \(SafeText.line(file)) played without sound: \(problem)")
+        }
         if stats {
-            FileWrites.sayOnStandardError(String(format: "stories: %d frames shown, %d dropped, %d bytes a frame, %.2f s", result.shown, result.dropped,
-                                                 result.bytes / max(1, result.shown), result.seconds))
+            var line = String(format: "stories: %d frames shown, %d dropped, %d bytes a frame, %.2f s", result.shown, result.dropped,
+                              result.bytes / max(1, result.shown), result.seconds)
+            if result.drifts > 0 {
+                line += String(format: "; pictures by the sound's clock, %.1f ms from it on average, %.1f ms at most",
+                               result.driftTotal / Double(result.drifts) * 1000, result.driftMost * 1000)
+            }
+            FileWrites.sayOnStandardError(line)
         }
     }
 
@@ -113,7 +127,15 @@ struct TerminalPlayback {
         var dropped = 0
         var bytes = 0
         var seconds = 0.0
+        /// With sound: how far each frame shown was from the sound heard as it was written
+        /// (seconds; frames measured, the sum and the most).
+        var drifts = 0
+        var driftTotal = 0.0
+        var driftMost = 0.0
     }
+
+    /// The video's sound: its clock leads the pictures while it plays.
+    var audio: AudioPlayer?
 
     let decoder: VideoDecoder
     var width: Int, height: Int
@@ -166,6 +188,25 @@ struct TerminalPlayback {
         let interval = decoder.info.frameInterval
         let start = Self.now()
         var offset = 0.0 // time of earlier loops
+        let audio = audio
+        audio?.play(from: 0)
+        defer { audio?.stop() }
+        // Where the video is: the sound heard now while it plays, else the wall clock.
+        var wallBase = 0.0
+        func elapsed() -> Double {
+            if let heard = audio?.position {
+                wallBase = offset + heard - (Self.now() - start)
+                return offset + heard
+            }
+            return Self.now() - start + wallBase
+        }
+        func measure(_ due: Double) {
+            guard let heard = audio?.position else { return }
+            let drift = abs(due - (offset + heard))
+            summary.drifts += 1
+            summary.driftTotal += drift
+            summary.driftMost = max(summary.driftMost, drift)
+        }
         var lastTime = 0.0
         var previous: Canvas? // what the terminal shows
         var terminalSize = terminal?()
@@ -183,6 +224,7 @@ struct TerminalPlayback {
             guard let pts = try decoder.decodeNext() else {
                 guard loop, summary.shown > 0, decoder.rewind() else { break }
                 offset += lastTime + interval
+                audio?.play(from: 0)
                 continue
             }
             lastTime = pts
@@ -195,7 +237,7 @@ struct TerminalPlayback {
                 previous = nil
                 cleared = true
             }
-            let now = Self.now() - start
+            let now = elapsed()
             if due + interval <= now, previous != nil {
                 summary.dropped += 1 // late: dropped before it is scaled
                 continue
@@ -203,7 +245,7 @@ struct TerminalPlayback {
             if graphics.showsPixels {
                 guard let frame = decoder.picture(width: width * cellPixels.width, height: height * cellPixels.height, fit: fit,
                                                   pixelAspect: 1) else { throw .video("a frame could not be scaled") }
-                let wait = due - (Self.now() - start)
+                let wait = due - elapsed()
                 if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
                 var bytes: [UInt8] = []
                 if previous == nil || cleared {
@@ -218,13 +260,14 @@ struct TerminalPlayback {
                     + Array("\u{1B}8".utf8)
                 sink(bytes)
                 drain()
+                measure(due)
                 summary.bytes += bytes.count
                 summary.shown += 1
                 continue
             }
             guard let cells = decoder.cells(width: width, height: height, symbols: symbols, depth: depth, fit: fit,
                                             cellAspect: cellAspect) else { throw .video("a frame could not be scaled") }
-            let wait = due - (Self.now() - start)
+            let wait = due - elapsed()
             if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
             var bytes: [UInt8]
             let next = Canvas(image: cells)
@@ -245,6 +288,8 @@ struct TerminalPlayback {
                 PlaybackTerminal.setRowsBelow(next.height)
             }
             sink(bytes)
+            if audio != nil { drain() } // the sound is measured against the frame as the terminal has it
+            measure(due)
             summary.bytes += bytes.count
             summary.shown += 1
         }
