@@ -73,11 +73,12 @@ public final class AppEngine {
 
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
-                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true) {
+                reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true,
+                sound: SoundState = SoundState(enabled: false)) {
         self.services = services
         self.scheduler = scheduler
         media = MediaRuntime(pictures: services.pictures, players: services.players,
-                             clock: { [weak scheduler] in scheduler?.now().uptime ?? 0 })
+                             clock: { [weak scheduler] in scheduler?.now().uptime ?? 0 }, soundOutput: services.soundOutput)
         effects = EffectRunner(services: services, scheduler: scheduler, media: media)
         frames = FrameScheduler(scheduler: scheduler)
         let now = scheduler.now()
@@ -87,6 +88,7 @@ public final class AppEngine {
         state.pauseOnBlur = pauseOnBlur
         state.preloadPolicy = preload
         state.media.photosFit = photosFit
+        state.media.sound = sound
         state.bindings = bindings
         state.screenWidth = max(0, width)
         state.screenHeight = max(0, height)

@@ -30,6 +30,12 @@ public protocol EngineServices: AnyObject {
     var pictures: PicturePipeline { get }
     /// The live video players (at most two).
     var players: PlayerPool { get }
+    /// Where videos' sound goes (nil: nowhere — replays, tests that do not ask).
+    var soundOutput: SoundOutputFactory? { get }
+}
+
+extension EngineServices {
+    public var soundOutput: SoundOutputFactory? { nil }
 }
 
 /// The app's services: FeedClient on its Dispatch queues, the view-model builder's serial
@@ -42,6 +48,10 @@ public final class LiveServices: EngineServices {
     public let players = PlayerPool()
     private let work = WorkCount()
     public var pendingWork: Int { work.pending }
+    /// The desktop's sound server.
+    public let soundOutput: SoundOutputFactory? = { rate, channels throws(AudioProblem) in
+        try PulseOutput(rate: rate, channels: channels)
+    }
 
     public init(client: FeedClient) {
         self.client = client

@@ -17,8 +17,21 @@ final class MediaRuntime {
     var send: @MainActor (AppAction) -> Void = { _ in }
     /// The run each player was last told (a new one starts it over).
     private var runs: [String: Int] = [:]
+    /// Videos' sound (issue 32), by location: made when a video is first to be heard, let
+    /// go with its player. `heard`: those told to play.
+    private let soundOutput: SoundOutputFactory?
+    private var sounds: [String: AudioPlayer] = [:]
+    private var heard: Set<String> = []
+    /// The time each video was last told to be at (`.videoClock`): where its sound starts.
+    private var clockTimes: [String: Double] = [:]
+    /// No output was found: said once, and no sound is made again.
+    private var soundUnavailable = false
+    /// How far the sound heard may be from the item's clock before the clock is moved to it.
+    static let soundLeadsBeyond = 0.015
 
-    init(pictures: PicturePipeline, players: PlayerPool, clock: @escaping @MainActor () -> Double) {
+    init(pictures: PicturePipeline, players: PlayerPool, clock: @escaping @MainActor () -> Double,
+         soundOutput: SoundOutputFactory? = nil) {
+        self.soundOutput = soundOutput
         self.pictures = pictures
         self.players = players
         pictures.clock = clock
@@ -71,17 +84,63 @@ final class MediaRuntime {
                 continue
             }
             if let run = video.run {
-                if let told = runs[video.location], told != run { player.restart() }
+                if let told = runs[video.location], told != run {
+                    player.restart()
+                    clockTimes[video.location] = 0
+                    if heard.remove(video.location) != nil { sounds[video.location]?.pause() }
+                }
                 runs[video.location] = run
             }
             player.loops = video.loops
             if video.playing { player.play() } else { player.pause() }
         }
+        followSound(plan)
     }
 
-    /// `.videoClock`: the video on screen's item has played this long.
+    /// Sound for exactly the plan's audible videos, from where each one's clock is; every
+    /// other silent at once (paused, kept for going on) or let go with its player.
+    private func followSound(_ plan: PlayerPlan) {
+        let planned = Set(plan.videos.map(\.location))
+        for (location, sound) in sounds where !planned.contains(location) {
+            sound.stop()
+            sounds[location] = nil
+            heard.remove(location)
+            clockTimes[location] = nil
+        }
+        for video in plan.videos {
+            let location = video.location
+            guard video.audible, !soundUnavailable, let output = soundOutput else {
+                if heard.remove(location) != nil { sounds[location]?.pause() }
+                continue
+            }
+            let sound: AudioPlayer
+            if let kept = sounds[location] {
+                sound = kept
+            } else {
+                guard let data = pictures.cache.videoData(for: location) else { continue }
+                sound = AudioPlayer(data: data, output: output)
+                sounds[location] = sound
+            }
+            sound.volume = Double(min(100, max(0, plan.volume))) / 100
+            if heard.insert(location).inserted { sound.play(from: clockTimes[location] ?? 0) }
+        }
+    }
+
+    /// `.videoClock`: the video on screen's item has played this long. While its sound is
+    /// heard, the sound leads: where it is heard goes back to the reducer as news.
     func advance(_ location: String, to time: Double) {
+        clockTimes[location] = time
         players.player(for: location)?.advance(to: time)
+        guard heard.contains(location), let sound = sounds[location] else { return }
+        if case .noOutput(let why)? = sound.problem {
+            soundUnavailable = true
+            heard.remove(location)
+            send(.mediaNews(.sound(location, .unavailable(why))))
+            return
+        }
+        if let position = sound.position, abs(position - time) > Self.soundLeadsBeyond {
+            send(.mediaNews(.sound(location, .heard(position))))
+        }
     }
 
     /// Everything let go (the engine stops).
@@ -89,5 +148,8 @@ final class MediaRuntime {
         pictures.prefetch([])
         players.releaseAll()
         runs = [:]
+        for sound in sounds.values { sound.stop() }
+        sounds = [:]
+        heard = []
     }
 }

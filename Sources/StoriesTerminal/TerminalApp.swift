@@ -90,7 +90,7 @@ public final class TerminalApp {
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                 preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
                 colors: (depth: String, origin: String)? = nil, symbols: CellSymbols = .half,
-                graphics: GraphicsProtocol? = nil,
+                graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false),
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         // One burst of questions before ncurses starts (at most 100 ms for a terminal that
@@ -123,7 +123,8 @@ public final class TerminalApp {
             engine = AppEngine(services: LiveServices(client: client), scheduler: MainQueueScheduler(clock: clock),
                                bindings: bindings, width: size.width, height: size.height,
                                seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
-                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur)
+                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur,
+                               sound: sound)
         }
         // The background text is kept readable on: as said, else as COLORFGBG hints, else
         // dark until the terminal answers OSC 11 (asked now, answered with the input).

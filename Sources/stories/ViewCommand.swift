@@ -94,6 +94,12 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "No terminal: run over an off-screen canvas, then print the last screen as text on stdout.")
     var headless = false
 
+    @Flag(help: "Videos without their sound (or sound = off in stories.conf; m toggles it while watching).")
+    var mute = false
+
+    @Flag(help: "Videos with their sound, also in a replay, which plays none unless asked (the default elsewhere, where there is a sound server: PulseAudio or PipeWire).")
+    var sound = false
+
     @Option(help: ArgumentHelp("The screen for --headless, WxH (default: the recording's size, or 80x24).", valueName: "WxH"))
     var size: String?
 
@@ -113,6 +119,7 @@ struct ViewCommand: ParsableCommand {
             throw ValidationError("--seed takes a whole number from 0 to \(SessionSetup.maxSeed); got \(seed)")
         }
         if until != nil, replay == nil { throw ValidationError("--until needs --replay FILE") }
+        if mute, sound { throw ValidationError("--mute and --sound ask for opposite things: give one") }
         if record != nil, headless {
             throw ValidationError("--record keeps a session in the terminal; a headless run has no inputs of its own to record (it replays --replay FILE)")
         }
@@ -212,7 +219,9 @@ struct ViewCommand: ParsableCommand {
                   pauseOnBlur: settings.pauseOnBlur ?? true,
                   theme: theme.flatMap { ThemeChoice(rawValue: $0.lowercased()) } ?? settings.theme ?? .auto,
                   symbols: symbols ?? settings.symbols ?? "auto",
-                  graphics: chosenGraphics(settings))
+                  graphics: chosenGraphics(settings),
+                  sound: SoundState(on: mute ? false : sound ? true : settings.sound ?? true, volume: settings.volume ?? 100,
+                                    enabled: replay == nil || sound))
     }
 
     /// How photos are shown: as `--graphics` says (auto: nil, what the terminal answers),
@@ -278,7 +287,8 @@ struct ViewCommand: ParsableCommand {
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
-                       pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?) throws {
+                       pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?,
+                       sound: SoundState) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -330,7 +340,7 @@ struct ViewCommand: ParsableCommand {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
                                       pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName),
-                                      graphics: graphics, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      graphics: graphics, sound: sound, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

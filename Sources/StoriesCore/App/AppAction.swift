@@ -95,6 +95,17 @@ public enum MediaAction: Equatable, Sendable {
     /// A media fetch took this many seconds (the preload window adapts to it); its answer
     /// is also news that the source is there.
     case fetchTimed(Double)
+    /// A video's sound (by location): where it is heard now, or why none can be.
+    case sound(String, SoundNews)
+}
+
+/// The sound runtime's news (issue 32).
+public enum SoundNews: Equatable, Sendable {
+    /// The sound heard now is this far into the video (seconds): the item's clock follows it.
+    case heard(Double)
+    /// No sound can be played (no sound server, the server went away): said once; the
+    /// pictures keep their own clock.
+    case unavailable(String)
 }
 
 /// One photo's stage, as the picture pipeline reports it.

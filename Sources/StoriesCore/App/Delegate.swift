@@ -51,6 +51,8 @@ enum Delegate: Equatable {
     /// Show an item (nil: the story's first unseen).
     case show(story: Int, item: Int?)
     case dismiss
+    /// The sound heard is this far into the item on screen (seconds): its clock follows.
+    case soundClock(Double)
 
     // The Home feature's slice.
     /// The ring row takes the keyboard (a screen of sections a cell opened closes).
@@ -137,6 +139,12 @@ extension Reduction {
             show(story: story, item: item)
         case .dismiss:
             dismiss()
+        case .soundClock(let time):
+            // The sound leads: the item's clock is set to what is heard, from now on.
+            guard var viewer = state.viewer, viewer.playback.isRunning, time.isFinite else { break }
+            viewer.playback.banked = max(0, time)
+            viewer.playback.runningSince = state.now.uptime
+            state.viewing.screen = .viewer(viewer)
         case .backToTheRow:
             backToTheRow()
         case .endGesture:

@@ -204,6 +204,7 @@ public enum GestureRecognizer {
             else { ("back to the row", "home.sections") }
         case .togglePause: ("hold (toggle)", "viewer.playback")
         case .toggleFit: ("fit or fill", "viewer.photo")
+        case .toggleSound: ("sound off or on", "viewer.sound")
         case .open: state.home.level.focus == nil ? ("open", "home.ring") : ("run the cell's action", "home.sections")
         case .selectNext, .selectPrevious, .selectFirst, .selectLast:
             state.home.level.focus == nil ? ("choose a story", "home.ring") : ("choose a cell", "home.sections")

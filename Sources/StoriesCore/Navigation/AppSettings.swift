@@ -14,6 +14,8 @@ import Foundation
 ///     pause-on-blur = off    # on (the default): a story waits while the terminal is in the background
 ///     symbols = sextant      # auto (the default: the richest the terminal draws), half, quad, sextant or octant
 ///     graphics = cells       # auto (the default: what the terminal answers), kitty, sixel, iterm or cells
+///     sound = off            # on (the default): videos play their sound where there is a sound server; m toggles
+///     volume = 60            # 0–100 (the default 100)
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -36,9 +38,13 @@ public struct AppSettings: Equatable, Sendable {
     public var symbols: String?
     /// How photos are shown in real pixels (`GraphicsProtocol`); nil: auto.
     public var graphics: GraphicsProtocol?
+    /// Videos' sound on or off; nil: on.
+    public var sound: Bool?
+    /// How loud, 0–100; nil: 100.
+    public var volume: Int?
 
     public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols",
-                               "graphics"]
+                               "graphics", "sound", "volume"]
     /// What `graphics` (and `--graphics`) take.
     public static let graphicsNames = ["auto"] + GraphicsProtocol.allCases.map(\.rawValue)
 
@@ -84,6 +90,14 @@ public struct AppSettings: Equatable, Sendable {
                     }
                     result.graphics = graphics
                 }
+            case "sound":
+                guard let on = Self.boolean(value) else { throw fail("sound takes on or off; got '\(quoted)'") }
+                result.sound = on
+            case "volume":
+                guard value.count <= 4, let level = Int(value), (0...100).contains(level) else {
+                    throw fail("volume takes a whole number from 0 to 100; got '\(quoted)'")
+                }
+                result.volume = level
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on

@@ -3,6 +3,8 @@
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
+    /// `m`: videos' sound off or on.
+    case toggleSound
     /// `closeBox` closes the help or the problems list, whichever is open.
     case toggleHelp, closeBox, toggleGestures, toggleMetrics
     /// A screenful on or back: the row by as many bubbles as fit, a box by its height.

@@ -2,6 +2,9 @@ import CStoriesVideo
 import Foundation
 import StoriesCore
 
+/// Opens an output for `rate` Hz and `channels` channels (on the sound's own thread).
+public typealias SoundOutputFactory = @Sendable (_ rate: Int, _ channels: Int) throws(AudioProblem) -> SoundOutput
+
 /// Where sound goes: the desktop's sound server, or a stand-in in tests. Called from one
 /// thread (the `AudioPlayer`'s); `write` blocks until the output has room.
 public protocol SoundOutput: AnyObject {

@@ -35,8 +35,33 @@ public struct MediaState: Equatable, Sendable {
     /// Photos whose bytes are an animation (a GIF of more than one frame): their items play
     /// them as videos.
     public var animations: Set<String> = []
+    /// Videos' sound: wanted or not (`m`), how loud, and whether this run can play any.
+    public var sound = SoundState()
 
     public init() {}
+}
+
+/// Videos' sound (issue 32). The video on screen is heard while its item's clock runs and
+/// nothing is over it; `m` turns it off and on; a run without an output (no sound server,
+/// `--headless`, a replay) plays none, and says why once.
+public struct SoundState: Equatable, Sendable {
+    /// The person's choice: `m`, `sound =` in stories.conf, `--mute` / `--sound`.
+    public var on = true
+    /// 0–100 (`volume =` in stories.conf).
+    public var volume = 100
+    /// This run plays sound at all (not under `--headless` or in a replay unless asked).
+    public var enabled = true
+    /// Why no sound can be heard (no sound server, …), once the runtime found out.
+    public var problem: String?
+
+    public init(on: Bool = true, volume: Int = 100, enabled: Bool = true) {
+        self.on = on
+        self.volume = min(100, max(0, volume))
+        self.enabled = enabled
+    }
+
+    /// Sound is to be heard where a video has it.
+    public var audible: Bool { on && enabled && problem == nil && volume > 0 }
 }
 
 /// How long the picture on screen has been waited for.

@@ -16,12 +16,16 @@ public struct PlayerPlan: Equatable, Sendable {
         /// At its end it starts again at once, its frames' times running on (an animation:
         /// its item's clock decides when it stops).
         public var loops: Bool
+        /// Its sound is heard (issue 32): the video on screen, playing, with nothing over it,
+        /// sound on. Its sound's clock then leads the item's (`SoundNews.heard`).
+        public var audible: Bool
 
-        public init(location: String, playing: Bool, run: Int?, loops: Bool = false) {
+        public init(location: String, playing: Bool, run: Int?, loops: Bool = false, audible: Bool = false) {
             self.location = location
             self.playing = playing
             self.run = run
             self.loops = loops
+            self.audible = audible
         }
     }
 
@@ -30,12 +34,15 @@ public struct PlayerPlan: Equatable, Sendable {
     public var height: Int
     public var fit: Bool
     public var display: Display
+    /// How loud an audible video plays, 0–100.
+    public var volume: Int
 
-    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display()) {
+    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100) {
         self.videos = videos
         self.width = width
         self.height = height
         self.fit = fit
         self.display = display
+        self.volume = volume
     }
 }

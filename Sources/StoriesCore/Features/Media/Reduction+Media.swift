@@ -24,6 +24,15 @@ extension Reduction {
         case .fetchTimed(let seconds):
             state.media.pace.recordFetch(seconds: seconds)
             delegate(.sourceAnswered)
+        case .sound(let location, .heard(let time)):
+            // Only the sound of what is heard now leads: a late word from a sound that was
+            // just silenced changes nothing.
+            guard state.media.playerPlan.videos.contains(where: { $0.location == location && $0.audible }) else { break }
+            delegate(.soundClock(time))
+        case .sound(_, .unavailable(let reason)):
+            guard state.media.sound.problem == nil else { break }
+            state.media.sound.problem = reason
+            delegate(.notice("🔇 No sound: \(reason)"))
         }
     }
 
@@ -34,13 +43,17 @@ extension Reduction {
     mutating func updatePlayers() {
         let visible = state.visibleVideo?.location
         let running = state.viewer?.playback.isRunning == true
+        // Heard: the video on screen while its item's clock runs, with no overlay over it.
+        let heard = running && state.media.sound.audible && !state.chrome.showsGestures && !state.chrome.showsMetrics
         let videos = state.livePlayers.filter { state.media.status[$0] == .ready }.map { location in
             PlayerPlan.Video(location: location, playing: location == visible && running,
                              run: location == visible ? state.media.showCount : nil,
-                             loops: state.media.videos[location]?.loops == true)
+                             loops: state.media.videos[location]?.loops == true,
+                             audible: location == visible && heard && state.media.videos[location]?.hasAudio == true
+                                && state.media.videos[location]?.failure == nil)
         }
         let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
-                              display: state.display)
+                              display: state.display, volume: state.media.sound.volume)
         if plan != state.media.playerPlan {
             // No video before or now: nothing for the players to do (the size is kept for the next).
             let idle = plan.videos.isEmpty && state.media.playerPlan.videos.isEmpty

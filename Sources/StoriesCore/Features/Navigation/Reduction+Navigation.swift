@@ -145,6 +145,12 @@ extension Reduction {
             }
         case .toggleFit:
             state.media.photosFit.toggle()
+        case .toggleSound:
+            state.media.sound.on.toggle()
+            let sound = state.media.sound
+            delegate(.notice(!sound.on ? "🔇 Sound off (m turns it on)"
+                : !sound.enabled ? "🔊 Sound on, but this run plays none (--headless or a replay; --sound asks for it)"
+                : sound.problem.map { "🔊 Sound on, but none can be played: \($0)" } ?? "🔊 Sound on"))
         case .togglePause:
             guard var viewer = state.viewer else { break }
             viewer.isPaused.toggle()
