@@ -349,6 +349,7 @@ static __typeof__(pa_simple_get_latency) *p_pa_simple_get_latency;
 static __typeof__(pa_simple_flush) *p_pa_simple_flush;
 static __typeof__(pa_simple_free) *p_pa_simple_free;
 static __typeof__(pa_strerror) *p_pa_strerror;
+static __typeof__(pa_simple_read) *p_pa_simple_read;
 
 static void load_pulse(void) {
     lib_pulse = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -363,7 +364,9 @@ static void load_pulse(void) {
     p_pa_simple_flush = (__typeof__(p_pa_simple_flush))dlsym(lib_pulse_simple, "pa_simple_flush");
     p_pa_simple_free = (__typeof__(p_pa_simple_free))dlsym(lib_pulse_simple, "pa_simple_free");
     p_pa_strerror = (__typeof__(p_pa_strerror))dlsym(lib_pulse, "pa_strerror");
-    if (!p_pa_simple_new || !p_pa_simple_write || !p_pa_simple_get_latency || !p_pa_simple_flush || !p_pa_simple_free || !p_pa_strerror) {
+    p_pa_simple_read = (__typeof__(p_pa_simple_read))dlsym(lib_pulse_simple, "pa_simple_read");
+    if (!p_pa_simple_new || !p_pa_simple_write || !p_pa_simple_get_latency || !p_pa_simple_flush || !p_pa_simple_free || !p_pa_strerror
+        || !p_pa_simple_read) {
         snprintf(pulse_problem, sizeof pulse_problem, "PulseAudio's library lacks the simple API");
         return;
     }
@@ -375,23 +378,17 @@ struct stories_sound {
     int channels;
 };
 
-stories_sound *stories_sound_open(int rate, int channels, int latency_ms, const char *name, char *message, size_t message_size) {
+stories_sound *stories_sound_open(const char *server, int rate, int channels, const char *name, char *message, size_t message_size) {
     pthread_once(&pulse_once, load_pulse);
     if (!pulse_loaded) { say(message, message_size, "%s", pulse_problem); return NULL; }
     if (rate < 8000 || rate > 192000 || channels < 1 || channels > 2) { say(message, message_size, "no such output"); return NULL; }
-    if (latency_ms < 10) latency_ms = 10;
-    if (latency_ms > 2000) latency_ms = 2000;
     pa_sample_spec spec = { .format = PA_SAMPLE_S16LE, .rate = (uint32_t)rate, .channels = (uint8_t)channels };
-    uint32_t bytes_per_ms = (uint32_t)rate * (uint32_t)channels * 2 / 1000;
-    pa_buffer_attr attributes = {
-        .maxlength = (uint32_t)-1,
-        .tlength = bytes_per_ms * (uint32_t)latency_ms,
-        .prebuf = (uint32_t)-1,
-        .minreq = (uint32_t)-1,
-        .fragsize = (uint32_t)-1,
-    };
+    // The server's own buffering (PulseAudio's default is about 2 s ahead). Asked for less
+    // (60, 200 ms), a stream on a sink that was idle started only after 0.3–1.6 s, writes
+    // blocking meanwhile; with the default it is heard at once. A pause throws away what
+    // is buffered (silence at once), and the clock counts what is still buffered.
     int error = 0;
-    pa_simple *simple = p_pa_simple_new(NULL, "stories", PA_STREAM_PLAYBACK, NULL, name ? name : "story", &spec, NULL, &attributes, &error);
+    pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_PLAYBACK, NULL, name ? name : "story", &spec, NULL, NULL, &error);
     if (!simple) {
         say(message, message_size, "no sound server (PulseAudio or PipeWire): %s", p_pa_strerror(error));
         return NULL;
@@ -428,4 +425,37 @@ void stories_sound_close(stories_sound *sound) {
     if (!sound) return;
     p_pa_simple_free(sound->simple);
     free(sound);
+}
+
+stories_sound *stories_sound_record(const char *server, const char *device, int rate, int channels, int fragment_ms, char *message, size_t message_size) {
+    pthread_once(&pulse_once, load_pulse);
+    if (!pulse_loaded) { say(message, message_size, "%s", pulse_problem); return NULL; }
+    if (rate < 8000 || rate > 192000 || channels < 1 || channels > 2) { say(message, message_size, "no such input"); return NULL; }
+    if (fragment_ms < 2) fragment_ms = 2;
+    if (fragment_ms > 1000) fragment_ms = 1000;
+    pa_sample_spec spec = { .format = PA_SAMPLE_S16LE, .rate = (uint32_t)rate, .channels = (uint8_t)channels };
+    pa_buffer_attr attributes = {
+        .maxlength = (uint32_t)-1, .tlength = (uint32_t)-1, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1,
+        .fragsize = (uint32_t)rate * (uint32_t)channels * 2 / 1000 * (uint32_t)fragment_ms,
+    };
+    int error = 0;
+    pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_RECORD, device, "listening", &spec, NULL, &attributes, &error);
+    if (!simple) {
+        say(message, message_size, "no sound server to record from: %s", p_pa_strerror(error));
+        return NULL;
+    }
+    stories_sound *sound = calloc(1, sizeof *sound);
+    if (!sound) { p_pa_simple_free(simple); return NULL; }
+    sound->simple = simple;
+    sound->channels = channels;
+    return sound;
+}
+
+int stories_sound_read(stories_sound *sound, int16_t *pcm, size_t frames, char *message, size_t message_size) {
+    int error = 0;
+    if (p_pa_simple_read(sound->simple, pcm, frames * (size_t)sound->channels * sizeof(int16_t), &error) < 0) {
+        say(message, message_size, "the sound server stopped giving sound: %s", p_pa_strerror(error));
+        return -1;
+    }
+    return 0;
 }

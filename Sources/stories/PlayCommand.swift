@@ -99,8 +99,8 @@ struct PlayCommand: ParsableCommand {
             var line = String(format: "stories: %d frames shown, %d dropped, %d bytes a frame, %.2f s", result.shown, result.dropped,
                               result.bytes / max(1, result.shown), result.seconds)
             if result.drifts > 0 {
-                line += String(format: "; pictures by the sound's clock, %.1f ms from it on average, %.1f ms at most",
-                               result.driftTotal / Double(result.drifts) * 1000, result.driftMost * 1000)
+                line += String(format: "; pictures by the sound's clock, %.1f ms from it on average, %.1f ms at most; first picture at %.4f s (monotonic)",
+                               result.driftTotal / Double(result.drifts) * 1000, result.driftMost * 1000, result.firstPictureAt)
             }
             FileWrites.sayOnStandardError(line)
         }
@@ -132,6 +132,9 @@ struct TerminalPlayback {
         var drifts = 0
         var driftTotal = 0.0
         var driftMost = 0.0
+        /// When the first picture was written and taken by the terminal (the monotonic
+        /// clock the sound is timed by, seconds).
+        var firstPictureAt = 0.0
     }
 
     /// The video's sound: its clock leads the pictures while it plays.
@@ -189,8 +192,15 @@ struct TerminalPlayback {
         let start = Self.now()
         var offset = 0.0 // time of earlier loops
         let audio = audio
-        audio?.play(from: 0)
         defer { audio?.stop() }
+        /// Before the first picture, the sound is started and waited for (half a second at
+        /// most): picture and sound begin together.
+        func startSound() {
+            guard let audio, summary.shown == 0 else { return }
+            audio.play(from: 0)
+            let deadline = Self.now() + 0.5
+            while audio.position == nil, audio.problem == nil, Self.now() < deadline { usleep(1000) }
+        }
         // Where the video is: the sound heard now while it plays, else the wall clock.
         var wallBase = 0.0
         func elapsed() -> Double {
@@ -258,9 +268,11 @@ struct TerminalPlayback {
                 }
                 bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height, throughTmux: throughTmux)
                     + Array("\u{1B}8".utf8)
+                startSound()
                 sink(bytes)
                 drain()
                 measure(due)
+                if summary.shown == 0 { summary.firstPictureAt = Self.now() }
                 summary.bytes += bytes.count
                 summary.shown += 1
                 continue
@@ -287,9 +299,11 @@ struct TerminalPlayback {
                 previous = next
                 PlaybackTerminal.setRowsBelow(next.height)
             }
+            startSound()
             sink(bytes)
             if audio != nil { drain() } // the sound is measured against the frame as the terminal has it
             measure(due)
+            if summary.shown == 0 { summary.firstPictureAt = Self.now() }
             summary.bytes += bytes.count
             summary.shown += 1
         }
@@ -297,7 +311,8 @@ struct TerminalPlayback {
         return summary
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The monotonic clock the sound is timed by.
+    static func now() -> Double { AudioPlayer.now() }
 
     /// One frame in real pixels at the cursor, over `columns` × `rows` cells. kitty: the
     /// same picture id every frame (one of this run's own), so the terminal replaces the

@@ -55,9 +55,10 @@ void stories_audio_close(stories_audio *audio);
 /// thread of the sound's own.
 typedef struct stories_sound stories_sound;
 
-/// Connects for playback of `rate` Hz, `channels` channels, signed 16-bit, asking for
-/// `latency_ms` of buffering. NULL with `message` saying why when it cannot.
-stories_sound *stories_sound_open(int rate, int channels, int latency_ms, const char *name, char *message, size_t message_size);
+/// Connects to `server` (NULL: the default, or PULSE_SERVER) for playback of `rate` Hz,
+/// `channels` channels, signed 16-bit, with the server's own buffering. NULL with
+/// `message` saying why when it cannot.
+stories_sound *stories_sound_open(const char *server, int rate, int channels, const char *name, char *message, size_t message_size);
 
 /// Writes `frames` frames (blocks until the server has room). 0 or < 0 with `message`.
 int stories_sound_write(stories_sound *sound, const int16_t *pcm, size_t frames, char *message, size_t message_size);
@@ -69,5 +70,13 @@ long long stories_sound_latency(stories_sound *sound);
 int stories_sound_flush(stories_sound *sound);
 
 void stories_sound_close(stories_sound *sound);
+
+/// Records from `device` (a source: "out.monitor" hears what the sink "out" plays; NULL:
+/// the default) of `server` (NULL: the default, or PULSE_SERVER) at `rate` Hz and `channels` channels, in pieces of `fragment_ms` — for the
+/// tests and `stories bench sound`, which listen to what was played.
+stories_sound *stories_sound_record(const char *server, const char *device, int rate, int channels, int fragment_ms, char *message, size_t message_size);
+
+/// Reads `frames` frames (blocks until they are there). 0 or < 0 with `message`.
+int stories_sound_read(stories_sound *sound, int16_t *pcm, size_t frames, char *message, size_t message_size);
 
 #endif

@@ -36,6 +36,8 @@ public final class AudioPlayer: @unchecked Sendable {
     private let rate: Int, channels: Int
     /// The piece written at a time.
     static let piece = 0.02
+    /// How far ahead of what is heard the sound is written: the server holds this much.
+    static let ahead = 0.15
 
     public init(data: Data, rate: Int = 48_000, channels: Int = 2,
                 output: @escaping @Sendable (Int, Int) throws(AudioProblem) -> SoundOutput = { rate, channels throws(AudioProblem) in
@@ -113,7 +115,8 @@ public final class AudioPlayer: @unchecked Sendable {
     /// Frames written since the last start (tests).
     public var written: Int { condition.lock(); defer { condition.unlock() }; return framesWritten }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The monotonic clock (seconds) the sound is timed by.
+    public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     // MARK: - The thread
 
@@ -157,6 +160,13 @@ public final class AudioPlayer: @unchecked Sendable {
                 condition.unlock()
                 output.flush()
                 return
+            }
+            // Far enough ahead: wait (a pause or stop wakes it at once) rather than block in
+            // a write the server would hold until it has room.
+            if playing, startAt == nil, let buffered = output.latency, buffered > Self.ahead {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: min(0.02, buffered - Self.ahead + 0.005)))
+                condition.unlock()
+                continue
             }
             let level = volumeLevel
             var restartAt = startAt
@@ -221,7 +231,7 @@ public final class AudioPlayer: @unchecked Sendable {
                 say(error)
                 return false
             }
-            let latency = output.latency ?? Double(PulseOutput.latencyMilliseconds) / 1000
+            let latency = output.latency ?? 0
             condition.lock()
             framesWritten += frames
             writtenUntil = expected + Double(frames) / Double(rate)

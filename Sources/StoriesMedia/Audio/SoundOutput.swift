@@ -24,14 +24,11 @@ public final class PulseOutput: SoundOutput {
     private let handle: OpaquePointer
     public let rate: Int
     public let channels: Int
-    /// The buffering asked for: enough that a busy main thread never starves it, little
-    /// enough that a pause is heard at once (a pause also throws the buffer away).
-    public static let latencyMilliseconds = 60
-
-    /// Connects, or says why not (no library, no server).
-    public init(rate: Int = 48_000, channels: Int = 2, name: String = "story") throws(AudioProblem) {
+    /// Connects, or says why not (no library, no server). `server`: its address
+    /// ("unix:/path/native"; nil: the default, or PULSE_SERVER).
+    public init(server: String? = nil, rate: Int = 48_000, channels: Int = 2, name: String = "story") throws(AudioProblem) {
         var message = [CChar](repeating: 0, count: 256)
-        guard let handle = stories_sound_open(Int32(rate), Int32(channels), Int32(Self.latencyMilliseconds), name, &message, message.count) else {
+        guard let handle = stories_sound_open(server, Int32(rate), Int32(channels), name, &message, message.count) else {
             throw .noOutput(SafeText.line(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), maxColumns: 120))
         }
         self.handle = handle
@@ -55,4 +52,41 @@ public final class PulseOutput: SoundOutput {
     }
 
     public func flush() { _ = stories_sound_flush(handle) }
+}
+
+/// Listens to what the sound server plays (a sink's monitor source): what the tests and
+/// `stories bench sound` hear. Each piece read comes with the monotonic time its first
+/// sample was played, from the server's latency, so what was heard can be set beside what
+/// was shown.
+public final class SoundRecorder {
+    private let handle: OpaquePointer
+    public let rate: Int
+    public let channels: Int
+
+    /// `server`: the sound server's address ("unix:/path/native"; nil: the default).
+    public init(server: String? = nil, device: String?, rate: Int = 48_000, channels: Int = 1, pieceMilliseconds: Int = 5) throws(AudioProblem) {
+        var message = [CChar](repeating: 0, count: 256)
+        guard let handle = stories_sound_record(server, device, Int32(rate), Int32(channels), Int32(pieceMilliseconds), &message, message.count) else {
+            throw .noOutput(SafeText.line(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), maxColumns: 120))
+        }
+        self.handle = handle
+        self.rate = rate
+        self.channels = channels
+    }
+
+    deinit { stories_sound_close(handle) }
+
+    /// `frames` frames as they come (blocking), and the monotonic time (seconds, the clock
+    /// `AudioPlayer` and `stories play --stats` use) of the first of them.
+    public func read(frames: Int) throws(AudioProblem) -> (samples: [Int16], startedAt: Double) {
+        var samples = [Int16](repeating: 0, count: max(1, frames) * channels)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = samples.withUnsafeMutableBufferPointer { stories_sound_read(handle, $0.baseAddress, max(1, frames), &message, message.count) }
+        let now = AudioPlayer.now()
+        guard status == 0 else {
+            throw .noOutput(SafeText.line(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), maxColumns: 120))
+        }
+        let latency = Double(max(0, stories_sound_latency(handle))) / 1_000_000
+        return (samples, now - latency - Double(frames) / Double(rate))
+    }
 }

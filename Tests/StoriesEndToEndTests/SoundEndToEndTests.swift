@@ -1,0 +1,152 @@
+import Foundation
+import StoriesMedia
+import Testing
+
+/// Issue 32, point 8: sound through a real PulseAudio server (a null sink, started by the
+/// test), recorded from the sink's monitor and compared with the clip's own sound.
+@Suite(.serialized, .ownThread) struct SoundEndToEndTests {
+    static var demoMedia: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Assets/demo/media")
+    }
+    static let rate = SoundServer.Heard.rate
+    /// Below this a stretch of the recording is silence (int16 RMS); the demo's countdown
+    /// speaks at about 2 700 and its tone clip plays at about 4 600.
+    static let silence = 30.0
+
+    /// The clip's sound as the app plays it: 48 kHz mono.
+    static func clip(_ name: String) throws -> [Int16] {
+        let decoder = try AudioDecoder(data: try Data(contentsOf: demoMedia.appendingPathComponent(name)), rate: rate, channels: 1)
+        var all: [Int16] = [], buffer: [Int16] = []
+        while let piece = try decoder.read(into: &buffer, maxFrames: 4096) { all += buffer[0..<piece.frames] }
+        return all
+    }
+
+    /// `stories play` with sound: what the sink played is the clip's sound (its normalised
+    /// cross-correlation with the clip above 0.9 where they line up), and it began with the
+    /// first picture (within 40 ms of the time `--stats` says it was shown).
+    @Test func playPlaysTheSoundWithItsPictures() throws {
+        let server = try SoundServer()
+        try server.listen()
+        let binary = try Binary.requireBuilt()
+        let folder = server.folder
+        let err = folder.appendingPathComponent("err.txt").path
+        let play = try Child([binary, "play", Self.demoMedia.appendingPathComponent("liftoff.mp4").path, "--size", "20x10", "--stats"],
+                             environment: server.environment(), stdout: .null, stderr: .file(err))
+        #expect(play.wait() == 0)
+        usleep(300_000)
+        let stats = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        let line = try #require(stats.split(separator: "\n").first { $0.contains("first picture at") }, "\(stats)")
+        let firstPicture = try #require(Double(line.components(separatedBy: "first picture at ").last?.split(separator: " ").first ?? ""))
+        let drift = try #require(Double(line.components(separatedBy: "on average, ").last?.split(separator: " ").first ?? ""))
+        #expect(drift < 40, "pictures kept to the sound: \(line)")
+
+        let (recorded, start) = server.heard.snapshot
+        let clip = try Self.clip("liftoff.mp4")
+        #expect(rms(recorded[...]) > 500, "something was heard")
+        let (lag, correlation) = alignment(of: clip, in: recorded, lags: 0..<max(1, recorded.count - clip.count / 2))
+        #expect(correlation > 0.9, "what was heard is the clip's sound (\(correlation))")
+        let soundBegan = start + Double(lag) / Double(Self.rate)
+        let offset = soundBegan - firstPicture
+        #expect(abs(offset) < 0.040, "the sound began \(Int(offset * 1000)) ms after the first picture")
+        print("sound: correlation \(correlation), sound began \(String(format: "%.1f", offset * 1000)) ms after the first picture; \(line)")
+    }
+
+    /// `--mute`: nothing reaches the sink; without a server: the pictures play and one line
+    /// says why there was no sound.
+    @Test func muteAndNoServer() throws {
+        let server = try SoundServer()
+        try server.listen()
+        let binary = try Binary.requireBuilt()
+        let video = Self.demoMedia.appendingPathComponent("liftoff.mp4").path
+        let muted = try Child([binary, "play", video, "--size", "20x10", "--mute"], environment: server.environment(), stdout: .null, stderr: .null)
+        #expect(muted.wait() == 0)
+        #expect(rms(server.heard.snapshot.samples[...]) < Self.silence, "muted: silence")
+
+        var nowhere = ProcessInfo.processInfo.environment
+        nowhere["PULSE_SERVER"] = "unix:" + server.folder.appendingPathComponent("no-such-socket").path
+        let err = server.folder.appendingPathComponent("err.txt").path
+        let silent = try Child([binary, "play", video, "--size", "20x10", "--stats"], environment: nowhere, stdout: .null, stderr: .file(err))
+        #expect(silent.wait() == 0)
+        let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        let lines = said.split(separator: "\n")
+        #expect(lines.filter { $0.contains("without sound") }.count == 1, "\(said)")
+        #expect(said.contains("liftoff.mp4 played without sound: no sound server (PulseAudio or PipeWire)"), "\(said)")
+        #expect(said.contains("144 frames shown"), "the pictures all played: \(said)")
+    }
+
+    /// When a key (sent at `sent`) silenced the sound: the first moment after it from which
+    /// the recording stays silent for 150 ms.
+    static func silenced(after sent: Double, in server: SoundServer, within: Double = 1) throws -> Double? {
+        usleep(UInt32(within * 1_000_000) + 200_000)
+        let (samples, start) = server.heard.snapshot
+        let window = rate / 200 // 5 ms
+        var index = max(0, Int((sent - start) * Double(rate)))
+        while index + rate / 5 < samples.count, Double(index) / Double(rate) + start < sent + within {
+            if (0..<30).allSatisfy({ rms(samples[(index + $0 * window)..<(index + ($0 + 1) * window)]) < silence }) {
+                return start + Double(index) / Double(rate) - sent
+            }
+            index += window
+        }
+        return nil
+    }
+
+    /// Whether the last `seconds` of the recording have sound.
+    static func sounding(_ server: SoundServer, seconds: Double = 0.3) -> Bool {
+        let samples = server.heard.snapshot.samples
+        return rms(samples.suffix(Int(seconds * Double(rate)))) > 1_000
+    }
+
+    /// In the viewer: a story of one video with a steady tone. It is heard while it plays;
+    /// Space (hold), `m` (mute) and `q` (dismiss) each silence it within 50 ms in the
+    /// recording, and Space and `m` again bring it back. (Esc dismisses too, 25 ms later:
+    /// the time a terminal app waits to tell a lone Esc from the start of a key's sequence.)
+    @Test func theViewerIsHeardAndSilencedAtOnce() throws {
+        let server = try SoundServer()
+        try server.listen()
+        let binary = try Binary.requireBuilt()
+        let feed = server.folder.appendingPathComponent("tone")
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.demoMedia.appendingPathComponent("life.webm"), to: feed.appendingPathComponent("tone.webm"))
+        let tmux = try Tmux(width: 80, height: 24)
+        try tmux.type("PULSE_SERVER=\(server.address) \(binary) --feed \(feed.path)")
+        try tmux.waitForLoadedRingRow()
+        try tmux.press("Enter")
+        try tmux.waitForTheItemPlaying("the tone")
+        let screen = try tmux.waitFor("the sound mark") { $0.contains { $0.contains("🔊") } }
+        #expect(screen.contains { $0.contains("m mute") }, "the hint line says m mutes: \(screen)")
+        try XTerminal.wait("the tone heard", timeout: 10) { Self.sounding(server) }
+        var delays: [String: Double] = [:]
+        for (key, back) in [("Space", true), ("m", true), ("q", false)] {
+            let sent = AudioPlayer.now()
+            try tmux.press(key)
+            let delay = try #require(try Self.silenced(after: sent, in: server), "\(key) silenced the sound")
+            delays[key] = delay
+            #expect(delay < 0.050, "\(key): silent \(Int(delay * 1000)) ms after the key")
+            if back {
+                try tmux.press(key)
+                try XTerminal.wait("the tone again after \(key)", timeout: 5) { Self.sounding(server, seconds: 0.2) }
+            }
+        }
+        print("sound: silent after Space \(delays["Space"].map { Int($0 * 1000) } ?? -1) ms, m \(delays["m"].map { Int($0 * 1000) } ?? -1) ms, q \(delays["q"].map { Int($0 * 1000) } ?? -1) ms")
+        try tmux.press("q")
+    }
+
+    /// No sound server: the video plays its pictures, and one line says why it is silent
+    /// (the author line's mark then says 🔇).
+    @Test func withoutAServerTheViewerSaysSoOnceAndPlays() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 80, height: 24)
+        let feed = tmux.stateDirectory.appendingPathComponent("tone")
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.demoMedia.appendingPathComponent("life.webm"), to: feed.appendingPathComponent("tone.webm"))
+        try tmux.type("PULSE_SERVER=unix:\(feed.path)/no-such-socket \(binary) --feed \(feed.path)")
+        try tmux.waitForLoadedRingRow()
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor("the notice") { $0.contains { $0.contains("No sound: no sound server (PulseAudio or PipeWire)") } }
+        #expect(screen.contains { $0.contains("🔇") }, "\(screen)")
+        try tmux.waitForTheItemPlaying("the tone, silent")
+        try tmux.press("q")
+        try tmux.press("q")
+    }
+}
