@@ -26,12 +26,12 @@ final class AppDriver {
     init(width: Int = 80, height: Int = 24, source: (any FeedSource)? = nil, network: NetworkProfile = .local,
          motion: Bool = false, preload: PreloadPolicy = .on, seen: SeenState = SeenState(),
          bindings: KeyBindings = .standard, depth: ColorDepth = .palette256, start: Moment = Fixture.moment,
-         pauseOnBlur: Bool = true, background: RGB = Display.dark) {
+         pauseOnBlur: Bool = true, background: RGB = Display.dark, sound: SoundState = SoundState(enabled: false)) {
         scheduler = VirtualScheduler(start: start)
         let client = FeedClient(source: source ?? Fixture.demoSource, profile: network)
         services = VirtualServices(client: client, scheduler: scheduler)
         engine = AppEngine(services: services, scheduler: scheduler, bindings: bindings, width: width, height: height,
-                           seen: seen, reduceMotion: !motion, preload: preload, pauseOnBlur: pauseOnBlur)
+                           seen: seen, reduceMotion: !motion, preload: preload, pauseOnBlur: pauseOnBlur, sound: sound)
         engine.setDisplay(Display(colorDepth: depth, background: background))
         screen = TestScreen(width: width, height: height)
         engine.draw = { [screen] in screen.draw($0) }
