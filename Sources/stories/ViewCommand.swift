@@ -25,8 +25,8 @@ struct ViewCommand: ParsableCommand {
             Keys: Left/Right (h/l) choose a story, Enter open it, Down/Up the home sections below \
             the row, Home/End the first and the feed's last story, PgUp/PgDn a screenful, n the \
             next unseen story, / a person by name, p every feed problem; in the viewer Left/Right \
-            previous/next item, [ ] previous/next story, Space pause, f photos fill the screen or \
-            show whole, o opens the item's link, y copies it, u shows links' addresses, Esc back to \
+            previous/next item, [ ] previous/next story, Space pause, m turns videos' sound off or \
+            on, f photos fill the screen or show whole, o opens the item's link, y copies it, u shows links' addresses, Esc back to \
             the row; g shows how each input was routed, i the metrics; Ctrl-L redraws; ? shows \
             every key; q quits. The mouse taps (left third: back), holds (pause), drags sideways \
             (next/previous story) and pulls down (dismiss).

@@ -99,8 +99,10 @@ import Testing
 
     /// In the viewer: a story of one video with a steady tone. It is heard while it plays;
     /// Space (hold), `m` (mute) and `q` (dismiss) each silence it within 50 ms in the
-    /// recording, and Space and `m` again bring it back. (Esc dismisses too, 25 ms later:
-    /// the time a terminal app waits to tell a lone Esc from the start of a key's sequence.)
+    /// recording — the median of three, for the other suites share these two cores (one
+    /// press was measured at 100 ms beside them, 14–24 ms alone) — and Space and `m` again,
+    /// and Enter on the story, bring it back. (Esc dismisses too, 25 ms later: the time a
+    /// terminal app waits to tell a lone Esc from the start of a key's sequence.)
     @Test func theViewerIsHeardAndSilencedAtOnce() throws {
         let server = try SoundServer()
         try server.listen()
@@ -116,19 +118,22 @@ import Testing
         let screen = try tmux.waitFor("the sound mark") { $0.contains { $0.contains("🔊") } }
         #expect(screen.contains { $0.contains("m mute") }, "the hint line says m mutes: \(screen)")
         try XTerminal.wait("the tone heard", timeout: 10) { Self.sounding(server) }
-        var delays: [String: Double] = [:]
-        for (key, back) in [("Space", true), ("m", true), ("q", false)] {
-            let sent = AudioPlayer.now()
-            try tmux.press(key)
-            let delay = try #require(try Self.silenced(after: sent, in: server), "\(key) silenced the sound")
-            delays[key] = delay
-            #expect(delay < 0.050, "\(key): silent \(Int(delay * 1000)) ms after the key")
-            if back {
+        var report: [String] = []
+        for (key, back) in [("Space", "Space"), ("m", "m"), ("q", "Enter")] {
+            var delays: [Double] = []
+            for _ in 0..<3 {
+                let sent = AudioPlayer.now()
                 try tmux.press(key)
-                try XTerminal.wait("the tone again after \(key)", timeout: 5) { Self.sounding(server, seconds: 0.2) }
+                delays.append(try #require(try Self.silenced(after: sent, in: server), "\(key) silenced the sound"))
+                try tmux.press(back)
+                try XTerminal.wait("the tone again after \(key), \(back)", timeout: 10) { Self.sounding(server, seconds: 0.2) }
             }
+            let median = delays.sorted()[1]
+            #expect(median < 0.050, "\(key): silent \(delays.map { Int($0 * 1000) }) ms after the key")
+            report.append("\(key) \(delays.map { String(Int($0 * 1000)) }.joined(separator: "/")) ms")
         }
-        print("sound: silent after Space \(delays["Space"].map { Int($0 * 1000) } ?? -1) ms, m \(delays["m"].map { Int($0 * 1000) } ?? -1) ms, q \(delays["q"].map { Int($0 * 1000) } ?? -1) ms")
+        print("sound: silent after " + report.joined(separator: ", "))
+        try tmux.press("q")
         try tmux.press("q")
     }
 
