@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release).",
-        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self, MemoryBench.self, FramesBench.self, FidelityBench.self, GraphicsBench.self]
+        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self, MemoryBench.self, FramesBench.self, FidelityBench.self, GraphicsBench.self, SoundBench.self]
     )
 
     /// A debug build's figures are 4–5× a release build's: said on stderr before any, so

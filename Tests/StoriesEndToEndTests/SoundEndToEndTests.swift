@@ -154,4 +154,20 @@ import Testing
         try tmux.press("q")
         try tmux.press("q")
     }
+
+    /// `stories bench sound` on the demo clip against the test's server: one JSON line for
+    /// stories with every figure found (mpv's too where it is installed).
+    @Test func benchSoundMeasuresItsOwnPlay() throws {
+        let server = try SoundServer()
+        let binary = try Binary.requireBuilt()
+        let out = server.folder.appendingPathComponent("bench.txt").path
+        let bench = try Child([binary, "bench", "sound", "--runs", "1", "--json", "--file", Self.demoMedia.appendingPathComponent("liftoff.mp4").path],
+                              environment: server.environment(), stdout: .file(out), stderr: .null)
+        #expect(bench.wait() == 0)
+        let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n")
+        let stories = try #require(lines.first { $0.contains(#""program":"stories""#) }, "\(lines)")
+        for key in ["first_sound_ms", "sound_drift_ms", "pictures_mean_ms", "first_picture_to_sound_ms", "cpu_per_second"] {
+            #expect(stories.contains("\"\(key)\":") && !stories.contains("\"\(key)\":null"), "\(key) in \(stories)")
+        }
+    }
 }
