@@ -109,17 +109,20 @@ final class MediaRuntime {
         }
         for video in plan.videos {
             let location = video.location
-            guard video.audible, !soundUnavailable, let output = soundOutput else {
+            guard !soundUnavailable, let output = soundOutput else { continue }
+            // A video with sound that may be heard soon (the one on screen, the one a turn
+            // brings): its sound and the output opened now, so it starts with the picture.
+            let hasSound = players.player(for: location)?.info?.hasAudio == true
+            var sound = sounds[location]
+            if sound == nil, video.audible || (hasSound && plan.sound), let data = pictures.cache.videoData(for: location) {
+                let made = AudioPlayer(data: data, output: output)
+                made.prepare()
+                sounds[location] = made
+                sound = made
+            }
+            guard video.audible, let sound else {
                 if heard.remove(location) != nil { sounds[location]?.pause() }
                 continue
-            }
-            let sound: AudioPlayer
-            if let kept = sounds[location] {
-                sound = kept
-            } else {
-                guard let data = pictures.cache.videoData(for: location) else { continue }
-                sound = AudioPlayer(data: data, output: output)
-                sounds[location] = sound
             }
             sound.volume = Double(min(100, max(0, plan.volume))) / 100
             if heard.insert(location).inserted { sound.play(from: clockTimes[location] ?? 0) }

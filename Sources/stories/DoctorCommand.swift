@@ -30,7 +30,8 @@ struct DoctorCommand: ParsableCommand {
         let tmux = TmuxClient.ask(environment: environment, timeout: .seconds(1))
         for line in Self.report(probe, environment: environment, tmux: tmux,
                                 cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) },
-                                tmuxVersion: tmux == nil ? TmuxClient.versionLine(environment: environment) : nil) {
+                                tmuxVersion: tmux == nil ? TmuxClient.versionLine(environment: environment) : nil,
+                                sound: Self.soundOutput()) {
             print(line)
         }
     }
@@ -40,7 +41,7 @@ struct DoctorCommand: ParsableCommand {
     /// `tmux`: what tmux said of itself and the terminal outside (nil outside tmux, or when
     /// it would not say; then `tmuxVersion` is `tmux -V`'s line where that answered).
     static func report(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?,
-                       cellPixels: (width: Int, height: Int)?, tmuxVersion: String?) -> [String] {
+                       cellPixels: (width: Int, height: Int)?, tmuxVersion: String?, sound: Result<Void, AudioProblem>? = nil) -> [String] {
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
         func clean(_ text: String, _ columns: Int = 40) -> String { SafeText.line(text, maxColumns: columns) }
         func ms(_ what: String) -> String {
@@ -163,6 +164,17 @@ struct DoctorCommand: ParsableCommand {
                 fix: "export LANG=C.UTF-8 (or your language's .UTF-8 locale) for other programs' sake")
         }
 
+        // Sound (issue 32).
+        switch sound {
+        case .success?:
+            add("sound", "a sound server took a stream (PulseAudio, or PipeWire's pulse server): videos play their sound (m mutes)")
+        case .failure(let problem)?:
+            add("sound", "none: \(clean(problem.description, 100))",
+                fix: "videos play silently; a desktop session's PulseAudio or PipeWire (with pipewire-pulse) gives them sound, and PULSE_SERVER points to another")
+        case nil:
+            break
+        }
+
         // Mouse and focus.
         func mode(_ number: Int, _ name: String, _ fix: String) {
             switch probe.replies.modes[number] {
@@ -183,5 +195,11 @@ struct DoctorCommand: ParsableCommand {
                 : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
         }
         return lines
+    }
+
+    /// Whether a sound server takes a stream (one opened and closed at once).
+    static func soundOutput() -> Result<Void, AudioProblem> {
+        do { _ = try PulseOutput(name: "doctor") } catch { return .failure(error) }
+        return .success(())
     }
 }

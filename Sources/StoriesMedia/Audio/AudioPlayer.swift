@@ -57,16 +57,27 @@ public final class AudioPlayer: @unchecked Sendable {
         return problemSaid
     }
 
+    /// Opens the sound and the output ahead of time, silent: `play` then starts at once.
+    public func prepare() {
+        condition.lock()
+        startThread()
+        condition.unlock()
+    }
+
+    /// Starts the thread (under `condition`).
+    private func startThread() {
+        guard !started else { return }
+        started = true
+        let thread = Thread { [self] in run() }
+        thread.qualityOfService = .userInteractive
+        thread.name = "stories.audio"
+        thread.start()
+    }
+
     /// Plays from `time` seconds of the video (nil: where it last stopped).
     public func play(from time: Double? = nil) {
         condition.lock()
-        if !started {
-            started = true
-            let thread = Thread { [self] in run() }
-            thread.qualityOfService = .userInteractive
-            thread.name = "stories.audio"
-            thread.start()
-        }
+        startThread()
         if wanted != .stopped {
             if let time {
                 startAt = max(0, time)

@@ -36,13 +36,18 @@ public struct PlayerPlan: Equatable, Sendable {
     public var display: Display
     /// How loud an audible video plays, 0–100.
     public var volume: Int
+    /// Sound is wanted and can be played this run (`SoundState.audible`): a video with
+    /// sound may have it opened ahead of time, to start with its picture.
+    public var sound: Bool
 
-    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100) {
+    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100,
+                sound: Bool = false) {
         self.videos = videos
         self.width = width
         self.height = height
         self.fit = fit
         self.display = display
         self.volume = volume
+        self.sound = sound
     }
 }

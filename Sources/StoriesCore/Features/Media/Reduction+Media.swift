@@ -53,7 +53,7 @@ extension Reduction {
                                 && state.media.videos[location]?.failure == nil)
         }
         let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
-                              display: state.display, volume: state.media.sound.volume)
+                              display: state.display, volume: state.media.sound.volume, sound: state.media.sound.audible)
         if plan != state.media.playerPlan {
             // No video before or now: nothing for the players to do (the size is kept for the next).
             let idle = plan.videos.isEmpty && state.media.playerPlan.videos.isEmpty
