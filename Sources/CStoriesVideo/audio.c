@@ -20,6 +20,8 @@
 #define MAX_RATE 384000
 /// The most frames one decoded packet may give after resampling (8 s at 48 kHz).
 #define MAX_PENDING (48000 * 8)
+/// The furthest a sound's time may be from its video's start, seconds.
+#define MAX_SECONDS 86400.0
 
 struct stories_audio {
     uint8_t *bytes;
@@ -203,7 +205,8 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
             if (isfinite(seconds) && fabs(seconds) < 3600) audio->zero = (int64_t)llround(seconds / audio->time_base);
         }
     }
-    double offset = (double)(audio_start - audio->zero) * audio->time_base;
+    // In doubles: two timestamps from the file may be anywhere in int64's range.
+    double offset = ((double)audio_start - (double)audio->zero) * audio->time_base;
     info->offset = isfinite(offset) && fabs(offset) < 60 ? offset : 0;
     if (stream->duration != AV_NOPTS_VALUE && stream->duration > 0) {
         double duration = (double)stream->duration * audio->time_base;
@@ -249,7 +252,7 @@ static int decode_more(stories_audio *audio, char *message, size_t message_size)
         int status = p_avcodec_receive_frame(audio->codec, audio->frame);
         if (status == 0) {
             AVFrame *frame = audio->frame;
-            if (frame->nb_samples <= 0 || frame->sample_rate <= 0 || frame->sample_rate > MAX_RATE
+            if (frame->nb_samples <= 0 || frame->sample_rate != audio->codec->sample_rate
                 || frame->ch_layout.nb_channels != audio->codec->ch_layout.nb_channels || frame->format != audio->codec->sample_fmt) {
                 // A stream that changes its shape midway: skipped rather than misread.
                 audio->corrupt++;
@@ -264,12 +267,20 @@ static int decode_more(stories_audio *audio, char *message, size_t message_size)
                 audio->pending = bigger;
                 audio->pending_capacity = wanted;
             }
+            // What the resampler still holds from before comes out first: the output's
+            // time is this frame's less that.
+            int64_t held = p_swr_get_delay(audio->swr, audio->rate);
             uint8_t *out[1] = {(uint8_t *)audio->pending};
             int got = p_swr_convert(audio->swr, out, wanted, (const uint8_t **)frame->extended_data, frame->nb_samples);
             if (got < 0) { audio->corrupt++; continue; }
             int64_t stamp = frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp : frame->pts;
-            double seconds = stamp == AV_NOPTS_VALUE ? audio->pending_pts : (double)(stamp - audio->zero) * audio->time_base;
-            audio->pending_pts = isfinite(seconds) ? seconds : 0;
+            double seconds = stamp == AV_NOPTS_VALUE ? audio->pending_pts : ((double)stamp - (double)audio->zero) * audio->time_base;
+            // A time from the file, bounded: a day either way (a story's video is minutes).
+            if (!isfinite(seconds)) seconds = audio->pending_pts;
+            if (seconds > MAX_SECONDS) seconds = MAX_SECONDS;
+            if (seconds < -MAX_SECONDS) seconds = -MAX_SECONDS;
+            if (held > 0 && held < MAX_PENDING) seconds -= (double)held / audio->rate;
+            audio->pending_pts = seconds;
             audio->pending_start = 0;
             audio->pending_count = got;
             if (got == 0) continue;
@@ -321,7 +332,9 @@ int stories_audio_read(stories_audio *audio, int16_t *pcm, int max_frames, doubl
 int stories_audio_seek(stories_audio *audio, double seconds) {
     if (!isfinite(seconds) || seconds < 0) seconds = 0;
     if (seconds > 86400) seconds = 86400;
-    int64_t target = audio->zero + (int64_t)(seconds / audio->time_base);
+    double place = (double)audio->zero + seconds / audio->time_base; // in doubles: `zero` is the file's
+    if (!isfinite(place) || place > 9.0e18 || place < -9.0e18) return -1;
+    int64_t target = (int64_t)place;
     int status = p_av_seek_frame(audio->format, audio->stream, target, AVSEEK_FLAG_BACKWARD);
     if (status < 0) status = p_avformat_seek_file(audio->format, audio->stream, INT64_MIN, target, target, 0);
     if (status < 0) return status;
@@ -350,6 +363,12 @@ static __typeof__(pa_simple_flush) *p_pa_simple_flush;
 static __typeof__(pa_simple_free) *p_pa_simple_free;
 static __typeof__(pa_strerror) *p_pa_strerror;
 static __typeof__(pa_simple_read) *p_pa_simple_read;
+
+/// pa_strerror's words, or a number where it has none.
+static const char *pulse_error(int error) {
+    const char *text = p_pa_strerror ? p_pa_strerror(error) : NULL;
+    return text ? text : "unknown error";
+}
 
 static void load_pulse(void) {
     lib_pulse = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -390,7 +409,7 @@ stories_sound *stories_sound_open(const char *server, int rate, int channels, co
     int error = 0;
     pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_PLAYBACK, NULL, name ? name : "story", &spec, NULL, NULL, &error);
     if (!simple) {
-        say(message, message_size, "no sound server (PulseAudio or PipeWire): %s", p_pa_strerror(error));
+        say(message, message_size, "no sound server (PulseAudio or PipeWire): %s", pulse_error(error));
         return NULL;
     }
     stories_sound *sound = calloc(1, sizeof *sound);
@@ -403,7 +422,7 @@ stories_sound *stories_sound_open(const char *server, int rate, int channels, co
 int stories_sound_write(stories_sound *sound, const int16_t *pcm, size_t frames, char *message, size_t message_size) {
     int error = 0;
     if (p_pa_simple_write(sound->simple, pcm, frames * (size_t)sound->channels * sizeof(int16_t), &error) < 0) {
-        say(message, message_size, "the sound server stopped taking sound: %s", p_pa_strerror(error));
+        say(message, message_size, "the sound server stopped taking sound: %s", pulse_error(error));
         return -1;
     }
     return 0;
@@ -441,7 +460,7 @@ stories_sound *stories_sound_record(const char *server, const char *device, int 
     int error = 0;
     pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_RECORD, device, "listening", &spec, NULL, &attributes, &error);
     if (!simple) {
-        say(message, message_size, "no sound server to record from: %s", p_pa_strerror(error));
+        say(message, message_size, "no sound server to record from: %s", pulse_error(error));
         return NULL;
     }
     stories_sound *sound = calloc(1, sizeof *sound);
@@ -454,7 +473,7 @@ stories_sound *stories_sound_record(const char *server, const char *device, int 
 int stories_sound_read(stories_sound *sound, int16_t *pcm, size_t frames, char *message, size_t message_size) {
     int error = 0;
     if (p_pa_simple_read(sound->simple, pcm, frames * (size_t)sound->channels * sizeof(int16_t), &error) < 0) {
-        say(message, message_size, "the sound server stopped giving sound: %s", p_pa_strerror(error));
+        say(message, message_size, "the sound server stopped giving sound: %s", pulse_error(error));
         return -1;
     }
     return 0;

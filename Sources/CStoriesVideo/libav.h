@@ -61,6 +61,7 @@
     X(swresample, swr_init) \
     X(swresample, swr_convert) \
     X(swresample, swr_get_out_samples) \
+    X(swresample, swr_get_delay) \
     X(swresample, swr_free) \
     /* end */
 

@@ -79,11 +79,11 @@ public final class AudioPlayer: @unchecked Sendable {
         condition.lock()
         startThread()
         if wanted != .stopped {
+            // Without a time, the thread goes on from where it stopped (`stoppedAt`, which it
+            // sets itself when it has paused).
             if let time {
-                startAt = max(0, time)
+                startAt = time.isFinite ? min(Self.longest, max(0, time)) : 0
                 heard = nil // the clock is the new place's once it is heard there
-            } else if startAt == nil, wanted != .playing {
-                startAt = stoppedAt
             }
             wanted = .playing
         }
@@ -119,9 +119,17 @@ public final class AudioPlayer: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }
         guard wanted == .playing, let heard else { return nil }
         let now = Self.now()
+        // A server that stopped taking sound but did not go away (a suspended sink): no
+        // sound is heard, so the pictures go by their own clock rather than wait for it.
+        if !ended, now - heard.at > Self.stalledAfter { return nil }
         let time = heard.time + (now - heard.at)
         return ended ? time : min(time, writtenUntil)
     }
+
+    /// No write for this long while playing: the server is not taking sound.
+    static let stalledAfter = 0.5
+    /// The furthest into a video a sound is placed, seconds.
+    static let longest = 86_400.0
 
     /// Frames written since the last start (tests).
     public var written: Int { condition.lock(); defer { condition.unlock() }; return framesWritten }
@@ -148,11 +156,16 @@ public final class AudioPlayer: @unchecked Sendable {
             say(error)
             return
         }
-        var buffer = [Int16](repeating: 0, count: Int(Double(rate) * Self.piece) * channels)
-        var silence = [Int16]()
+        let pieceFrames = Int(Double(rate) * Self.piece)
+        var buffer = [Int16](repeating: 0, count: pieceFrames * channels)
+        let silence = [Int16](repeating: 0, count: pieceFrames * channels)
+        /// A piece read and not yet due (after a gap in the sound): written when it is.
+        var held: (frames: Int, time: Double)?
         var expected = 0.0 // the time of the next sample to write
         var playing = false
         while true {
+            // What the server holds, asked outside the lock (it may wait on the server).
+            let buffered = playing ? output.latency : nil
             condition.lock()
             if wanted == .paused, playing {
                 // Told to pause: what the server holds is thrown away, and the clock stops
@@ -174,7 +187,7 @@ public final class AudioPlayer: @unchecked Sendable {
             }
             // Far enough ahead: wait (a pause or stop wakes it at once) rather than block in
             // a write the server would hold until it has room.
-            if playing, startAt == nil, let buffered = output.latency, buffered > Self.ahead {
+            if playing, startAt == nil, let buffered, buffered > Self.ahead {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: min(0.02, buffered - Self.ahead + 0.005)))
                 condition.unlock()
                 continue
@@ -186,7 +199,13 @@ public final class AudioPlayer: @unchecked Sendable {
             condition.unlock()
 
             if let time = restartAt {
-                decoder.seek(to: time)
+                // Somewhere else, or going on after a pause: what the server still holds of
+                // the old place goes first. The decoder starts 80 ms early and what comes
+                // before the place is dropped, so a codec that fades in after a jump (Opus)
+                // has done so by then.
+                if playing { output.flush() }
+                decoder.seek(to: max(0, time - 0.08))
+                held = nil
                 expected = time
                 playing = true
                 condition.lock()
@@ -196,32 +215,40 @@ public final class AudioPlayer: @unchecked Sendable {
                 heard = (time, Self.now())
                 condition.unlock()
             }
-            let piece: (frames: Int, time: Double)?
-            do throws(AudioProblem) {
-                piece = try decoder.read(into: &buffer, maxFrames: Int(Double(rate) * Self.piece))
-            } catch {
-                say(error)
-                return
+            let piece: (frames: Int, time: Double)
+            if let kept = held {
+                piece = kept
+                held = nil
+            } else {
+                let read: (frames: Int, time: Double)?
+                do throws(AudioProblem) {
+                    read = try decoder.read(into: &buffer, maxFrames: pieceFrames)
+                } catch {
+                    say(error)
+                    return
+                }
+                guard let read else {
+                    // The sound ended: the clock runs on by the wall clock; wait to be told.
+                    condition.lock()
+                    ended = true
+                    while wanted == .playing, startAt == nil { condition.wait() }
+                    condition.unlock()
+                    continue
+                }
+                piece = (read.frames, min(Self.longest, max(-Self.longest, read.time)))
             }
-            guard let piece else {
-                // The sound ended: the clock runs on by the wall clock; wait to be told.
-                condition.lock()
-                ended = true
-                while wanted == .playing, startAt == nil { condition.wait() }
-                condition.unlock()
-                continue
-            }
-            var start = 0
-            if piece.time < expected - 0.5 / Double(rate) {
-                // From before where it is to start (a seek lands on the packet before it).
-                start = min(piece.frames, Int(((expected - piece.time) * Double(rate)).rounded()))
-            } else if piece.time > expected + 0.005 {
-                // A gap in the sound (or a stream that starts after the pictures): silence.
-                let frames = min(Int(((piece.time - expected) * Double(rate)).rounded()), rate * 2)
-                if silence.count < frames * channels { silence = [Int16](repeating: 0, count: frames * channels) }
+            if piece.time > expected + 0.005 {
+                // A gap in the sound (or a sound that starts after the pictures): silence, a
+                // piece at a time, the piece read kept until it is due.
+                let frames = min(pieceFrames, max(1, Int(((piece.time - expected) * Double(rate)).rounded())))
                 if !write(silence, from: 0, frames: frames, to: output) { return }
                 expected += Double(frames) / Double(rate)
+                held = piece
+                continue
             }
+            // From before where it is to be (a seek lands on a packet before the place).
+            let start = piece.time < expected - 0.5 / Double(rate)
+                ? min(piece.frames, Int(((expected - piece.time) * Double(rate)).rounded())) : 0
             let frames = piece.frames - start
             guard frames > 0 else { continue }
             if level < 1 {
