@@ -24,9 +24,7 @@
 #define MAX_SECONDS 86400.0
 
 struct stories_audio {
-    uint8_t *bytes;
-    size_t size;
-    size_t position;
+    stories_memory memory;    // our copy of the file
     AVIOContext *io;
     AVFormatContext *format;
     AVCodecContext *codec;
@@ -56,33 +54,6 @@ static void say(char *message, size_t size, const char *format, ...) {
     va_end(args);
 }
 
-static int read_bytes(void *opaque, uint8_t *buffer, int wanted) {
-    stories_audio *audio = opaque;
-    if (audio->position >= audio->size) return AVERROR_EOF;
-    size_t left = audio->size - audio->position;
-    size_t count = (size_t)wanted < left ? (size_t)wanted : left;
-    memcpy(buffer, audio->bytes + audio->position, count);
-    audio->position += count;
-    return (int)count;
-}
-
-static int64_t seek_bytes(void *opaque, int64_t offset, int whence) {
-    stories_audio *audio = opaque;
-    int64_t base;
-    switch (whence & ~AVSEEK_FORCE) {
-    case AVSEEK_SIZE: return (int64_t)audio->size;
-    case SEEK_SET: base = 0; break;
-    case SEEK_CUR: base = (int64_t)audio->position; break;
-    case SEEK_END: base = (int64_t)audio->size; break;
-    default: return AVERROR(EINVAL);
-    }
-    if (offset > INT64_MAX - base) return AVERROR(EINVAL);
-    int64_t target = base + offset;
-    if (target < 0 || target > (int64_t)audio->size) return AVERROR(EINVAL);
-    audio->position = (size_t)target;
-    return target;
-}
-
 void stories_audio_close(stories_audio *audio) {
     if (!audio) return;
     if (audio->swr) p_swr_free(&audio->swr);
@@ -95,7 +66,7 @@ void stories_audio_close(stories_audio *audio) {
         p_avio_context_free(&audio->io);
     }
     free(audio->pending);
-    free(audio->bytes);
+    free(audio->memory.bytes);
     free(audio);
 }
 
@@ -130,15 +101,15 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     audio->rate = rate;
     audio->channels = channels;
     audio->stream = -1;
-    audio->bytes = malloc(size);
-    if (!audio->bytes) { free(audio); return STORIES_AUDIO_NO_MEMORY; }
-    memcpy(audio->bytes, data, size);
-    audio->size = size;
+    audio->memory.bytes = malloc(size);
+    if (!audio->memory.bytes) { free(audio); return STORIES_AUDIO_NO_MEMORY; }
+    memcpy(audio->memory.bytes, data, size);
+    audio->memory.size = size;
 
     const int io_size = 32768;
     uint8_t *io_buffer = p_av_malloc(io_size);
     if (!io_buffer) { stories_audio_close(audio); return STORIES_AUDIO_NO_MEMORY; }
-    audio->io = p_avio_alloc_context(io_buffer, io_size, 0, audio, read_bytes, NULL, seek_bytes);
+    audio->io = p_avio_alloc_context(io_buffer, io_size, 0, &audio->memory, stories_memory_read, NULL, stories_memory_seek);
     if (!audio->io) { p_av_free(io_buffer); stories_audio_close(audio); return STORIES_AUDIO_NO_MEMORY; }
     audio->format = p_avformat_alloc_context();
     if (!audio->format) { stories_audio_close(audio); return STORIES_AUDIO_NO_MEMORY; }

@@ -69,6 +69,17 @@
 #define STORIES_DECLARE(lib, name) extern __typeof__(name) *p_##name;
 STORIES_AV_FUNCTIONS(STORIES_DECLARE)
 
+/// Bytes in memory as libavformat reads them (a custom I/O context's opaque): a file name
+/// or URL never reaches it, so no protocol can be reached from a hostile file.
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+    size_t position;
+} stories_memory;
+
+int stories_memory_read(void *opaque, uint8_t *buffer, int wanted);
+int64_t stories_memory_seek(void *opaque, int64_t offset, int whence);
+
 /// True once FFmpeg is there (loading it on the first call); otherwise says why.
 int stories_libav_ready(char *message, size_t size);
 

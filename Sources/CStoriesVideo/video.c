@@ -67,9 +67,7 @@ static void load_libav(void) {
 
 
 struct stories_video {
-    uint8_t *bytes;           // our copy of the file
-    size_t size;
-    size_t position;
+    stories_memory memory;    // our copy of the file, as libavformat reads it
     AVIOContext *io;
     AVFormatContext *format;
     AVCodecContext *codec;
@@ -108,30 +106,30 @@ static void say_av(char *message, size_t size, const char *what, int error) {
 
 // The custom I/O context reads our copy of the bytes: a file name or URL never reaches
 // libavformat, so no protocol (file, http, concat…) can be reached from a hostile file.
-static int read_bytes(void *opaque, uint8_t *buffer, int wanted) {
-    stories_video *video = opaque;
-    if (video->position >= video->size) return AVERROR_EOF;
-    size_t left = video->size - video->position;
+int stories_memory_read(void *opaque, uint8_t *buffer, int wanted) {
+    stories_memory *memory = opaque;
+    if (memory->position >= memory->size) return AVERROR_EOF;
+    size_t left = memory->size - memory->position;
     size_t count = (size_t)wanted < left ? (size_t)wanted : left;
-    memcpy(buffer, video->bytes + video->position, count);
-    video->position += count;
+    memcpy(buffer, memory->bytes + memory->position, count);
+    memory->position += count;
     return (int)count;
 }
 
-static int64_t seek_bytes(void *opaque, int64_t offset, int whence) {
-    stories_video *video = opaque;
+int64_t stories_memory_seek(void *opaque, int64_t offset, int whence) {
+    stories_memory *memory = opaque;
     int64_t base;
     switch (whence & ~AVSEEK_FORCE) {
-    case AVSEEK_SIZE: return (int64_t)video->size;
+    case AVSEEK_SIZE: return (int64_t)memory->size;
     case SEEK_SET: base = 0; break;
-    case SEEK_CUR: base = (int64_t)video->position; break;
-    case SEEK_END: base = (int64_t)video->size; break;
+    case SEEK_CUR: base = (int64_t)memory->position; break;
+    case SEEK_END: base = (int64_t)memory->size; break;
     default: return AVERROR(EINVAL);
     }
     if (offset > INT64_MAX - base) return AVERROR(EINVAL);
     int64_t target = base + offset;
-    if (target < 0 || target > (int64_t)video->size) return AVERROR(EINVAL);
-    video->position = (size_t)target;
+    if (target < 0 || target > (int64_t)memory->size) return AVERROR(EINVAL);
+    memory->position = (size_t)target;
     return target;
 }
 
@@ -146,7 +144,7 @@ void stories_video_close(stories_video *video) {
         p_av_freep(&video->io->buffer);
         p_avio_context_free(&video->io);
     }
-    free(video->bytes);
+    free(video->memory.bytes);
     free(video);
 }
 
@@ -172,16 +170,16 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
 
     stories_video *video = calloc(1, sizeof *video);
     if (!video) return STORIES_VIDEO_NO_MEMORY;
-    video->bytes = malloc(size);
-    if (!video->bytes) { free(video); say(message, message_size, "no memory for %zu bytes", size); return STORIES_VIDEO_NO_MEMORY; }
-    memcpy(video->bytes, data, size);
-    video->size = size;
+    video->memory.bytes = malloc(size);
+    if (!video->memory.bytes) { free(video); say(message, message_size, "no memory for %zu bytes", size); return STORIES_VIDEO_NO_MEMORY; }
+    memcpy(video->memory.bytes, data, size);
+    video->memory.size = size;
     video->stream = -1;
 
     const int io_size = 32768;
     uint8_t *io_buffer = p_av_malloc(io_size);
     if (!io_buffer) { stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
-    video->io = p_avio_alloc_context(io_buffer, io_size, 0, video, read_bytes, NULL, seek_bytes);
+    video->io = p_avio_alloc_context(io_buffer, io_size, 0, &video->memory, stories_memory_read, NULL, stories_memory_seek);
     if (!video->io) { p_av_free(io_buffer); stories_video_close(video); return STORIES_VIDEO_NO_MEMORY; }
 
     video->format = p_avformat_alloc_context();

