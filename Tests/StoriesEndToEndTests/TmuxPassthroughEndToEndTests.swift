@@ -127,7 +127,10 @@ final class OuterTerminal {
         for name in ["TMUX", "TMUX_PANE", "NO_COLOR", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG", "KITTY_WINDOW_ID"] { environment[name] = nil }
         environment["TERM"] = "xterm-256color"
         for name in ["XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"] { environment[name] = folder.path }
-        tmux = try Child([binary, "-L", socket, "-f", config.path, "new-session", "-x", "80", "-y", "24", command(folder.path)],
+        // The command waits until tmux has the outside terminal's answer (a person's tmux has
+        // had it long before anything runs in it; here the pane starts at once).
+        let settled = "until [ -n \"$(tmux display-message -p '#{client_termtype}')\" ]; do sleep 0.1; done; "
+        tmux = try Child([binary, "-L", socket, "-f", config.path, "new-session", "-x", "80", "-y", "24", settled + command(folder.path)],
                          environment: environment, stdin: slave, stdout: .descriptor(slave), stderr: .null)
         close(slave)
         let output = output, terminal = master

@@ -159,8 +159,18 @@ public final class AudioPlayer: @unchecked Sendable {
         let pieceFrames = Int(Double(rate) * Self.piece)
         var buffer = [Int16](repeating: 0, count: pieceFrames * channels)
         let silence = [Int16](repeating: 0, count: pieceFrames * channels)
-        /// A piece read and not yet due (after a gap in the sound): written when it is.
+        /// A piece read and not yet due (after a gap in the sound, or the first, decoded
+        /// while the player waits to be told to play): written when it is.
         var held: (frames: Int, time: Double)?
+        // The first piece decoded now, before `play`: a start from the beginning goes
+        // straight to it.
+        do throws(AudioProblem) {
+            if let first = try decoder.read(into: &buffer, maxFrames: pieceFrames) { held = (first.frames, first.time) }
+        } catch {
+            say(error)
+            return
+        }
+        var fresh = held != nil // nothing read past the first piece yet
         var expected = 0.0 // the time of the next sample to write
         var playing = false
         while true {
@@ -204,8 +214,13 @@ public final class AudioPlayer: @unchecked Sendable {
                 // before the place is dropped, so a codec that fades in after a jump (Opus)
                 // has done so by then.
                 if playing { output.flush() }
-                decoder.seek(to: max(0, time - 0.08))
-                held = nil
+                if fresh, let first = held, time <= first.time + 0.001 {
+                    // From the start, and the first piece is still there: no seek.
+                } else {
+                    decoder.seek(to: max(0, time - 0.08))
+                    held = nil
+                }
+                fresh = false
                 expected = time
                 playing = true
                 condition.lock()
