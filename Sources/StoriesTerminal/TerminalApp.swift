@@ -95,9 +95,11 @@ public final class TerminalApp {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         // One burst of questions before ncurses starts (at most 100 ms for a terminal that
         // answers nothing); keys typed meanwhile are read first once the app runs.
-        probe = TerminalProbe.ask()
-        // Inside tmux, the terminal outside is tmux's to say (the probe reached only tmux).
+        // Inside tmux, the terminal outside is tmux's to say (the probe reaches only tmux).
+        // Asked first: nothing may stand between the probe's read and the input's (a
+        // terminal slower than the probe answers into the input, which reads it).
         tmux = stepping == nil ? TmuxClient.ask(environment: ProcessInfo.processInfo.environment) : nil
+        probe = TerminalProbe.ask()
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             throw TerminalError.notATerminal
         }
