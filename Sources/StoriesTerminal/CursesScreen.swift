@@ -216,6 +216,7 @@ public final class CursesScreen {
             lastDrawnCellCount = 0
             _ = drawCells(canvas, fallBackWhenFull: true)
         }
+        placeCursor(canvas)
         wnoutrefresh(stories_stdscr())
         doupdate()
         var redrawn = changedRows
@@ -381,6 +382,7 @@ public final class CursesScreen {
         if reportsFocus { writeRaw("\u{1B}[?1004h") }
         updateSize()
         previous = nil
+        if showsFocus { curs_set(1) }
     }
 
     /// Gives the terminal back: mouse modes off, `endwin`. Safe to call more than once.
@@ -496,11 +498,35 @@ public final class CursesScreen {
         var terminal = shown
         let diff = canvas.diff(from: shown)
         lastDrawnCellCount = diff.changes.count
-        let bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
+        var bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
+        // The frame writer leaves the cursor top left; in focus mode it goes back on the focus.
+        if showsFocus, !bytes.isEmpty, let spot = placedCursor { bytes += Array("\u{1B}[\(spot.y + 1);\(spot.x + 1)H".utf8) }
         if !bytes.isEmpty { writeRaw(Array("\u{1B}[H".utf8) + bytes) }
         previous = terminal
         wroteDirectly = true
         return true
+    }
+
+    /// The terminal's cursor stands on what has focus (`cursor = focus`, issue 33): screen
+    /// readers and braille displays follow it. Off (the default), it is hidden, as before.
+    public private(set) var showsFocus = false
+    /// Where the cursor was last put (the focus of the last frame that had one).
+    private var placedCursor: Canvas.Spot?
+
+    /// Shows the cursor and puts it on the focus from the next frame on.
+    public func showFocus() {
+        guard !isRestored else { return }
+        showsFocus = true
+        leaveok(stories_stdscr(), false)
+        curs_set(1)
+    }
+
+    /// Moves ncurses' cursor to the frame's focus (before `doupdate`, which puts it there);
+    /// a frame without one (a motion) leaves it where it was.
+    private func placeCursor(_ canvas: Canvas) {
+        guard showsFocus else { return }
+        if let spot = canvas.cursor, spot.x < canvas.width, spot.y < canvas.height { placedCursor = spot }
+        if let spot = placedCursor { wmove(stories_stdscr(), Int32(spot.y), Int32(spot.x)) }
     }
 
     /// Whether moving pictures in real pixels reach the terminal in time (false: video

@@ -90,7 +90,7 @@ public final class TerminalApp {
                 bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                 preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
                 colors: (depth: String, origin: String)? = nil, symbols: CellSymbols = .half,
-                graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false),
+                graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false), cursor: CursorMode = .hidden,
                 stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         // One burst of questions before ncurses starts (at most 100 ms for a terminal that
@@ -106,6 +106,7 @@ public final class TerminalApp {
         stories_install_crash_restore(STDOUT_FILENO)
         self.symbols = symbols
         terminal = try CursesScreen(input: input, output: output)
+        if cursor == .focus { terminal.showFocus() }
         if let colors, let depth = ColorDepth(name: colors.depth), !terminal.limitColors(to: depth) {
             colorsNote = "\(SafeText.line(colors.origin, maxColumns: 60)) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
         }

@@ -100,6 +100,9 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "Videos with their sound, also in a replay, which plays none unless asked (the default elsewhere, where there is a sound server: PulseAudio or PipeWire).")
     var sound = false
 
+    @Option(help: ArgumentHelp("Where the terminal's cursor is: focus (on what has focus, for screen readers and braille displays), hidden, or auto (the default: focus where a screen reader is likely).", valueName: "mode"))
+    var cursor: String?
+
     @Option(help: ArgumentHelp("The screen for --headless, WxH (default: the recording's size, or 80x24).", valueName: "WxH"))
     var size: String?
 
@@ -130,6 +133,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if let cursor, cursor.lowercased() != "auto", CursorMode(rawValue: cursor.lowercased()) == nil {
+            throw ValidationError("--cursor takes auto, focus or hidden; got '\(SafeText.line(cursor))'")
+        }
         if let symbols, !CellSymbols.names.contains(symbols.lowercased()) {
             throw ValidationError("--symbols takes \(CellSymbols.names.joined(separator: ", ")); got '\(SafeText.line(symbols))'")
         }
@@ -221,7 +227,15 @@ struct ViewCommand: ParsableCommand {
                   symbols: symbols ?? settings.symbols ?? "auto",
                   graphics: chosenGraphics(settings),
                   sound: SoundState(on: mute ? false : sound ? true : settings.sound ?? true, volume: settings.volume ?? 100,
-                                    enabled: replay == nil || sound))
+                                    enabled: replay == nil || sound),
+                  cursor: chosenCursor(settings))
+    }
+
+    /// Where the cursor is: as `--cursor` says, else stories.conf, else where a screen
+    /// reader is likely, on what has focus.
+    private func chosenCursor(_ settings: AppSettings) -> CursorMode {
+        let said = cursor.flatMap { CursorMode(rawValue: $0.lowercased()) } ?? settings.cursor
+        return said ?? CursorMode.auto(environment: ProcessInfo.processInfo.environment)
     }
 
     /// How photos are shown: as `--graphics` says (auto: nil, what the terminal answers),
@@ -288,7 +302,7 @@ struct ViewCommand: ParsableCommand {
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
                        pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?,
-                       sound: SoundState) throws {
+                       sound: SoundState, cursor: CursorMode) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -340,7 +354,7 @@ struct ViewCommand: ParsableCommand {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
                                       pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName),
-                                      graphics: graphics, sound: sound, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      graphics: graphics, sound: sound, cursor: cursor, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

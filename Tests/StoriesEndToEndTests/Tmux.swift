@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCore
 import Testing
 
 /// The built `stories` binary, next to this test bundle in the build folder.
@@ -170,6 +171,23 @@ final class Tmux {
     func mouseModes() throws -> String {
         try tmux(["display-message", "-p", "-t", session, "#{mouse_button_flag} #{mouse_sgr_flag}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Where the terminal's cursor is and whether it shows, as tmux tracks them, with the
+    /// screen's text from the cursor to the end of its line (columns, not characters: a wide
+    /// character counts two).
+    func cursor() throws -> (x: Int, y: Int, visible: Bool, text: String) {
+        let fields = try tmux(["display-message", "-p", "-t", session, "#{cursor_x} #{cursor_y} #{cursor_flag}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").compactMap { Int($0) }
+        try #require(fields.count == 3, "tmux said where the cursor is")
+        let line = try screen()[safe: fields[1]] ?? ""
+        var column = 0
+        var rest = Substring(line)
+        while column < fields[0], let first = rest.first {
+            column += max(1, String(first).displayWidth)
+            rest = rest.dropFirst()
+        }
+        return (fields[0], fields[1], fields[2] == 1, String(rest))
     }
 
     func resize(width: Int, height: Int) throws {

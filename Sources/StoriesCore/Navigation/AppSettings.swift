@@ -16,6 +16,7 @@ import Foundation
 ///     graphics = cells       # auto (the default: what the terminal answers), kitty, sixel, iterm or cells
 ///     sound = off            # on (the default): videos play their sound where there is a sound server; m toggles
 ///     volume = 60            # 0–100 (the default 100)
+///     cursor = focus         # auto (the default: focus where a screen reader is likely), focus or hidden
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -42,9 +43,11 @@ public struct AppSettings: Equatable, Sendable {
     public var sound: Bool?
     /// How loud, 0–100; nil: 100.
     public var volume: Int?
+    /// Where the terminal's cursor is (`CursorMode`); nil: auto.
+    public var cursor: CursorMode?
 
     public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols",
-                               "graphics", "sound", "volume"]
+                               "graphics", "sound", "volume", "cursor"]
     /// What `graphics` (and `--graphics`) take.
     public static let graphicsNames = ["auto"] + GraphicsProtocol.allCases.map(\.rawValue)
 
@@ -98,6 +101,13 @@ public struct AppSettings: Equatable, Sendable {
                     throw fail("volume takes a whole number from 0 to 100; got '\(quoted)'")
                 }
                 result.volume = level
+            case "cursor":
+                if value.lowercased() == "auto" {
+                    result.cursor = nil
+                } else {
+                    guard let mode = CursorMode(rawValue: value.lowercased()) else { throw fail("cursor takes auto, focus or hidden; got '\(quoted)'") }
+                    result.cursor = mode
+                }
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on

@@ -52,11 +52,32 @@ public struct Canvas: Equatable, Sendable {
     /// A frame of a motion (cube, zoom, dismiss): the terminal backend may write it by
     /// itself, past its screen library, and make its screen whole again when the motion ends.
     public var isMotion = false
+    /// Where what has focus begins (issue 33): the selected bubble's name, the focused
+    /// section cell, the viewer's author line, the search field's end, the box's first line.
+    /// A terminal that shows its cursor (`cursor = focus`) puts it here, so a screen reader
+    /// or a braille display reads what has focus. Nil: nothing has focus (a motion).
+    public var cursor: Spot?
 
-    /// Two canvases are equal when they show the same: their cells and links. How a
-    /// terminal may write them (`pictures` over the cells, `isMotion`) is not what they show.
+    /// A cell on the canvas.
+    public struct Spot: Equatable, Sendable {
+        public var x: Int
+        public var y: Int
+        public init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// Puts the focus at a cell (kept on the canvas).
+    public mutating func focus(x: Int, y: Int) {
+        guard width > 0, height > 0 else { return }
+        cursor = Spot(x: min(max(0, x), width - 1), y: min(max(0, y), height - 1))
+    }
+
+    /// Two canvases are equal when they show the same: their cells, links and where the
+    /// focus is. How a terminal may write them (`pictures` over the cells, `isMotion`) is not what they show.
     public static func == (a: Canvas, b: Canvas) -> Bool {
-        a.width == b.width && a.height == b.height && a.cells == b.cells && a.links == b.links
+        a.width == b.width && a.height == b.height && a.cells == b.cells && a.links == b.links && a.cursor == b.cursor
     }
 
     /// Part of a picture in real pixels on screen: the picture's cells from `sourceRow`

@@ -38,6 +38,8 @@ public enum AppView {
             canvas.pictures.removeAll()
         }
         canvas.isMotion = motion != nil
+        // Nothing has focus mid-motion: the cursor stays where it was until the motion ends.
+        if motion != nil { canvas.cursor = nil }
         if state.chrome.showsGestures {
             GestureOverlay.render(state, into: &canvas)
         }

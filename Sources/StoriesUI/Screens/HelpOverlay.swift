@@ -24,6 +24,8 @@ public enum HelpOverlay {
         let scroll = max(0, min(content.maxScroll, state.chrome.modalScroll))
         let shown = content.rows.dropFirst(scroll).prefix(content.visibleLines)
         var y = content.firstLine
+        // The focus on the box's first line shown (the box has the keyboard).
+        canvas.focus(x: box.x + 3, y: y)
         for row in shown {
             if content.keyColumn > 0 {
                 canvas.text(row.keys, x: box.x + 3, y: y, style: background.with(foreground: .palette(255)).adding(.bold),

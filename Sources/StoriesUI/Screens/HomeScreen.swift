@@ -153,6 +153,7 @@ public enum HomeScreen {
         while shown.displayWidth > room, !shown.isEmpty { shown.removeFirst() }
         x += canvas.text(shown, x: x, y: y, style: Style(attributes: [.bold]))
         canvas.text(" ", x: x, y: y, style: Style(attributes: [.reverse]))
+        canvas.focus(x: x, y: y) // where the next letter goes
         let style = search.matches > 0 || search.text.isEmpty ? Theme.hint : Style(foreground: Theme.warning)
         canvas.text(found, x: width - foundWidth - 1, y: y, style: style, maxWidth: foundWidth)
     }

@@ -28,6 +28,7 @@ enum HomeSectionsView {
             var drawn = canvas
             draw(model, section: section, selected: selected, isFocused: isFocused, y: y, into: &drawn, banners: banners)
             canvas.copyRows(y..<bottom, from: drawn)
+            if let focus = drawn.cursor, (y..<bottom).contains(focus.y) { canvas.cursor = focus }
         }
         if let first = visible.first, first.index > 0 {
             canvas.text("↑", x: canvas.width - 2, y: first.y, style: Theme.mutedText)
@@ -61,6 +62,15 @@ enum HomeSectionsView {
         for (index, box) in boxes {
             guard let cell = model.cells[safe: index] else { continue }
             let isSelected = isFocused && index == selected
+            // The focus on the cell's text (a bubble puts it on its name itself).
+            if isSelected {
+                switch model.style {
+                case .ring: break
+                case .cards: canvas.focus(x: box.x + 2, y: box.y + 1)
+                case .list: canvas.focus(x: box.x + 2, y: box.y)
+                case .banner: canvas.focus(x: box.x + 2, y: box.y + 1)
+                }
+            }
             switch model.style {
             case .ring: drawBubble(cell, box: box, isSelected: isSelected, into: &canvas)
             case .cards: drawCard(cell, box: box, isSelected: isSelected, into: &canvas)

@@ -196,6 +196,7 @@ public enum ViewerScreen {
             x += canvas.text(ViewModelFactory.initials(of: summary.author.name), x: x, y: 1,
                              style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
             canvas.text(summary.author.name, x: x + 1, y: 1, style: Style(attributes: [.bold]), maxWidth: width - x - 3)
+            canvas.focus(x: x + 1, y: 1)
         }
         let media = Rect(x: 0, y: 2, width: width, height: height - 3)
         canvas.fill(media, style: Style(background: Theme.placeholderBackground))
@@ -285,6 +286,7 @@ public enum ViewerScreen {
         let handle = model?.handle.map { "  @" + $0 } ?? ""
         let room = max(0, available - x + 1)
         let detail = name.displayWidth + handle.displayWidth + age.displayWidth <= room ? handle + age : age
+        canvas.focus(x: x, y: 1) // the author's name has the focus
         x += draw(name, x: x, style: Style(attributes: [.bold]), maxWidth: max(min(room, 6), room - detail.displayWidth))
         _ = draw(detail, x: x, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: max(0, available - x + 1))
     }

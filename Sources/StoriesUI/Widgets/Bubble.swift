@@ -97,6 +97,7 @@ public struct Bubble {
         let nameStyle = isSelected
             ? Style(foreground: .palette(255), attributes: [.bold, .reverse])
             : Style(foreground: ring == .seen ? Theme.muted : .palette(252))
-        canvas.centered(name, in: Rect(x: x, y: y + 3, width: Bubble.slotWidth - 1, height: 1), y: y + 3, style: nameStyle)
+        let used = canvas.centered(name, in: Rect(x: x, y: y + 3, width: Bubble.slotWidth - 1, height: 1), y: y + 3, style: nameStyle)
+        if isSelected { canvas.focus(x: x + max(0, (Bubble.slotWidth - 1 - used) / 2), y: y + 3) }
     }
 }

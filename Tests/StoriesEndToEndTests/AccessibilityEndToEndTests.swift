@@ -1,0 +1,74 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// Issue 33: the terminal's cursor on what has focus, read from the terminal (tmux) as a
+/// screen reader or a braille display reads it.
+@Suite(.serialized, .ownThread) struct AccessibilityEndToEndTests {
+    /// Waits until the cursor shows and the text from it on begins with `prefix`.
+    private func expectCursor(_ tmux: Tmux, on prefix: String, _ what: String) throws {
+        let deadline = Date().addingTimeInterval(15)
+        var last = (x: 0, y: 0, visible: false, text: "")
+        while Date() < deadline {
+            last = try tmux.cursor()
+            if last.visible, last.text.hasPrefix(prefix) { return }
+            usleep(50_000)
+        }
+        Issue.record("the cursor was not on \(what) ('\(prefix)…'): it was at \(last.x),\(last.y) (\(last.visible ? "shown" : "hidden")) before '\(last.text)'; the screen:\n\(tmux.text)")
+        throw CancellationError()
+    }
+
+    @Test func theCursorFollowsTheFocusOnEveryScreen() throws {
+        let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--cursor focus")
+        // The selected bubble's name, in the ring row.
+        try expectCursor(tmux, on: "Ayla Dem", "the selected bubble's name")
+        try tmux.press("Right")
+        try expectCursor(tmux, on: "Mika 🌸", "the next bubble's name")
+        // The search field: where the next letter goes, after what was typed.
+        try tmux.press("/")
+        try tmux.sendRaw("pri")
+        try tmux.waitFor(text: "/ pri")
+        let search = try tmux.cursor()
+        #expect(search.visible && search.y == 29, "on the search field, the last line")
+        #expect(try tmux.screen()[29].prefix(search.x).hasSuffix("/ pri"), "just after what was typed")
+        try tmux.press("Escape")
+        // The viewer: the author's name on its second line.
+        try tmux.press("Enter")
+        try tmux.waitFor("the viewer") { $0.count > 1 && $0[1].hasSuffix("1/3") }
+        try expectCursor(tmux, on: "Mika 🌸  @mika.blooms", "the viewer's author line")
+        #expect(try tmux.cursor().y == 1)
+        // The box over the screen: its first line.
+        try tmux.press("?")
+        try tmux.waitFor(text: "Keys · viewer")
+        let box = try tmux.cursor()
+        #expect(box.visible && !box.text.trimmingCharacters(in: .whitespaces).isEmpty && box.text.contains("│"),
+                "on the box's first line, inside it: '\(box.text)'")
+        try tmux.press("?")
+        try tmux.press("Escape")
+        try expectCursor(tmux, on: "Mika 🌸", "the bubble again, after the viewer")
+        // A section cell below the row: ↓ gives the sections the keyboard.
+        try tmux.press("Down")
+        let cell = try tmux.waitFor("a section cell with the focus") { _ in ((try? tmux.cursor().y) ?? 0) > 8 }
+        let focus = try tmux.cursor()
+        #expect(focus.visible && !focus.text.trimmingCharacters(in: .whitespaces).isEmpty,
+                "on the cell's title: \(focus), \(cell.joined(separator: "\n"))")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+        #expect(try tmux.cursor().visible, "the shell's cursor shows after the app")
+    }
+
+    @Test func theCursorIsHiddenUnlessAScreenReaderIsLikelyOrItIsAskedFor() throws {
+        let plain = try Tmux.runningStories(width: 100, height: 30)
+        _ = try plain.settledScreen()
+        #expect(try plain.cursor().visible == false, "hidden by default")
+        let reader = try Tmux(width: 100, height: 30)
+        try reader.type("ACCESSIBILITY_ENABLED=1 " + Binary.requireBuilt())
+        try reader.waitForLoadedRingRow()
+        try expectCursor(reader, on: "Ayla Dem", "the focus, where a screen reader is likely")
+        let hidden = try Tmux(width: 100, height: 30)
+        try hidden.type("ACCESSIBILITY_ENABLED=1 " + Binary.requireBuilt() + " --cursor hidden")
+        try hidden.waitForLoadedRingRow()
+        _ = try hidden.settledScreen()
+        #expect(try hidden.cursor().visible == false, "--cursor hidden wins over the hint")
+    }
+}
