@@ -100,6 +100,9 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "Videos with their sound, also in a replay, which plays none unless asked (the default elsewhere, where there is a sound server: PulseAudio or PipeWire).")
     var sound = false
 
+    @Flag(help: "No full screen: numbered lines that say what changed, for screen readers, braille displays and speech (stories --screen-reader | espeak-ng); commands are typed as words (help lists them) or key names, one a line.")
+    var screenReader = false
+
     @Option(help: ArgumentHelp("Where the terminal's cursor is: focus (on what has focus, for screen readers and braille displays), hidden, or auto (the default: focus where a screen reader is likely).", valueName: "mode"))
     var cursor: String?
 
@@ -133,6 +136,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if screenReader, headless || step || record != nil || replay != nil {
+            throw ValidationError("--screen-reader reads its commands from standard input: --headless, --replay, --record and --step are for the full screen")
+        }
         if let cursor, cursor.lowercased() != "auto", CursorMode(rawValue: cursor.lowercased()) == nil {
             throw ValidationError("--cursor takes auto, focus or hidden; got '\(SafeText.line(cursor))'")
         }
@@ -228,7 +234,9 @@ struct ViewCommand: ParsableCommand {
                   graphics: chosenGraphics(settings),
                   sound: SoundState(on: mute ? false : sound ? true : settings.sound ?? true, volume: settings.volume ?? 100,
                                     enabled: replay == nil || sound),
-                  cursor: chosenCursor(settings))
+                  cursor: chosenCursor(settings),
+                  // stories.conf's `screen-reader = on` gives way to a replay or a headless run.
+                  linear: screenReader || (settings.screenReader ?? false) && !headless && replay == nil && record == nil && !step)
     }
 
     /// Where the cursor is: as `--cursor` says, else stories.conf, else where a screen
@@ -302,7 +310,7 @@ struct ViewCommand: ParsableCommand {
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
                        pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?,
-                       sound: SoundState, cursor: CursorMode) throws {
+                       sound: SoundState, cursor: CursorMode, linear: Bool) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -316,6 +324,19 @@ struct ViewCommand: ParsableCommand {
         let stopAt = until.flatMap(untilSeconds)
         let replayName = replay.map { URL(fileURLWithPath: $0).lastPathComponent }
 
+        if linear {
+            var options = ScreenReaderRun.Options()
+            options.bindings = bindings
+            options.preload = setup.preload
+            options.sound = sound
+            let store = SeenStore(feedKey: seenKey)
+            let loaded = store.load()
+            options.seen = loaded.state
+            options.warnings = loaded.warning.map { [$0] } ?? []
+            MainActor.assumeIsolated {
+                LinearSession.run(client: client, store: store, options: options, onQuit: onQuit)
+            }
+        }
         if headless {
             // What differs from the recording is said on stderr; stdout is the screen alone.
             for note in notes { FileWrites.sayOnStandardError("stories: replaying \(SafeText.line(replayName ?? "")): \(note)") }

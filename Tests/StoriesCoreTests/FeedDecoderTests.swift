@@ -8,7 +8,8 @@ import Testing
         {"id":"s","author":{"name":"Ayla \\u001b[31mDemir","handle":"ayla"},"unknownField":true,
          "items":[
           {"id":"a","type":"image","media":{"path":"media/a.jpg","width":288,"height":512,"bytes":100,"blurhash":"LKO2"},
-           "duration":4,"caption":"Hello","createdAt":"2026-11-20T18:00:00Z","link":{"title":"More","url":"https://example.org"}},
+           "duration":4,"caption":"Hello","createdAt":"2026-11-20T18:00:00Z","link":{"title":"More","url":"https://example.org"},
+           "alt":"A cat\\u001b]0;owned\\u0007 on\\na mat"},
           {"id":"b","type":"text","text":"Hi\\nthere","background":"#1d3557"}
          ]}
         """
@@ -21,6 +22,8 @@ import Testing
         #expect(story.items[0].duration == 4)
         #expect(story.items[0].createdAt == Date(timeIntervalSince1970: 1_795_197_600))
         #expect(story.items[0].link == Link(title: "More", url: "https://example.org"))
+        #expect(story.items[0].alt == "A cat on a mat", "alt is one line, its control sequences cut out")
+        #expect(story.items[1].alt == nil)
         #expect(story.items[1].content == .text("Hi\nthere", background: RGB(0x1d, 0x35, 0x57)))
         #expect(story.items[1].duration == StoryItem.defaultDuration)
     }
@@ -111,7 +114,7 @@ import Testing
     @Test func aStoryWrittenOutReadsBackTheSame() throws {
         let story = Story(id: "Space-trip", author: Author(name: "Space trip", handle: "nasa", avatar: "Space trip/a.jpg"), items: [
             StoryItem(id: "a.jpg", content: .image(Media(location: "Space trip/a.jpg", width: 640, height: 480, bytes: 1234, blurhash: "LEHV6nWB2yk8")),
-                      caption: "Suiting \"up\" / ok", createdAt: Date(timeIntervalSince1970: 1_717_322_400)),
+                      caption: "Suiting \"up\" / ok", createdAt: Date(timeIntervalSince1970: 1_717_322_400), alt: "Two people in white suits"),
             StoryItem(id: "clip 1.mp4", content: .video(Media(location: "Space trip/clip 1.mp4")), duration: 12.5),
             StoryItem(id: "t", content: .text("Hello\nthere", background: RGB(0x1d, 0x35, 0x57)),
                       link: Link(title: "More", url: "https://example.com/a?b=c")),
@@ -153,7 +156,7 @@ import Testing
     @Test func everyTextFieldIsBoundedWhereItIsRead() throws {
         let huge = String(repeating: "word ", count: 60_000)
         let marks = "e" + String(repeating: "\u{301}", count: 300_000)
-        let item: [String: Any] = ["id": "1", "type": "text", "text": huge, "caption": huge,
+        let item: [String: Any] = ["id": "1", "type": "text", "text": huge, "caption": huge, "alt": huge,
                                    "link": ["title": huge, "url": "https://example.org/" + String(repeating: "u", count: 2000)]]
         let document: [String: Any] = ["id": "s", "author": ["name": huge, "handle": marks],
                                        "items": [item, ["id": "2", "type": huge, "text": "t"], ["id": "3", "type": "text", "text": marks]]]
@@ -162,6 +165,7 @@ import Testing
         #expect(try #require(story.author.handle).unicodeScalars.count <= SafeText.maxScalarsPerCluster)
         #expect(story.items[0].textContent?.count == SafeText.Limit.textCard && story.items[0].textContent?.hasSuffix("…") == true)
         #expect(story.items[0].caption?.count == SafeText.Limit.caption)
+        #expect(try #require(story.items[0].alt).displayWidth <= SafeText.Limit.caption)
         #expect(try #require(story.items[0].link).title.displayWidth <= SafeText.Limit.linkTitle)
         #expect(try #require(story.items[1].textContent).unicodeScalars.count <= SafeText.maxScalarsPerCluster,
                 "marks by the hundred thousand on one letter are cut before they are kept")

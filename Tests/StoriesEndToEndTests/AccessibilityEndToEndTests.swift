@@ -71,4 +71,50 @@ import Testing
         _ = try hidden.settledScreen()
         #expect(try hidden.cursor().visible == false, "--cursor hidden wins over the hint")
     }
+
+    /// `--screen-reader` in a terminal: no full screen, numbered lines, commands typed as
+    /// words; what was watched is kept, and Ctrl-C ends it as quit does.
+    @Test func theScreenReaderModeReadsAsLinesAndTakesWords() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type(try Binary.requireBuilt() + " --screen-reader --mute")
+        try tmux.waitFor(text: "4. Story 1 of 10 so far, Ayla Demir, 3 items, all new.")
+        #expect(try tmux.mouseModes() == "0 0", "no mouse modes: nothing full-screen")
+        #expect(try tmux.cursor().visible)
+        try tmux.type("open 2")
+        try tmux.waitFor(text: "Item 1 of 3: photo, A ginger tabby cat looking up.")
+        try tmux.type("pause")
+        try tmux.waitFor(text: "Paused.")
+        try tmux.type("help")
+        try tmux.waitFor(text: "quit: leave.")
+        try tmux.type("close")
+        try tmux.waitFor(text: "Story 2 of 11, Mika 🌸, 3 items, 2 new.")
+        try tmux.type("quit")
+        try tmux.waitForPrompt()
+        try tmux.type("echo exit=$?")
+        try tmux.waitFor(text: "exit=0")
+        // The seen state was kept: a new run says so.
+        try tmux.type("clear; " + (try Binary.requireBuilt()) + " --screen-reader --mute")
+        try tmux.waitFor(text: "Story 1 of 10 so far, Ayla Demir")
+        try tmux.type("next")
+        try tmux.waitFor(text: "Story 2 of 11, Mika 🌸, 3 items, 2 new.")
+        try tmux.press("C-c")
+        try tmux.waitFor("the shell prompt after Ctrl-C") { $0.contains { $0.hasSuffix("PROMPT$") } }
+        try tmux.type("echo exit=$?")
+        try tmux.waitFor(text: "exit=130")
+    }
+
+    /// Piped, as a speech synthesiser reads it: every line reaches the pipe as it is said,
+    /// and the run ends with its input.
+    @Test func pipedEveryLineReachesThePipeAsItIsSaid() throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        let out = tmux.stateDirectory.appendingPathComponent("said.txt").path
+        try FileManager.default.createDirectory(at: tmux.stateDirectory, withIntermediateDirectories: true)
+        try tmux.type("printf 'wait 1\\nopen\\nwait 6\\n' | " + (try Binary.requireBuilt()) + " --screen-reader --mute | cat > \(out); echo done=$?")
+        try tmux.waitFor(text: "done=0", timeout: 30)
+        let said = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(said.contains("4. Story 1 of 10 so far, Ayla Demir, 3 items, all new."))
+        #expect(said.contains("Item 1 of 3: photo, Portrait of an astronaut in an orange flight suit, a flag behind her. ‘Training day at the space centre.’ 5 seconds."))
+        #expect(said.contains("Item 1 of 3 ended."))
+        #expect(!said.contains("\u{1B}"), "no escape sequences: plain lines")
+    }
 }

@@ -155,8 +155,10 @@ public enum FeedDecoder {
             if let problem = HomeDecoder.linkProblem(url) { throw urlField.fail(problem) }
             link = Link(title: SafeText.line(try linkField.required("title").string(), maxColumns: SafeText.Limit.linkTitle), url: url)
         }
+        let alt = try field.member("alt").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.caption) }
         return StoryItem(id: id, content: content, duration: duration,
-                         caption: caption?.isEmpty == true ? nil : caption, createdAt: createdAt, link: link)
+                         caption: caption?.isEmpty == true ? nil : caption, createdAt: createdAt, link: link,
+                         alt: alt?.isEmpty == true ? nil : alt)
     }
 
     static func media(_ field: JSONField) throws(FeedError) -> Media {

@@ -45,6 +45,7 @@ public enum FeedWire {
             result["background"] = String(format: "#%02x%02x%02x", background.red, background.green, background.blue)
         }
         if let caption = item.caption { result["caption"] = caption }
+        if let alt = item.alt { result["alt"] = alt }
         if let createdAt = item.createdAt { result["createdAt"] = createdAt.formatted(.iso8601) }
         if let link = item.link { result["link"] = ["title": link.title, "url": link.url] }
         return result

@@ -104,15 +104,19 @@ public struct StoryItem: Equatable, Sendable, Identifiable {
     public var caption: String?
     public var createdAt: Date?
     public var link: Link?
+    /// What a photo or video shows, in words, for those who do not see it (the feed's
+    /// `alt`): the screen-reader mode says it instead of the picture.
+    public var alt: String?
 
     public init(id: ItemID, content: Content, duration: Double = StoryItem.defaultDuration,
-                caption: String? = nil, createdAt: Date? = nil, link: Link? = nil) {
+                caption: String? = nil, createdAt: Date? = nil, link: Link? = nil, alt: String? = nil) {
         self.id = id
         self.content = content
         self.duration = duration
         self.caption = caption
         self.createdAt = createdAt
         self.link = link
+        self.alt = alt
     }
 
     public static let defaultDuration: Double = 5

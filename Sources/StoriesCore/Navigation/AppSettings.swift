@@ -17,6 +17,7 @@ import Foundation
 ///     sound = off            # on (the default): videos play their sound where there is a sound server; m toggles
 ///     volume = 60            # 0–100 (the default 100)
 ///     cursor = focus         # auto (the default: focus where a screen reader is likely), focus or hidden
+///     screen-reader = on     # off (the default); on: numbered lines instead of the full screen (--screen-reader)
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -45,9 +46,11 @@ public struct AppSettings: Equatable, Sendable {
     public var volume: Int?
     /// Where the terminal's cursor is (`CursorMode`); nil: auto.
     public var cursor: CursorMode?
+    /// The linear screen-reader mode instead of the full screen; nil: off.
+    public var screenReader: Bool?
 
     public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols",
-                               "graphics", "sound", "volume", "cursor"]
+                               "graphics", "sound", "volume", "cursor", "screen-reader"]
     /// What `graphics` (and `--graphics`) take.
     public static let graphicsNames = ["auto"] + GraphicsProtocol.allCases.map(\.rawValue)
 
@@ -101,6 +104,9 @@ public struct AppSettings: Equatable, Sendable {
                     throw fail("volume takes a whole number from 0 to 100; got '\(quoted)'")
                 }
                 result.volume = level
+            case "screen-reader":
+                guard let on = Self.boolean(value) else { throw fail("screen-reader takes on or off; got '\(quoted)'") }
+                result.screenReader = on
             case "cursor":
                 if value.lowercased() == "auto" {
                     result.cursor = nil

@@ -1,0 +1,108 @@
+/// What a line typed in the screen-reader mode asks for (issue 33): a command in words
+/// (`next`, `open 3`, `pause`), or any key the full-screen app takes, by its name as
+/// keys.conf writes it (`l`, `]`, `Space`, `Enter`, `Esc`, `Right`). Words become the keys
+/// and actions the app already has, so the reducer decides what they do, as it does for
+/// a key.
+public enum LinearInput: Equatable, Sendable {
+    /// Actions for the engine, in order.
+    case send([AppAction])
+    /// Nothing to do but say this.
+    case say(String)
+    /// Wait before reading the next line (a script paces itself), in seconds.
+    case wait(Double)
+    /// Say where things are again.
+    case again
+    /// The list of commands.
+    case help
+    case quit
+
+    /// The longest `wait`: a minute.
+    public static let maxWait = 60.0
+
+    /// Reads one line. `state` tells `pause` from `play` (each does nothing when it is so already).
+    public static func parse(_ line: String, state: AppState) -> LinearInput {
+        let raw = String(line.prefix(400))
+        // A line of spaces is the space key (pause / resume), as a press of it would be.
+        if !raw.isEmpty, raw.allSatisfy({ $0 == " " }) { return .send([key(.character(" "))]) }
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return .again }
+        let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        let rest = words.dropFirst().joined(separator: " ")
+        switch words[0] {
+        case "next", "forward":
+            if rest == "story" { return .send([key(.character("]"))]) }
+            if rest == "new" || rest == "unseen" { return .send([.command(.nextUnseen)]) }
+            return rest.isEmpty ? .send([key(.right)]) : unknown(text)
+        case "previous", "prev", "back", "backward":
+            if rest == "story" { return .send([key(.character("["))]) }
+            return rest.isEmpty ? .send([key(.left)]) : unknown(text)
+        case "open", "go":
+            guard !rest.isEmpty else { return .send([key(.enter)]) }
+            guard state.viewer == nil, state.chrome.modal == nil else { return .say("open with a number works on the stories; close this first (close).") }
+            guard rest.count <= 7, let number = Int(rest), number >= 1 else { return .say("open takes a story's number, like open 3.") }
+            guard number <= state.feed.store.count else {
+                return .say("There are \(state.feed.store.count) stories\(state.feed.store.hasMore ? " so far" : ""): open 1 to open \(state.feed.store.count).")
+            }
+            return .send([.select(number - 1), key(.enter)])
+        case "close", "dismiss", "stop":
+            return rest.isEmpty ? .send([key(.escape)]) : unknown(text)
+        case "pause", "play", "resume", "continue":
+            guard rest.isEmpty else { return unknown(text) }
+            guard let viewer = state.viewer, !viewer.isWaiting else { return .say("Nothing is playing: open a story first.") }
+            let wantsPause = words[0] == "pause"
+            if viewer.isPaused == wantsPause { return .say(wantsPause ? "Already paused." : "Already playing.") }
+            return .send([.command(.togglePause)])
+        case "mute", "unmute", "sound":
+            guard rest.isEmpty || words[0] == "sound" && (rest == "on" || rest == "off") else { return unknown(text) }
+            let wantsOn = words[0] == "unmute" || (words[0] == "sound" && rest != "off")
+            if state.media.sound.on == wantsOn { return .say(wantsOn ? "Sound is on." : "Sound is off.") }
+            return .send([.command(.toggleSound)])
+        case "find", "search":
+            guard !rest.isEmpty else { return .send([key(.character("/"))]) }
+            let name = text.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
+            let typed = name.prefix(64).map { key(.character($0)) }
+            return .send([key(.character("/"))] + typed + [key(.enter)])
+        case "link":
+            return rest.isEmpty ? .send([.command(.openLink)]) : unknown(text)
+        case "wait", "sleep":
+            guard let seconds = Double(rest.hasSuffix("s") ? String(rest.dropLast()) : rest), seconds.isFinite, seconds >= 0 else {
+                return .say("wait takes seconds, like wait 3.")
+            }
+            return .wait(min(seconds, maxWait))
+        case "where", "again", "repeat", "status":
+            return rest.isEmpty ? .again : unknown(text)
+        case "help", "commands":
+            return rest.isEmpty ? .help : unknown(text)
+        case "quit", "exit", "bye":
+            return rest.isEmpty ? .quit : unknown(text)
+        default:
+            // A key by name: "l", "]", "Space", "Shift-Right".
+            if words.count == 1, let input = KeyBindings.input(named: text) { return .send([.input(input, readAt: 0)]) }
+            return unknown(text)
+        }
+    }
+
+    private static func key(_ key: Key) -> AppAction { .input(.key(key), readAt: 0) }
+
+    private static func unknown(_ text: String) -> LinearInput {
+        .say("Unknown command ‘\(SafeText.line(text, maxColumns: 40))’. Type help for the commands.")
+    }
+
+    /// What `help` says: one line a command.
+    public static let helpLines = [
+        "Commands, one a line, then Enter:",
+        "next, previous: the next or previous story on the row; in a story, the next or previous item.",
+        "next story, previous story: in a story, move to the next or previous story.",
+        "next new: the next story with items you have not seen.",
+        "open: open the story you are on. open 3: open story 3.",
+        "close: back to the stories.",
+        "pause, play: stop or go on; a line of spaces does either.",
+        "mute, unmute: videos' sound.",
+        "find name: go to a person's story.",
+        "link: open the item's link.",
+        "where: say again where you are. An empty line does too.",
+        "wait 3: wait 3 seconds before the next line (for scripts).",
+        "quit: leave.",
+        "Any key of the full-screen app works by its name too: l, h, ], [, Space, Enter, Esc, Right, Left, question mark for the keys.",
+    ]
+}

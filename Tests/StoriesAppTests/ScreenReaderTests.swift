@@ -1,0 +1,67 @@
+import StoriesFeedIO
+import StoriesTestSupport
+import Foundation
+import StoriesApp
+import StoriesCore
+import Testing
+
+/// Issue 33: the screen-reader mode through the real engine on the virtual clock — what a
+/// listener hears for a walk through the demo, typed as words and key names.
+@MainActor struct ScreenReaderTests {
+    final class Transcript {
+        var lines: [String] = []
+        var status: Int32?
+    }
+
+    /// Runs `script` (one typed line each) against the demo and returns what was said.
+    private func walk(_ script: [String], seen: SeenState = SeenState(), seconds: Double = 120) -> Transcript {
+        let scheduler = VirtualScheduler(start: Fixture.moment)
+        let client = FeedClient(source: Fixture.demoSource, profile: .local)
+        let transcript = Transcript()
+        var options = ScreenReaderRun.Options()
+        options.seen = seen
+        let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
+                                  options: options) { transcript.lines.append($0) }
+        run.finish = { transcript.status = $0 }
+        run.start()
+        scheduler.run(until: scheduler.now().uptime + 1)
+        for line in script { run.take(line) }
+        run.endOfInput()
+        let end = scheduler.now().uptime + seconds
+        while transcript.status == nil, scheduler.now().uptime < end, scheduler.runNext() {}
+        return transcript
+    }
+
+    @Test func aWalkThroughTheDemo() {
+        let heard = walk(["next", "open", "wait 1", "pause", "where", "play", "wait 6", "next story", "wait 1", "close",
+                          "open 10", "wait 1", "mute", "Esc", "find layla", "", "quit"])
+        #expect(heard.status == 0)
+        let expected = """
+        1. stories, screen-reader mode. Type help for the commands, quit to leave.
+        2. Loading Demo stories…
+        3. Demo stories: 10 stories so far. Type help for the commands.
+        4. Story 1 of 10 so far, Ayla Demir, 3 items, all new.
+        5. Story 2 of 11, Mika 🌸, 3 items, all new.
+        6. Item 1 of 3: photo, A ginger tabby cat looking up. ‘Chelsea supervising the morning. 🐈’ 5 seconds.
+        7. Paused.
+        8. Story 2 of 11, Mika 🌸, 3 items.
+        9. Item 1 of 3: photo, A ginger tabby cat looking up. ‘Chelsea supervising the morning. 🐈’ 5 seconds.
+        10. Paused.
+        11. Playing.
+        12. Item 1 of 3 ended.
+        13. Item 2 of 3: text, ‘Cats: 1 Productivity: 0’. 5 seconds.
+        14. Story 3 of 11, 山田 花子, 2 items.
+        15. Item 1 of 2: text, ‘おはようございます！ 今日も良い一日を。’. ‘朝のあいさつ’ 5 seconds.
+        16. Back to the stories.
+        17. Story 3 of 11, 山田 花子, 2 items, 1 new.
+        18. Opening story 10, 🚀 Launch Club…
+        19. Item 1 of 5: photo, A white rocket on its launch pad under a clear sky. ‘T-minus 10 minutes.’ 5 seconds.
+        20. 🔇 Sound off (m turns it on)
+        21. Back to the stories.
+        22. Story 10 of 11, 🚀 Launch Club, 5 items, 4 new.
+        23. Story 4 of 11, ليلى حسن, 4 items, all new.
+        24. Story 4 of 11, ليلى حسن, 4 items, all new.
+        """
+        #expect(heard.lines.joined(separator: "\n") == expected, "\(heard.lines.joined(separator: "\n"))")
+    }
+}
