@@ -49,7 +49,10 @@ let package = Package(
         // below it is pure.
         .target(name: "StoriesFeedIO", dependencies: ["StoriesCore", "CStoriesFiles"], path: "Sources/StoriesFeedIO"),
         .target(name: "StoriesMedia", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "CStoriesImage", "CStoriesVideo"], path: "Sources/StoriesMedia"),
-        .target(name: "StoriesUI", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia"], path: "Sources/StoriesUI"),
+        // GNU FriBiDi (Debian's libfribidi-dev): right-to-left text reordered and shaped for
+        // terminals that do not (issue 33). Only StoriesUI imports it.
+        .systemLibrary(name: "CFriBiDi", path: "Sources/CFriBiDi", pkgConfig: "fribidi"),
+        .target(name: "StoriesUI", dependencies: ["StoriesCells", "StoriesCore", "StoriesMedia", "CFriBiDi"], path: "Sources/StoriesUI"),
         // The runtime without a terminal: the engine (effect runner, frame scheduler,
         // recorder, metrics), schedulers and services, headless runs. No ncurses.
         .target(name: "StoriesApp", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI"], path: "Sources/StoriesApp"),

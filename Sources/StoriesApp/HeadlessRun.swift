@@ -37,6 +37,8 @@ public enum HeadlessRun {
         /// The block symbols pictures are drawn with (half blocks unless asked: a headless
         /// run's screen does not depend on the terminal it was started from).
         public var symbols = CellSymbols.half
+        /// Which way the layout reads, and who reorders right-to-left text.
+        public var layout = LayoutChoice()
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
@@ -121,7 +123,8 @@ public enum HeadlessRun {
     private static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
         let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
-                               reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit)
+                               reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit,
+                               layout: options.layout)
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }

@@ -55,7 +55,7 @@ public struct DirectoryFeed: FeedSource {
             }
         }
         return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: ids.count),
-                        warnings: warnings, bytes: bytes)
+                        warnings: warnings, bytes: bytes, direction: index.direction)
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {

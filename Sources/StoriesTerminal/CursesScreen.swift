@@ -371,6 +371,7 @@ public final class CursesScreen {
         stories_restore_deletes_kitty_pictures(0) // the shell's screen may have pictures of its own
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
+        if keepsTextOrder { writeRaw("\u{1B}[8h") }
         endwin()
     }
 
@@ -380,6 +381,7 @@ public final class CursesScreen {
         stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
         if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
         if reportsFocus { writeRaw("\u{1B}[?1004h") }
+        if keepsTextOrder { writeRaw("\u{1B}[8l") }
         updateSize()
         previous = nil
         if showsFocus { curs_set(1) }
@@ -394,6 +396,7 @@ public final class CursesScreen {
         stories_restore_deletes_kitty_pictures(0)
         if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
         if reportsFocus { writeRaw("\u{1B}[?1004l") }
+        if keepsTextOrder { writeRaw("\u{1B}[8h") }
         endwin()
     }
 
@@ -505,6 +508,17 @@ public final class CursesScreen {
         previous = terminal
         wroteDirectly = true
         return true
+    }
+
+    /// VTE (GNOME Terminal, Tilix) reorders right-to-left text itself unless told not to
+    /// (BDSM, `CSI 8 l`: explicit mode): the app puts it in order (`bidi = app`), and a
+    /// second reordering would turn it back. Restored (`CSI 8 h`) when the terminal is given back.
+    public private(set) var keepsTextOrder = false
+
+    public func keepTextOrder() {
+        guard !isRestored else { return }
+        keepsTextOrder = true
+        writeRaw("\u{1B}[8l")
     }
 
     /// The terminal's cursor stands on what has focus (`cursor = focus`, issue 33): screen

@@ -91,7 +91,7 @@ public final class TerminalApp {
                 preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true, theme: ThemeChoice = .auto,
                 colors: (depth: String, origin: String)? = nil, symbols: CellSymbols = .half,
                 graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false), cursor: CursorMode = .hidden,
-                stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
+                layout: LayoutChoice = LayoutChoice(), stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         // One burst of questions before ncurses starts (at most 100 ms for a terminal that
         // answers nothing); keys typed meanwhile are read first once the app runs.
@@ -107,6 +107,8 @@ public final class TerminalApp {
         self.symbols = symbols
         terminal = try CursesScreen(input: input, output: output)
         if cursor == .focus { terminal.showFocus() }
+        // A VTE terminal would reorder what the app has already put in order.
+        if layout.bidi == .app, ProcessInfo.processInfo.environment["VTE_VERSION"] != nil { terminal.keepTextOrder() }
         if let colors, let depth = ColorDepth(name: colors.depth), !terminal.limitColors(to: depth) {
             colorsNote = "\(SafeText.line(colors.origin, maxColumns: 60)) asks for more colours than this terminal shows (\(terminal.colorDepth.name))"
         }
@@ -118,7 +120,7 @@ public final class TerminalApp {
             self.seenStore = nil
             engine = AppEngine(services: VirtualServices(client: client, scheduler: scheduler), scheduler: scheduler,
                                bindings: bindings, width: size.width, height: size.height, seen: stepping.recording.seen,
-                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit)
+                               reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, layout: layout)
             stepper = Stepper(recording: stepping.recording, name: stepping.name, scheduler: scheduler)
         } else {
             self.seenStore = seenStore
@@ -127,7 +129,7 @@ public final class TerminalApp {
                                bindings: bindings, width: size.width, height: size.height,
                                seen: loaded?.state ?? SeenState(), warnings: loaded?.warning.map { [$0] } ?? [],
                                reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur,
-                               sound: sound)
+                               sound: sound, layout: layout)
         }
         // The background text is kept readable on: as said, else as COLORFGBG hints, else
         // dark until the terminal answers OSC 11 (asked now, answered with the input).

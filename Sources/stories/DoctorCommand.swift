@@ -175,6 +175,28 @@ struct DoctorCommand: ParsableCommand {
             break
         }
 
+        // Accessibility and direction (issue 33).
+        let brailleSocket = CursorMode.brailleSocketExists()
+        if let hint = ScreenReaderHint.likely(environment: environment, brailleSocketExists: brailleSocket) {
+            add("reader", "a screen reader is likely (\(clean(hint, 40))): the cursor stands on what has focus",
+                fix: "stories --screen-reader says everything in lines instead; `cursor = hidden` in stories.conf hides the cursor")
+        } else {
+            add("reader", "no sign of a screen reader: the cursor is hidden",
+                fix: "--cursor focus (or `cursor = focus`) puts it on what has focus; --screen-reader says everything in lines")
+        }
+        let direction = LayoutDirection.locale(environment: environment)
+        add("direction", direction == .rightToLeft ? "right to left, as the locale reads: the layout is mirrored unless the feed says otherwise"
+            : "left to right\(direction == nil ? "" : ", as the locale reads"); a feed that says \"direction\": \"rtl\" is mirrored")
+        switch BidiMode.auto(environment: environment) {
+        case .terminal:
+            add("bidi", "this terminal (Konsole or mlterm) puts right-to-left text in order itself: stories leaves it to it")
+        case .app where environment["VTE_VERSION"] != nil:
+            add("bidi", "stories puts right-to-left text in order (FriBiDi) and tells this VTE terminal not to do it again")
+        case .app:
+            add("bidi", "stories puts right-to-left text in order and joins Arabic letters (FriBiDi)",
+                fix: "`bidi = terminal` in stories.conf for a terminal that does it itself")
+        }
+
         // Mouse and focus.
         func mode(_ number: Int, _ name: String, _ fix: String) {
             switch probe.replies.modes[number] {

@@ -103,6 +103,9 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "No full screen: numbered lines that say what changed, for screen readers, braille displays and speech (stories --screen-reader | espeak-ng); commands are typed as words (help lists them) or key names, one a line.")
     var screenReader = false
 
+    @Option(help: ArgumentHelp("Which way the layout reads: ltr, rtl (the ring row from the right, taps and swipes mirrored), or auto (the default: as the feed says, else the locale, like LANG=ar_EG.UTF-8).", valueName: "direction"))
+    var direction: String?
+
     @Option(help: ArgumentHelp("Where the terminal's cursor is: focus (on what has focus, for screen readers and braille displays), hidden, or auto (the default: focus where a screen reader is likely).", valueName: "mode"))
     var cursor: String?
 
@@ -136,6 +139,9 @@ struct ViewCommand: ParsableCommand {
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
         if size != nil && !headless { throw ValidationError("--size works with --headless; the terminal sets the size otherwise") }
         if let size { _ = try parseSize(size) }
+        if let direction, direction.lowercased() != "auto", LayoutDirection(rawValue: direction.lowercased()) == nil {
+            throw ValidationError("--direction takes auto, ltr or rtl; got '\(SafeText.line(direction))'")
+        }
         if screenReader, headless || step || record != nil || replay != nil {
             throw ValidationError("--screen-reader reads its commands from standard input: --headless, --replay, --record and --step are for the full screen")
         }
@@ -235,8 +241,18 @@ struct ViewCommand: ParsableCommand {
                   sound: SoundState(on: mute ? false : sound ? true : settings.sound ?? true, volume: settings.volume ?? 100,
                                     enabled: replay == nil || sound),
                   cursor: chosenCursor(settings),
+                  layout: chosenLayout(settings),
                   // stories.conf's `screen-reader = on` gives way to a replay or a headless run.
                   linear: screenReader || (settings.screenReader ?? false) && !headless && replay == nil && record == nil && !step)
+    }
+
+    /// Which way the layout reads and who reorders right-to-left text: as said, else the
+    /// locale (the feed may say more once it answers).
+    private func chosenLayout(_ settings: AppSettings) -> LayoutChoice {
+        let environment = ProcessInfo.processInfo.environment
+        let said = direction.flatMap { LayoutDirection(rawValue: $0.lowercased()) } ?? settings.direction
+        return LayoutChoice(said: said, locale: LayoutDirection.locale(environment: environment),
+                            bidi: settings.bidi ?? BidiMode.auto(environment: environment))
     }
 
     /// Where the cursor is: as `--cursor` says, else stories.conf, else where a screen
@@ -310,7 +326,7 @@ struct ViewCommand: ParsableCommand {
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
                        pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?,
-                       sound: SoundState, cursor: CursorMode, linear: Bool) throws {
+                       sound: SoundState, cursor: CursorMode, layout: LayoutChoice, linear: Bool) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil
         let (source, seenKey, onQuit) = try source(for: setup, origin: fromRecording ? "--replay \(replay ?? ""): setup.feed" : nil)
         let client = FeedClient(source: source, profile: setup.network, seed: setup.seed)
@@ -348,6 +364,7 @@ struct ViewCommand: ParsableCommand {
             options.colors = setup.colors
             if symbolsName.lowercased() != "auto" { options.symbols = Self.viewerSymbols(symbolsName) }
             options.photosFit = setup.photosFit
+            options.layout = layout
             if theme == .light { options.background = Display.light }
             // A file that cannot be written is said at once on stderr, and again at the end.
             let failures = WriteFailures()
@@ -375,7 +392,7 @@ struct ViewCommand: ParsableCommand {
                 app = try TerminalApp(client: client, seenStore: SeenStore(feedKey: seenKey), bindings: bindings,
                                       reduceMotion: setup.reduceMotion, preload: setup.preload, photosFit: setup.photosFit,
                                       pauseOnBlur: pauseOnBlur, theme: theme, colors: terminalColors, symbols: Self.viewerSymbols(symbolsName),
-                                      graphics: graphics, sound: sound, cursor: cursor, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
+                                      graphics: graphics, sound: sound, cursor: cursor, layout: layout, stepping: step ? recording.map { ($0, replayName ?? "") } : nil)
             } catch {
                 throw fail("\(error)")
             }

@@ -26,12 +26,14 @@ final class AppDriver {
     init(width: Int = 80, height: Int = 24, source: (any FeedSource)? = nil, network: NetworkProfile = .local,
          motion: Bool = false, preload: PreloadPolicy = .on, seen: SeenState = SeenState(),
          bindings: KeyBindings = .standard, depth: ColorDepth = .palette256, start: Moment = Fixture.moment,
-         pauseOnBlur: Bool = true, background: RGB = Display.dark, sound: SoundState = SoundState(enabled: false)) {
+         pauseOnBlur: Bool = true, background: RGB = Display.dark, sound: SoundState = SoundState(enabled: false),
+         layout: LayoutChoice = LayoutChoice()) {
         scheduler = VirtualScheduler(start: start)
         let client = FeedClient(source: source ?? Fixture.demoSource, profile: network)
         services = VirtualServices(client: client, scheduler: scheduler)
         engine = AppEngine(services: services, scheduler: scheduler, bindings: bindings, width: width, height: height,
-                           seen: seen, reduceMotion: !motion, preload: preload, pauseOnBlur: pauseOnBlur, sound: sound)
+                           seen: seen, reduceMotion: !motion, preload: preload, pauseOnBlur: pauseOnBlur, sound: sound,
+                           layout: layout)
         engine.setDisplay(Display(colorDepth: depth, background: background))
         screen = TestScreen(width: width, height: height)
         engine.draw = { [screen] in screen.draw($0) }
@@ -168,6 +170,8 @@ struct MemoryFeed: FeedSource {
     /// Stories whose items fail to load, with the reason.
     var failing: [StoryID: String] = [:]
     var media: (@Sendable (String, Int) throws(FeedError) -> Data?)?
+    /// Which way the feed says it reads (its pages carry it).
+    var direction: LayoutDirection?
     /// The home sections (none when nil).
     var homeSections: (@Sendable () throws(FeedError) -> HomeLoad)?
 
@@ -176,7 +180,7 @@ struct MemoryFeed: FeedSource {
         let end = min(load.stories.count, start + max(1, limit))
         let stories = start < end ? Array(load.stories[start..<end]) : []
         return FeedPage(stories: stories.map(StorySummary.init), nextCursor: end < load.stories.count ? String(end) : nil,
-                        warnings: start == 0 ? load.warnings : [])
+                        warnings: start == 0 ? load.warnings : [], direction: direction)
     }
 
     /// Asked before each story's items: a failure to give instead (a source that is down).

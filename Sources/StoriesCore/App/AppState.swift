@@ -26,6 +26,14 @@ public struct AppState: Equatable, Sendable {
     public var startedAt: Double = 0
     /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
     public var reduceMotion = false
+    /// The direction the run was told (setting, locale) and who reorders right-to-left text.
+    public var layout = LayoutChoice()
+    /// The direction the feed gives (`"direction"` or `"language"` in its index or pages).
+    public var feedDirection: LayoutDirection?
+
+    /// Which way the layout reads: as said, else as the feed says, else as the locale.
+    public var direction: LayoutDirection { layout.said ?? feedDirection ?? layout.locale ?? .leftToRight }
+    public var isRightToLeft: Bool { direction == .rightToLeft }
     /// Preloading in three layers (`PreloadPlanner`), or everything on demand.
     public var preloadPolicy = PreloadPolicy.on
     /// What was seen, and which tooltips were shown: saved as it changes.

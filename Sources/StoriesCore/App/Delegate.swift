@@ -8,6 +8,8 @@ enum Delegate: Equatable {
     // The shared context.
     /// The feed's page named the feed: the title line says it.
     case title(String)
+    /// The feed's page said which way it reads.
+    case direction(LayoutDirection)
     /// The source failed for a reason that may pass (`sourceUnreachable`).
     case sourceFailed(String)
     /// What warnings of this topic were about has succeeded: they leave the screen and `p`.
@@ -85,6 +87,8 @@ extension Reduction {
         switch delegate {
         case .title(let title):
             state.title = title
+        case .direction(let direction):
+            state.feedDirection = direction
         case .sourceFailed(let reason):
             state.sourceUnreachable = true
             state.sourceProblem = reason

@@ -6,6 +6,8 @@ public struct FeedIndex: Equatable, Sendable {
     public var storyIDs: [StoryID]
     /// Problems that did not stop the index from loading (duplicate ids).
     public var warnings: [FeedWarning]
+    /// Which way the feed reads, when it says (`direction`, else its `language`).
+    public var direction: LayoutDirection?
 }
 
 /// Turns feed documents (the same JSON the HTTP API will serve) into models, checking every
@@ -39,7 +41,26 @@ public enum FeedDecoder {
                 warnings.append(FeedWarning("\(file): \(element.path): story '\(id)' is listed twice; the second is ignored"))
             }
         }
-        return FeedIndex(title: title.isEmpty ? "Stories" : title, storyIDs: ids, warnings: warnings)
+        return FeedIndex(title: title.isEmpty ? "Stories" : title, storyIDs: ids, warnings: warnings, direction: try direction(root))
+    }
+
+    /// Which way a feed reads: `"direction": "rtl"` or `"ltr"`, else what its `"language"`
+    /// (a BCP 47 tag like "ar" or "he-IL") is written in; nil when it says neither.
+    static func direction(_ root: JSONField) throws(FeedError) -> LayoutDirection? {
+        if let field = try root.member("direction") {
+            let text = try field.string()
+            guard let direction = LayoutDirection(rawValue: text.lowercased()) else {
+                throw field.fail("expected \"ltr\" or \"rtl\", found \"\(SafeText.line(text, maxColumns: SafeText.Limit.quoted))\"")
+            }
+            return direction
+        }
+        guard let field = try root.member("language") else { return nil }
+        let tag = try field.string()
+        guard tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
+              let direction = LayoutDirection.of(language: tag) else {
+            throw field.fail("expected a language tag like \"ar\" or \"he-IL\", found \"\(SafeText.line(tag, maxColumns: SafeText.Limit.quoted))\"")
+        }
+        return direction
     }
 
     /// Decodes `stories/<id>.json`. `expectedID` is the id the feed listed.
@@ -272,7 +293,8 @@ extension FeedDecoder {
                 throw field.fail("expected a string or null")
             }
         }
-        return (title.isEmpty ? "Stories" : title, FeedPage(stories: summaries, nextCursor: next, warnings: warnings, bytes: data.count))
+        return (title.isEmpty ? "Stories" : title, FeedPage(stories: summaries, nextCursor: next, warnings: warnings, bytes: data.count,
+                                                            direction: try direction(root)))
     }
 }
 

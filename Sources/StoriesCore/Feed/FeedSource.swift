@@ -38,9 +38,12 @@ public struct FeedPage: Equatable, Sendable {
     /// How many stories the whole feed has, when the source knows it exactly (a synthetic
     /// feed does): the corner then says "340 of 1012 stories" while pages come.
     public var total: Int?
+    /// Which way the feed reads, when it says (`"direction"`, or its `"language"`).
+    public var direction: LayoutDirection?
 
     public init(stories: [StorySummary], nextCursor: FeedCursor?, warnings: [FeedWarning] = [], bytes: Int = 0,
-                title: String? = nil, total: Int? = nil) {
+                title: String? = nil, total: Int? = nil, direction: LayoutDirection? = nil) {
+        self.direction = direction
         self.total = total
         self.stories = stories
         self.nextCursor = nextCursor

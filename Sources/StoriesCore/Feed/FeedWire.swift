@@ -14,6 +14,7 @@ public enum FeedWire {
             "stories": page.stories.map(summary),
             "warnings": page.warnings.map(\.message),
         ]
+        if let direction = page.direction { document["direction"] = direction.rawValue }
         document["nextCursor"] = page.nextCursor ?? NSNull()
         return json(document)
     }

@@ -133,7 +133,8 @@ extension GestureRecognizer {
             case .pressed(let column, let row, _): start = (column, row, false)
             case .holding(let column, let row): start = (column, row, true)
             case .dragging(let axis, let column, let row, _):
-                follow(axis, from: (column, row), to: mouse, width: width, height: height, pointer: &pointer, decision: &decision)
+                follow(axis, from: (column, row), to: mouse, width: width, height: height, rightToLeft: state.isRightToLeft,
+                       pointer: &pointer, decision: &decision)
                 return
             default:
                 decision.declined.append(.init("swipe", "no press to drag from"))
@@ -156,18 +157,25 @@ extension GestureRecognizer {
             decision.declined.append(axis == .horizontal
                 ? .init("pullDown", "locked to horizontal: \(abs(dx)) columns against \(abs(dy)) rows")
                 : .init("swipe", "locked to vertical: \(abs(dy)) rows against \(abs(dx)) columns"))
-            follow(axis, from: (start.column, start.row), to: mouse, width: width, height: height, pointer: &pointer, decision: &decision)
+            follow(axis, from: (start.column, start.row), to: mouse, width: width, height: height, rightToLeft: state.isRightToLeft,
+                   pointer: &pointer, decision: &decision)
         case .release(.left):
             defer { pointer = .idle }
             switch pointer {
             case .pressed(let column, _, let pressedAt):
+                // The back zone is the third the reading starts from: the left, or right to left the right.
                 let zoneEdge = width / 3
-                let back = column < zoneEdge
-                decision.gesture = back ? "tap left" : "tap right"
+                let rightToLeft = state.isRightToLeft
+                let back = rightToLeft ? column >= width - zoneEdge : column < zoneEdge
+                decision.gesture = back == rightToLeft ? "tap right" : "tap left"
                 decision.handler = "viewer.tapZones"
                 decision.declined = [.init("hold", "released after \(milliseconds(time - pressedAt)), under \(milliseconds(holdDelay))"),
                                      .init("swipe", "moved \(abs(mouse.column - column)) columns, under 2")]
-                decision.notes.append("column \(column) is in the \(back ? "left third (0–\(zoneEdge - 1))" : "right two thirds (\(zoneEdge)–\(width - 1))")")
+                if rightToLeft {
+                    decision.notes.append("right to left: column \(column) is in the \(back ? "right third (\(width - zoneEdge)–\(width - 1)), back" : "left two thirds (0–\(width - zoneEdge - 1)), forward")")
+                } else {
+                    decision.notes.append("column \(column) is in the \(back ? "left third (0–\(zoneEdge - 1))" : "right two thirds (\(zoneEdge)–\(width - 1))")")
+                }
                 steps.append(.command(back ? .previousItem : .nextItem))
             case .holding:
                 decision.gesture = "hold ended"
@@ -175,7 +183,9 @@ extension GestureRecognizer {
                 decision.declined = [.init("tap", "released after a hold")]
                 decision.result.append("release hold (play)")
             case .dragging(let axis, let column, let row, let drag):
-                let dx = mouse.column - column, dy = mouse.row - row
+                // Right to left, a swipe to the right goes to the next story: `dx` is read as the
+                // left-to-right screen would have it.
+                let dx = (mouse.column - column) * (state.isRightToLeft ? -1 : 1), dy = mouse.row - row
                 let commit: Bool
                 switch axis {
                 case .horizontal:
@@ -214,8 +224,9 @@ extension GestureRecognizer {
 
     /// The screen follows a drag locked to an axis.
     static func follow(_ axis: DragAxis, from start: (column: Int, row: Int), to mouse: MouseEvent, width: Int, height: Int,
-                               pointer: inout Pointer, decision: inout GestureDecision) {
-        let dx = mouse.column - start.column, dy = mouse.row - start.row
+                       rightToLeft: Bool = false, pointer: inout Pointer, decision: inout GestureDecision) {
+        // The offset is the reading's: negative towards the next story (to the right, right to left).
+        let dx = (mouse.column - start.column) * (rightToLeft ? -1 : 1), dy = mouse.row - start.row
         let drag = dragOffset(axis, dx: dx, dy: dy, width: width, height: height) ?? .swipe(offset: 0)
         pointer = .dragging(axis, column: start.column, row: start.row, drag: drag)
         switch axis {

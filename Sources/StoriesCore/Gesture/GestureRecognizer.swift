@@ -159,9 +159,16 @@ public enum GestureRecognizer {
             recognizeSearchKey(event, state: state, decision: &decision, steps: &steps)
             return
         }
-        guard let command = state.bindings.command(for: event, in: context) else {
+        guard var command = state.bindings.command(for: event, in: context) else {
             decision.declined.append(.init("keys.\(context.rawValue)", "no binding for \(event)"))
             return
+        }
+        // Right to left, a key that points along the screen goes the way it points: ← to
+        // the next item or story (the ring row runs from the right; the sections do not).
+        let mirrorsHere = context == .viewer || (context == .home && state.home.level.focus == nil)
+        if state.isRightToLeft, mirrorsHere, event.isSideways, let mirrored = command.mirrored {
+            decision.notes.append("right to left: \(event) is \(mirrored.rawValue), not \(command.rawValue)")
+            command = mirrored
         }
         let (gesture, handler) = Self.meaning(of: command, in: state)
         decision.gesture = gesture

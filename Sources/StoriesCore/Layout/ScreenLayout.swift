@@ -33,8 +33,21 @@ public enum RingLayout {
         return min(max(0, selection - visible / 2), count - visible)
     }
 
+    /// The left column of the `slot`th bubble in view: from the left, or right to left from
+    /// the right edge (the row mirrored, issue 33).
+    public static func slotX(_ slot: Int, width: Int, rightToLeft: Bool) -> Int {
+        rightToLeft ? width - leftMargin - (slot + 1) * slotWidth : leftMargin + slot * slotWidth
+    }
+
+    /// A column of the screen as the left-to-right row would have it (the same column unless
+    /// the row runs right to left): hit tests read the mirrored row through it.
+    static func logicalColumn(_ column: Int, state: AppState) -> Int {
+        state.isRightToLeft ? state.screenWidth - 1 - column : column
+    }
+
     /// The story whose bubble covers a cell of the home screen, if any.
-    public static func bubbleIndex(atColumn column: Int, row cellRow: Int, state: AppState) -> Int? {
+    public static func bubbleIndex(atColumn physical: Int, row cellRow: Int, state: AppState) -> Int? {
+        let column = logicalColumn(physical, state: state)
         guard !state.isLoading, state.home.levels.count == 1, cellRow >= row, cellRow < row + bubbleHeight,
               column >= leftMargin else { return nil }
         let visible = visibleBubbles(width: state.screenWidth)
@@ -46,7 +59,8 @@ public enum RingLayout {
     }
 
     /// What a click on the row's ‹ (more before) or › (more after) runs, where one is drawn.
-    public static func arrow(atColumn column: Int, row cellRow: Int, state: AppState) -> Command? {
+    public static func arrow(atColumn physical: Int, row cellRow: Int, state: AppState) -> Command? {
+        let column = logicalColumn(physical, state: state)
         guard state.viewer == nil, state.isUsable, state.home.levels.count == 1, cellRow == row + 1 else { return nil }
         let count = state.feed.store.count
         guard count > 0 else { return nil }

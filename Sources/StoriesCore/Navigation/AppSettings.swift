@@ -18,6 +18,8 @@ import Foundation
 ///     volume = 60            # 0–100 (the default 100)
 ///     cursor = focus         # auto (the default: focus where a screen reader is likely), focus or hidden
 ///     screen-reader = on     # off (the default); on: numbered lines instead of the full screen (--screen-reader)
+///     direction = rtl        # auto (the default: as the feed says, else the locale), ltr or rtl
+///     bidi = terminal        # auto (the default), app (stories reorders right-to-left text) or terminal (it does)
 ///
 /// One `name = value` per line; `#` starts a comment. An unknown name or a bad value is an
 /// error naming the file and line. A recording's setup and command-line flags win over the
@@ -48,9 +50,13 @@ public struct AppSettings: Equatable, Sendable {
     public var cursor: CursorMode?
     /// The linear screen-reader mode instead of the full screen; nil: off.
     public var screenReader: Bool?
+    /// Which way the layout reads (`LayoutDirection`); nil: auto.
+    public var direction: LayoutDirection?
+    /// Who reorders right-to-left text (`BidiMode`); nil: auto.
+    public var bidi: BidiMode?
 
     public static let names = ["reduce-motion", "colors", "fit", "preload", "network", "seed", "pause-on-blur", "theme", "symbols",
-                               "graphics", "sound", "volume", "cursor", "screen-reader"]
+                               "graphics", "sound", "volume", "cursor", "screen-reader", "direction", "bidi"]
     /// What `graphics` (and `--graphics`) take.
     public static let graphicsNames = ["auto"] + GraphicsProtocol.allCases.map(\.rawValue)
 
@@ -104,6 +110,20 @@ public struct AppSettings: Equatable, Sendable {
                     throw fail("volume takes a whole number from 0 to 100; got '\(quoted)'")
                 }
                 result.volume = level
+            case "direction":
+                if value.lowercased() == "auto" {
+                    result.direction = nil
+                } else {
+                    guard let direction = LayoutDirection(rawValue: value.lowercased()) else { throw fail("direction takes auto, ltr or rtl; got '\(quoted)'") }
+                    result.direction = direction
+                }
+            case "bidi":
+                if value.lowercased() == "auto" {
+                    result.bidi = nil
+                } else {
+                    guard let mode = BidiMode(rawValue: value.lowercased()) else { throw fail("bidi takes auto, app or terminal; got '\(quoted)'") }
+                    result.bidi = mode
+                }
             case "screen-reader":
                 guard let on = Self.boolean(value) else { throw fail("screen-reader takes on or off; got '\(quoted)'") }
                 result.screenReader = on

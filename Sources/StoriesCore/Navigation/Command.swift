@@ -66,3 +66,32 @@ public struct KeyBinding: Equatable, Sendable {
         inputs.map(\.description).joined(separator: " ")
     }
 }
+
+extension Command {
+    /// The command that goes the other way along the screen: what a sideways key means when
+    /// the layout runs right to left (issue 33). Nil for a command that does not go sideways.
+    public var mirrored: Command? {
+        switch self {
+        case .selectNext: .selectPrevious
+        case .selectPrevious: .selectNext
+        case .nextItem: .previousItem
+        case .previousItem: .nextItem
+        case .nextStory: .previousStory
+        case .previousStory: .nextStory
+        default: nil
+        }
+    }
+}
+
+extension InputEvent {
+    /// A key that points along the screen rather than the reading: ← and →, and vi's h and l
+    /// (and H, L), with any modifiers. `[` and `]`, `n`, Tab are the reading's.
+    public var isSideways: Bool {
+        guard case .key(let key, _) = self else { return false }
+        switch key {
+        case .left, .right: return true
+        case .character(let c): return "hlHL".contains(c)
+        default: return false
+        }
+    }
+}

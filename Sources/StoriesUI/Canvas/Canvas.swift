@@ -57,6 +57,10 @@ public struct Canvas: Equatable, Sendable {
     /// A terminal that shows its cursor (`cursor = focus`) puts it here, so a screen reader
     /// or a braille display reads what has focus. Nil: nothing has focus (a motion).
     public var cursor: Spot?
+    /// Right-to-left text is put in visual order and shaped as it is drawn (`Bidi`): for
+    /// terminals that show cells as they come (`bidi = app`, the default). Off, text goes
+    /// in as stored, for a terminal that reorders by itself (Konsole, mlterm).
+    public var reordersText = false
 
     /// A cell on the canvas.
     public struct Spot: Equatable, Sendable {
@@ -149,7 +153,9 @@ public struct Canvas: Equatable, Sendable {
         guard y >= 0, y < height else { return 0 }
         let limit = min(maxWidth ?? Int.max, width - x)
         guard limit > 0 else { return 0 }
-        let shown = string.truncated(toWidth: limit, ellipsis: ellipsis)
+        // Cut in reading order (the end of the text goes), then put in the terminal's order.
+        var shown = string.truncated(toWidth: limit, ellipsis: ellipsis)
+        if reordersText { shown = Bidi.visual(shown) }
         var column = x
         for character in shown {
             DisplayWidth.forEachCell(of: character) { cell, w in
@@ -205,7 +211,8 @@ public struct Canvas: Equatable, Sendable {
         let limit = min(maxWidth ?? Int.max, width - x)
         guard limit > 0 else { return 0 }
         var column = x
-        for character in string.truncated(toWidth: limit) {
+        let shown = string.truncated(toWidth: limit)
+        for character in reordersText ? Bidi.visual(shown) : shown {
             DisplayWidth.forEachCell(of: character) { cell, w in
                 if column >= 0 {
                     let background = self[column, y].style.background

@@ -15,6 +15,7 @@ public enum AppView {
                               pictures: PictureLookup = { _ in .loading },
                               banners: PictureLookup = { _ in .loading }) -> Canvas {
         var canvas = Canvas(width: width, height: height)
+        canvas.reordersText = state.layout.bidi == .app
         guard ScreenLayout.isUsable(width: width, height: height) else {
             let message = "Terminal too small: \(width)×\(height). stories needs at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight)."
             let lines = TextWrap.lines(message, width: max(1, width))

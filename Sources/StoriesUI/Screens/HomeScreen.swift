@@ -77,7 +77,8 @@ public enum HomeScreen {
         let visible = RingLayout.visibleBubbles(width: width)
         let first = RingLayout.firstVisible(selection: state.row.selection, count: state.feed.store.count, visible: visible)
         guard index >= first, index < first + visible else { return nil }
-        return Rect(x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: ringRow, width: Bubble.ringWidth, height: Bubble.height - 1)
+        return Rect(x: RingLayout.slotX(index - first, width: width, rightToLeft: state.isRightToLeft), y: ringRow,
+                    width: Bubble.ringWidth, height: Bubble.height - 1)
     }
 
     /// Draws only the visible bubbles, each found through the relation map: the cost of a
@@ -99,11 +100,13 @@ public enum HomeScreen {
                 ring = .loading(step: Int(max(0, state.now.uptime - state.row.openingSince) * Bubble.spinnerStepsPerSecond))
             } else if case .failed? = store.items[id] { ring = .failed }
             Bubble(model, isSelected: index == state.row.selection && rowHasKeyboard, ring: ring)
-                .draw(into: &canvas, x: RingLayout.leftMargin + (index - first) * Bubble.slotWidth, y: y)
+                .draw(into: &canvas, x: RingLayout.slotX(index - first, width: canvas.width, rightToLeft: state.isRightToLeft), y: y)
         }
+        // More before and more after, at the row's start and end (right and left, right to left).
         let arrow = Style(foreground: Theme.accent, attributes: [.bold])
-        if first > 0 { canvas.text("‹", x: 0, y: y + 1, style: arrow) }
-        if last < count || store.hasMore { canvas.text("›", x: canvas.width - 1, y: y + 1, style: arrow) }
+        let (startSide, endSide) = state.isRightToLeft ? ((canvas.width - 1, "›"), (0, "‹")) : ((0, "‹"), (canvas.width - 1, "›"))
+        if first > 0 { canvas.text(startSide.1, x: startSide.0, y: y + 1, style: arrow) }
+        if last < count || store.hasMore { canvas.text(endSide.1, x: endSide.0, y: y + 1, style: arrow) }
     }
 
     static func drawDetails(_ state: AppState, into canvas: inout Canvas, y: Int) {

@@ -70,6 +70,7 @@ public enum TransitionView {
         HomeScreen.render(state, into: &canvas, banners: banners)
         canvas.shade(1 - 0.75 * max(0, min(1, backdrop)))
         var face = Canvas(width: width, height: height)
+        face.reordersText = canvas.reordersText
         ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
         canvas.drawFace(face, scaledInto: zoomRect(state, storyIndex: viewer.storyIndex, scale: scale, width: width, height: height))
     }
@@ -82,10 +83,12 @@ public enum TransitionView {
         let t = max(0, min(1, turn))
         let leavingFace = face(state, leaving, width: width, height: height, pictures: pictures)
         let arrivingFace = face(state, arriving, width: width, height: height, pictures: pictures)
-        // The seam: forward, the next story comes in from the right.
-        let seam = Int((Double(width) * (forward ? 1 - t : t)).rounded())
-        let left = forward ? (leavingFace, t) : (arrivingFace, 1 - t)
-        let right = forward ? (arrivingFace, 1 - t) : (leavingFace, t)
+        // The seam: forward, the next story comes in from the right (from the left, right to
+        // left: the cube turns the other way).
+        let fromRight = forward != state.isRightToLeft
+        let seam = Int((Double(width) * (fromRight ? 1 - t : t)).rounded())
+        let left = fromRight ? (leavingFace, t) : (arrivingFace, 1 - t)
+        let right = fromRight ? (arrivingFace, 1 - t) : (leavingFace, t)
         drawFace(left.0, turnedAway: left.1, columns: 0..<seam, outerEdgeOnLeft: true, into: &canvas)
         drawFace(right.0, turnedAway: right.1, columns: seam..<width, outerEdgeOnLeft: false, into: &canvas)
     }
@@ -94,6 +97,7 @@ public enum TransitionView {
                              pictures: AppView.PictureLookup) -> Canvas? {
         guard hasStory(at: viewer.storyIndex, state) else { return nil } // no story on that side: the cube shows its dark inside
         var canvas = Canvas(width: width, height: height)
+        canvas.reordersText = state.layout.bidi == .app
         ViewerScreen.render(state, viewer: viewer, into: &canvas, pictures: pictures)
         return canvas
     }

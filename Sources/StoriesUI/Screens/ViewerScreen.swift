@@ -18,7 +18,7 @@ public enum ViewerScreen {
         let model = state.viewModels.items[story.id]?[safe: viewer.itemIndex].flatMap { $0.key.item == item.id ? $0 : nil }
 
         let fraction = viewer.playback.elapsed(at: state.now.uptime) / state.duration(of: item)
-        ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction)
+        ProgressBar(segments: story.items.count, current: viewer.itemIndex, fraction: fraction, rightToLeft: state.isRightToLeft)
             .draw(into: &canvas, in: progressRect(width: width))
 
         let bottomLines = 3
@@ -189,7 +189,7 @@ public enum ViewerScreen {
     static func renderWaiting(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {
         let width = canvas.width, height = canvas.height
         let summary = state.feed.store.summaries[safe: viewer.storyIndex]
-        ProgressBar(segments: max(1, summary?.itemIDs.count ?? 1), current: 0, fraction: 0)
+        ProgressBar(segments: max(1, summary?.itemIDs.count ?? 1), current: 0, fraction: 0, rightToLeft: state.isRightToLeft)
             .draw(into: &canvas, in: progressRect(width: width))
         var x = 1
         if let summary {

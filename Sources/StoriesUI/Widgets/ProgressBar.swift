@@ -7,11 +7,14 @@ public struct ProgressBar {
     public var segments: Int
     public var current: Int
     public var fraction: Double
+    /// Right to left (issue 33): the first segment at the right, each filling leftwards.
+    public var rightToLeft: Bool
 
-    public init(segments: Int, current: Int, fraction: Double) {
+    public init(segments: Int, current: Int, fraction: Double, rightToLeft: Bool = false) {
         self.segments = segments
         self.current = current
         self.fraction = min(1, max(0, fraction))
+        self.rightToLeft = rightToLeft
     }
 
     /// Each segment's width and the gap between segments for a bar `width` cells wide: the
@@ -37,8 +40,10 @@ public struct ProgressBar {
             else { halves = 0 }
             for cell in 0..<width {
                 let filled = halves - cell * 2
-                let (glyph, style) = filled >= 2 ? ("━", done) : (filled == 1 ? ("╸", done) : ("─", todo))
-                canvas.text(glyph, x: x + cell, y: rect.y, style: style)
+                let half = rightToLeft ? "╺" : "╸" // the filled half: the side the fill comes from
+                let (glyph, style) = filled >= 2 ? ("━", done) : (filled == 1 ? (half, done) : ("─", todo))
+                let column = x + cell
+                canvas.text(glyph, x: rightToLeft ? rect.x + rect.maxX - 1 - column : column, y: rect.y, style: style)
             }
             x += width + gapWidth
         }

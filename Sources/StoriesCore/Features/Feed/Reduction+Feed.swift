@@ -5,6 +5,7 @@ extension Reduction {
         case .pageLoaded(let page):
             delegate(.sourceAnswered)
             if let title = page.title, !title.isEmpty { delegate(.title(title)) }
+            if let direction = page.direction { delegate(.direction(direction)) }
             state.feed.warnings += page.warnings
             if store.isProvisional {
                 confirmCachedRow(with: page)
@@ -20,6 +21,7 @@ extension Reduction {
         case .cachedPageLoaded(let page):
             guard store.showCached(page) else { break }
             if let title = page.title, !title.isEmpty { delegate(.title(title)) }
+            if let direction = page.direction { delegate(.direction(direction)) }
             ringChanged += store.summaries.map(\.id)
             if levelOpensStories { homeChanged = true }
         case .pageFailed(let reason, retry: false):
