@@ -1,6 +1,7 @@
 import ArgumentParser
 import StoriesCells
 import StoriesCore
+import StoriesFeedIO
 import StoriesMedia
 import StoriesTerminal
 import Foundation
@@ -176,7 +177,7 @@ struct DoctorCommand: ParsableCommand {
         }
 
         // Accessibility and direction (issue 33).
-        let brailleSocket = CursorMode.brailleSocketExists()
+        let brailleSocket = BrailleSocket.exists()
         if let hint = ScreenReaderHint.likely(environment: environment, brailleSocketExists: brailleSocket) {
             add("reader", "a screen reader is likely (\(clean(hint, 40))): the cursor stands on what has focus",
                 fix: "stories --screen-reader says everything in lines instead; `cursor = hidden` in stories.conf hides the cursor")

@@ -259,7 +259,7 @@ struct ViewCommand: ParsableCommand {
     /// reader is likely, on what has focus.
     private func chosenCursor(_ settings: AppSettings) -> CursorMode {
         let said = cursor.flatMap { CursorMode(rawValue: $0.lowercased()) } ?? settings.cursor
-        return said ?? CursorMode.auto(environment: ProcessInfo.processInfo.environment)
+        return said ?? CursorMode.auto(environment: ProcessInfo.processInfo.environment, brailleSocketExists: BrailleSocket.exists())
     }
 
     /// How photos are shown: as `--graphics` says (auto: nil, what the terminal answers),

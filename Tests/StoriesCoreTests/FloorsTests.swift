@@ -11,7 +11,7 @@ import Testing
         "StoriesCore": ["StoriesCells"],
         "StoriesFeedIO": ["StoriesCore", "StoriesCells", "CStoriesFiles"],
         "StoriesMedia": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "CStoriesImage", "CStoriesVideo"],
-        "StoriesUI": ["StoriesCore", "StoriesCells", "StoriesMedia"],
+        "StoriesUI": ["StoriesCore", "StoriesCells", "StoriesMedia", "CFriBiDi"],
         "StoriesApp": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI"],
         "StoriesTerminal": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp",
                             "CNcursesw", "CStoriesSupport"],

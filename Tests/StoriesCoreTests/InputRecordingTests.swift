@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics, sound, volume)"),
+        ("speed = 3", "s.conf:1: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics, sound, volume, cursor, screen-reader, direction, bidi)"),
         ("\nreduce-motion = maybe", "s.conf:2: reduce-motion takes on or off; got 'maybe'"),
         ("reduce-motion", "s.conf:1: expected: name = value"),
         ("colors = 16777216", "s.conf:1: colors takes truecolor, 256, 16, 8, none; got '16777216'"),
@@ -134,7 +134,7 @@ import Testing
             _ = try AppSettings().applying("# comment\r\nspeed = 3\r\n", file: "s.conf")
             Issue.record("the bad second line was swallowed by the comment")
         } catch {
-            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics, sound, volume)")
+            #expect(error.description == "s.conf:2: unknown setting 'speed' (reduce-motion, colors, fit, preload, network, seed, pause-on-blur, theme, symbols, graphics, sound, volume, cursor, screen-reader, direction, bidi)")
         }
         let crlf = try KeyBindings.standard.applying("viewer togglePause l\r\n", file: "keys.conf")
         #expect(crlf == (try KeyBindings.standard.applying("viewer togglePause l\n", file: "keys.conf")))

@@ -77,7 +77,10 @@ import Testing
     @Test func theScreenReaderModeReadsAsLinesAndTakesWords() throws {
         let tmux = try Tmux(width: 100, height: 30)
         try tmux.type(try Binary.requireBuilt() + " --screen-reader --mute")
-        try tmux.waitFor(text: "4. Story 1 of 10 so far, Ayla Demir, 3 items, all new.")
+        // The row's second page may come before the first line is said (a loaded machine).
+        try tmux.waitFor("the first story said") { lines in
+            lines.contains { $0.range(of: #"^4\. Story 1 of (10 so far|11), Ayla Demir, 3 items, all new\.$"#, options: .regularExpression) != nil }
+        }
         #expect(try tmux.mouseModes() == "0 0", "no mouse modes: nothing full-screen")
         #expect(try tmux.cursor().visible)
         try tmux.type("open 2")
@@ -94,7 +97,7 @@ import Testing
         try tmux.waitFor(text: "exit=0")
         // The seen state was kept: a new run says so.
         try tmux.type("clear; " + (try Binary.requireBuilt()) + " --screen-reader --mute")
-        try tmux.waitFor(text: "Story 1 of 10 so far, Ayla Demir")
+        try tmux.waitFor("the first story said again") { $0.contains { $0.contains("Story 1 of ") && $0.contains("Ayla Demir") } }
         try tmux.type("next")
         try tmux.waitFor(text: "Story 2 of 11, Mika 🌸, 3 items, 2 new.")
         try tmux.press("C-c")
@@ -112,7 +115,7 @@ import Testing
         try tmux.type("printf 'wait 1\\nopen\\nwait 6\\n' | " + (try Binary.requireBuilt()) + " --screen-reader --mute | cat > \(out); echo done=$?")
         try tmux.waitFor(text: "done=0", timeout: 30)
         let said = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(said.contains("4. Story 1 of 10 so far, Ayla Demir, 3 items, all new."))
+        #expect(said.range(of: #"4\. Story 1 of (10 so far|11), Ayla Demir, 3 items, all new\."#, options: .regularExpression) != nil)
         #expect(said.contains("Item 1 of 3: photo, Portrait of an astronaut in an orange flight suit, a flag behind her. ‘Training day at the space centre.’ 5 seconds."))
         #expect(said.contains("Item 1 of 3 ended."))
         #expect(!said.contains("\u{1B}"), "no escape sequences: plain lines")

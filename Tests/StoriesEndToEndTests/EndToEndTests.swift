@@ -7,7 +7,10 @@ import Testing
     @Test func browseOpenWatchDismissAndQuitBackToTheShell() throws {
         let tmux = try Tmux.runningStories(width: 100, height: 30)
         let home = tmux.text
-        for name in ["Ayla Dem", "Mika 🌸", "山田 花子", "ليلى حسن", "Maximili…"] {
+        // Layla's Arabic name as a terminal that shows cells left to right needs it: in
+        // visual order, its letters joined (issue 33: "ليلى حسن" reordered and shaped).
+        let layla = "\u{FEE6}\u{FEB4}\u{FEA3} \u{FEF0}\u{FEE0}\u{FEF4}\u{FEDF}"
+        for name in ["Ayla Dem", "Mika 🌸", "山田 花子", layla, "Maximili…"] {
             #expect(home.contains(name), "\(name) in the ring row")
         }
         #expect(home.contains("Enter open"))

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where the terminal's cursor is while the full-screen app runs (issue 33).
 ///
 /// Screen readers (Orca, speakup, NVDA over ssh) and braille displays (BRLTTY) read a
@@ -12,14 +10,10 @@ public enum CursorMode: String, CaseIterable, Equatable, Sendable {
 
     /// What `cursor = auto` (the default) becomes: `focus` where a screen reader or a braille
     /// display is likely, else `hidden`.
-    public static func auto(environment: [String: String], brailleSocketExists: Bool = Self.brailleSocketExists()) -> CursorMode {
+    /// `brailleSocketExists`: BrlAPI's socket folder has a socket (BRLTTY runs), as the
+    /// runtime found it (`BrailleSocket.exists`).
+    public static func auto(environment: [String: String], brailleSocketExists: Bool) -> CursorMode {
         ScreenReaderHint.likely(environment: environment, brailleSocketExists: brailleSocketExists) != nil ? .focus : .hidden
-    }
-
-    /// BrlAPI's sockets live in this folder while BRLTTY runs (Debian's brltty package).
-    public static func brailleSocketExists(folder: String = "/var/lib/BrlAPI") -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
-        return names.contains { !$0.hasPrefix(".") }
     }
 }
 
