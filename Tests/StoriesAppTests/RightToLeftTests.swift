@@ -80,7 +80,8 @@ import Testing
     }
 
     @Test func theCubeTurnsTheOtherWay() {
-        // Mid-turn to the next story, the arriving face (Mika, "M🌸") is on the left.
+        // Mid-turn to the next story, the arriving face (Mika's, its caption "Chelsea
+        // supervising the morning.") is on the left.
         func midTurn(_ layout: LayoutChoice) -> [String] {
             let pilot = AppDriver(width: 80, height: 24, motion: true, layout: layout)
             pilot.press(.key(.enter))
@@ -98,7 +99,7 @@ import Testing
             return nil
         }
         let rtl = midTurn(Self.rtl), ltr = midTurn(LayoutChoice())
-        let arrivingRTL = column(of: "Mika", in: rtl), arrivingLTR = column(of: "Mika", in: ltr)
+        let arrivingRTL = column(of: "Chelsea", in: rtl), arrivingLTR = column(of: "Chelsea", in: ltr)
         #expect(arrivingRTL.map { $0 < 40 } == true, "right to left, the next story comes in from the left: \(String(describing: arrivingRTL))")
         #expect(arrivingLTR.map { $0 >= 40 } == true, "left to right, from the right: \(String(describing: arrivingLTR))")
     }

@@ -81,7 +81,7 @@ public enum ViewerScreen {
         }
         drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, isAway: state.isInBackground && state.pauseOnBlur,
                    marks: marks, into: &canvas,
-                   overPhoto: overPhoto || overCard)
+                   overPhoto: overPhoto || overCard, rightToLeft: state.isRightToLeft)
 
         var lines: [(String, Style)] = []
         var linkLines: Set<Int> = []
@@ -254,7 +254,7 @@ public enum ViewerScreen {
     }
 
     static func drawHeader(story: Story, model: ViewerItemViewModel?, viewer: ViewerState, isHeld: Bool, isAway: Bool = false, marks: [String] = [],
-                           into canvas: inout Canvas, overPhoto: Bool) {
+                           into canvas: inout Canvas, overPhoto: Bool, rightToLeft: Bool = false) {
         let width = canvas.width
         // Over a photo the text keeps the darkened band's background.
         func draw(_ text: String, x: Int, style: Style, maxWidth: Int) -> Int {
@@ -273,17 +273,35 @@ public enum ViewerScreen {
         }
         if !marks.isEmpty { right = marks.joined(separator: " ") + "  " + right }
         let rightWidth = right.displayWidth
-        _ = draw(right, x: width - rightWidth - 1,
+        _ = draw(right, x: rightToLeft ? 1 : width - rightWidth - 1,
                  style: viewer.isPaused || isHeld || isAway ? Style(foreground: Theme.warning, attributes: [.bold]) : Theme.mutedText, maxWidth: rightWidth)
+        let name = model?.authorName ?? story.author.name
+        let age = model?.age.map { " · " + $0 } ?? ""
+        let handle = model?.handle.map { "  @" + $0 } ?? ""
+        if rightToLeft {
+            // Mirrored: the initials at the right edge, the name to their left, the handle and
+            // age to its left; where the item is, at the left.
+            let initials = model?.initials ?? ""
+            let initialsX = width - 1 - min(4, initials.displayWidth)
+            _ = draw(initials, x: initialsX, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
+            let end = initialsX - 1, start = rightWidth + 4
+            let room = max(0, end - start)
+            var detail = (name.displayWidth + handle.displayWidth + age.displayWidth <= room ? handle + age : age)
+            detail = detail.trimmingCharacters(in: .whitespaces) + (detail.isEmpty ? "" : "  ")
+            let nameWidth = min(name.displayWidth, max(min(room, 6), room - detail.displayWidth))
+            let nameX = end - nameWidth
+            canvas.focus(x: nameX, y: 1) // the author's name has the focus
+            _ = draw(name, x: nameX, style: Style(attributes: [.bold]), maxWidth: nameWidth)
+            let detailWidth = min(detail.displayWidth, max(0, nameX - start))
+            _ = draw(detail, x: nameX - detailWidth, style: overPhoto ? Style(foreground: .palette(250)) : Theme.mutedText, maxWidth: detailWidth)
+            return
+        }
 
         let available = width - rightWidth - 4
         var x = 1
         x += draw(model?.initials ?? "", x: x, style: Style(foreground: Theme.ringSide, attributes: [.bold]), maxWidth: 4)
         x += 1
         // The name and how long ago come first; the handle goes first when they do not fit.
-        let name = model?.authorName ?? story.author.name
-        let age = model?.age.map { " · " + $0 } ?? ""
-        let handle = model?.handle.map { "  @" + $0 } ?? ""
         let room = max(0, available - x + 1)
         let detail = name.displayWidth + handle.displayWidth + age.displayWidth <= room ? handle + age : age
         canvas.focus(x: x, y: 1) // the author's name has the focus
