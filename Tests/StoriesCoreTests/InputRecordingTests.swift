@@ -92,6 +92,11 @@ import Testing
         ("seed = -1", "s.conf:1: seed takes a whole number from 0 to 9007199254740991; got '-1'"),
         ("seed = 9007199254740992", "s.conf:1: seed takes a whole number from 0 to 9007199254740991; got '9007199254740992'"),
         ("network = \u{1B}]0;pwned\u{07}", "s.conf:1: network takes 3g, 4g, local, offline, wifi; got ''"),
+        ("direction = up", "s.conf:1: direction takes auto, ltr or rtl; got 'up'"),
+        ("bidi = both", "s.conf:1: bidi takes auto, app or terminal; got 'both'"),
+        ("cursor = blink", "s.conf:1: cursor takes auto, focus or hidden; got 'blink'"),
+        ("screen-reader = sometimes", "s.conf:1: screen-reader takes on or off; got 'sometimes'"),
+        ("graphics = png", "s.conf:1: graphics takes auto, kitty, sixel, iterm, cells; got 'png'"),
     ])
     func badLinesSayWhereAndWhy(text: String, message: String) {
         do {

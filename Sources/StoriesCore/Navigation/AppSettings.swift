@@ -81,6 +81,12 @@ public struct AppSettings: Equatable, Sendable {
             guard parts.count == 2, !parts[0].isEmpty else { throw fail("expected: name = value") }
             let value = parts[1]
             let quoted = SafeText.line(value, maxColumns: SafeText.Limit.quoted)
+            // A setting whose `auto` is nil: the value read by `parse`, or an error saying what it takes.
+            func autoOr<T>(_ parse: (String) -> T?, _ takes: String) throws(ConfigError) -> T? {
+                if value.lowercased() == "auto" { return nil }
+                guard let chosen = parse(value.lowercased()) else { throw fail("\(takes); got '\(quoted)'") }
+                return chosen
+            }
             switch parts[0].lowercased() {
             case "reduce-motion":
                 guard let on = Self.boolean(value) else { throw fail("reduce-motion takes on or off; got '\(quoted)'") }
@@ -94,14 +100,7 @@ public struct AppSettings: Equatable, Sendable {
                 }
                 result.symbols = value.lowercased()
             case "graphics":
-                if value.lowercased() == "auto" {
-                    result.graphics = nil
-                } else {
-                    guard let graphics = GraphicsProtocol(name: value) else {
-                        throw fail("graphics takes \(Self.graphicsNames.joined(separator: ", ")); got '\(quoted)'")
-                    }
-                    result.graphics = graphics
-                }
+                result.graphics = try autoOr(GraphicsProtocol.init(name:), "graphics takes \(Self.graphicsNames.joined(separator: ", "))")
             case "sound":
                 guard let on = Self.boolean(value) else { throw fail("sound takes on or off; got '\(quoted)'") }
                 result.sound = on
@@ -111,29 +110,14 @@ public struct AppSettings: Equatable, Sendable {
                 }
                 result.volume = level
             case "direction":
-                if value.lowercased() == "auto" {
-                    result.direction = nil
-                } else {
-                    guard let direction = LayoutDirection(rawValue: value.lowercased()) else { throw fail("direction takes auto, ltr or rtl; got '\(quoted)'") }
-                    result.direction = direction
-                }
+                result.direction = try autoOr(LayoutDirection.init(rawValue:), "direction takes auto, ltr or rtl")
             case "bidi":
-                if value.lowercased() == "auto" {
-                    result.bidi = nil
-                } else {
-                    guard let mode = BidiMode(rawValue: value.lowercased()) else { throw fail("bidi takes auto, app or terminal; got '\(quoted)'") }
-                    result.bidi = mode
-                }
+                result.bidi = try autoOr(BidiMode.init(rawValue:), "bidi takes auto, app or terminal")
             case "screen-reader":
                 guard let on = Self.boolean(value) else { throw fail("screen-reader takes on or off; got '\(quoted)'") }
                 result.screenReader = on
             case "cursor":
-                if value.lowercased() == "auto" {
-                    result.cursor = nil
-                } else {
-                    guard let mode = CursorMode(rawValue: value.lowercased()) else { throw fail("cursor takes auto, focus or hidden; got '\(quoted)'") }
-                    result.cursor = mode
-                }
+                result.cursor = try autoOr(CursorMode.init(rawValue:), "cursor takes auto, focus or hidden")
             case "pause-on-blur":
                 guard let on = Self.boolean(value) else { throw fail("pause-on-blur takes on or off; got '\(quoted)'") }
                 result.pauseOnBlur = on
