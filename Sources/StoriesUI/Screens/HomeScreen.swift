@@ -99,7 +99,9 @@ public enum HomeScreen {
             if state.row.opening == id {
                 ring = .loading(step: Int(max(0, state.now.uptime - state.row.openingSince) * Bubble.spinnerStepsPerSecond))
             } else if case .failed? = store.items[id] { ring = .failed }
-            Bubble(model, isSelected: index == state.row.selection && rowHasKeyboard, ring: ring)
+            var bubble = Bubble(model, isSelected: index == state.row.selection && rowHasKeyboard, ring: ring)
+            bubble.rightToLeft = state.isRightToLeft
+            bubble
                 .draw(into: &canvas, x: RingLayout.slotX(index - first, width: canvas.width, rightToLeft: state.isRightToLeft), y: y)
         }
         // More before and more after, at the row's start and end (right and left, right to left).
@@ -112,19 +114,26 @@ public enum HomeScreen {
     static func drawDetails(_ state: AppState, into canvas: inout Canvas, y: Int) {
         guard let id = state.feed.store.summaries[safe: state.row.selection]?.id, let model = state.viewModels.ring.model(for: id) else { return }
         let width = canvas.width - 4
-        var x = 2
-        x += canvas.text(model.fullName, x: x, y: y, style: Style(attributes: [.bold]), maxWidth: width / 2)
-        if let handle = model.handle {
-            x += canvas.text("  @" + handle, x: x, y: y, style: Theme.mutedText, maxWidth: width - x)
+        // Right to left, each line ends at the right margin, under the row's start.
+        let rightToLeft = state.isRightToLeft
+        func line(_ text: String, y: Int, style: Style, from x: Int = 2, maxWidth: Int = width) -> Int {
+            guard rightToLeft else { return canvas.text(text, x: x, y: y, style: style, maxWidth: maxWidth) }
+            let shown = min(text.displayWidth, maxWidth)
+            return canvas.text(text, x: canvas.width - 2 - (x - 2) - shown, y: y, style: style, maxWidth: shown)
         }
-        canvas.text(model.summary, x: 2, y: y + 1, style: Theme.mutedText, maxWidth: width)
+        var x = 2
+        x += line(model.fullName, y: y, style: Style(attributes: [.bold]), maxWidth: width / 2)
+        if let handle = model.handle {
+            // The handle after the name in reading order: to its left, right to left.
+            _ = line((rightToLeft ? "@" + handle + "  " : "  @" + handle), y: y, style: Theme.mutedText, from: x, maxWidth: width - x)
+        }
+        _ = line(model.summary, y: y + 1, style: Theme.mutedText)
         if state.row.opening == id {
-            canvas.text("Loading the story… (Esc: stop)", x: 2, y: y + 2, style: Style(foreground: Theme.accent), maxWidth: width)
+            _ = line("Loading the story… (Esc: stop)", y: y + 2, style: Style(foreground: Theme.accent))
         } else if case .failed(let reason)? = state.feed.store.items[id] {
-            canvas.text("⚠ Could not load (Enter: try again): \(reason)", x: 2, y: y + 2,
-                        style: Style(foreground: Theme.warning), maxWidth: width)
+            _ = line("⚠ Could not load (Enter: try again): \(reason)", y: y + 2, style: Style(foreground: Theme.warning))
         } else if let preview = model.preview {
-            canvas.text("“" + preview + "”", x: 2, y: y + 2, style: Style(foreground: .palette(250), attributes: [.italic]), maxWidth: width)
+            _ = line("“" + preview + "”", y: y + 2, style: Style(foreground: .palette(250), attributes: [.italic]))
         }
     }
 

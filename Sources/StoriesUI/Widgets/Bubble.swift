@@ -24,6 +24,8 @@ public struct Bubble {
     public var initials: String
     public var ring: Ring
     public var isSelected: Bool
+    /// Right to left: the unseen dot on the ring's top-left corner, where the row's reading starts.
+    public var rightToLeft = false
 
     public init(name: String, initials: String, ring: Ring, isSelected: Bool) {
         self.name = name
@@ -85,7 +87,9 @@ public struct Bubble {
 
         // Unseen stories carry a dot on the ring's corner as well as its colours, so the two
         // differ on a terminal without colour (NO_COLOR, 8 colours read as grey).
-        canvas.text(tl + String(repeating: h, count: inner) + (ring == .unseen ? "●" : tr), x: left, y: y, style: top)
+        let dotted = ring == .unseen
+        canvas.text((dotted && rightToLeft ? "●" : tl) + String(repeating: h, count: inner) + (dotted && !rightToLeft ? "●" : tr),
+                    x: left, y: y, style: top)
         canvas.text(v, x: left, y: y + 1, style: side)
         canvas.text(v, x: left + inner + 1, y: y + 1, style: side)
         canvas.text(bl + String(repeating: h, count: inner) + br, x: left, y: y + 2, style: bottom)
