@@ -74,7 +74,8 @@ public final class AppEngine {
     public init(services: any EngineServices, scheduler: any EngineScheduler, bindings: KeyBindings = .standard,
                 width: Int, height: Int, seen: SeenState = SeenState(), warnings: [FeedWarning] = [],
                 reduceMotion: Bool = false, preload: PreloadPolicy = .on, photosFit: Bool = true, pauseOnBlur: Bool = true,
-                sound: SoundState = SoundState(enabled: false), layout: LayoutChoice = LayoutChoice()) {
+                sound: SoundState = SoundState(enabled: false), layout: LayoutChoice = LayoutChoice(),
+                waitsAtItemEnd: Bool = false) {
         self.services = services
         self.scheduler = scheduler
         media = MediaRuntime(pictures: services.pictures, players: services.players,
@@ -90,6 +91,7 @@ public final class AppEngine {
         state.media.photosFit = photosFit
         state.media.sound = sound
         state.layout = layout
+        state.waitsAtItemEnd = waitsAtItemEnd
         state.bindings = bindings
         state.screenWidth = max(0, width)
         state.screenHeight = max(0, height)

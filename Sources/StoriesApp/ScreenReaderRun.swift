@@ -46,7 +46,8 @@ public final class ScreenReaderRun {
         // No motion: nobody sees it, and an animation would only hold the next line back.
         engine = AppEngine(services: services ?? LiveServices(client: client), scheduler: scheduler, bindings: options.bindings,
                            width: Self.width, height: Self.height, seen: options.seen, warnings: options.warnings,
-                           reduceMotion: true, preload: options.preload, photosFit: true, pauseOnBlur: false, sound: options.sound)
+                           reduceMotion: true, preload: options.preload, photosFit: true, pauseOnBlur: false, sound: options.sound,
+                           waitsAtItemEnd: true)
         engine.afterTurn = { [weak self] in self?.announce() }
         engine.quit = { [weak self] status in self?.end(status) }
     }
@@ -75,19 +76,67 @@ public final class ScreenReaderRun {
         takeQueued()
     }
 
+    /// Lines for the app wait while the feed's first page, a story being opened or the item's
+    /// photo is on its way (a script's `open` then `pause` acts on the story, not on the
+    /// loading row, and is said after the item is); Esc
+    /// and everything said rather than done go at once.
+    private var busy: Bool {
+        let state = engine.state
+        return state.isLoading || state.row.opening != nil || state.viewer?.isWaiting == true || state.mediaOnItsWay != nil
+    }
+    /// When the first line in the queue began to wait for the app.
+    private var heldSince: Double?
+    /// How long a line waits for the feed or a story before it is given up.
+    static let longestHold = 10.0
+    private var taking = false
+
     private func takeQueued() {
-        while !waiting, !queue.isEmpty {
-            let line = queue.removeFirst()
-            switch LinearInput.parse(line, state: engine.state) {
+        guard !taking else { return }
+        taking = true
+        defer { taking = false }
+        while !waiting, let line = queue.first {
+            let input = LinearInput.parse(line, state: engine.state)
+            // What acts on the app waits its turn (quit too: a script's last line comes after
+            // what it asked for); Esc, which stops a story opening, and words go at once.
+            var acts = input == .quit
+            if case .send(let actions) = input { acts = !actions.allSatisfy { $0 == .input(.key(.escape), readAt: 0) } }
+            if acts, busy {
+                let now = scheduler.now().uptime
+                guard let since = heldSince else {
+                    heldSince = now
+                    speak("One moment: still loading.")
+                    // Looked at again when the wait is up, if nothing moves before.
+                    _ = scheduler.after(Self.longestHold) { [weak self] in self?.takeQueued() }
+                    return // taken when the state moves on (`announce`)
+                }
+                guard now - since >= Self.longestHold else { return }
+                if input == .quit {
+                    heldSince = nil
+                    queue.removeFirst()
+                    engine.send(.command(.quit))
+                    return
+                }
+                // Held long enough: dropped, so what comes after it (quit) is not stuck behind it.
+                speak("‘\(SafeText.line(line, maxColumns: 40))’ was not done: still loading after \(Int(Self.longestHold)) seconds.")
+                heldSince = nil
+                queue.removeFirst()
+                continue
+            }
+            heldSince = nil
+            queue.removeFirst()
+            switch input {
             case .send(let actions):
                 // One line, one answer: what the line's keys did is said once they are all in
                 // (a name typed into the search is not spelt out letter by letter).
                 holding = true
+                let before = number
                 for action in actions {
                     if case .input(let event, _) = action { engine.input(event) } else { engine.send(action) }
                 }
                 holding = false
                 announce()
+                // A command that changed nothing a listener is told of still gets an answer.
+                if number == before { speak("Nothing happened there.") }
             case .say(let text):
                 speak(text)
             case .again:
@@ -118,9 +167,13 @@ public final class ScreenReaderRun {
     private func announce() {
         guard !holding else { return }
         let now = SpokenScreen(engine.state)
-        guard now != said else { return }
+        guard now != said else {
+            if !queue.isEmpty, !busy { takeQueued() }
+            return
+        }
         for text in Announcer.lines(from: said, to: now, state: engine.state) { speak(text) }
         said = now
+        if !queue.isEmpty, !busy { takeQueued() }
     }
 
     private func speak(_ text: String) {

@@ -39,7 +39,7 @@ import Testing
         let expected = """
         1. stories, screen-reader mode. Type help for the commands, quit to leave.
         2. Loading Demo stories…
-        3. Demo stories: 10 stories so far. Type help for the commands.
+        3. Demo stories: 10 stories so far.
         4. Story 1 of 10 so far, Ayla Demir, 3 items, all new.
         5. Story 2 of 11, Mika 🌸, 3 items, all new.
         6. Item 1 of 3: photo, A ginger tabby cat looking up. ‘Chelsea supervising the morning. 🐈’ 5 seconds.
@@ -48,20 +48,43 @@ import Testing
         9. Item 1 of 3: photo, A ginger tabby cat looking up. ‘Chelsea supervising the morning. 🐈’ 5 seconds.
         10. Paused.
         11. Playing.
-        12. Item 1 of 3 ended.
-        13. Item 2 of 3: text, ‘Cats: 1 Productivity: 0’. 5 seconds.
-        14. Story 3 of 11, 山田 花子, 2 items.
-        15. Item 1 of 2: text, ‘おはようございます！ 今日も良い一日を。’. ‘朝のあいさつ’ 5 seconds.
-        16. Back to the stories.
-        17. Story 3 of 11, 山田 花子, 2 items, 1 new.
-        18. Opening story 10, 🚀 Launch Club…
-        19. Item 1 of 5: photo, A white rocket on its launch pad under a clear sky. ‘T-minus 10 minutes.’ 5 seconds.
-        20. 🔇 Sound off (m turns it on)
-        21. Back to the stories.
-        22. Story 10 of 11, 🚀 Launch Club, 5 items, 4 new.
+        12. Item 1 of 3 ended. next goes on.
+        13. Story 3 of 11, 山田 花子, 2 items.
+        14. Item 1 of 2: text, ‘おはようございます！ 今日も良い一日を。’ ‘朝のあいさつ’ 5 seconds.
+        15. Back to the stories.
+        16. Story 3 of 11, 山田 花子, 2 items, 1 new.
+        17. Opening story 10, 🚀 Launch Club…
+        18. Item 1 of 5: photo, A white rocket on its launch pad under a clear sky. ‘T-minus 10 minutes.’ 5 seconds.
+        19. 🔇 Sound off (m turns it on)
+        20. Back to the stories.
+        21. Story 10 of 11, 🚀 Launch Club, 5 items, 4 new.
+        22. Story 4 of 11, ليلى حسن, 4 items, all new.
         23. Story 4 of 11, ليلى حسن, 4 items, all new.
-        24. Story 4 of 11, ليلى حسن, 4 items, all new.
         """
         #expect(heard.lines.joined(separator: "\n") == expected, "\(heard.lines.joined(separator: "\n"))")
     }
+
+    /// Lines typed before the feed is there wait for it (a script needs no `wait` to begin),
+    /// and a command that changes nothing is answered all the same.
+    @Test func linesWaitForTheFeedAndEveryCommandIsAnswered() {
+        let scheduler = VirtualScheduler(start: Fixture.moment)
+        let client = FeedClient(source: Fixture.demoSource, profile: AppDriver.network(latency: 2))
+        let transcript = Transcript()
+        let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
+                                  options: ScreenReaderRun.Options()) { transcript.lines.append($0) }
+        run.finish = { transcript.status = $0 }
+        run.start()
+        run.take("previous")
+        run.take("open")
+        run.take("quit")
+        run.endOfInput()
+        let end = scheduler.now().uptime + 30
+        while transcript.status == nil, scheduler.now().uptime < end, scheduler.runNext() {}
+        let heard = transcript.lines.joined(separator: "\n")
+        #expect(heard.contains("3. One moment: still loading."), "\(heard)")
+        #expect(heard.contains("Nothing happened there."), "previous at the start of the row: \(heard)")
+        #expect(heard.contains("Item 1 of 3: photo, Portrait of an astronaut"), "the open waited for the feed: \(heard)")
+        #expect(transcript.status == 0)
+    }
 }
+

@@ -61,7 +61,14 @@ import Testing
         let home = state()
         #expect(LinearInput.parse("wait 2.5", state: home) == .wait(2.5))
         #expect(LinearInput.parse("wait 3s", state: home) == .wait(3))
-        #expect(LinearInput.parse("wait 1e308", state: home) == .wait(LinearInput.maxWait))
+        #expect(LinearInput.parse("wait 60", state: home) == .wait(60))
+        #expect(LinearInput.parse("wait 1e308", state: home) == .say("wait takes at most 60 seconds."))
+        #expect(LinearInput.parse("find", state: home) == .say("find takes a name, like find layla."))
+        // From a story, the search goes back to the row first.
+        let viewing = state(viewer: ViewerState(storyIndex: 0, itemIndex: 0, startedAt: 100))
+        #expect(LinearInput.parse("find a", state: viewing) == .send([key(.escape), key(.character("/")), key(.character("a")), key(.enter)]))
+        // An escape sequence inside a command is no part of it.
+        #expect(LinearInput.parse("open\u{1B}[31m 2", state: home) == .send([.select(1), key(.enter)]))
         for bad in ["wait nan", "wait inf", "wait -1", "wait"] {
             #expect(LinearInput.parse(bad, state: home) == .say("wait takes seconds, like wait 3."), "\(bad)")
         }

@@ -27,6 +27,8 @@ public struct SpokenScreen: Equatable, Sendable {
 
     public var place: Place
     public var paused = false
+    /// The item played its time and waits for `next` (the screen-reader mode).
+    public var ended = false
     public var notice: String?
     public var problem: String?
     /// When this was taken, and how far the viewer's item had played then (to tell an item
@@ -47,6 +49,7 @@ public struct SpokenScreen: Equatable, Sendable {
             } else {
                 place = .viewer(story: viewer.storyIndex, item: viewer.itemIndex, shown: !state.awaitsMedia || Self.failure(state) != nil)
                 paused = viewer.isPaused || state.isHeld
+                ended = state.itemWaitsAtItsEnd
                 elapsed = viewer.playback.elapsed(at: state.now.uptime)
                 if let item = state.feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] {
                     duration = state.duration(of: item)
@@ -88,7 +91,7 @@ public enum Announcer {
                 break
             }
             if case .loading? = old?.place ?? .loading {
-                lines.append(store.count == 0 ? state.emptyRowMessage : "\(clean(state.title)): \(countText(state)). Type help for the commands.")
+                lines.append(store.count == 0 ? state.emptyRowMessage : "\(clean(state.title)): \(countText(state)).")
             }
             if case .viewer? = old?.place { lines.append("Back to the stories.") }
             if case .viewerWaiting? = old?.place { lines.append("Back to the stories.") }
@@ -111,12 +114,17 @@ public enum Announcer {
                 sameStory = oldStory == story
                 sameItem = sameStory && oldItem == item
                 // The item before ran to its end (rather than being skipped).
-                if !sameItem, oldShown, let old, old.duration > 0, old.elapsed + (new.uptime - old.uptime) >= old.duration - 0.05,
+                if !sameItem, oldShown, let old, !old.ended, old.duration > 0, old.elapsed + (new.uptime - old.uptime) >= old.duration - 0.05,
                    let count = store.story(at: oldStory)?.items.count {
                     lines.append("Item \(oldItem + 1) of \(count) ended.")
                 }
                 if sameItem, oldShown == shown {
-                    if old?.paused != new.paused { lines.append(new.paused ? "Paused." : "Playing.") }
+                    if new.ended, old?.ended != true, let count = store.story(at: story)?.items.count {
+                        let last = item == count - 1 && story == store.count - 1 && !store.hasMore
+                        lines.append("Item \(item + 1) of \(count) ended. " + (last ? "That was the last story: next closes it." : "next goes on."))
+                    } else if old?.paused != new.paused {
+                        lines.append(new.paused ? "Paused." : "Playing.")
+                    }
                     break
                 }
             } else if case .box? = old?.place {
@@ -203,11 +211,19 @@ public enum Announcer {
         var described = kind
         if let alt = item.alt { described += ", " + clean(alt) }
         if let failure = SpokenScreen.failure(state) { described += ", which did not load: " + clean(failure) }
-        parts.append(described + (described.hasSuffix(".") ? "" : "."))
+        parts.append(described + (endsSentence(described) ? "" : "."))
         if let caption = item.caption { parts.append("‘" + clean(caption) + "’") }
         if let link = item.link { parts.append("Link: \(clean(link.title)) (link opens it).") }
         parts.append(seconds(state.duration(of: item)) + ".")
         return parts.joined(separator: " ")
+    }
+
+    /// Whether text already ends a sentence (a full stop, question or exclamation mark, in
+    /// any script, before a closing quote or not).
+    static func endsSentence(_ text: String) -> Bool {
+        var last = text.last
+        if let mark = last, "’”\"'»".contains(mark) { last = text.dropLast().last }
+        return last.map { ".!?。！？…؟".contains($0) } ?? false
     }
 
     /// "Featured, Rocket club, 2 of 4."

@@ -24,7 +24,8 @@ public enum LinearInput: Equatable, Sendable {
         let raw = String(line.prefix(400))
         // A line of spaces is the space key (pause / resume), as a press of it would be.
         if !raw.isEmpty, raw.allSatisfy({ $0 == " " }) { return .send([key(.character(" "))]) }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Escape sequences and control characters are no part of a command (nor echoed back).
+        let text = SafeText.line(raw, maxColumns: 400).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return .again }
         let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         let rest = words.dropFirst().joined(separator: " ")
@@ -48,27 +49,33 @@ public enum LinearInput: Equatable, Sendable {
             return rest.isEmpty ? .send([key(.escape)]) : unknown(text)
         case "pause", "play", "resume", "continue":
             guard rest.isEmpty else { return unknown(text) }
-            guard let viewer = state.viewer, !viewer.isWaiting else { return .say("Nothing is playing: open a story first.") }
+            guard let viewer = state.viewer, !viewer.isWaiting else {
+                return .say(state.row.opening != nil ? "The story is still opening." : "Nothing is playing: open a story first.")
+            }
             let wantsPause = words[0] == "pause"
+            // An item that has played its time waits at its end: play goes on to the next.
+            if state.itemWaitsAtItsEnd { return wantsPause ? .say("The item has ended: next goes on.") : .send([.command(.nextItem)]) }
             if viewer.isPaused == wantsPause { return .say(wantsPause ? "Already paused." : "Already playing.") }
             return .send([.command(.togglePause)])
         case "mute", "unmute", "sound":
             guard rest.isEmpty || words[0] == "sound" && (rest == "on" || rest == "off") else { return unknown(text) }
             let wantsOn = words[0] == "unmute" || (words[0] == "sound" && rest != "off")
-            if state.media.sound.on == wantsOn { return .say(wantsOn ? "Sound is on." : "Sound is off.") }
+            if state.media.sound.on == wantsOn { return .say(wantsOn ? "Sound is already on." : "Sound is already off.") }
             return .send([.command(.toggleSound)])
         case "find", "search":
-            guard !rest.isEmpty else { return .send([key(.character("/"))]) }
+            guard !rest.isEmpty else { return .say("find takes a name, like find layla.") }
             let name = text.drop { !$0.isWhitespace }.trimmingCharacters(in: .whitespaces)
             let typed = name.prefix(64).map { key(.character($0)) }
-            return .send([key(.character("/"))] + typed + [key(.enter)])
+            // The search is the row's: from a story or a box, Esc goes back to it first.
+            let back = [AppAction](repeating: key(.escape), count: (state.chrome.modal != nil ? 1 : 0) + (state.viewer != nil ? 1 : 0))
+            return .send(back + [key(.character("/"))] + typed + [key(.enter)])
         case "link":
             return rest.isEmpty ? .send([.command(.openLink)]) : unknown(text)
         case "wait", "sleep":
             guard let seconds = Double(rest.hasSuffix("s") ? String(rest.dropLast()) : rest), seconds.isFinite, seconds >= 0 else {
                 return .say("wait takes seconds, like wait 3.")
             }
-            return .wait(min(seconds, maxWait))
+            return seconds > maxWait ? .say("wait takes at most \(Int(maxWait)) seconds.") : .wait(seconds)
         case "where", "again", "repeat", "status":
             return rest.isEmpty ? .again : unknown(text)
         case "help", "commands":
@@ -98,11 +105,11 @@ public enum LinearInput: Equatable, Sendable {
         "close: back to the stories.",
         "pause, play: stop or go on; a line of spaces does either.",
         "mute, unmute: videos' sound.",
-        "find name: go to a person's story.",
+        "find name: go to a person's story on the row, from anywhere.",
         "link: open the item's link.",
         "where: say again where you are. An empty line does too.",
         "wait 3: wait 3 seconds before the next line (for scripts).",
         "quit: leave.",
-        "Any key of the full-screen app works by its name too: l, h, ], [, Space, Enter, Esc, Right, Left, question mark for the keys.",
+        "Any key of the full-screen app works by its name too: l, h, ], [, Space, Enter, Esc, Right, Left; ? lists them all.",
     ]
 }

@@ -26,6 +26,9 @@ public struct AppState: Equatable, Sendable {
     public var startedAt: Double = 0
     /// Instant cuts instead of motion (`--reduce-motion`, or the config file).
     public var reduceMotion = false
+    /// An item that has played its time waits for the next command instead of moving on
+    /// (the screen-reader mode: a listener goes on when the words are heard).
+    public var waitsAtItemEnd = false
     /// The direction the run was told (setting, locale) and who reorders right-to-left text.
     public var layout = LayoutChoice()
     /// The direction the feed gives (`"direction"` or `"language"` in its index or pages).
@@ -150,6 +153,13 @@ public struct AppState: Equatable, Sendable {
     public var isHeld: Bool {
         if case .holding = gesture.pointer { return true }
         return false
+    }
+
+    /// The viewer's item has played its time and waits at its end (`waitsAtItemEnd`).
+    public var itemWaitsAtItsEnd: Bool {
+        guard waitsAtItemEnd, let viewer, viewer.isPaused, !viewer.isWaiting,
+              let item = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] else { return false }
+        return viewer.playback.elapsed(at: now.uptime) >= duration(of: item) - 1e-6
     }
 
     /// The photo or video of the viewer's item, when it is on screen.

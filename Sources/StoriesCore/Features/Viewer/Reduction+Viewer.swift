@@ -96,8 +96,17 @@ extension Reduction {
     mutating func advanceIfItemEnded() {
         guard let viewer = state.viewer, viewer.playback.isRunning, !viewer.isWaiting,
               let story = store.story(at: viewer.storyIndex) else { return }
-        if viewer.playback.elapsed(at: state.now.uptime) >= state.duration(of: story.items[viewer.itemIndex]) {
+        let duration = state.duration(of: story.items[viewer.itemIndex])
+        guard viewer.playback.elapsed(at: state.now.uptime) >= duration else { return }
+        guard state.waitsAtItemEnd else {
             delegate(.command(.nextItem))
+            return
         }
+        // It waits at its end, paused there, for the next command.
+        var ended = viewer
+        ended.isPaused = true
+        ended.playback.stop(at: state.now.uptime)
+        ended.playback.banked = duration
+        state.viewing.screen = .viewer(ended)
     }
 }
