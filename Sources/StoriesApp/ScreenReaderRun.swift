@@ -84,8 +84,9 @@ public final class ScreenReaderRun {
         let state = engine.state
         return state.isLoading || state.row.opening != nil || state.viewer?.isWaiting == true || state.mediaOnItsWay != nil
     }
-    /// When the first line in the queue began to wait for the app.
+    /// When the first line in the queue began to wait for the app, and how many waits began.
     private var heldSince: Double?
+    private var holds = 0
     /// How long a line waits for the feed or a story before it is given up.
     static let longestHold = 10.0
     private var taking = false
@@ -96,15 +97,26 @@ public final class ScreenReaderRun {
         defer { taking = false }
         while !waiting, let line = queue.first {
             let input = LinearInput.parse(line, state: engine.state)
-            // What acts on the app waits its turn (quit too: a script's last line comes after
-            // what it asked for); Esc, which stops a story opening, and words go at once.
-            var acts = input == .quit
-            if case .send(let actions) = input { acts = !actions.allSatisfy { $0 == .input(.key(.escape), readAt: 0) } }
+            // What acts on the app, or is answered from where it is, waits its turn (quit too:
+            // a script's last line comes after what it asked for); Esc, which stops a story
+            // opening, help, where and wait go at once.
+            var acts: Bool
+            switch input {
+            case .send(let actions): acts = !actions.allSatisfy { $0 == .input(.key(.escape), readAt: 0) }
+            case .say, .quit: acts = true
+            case .help, .again, .wait: acts = false
+            }
             if acts, busy {
                 let now = scheduler.now().uptime
                 guard let since = heldSince else {
                     heldSince = now
-                    speak("One moment: still loading.")
+                    holds += 1
+                    let hold = holds
+                    // Said only when the wait is long enough to notice.
+                    _ = scheduler.after(0.5) { [weak self] in
+                        guard let self, self.holds == hold, self.heldSince != nil else { return }
+                        self.speak("One moment: still loading.")
+                    }
                     // Looked at again when the wait is up, if nothing moves before.
                     _ = scheduler.after(Self.longestHold) { [weak self] in self?.takeQueued() }
                     return // taken when the state moves on (`announce`)

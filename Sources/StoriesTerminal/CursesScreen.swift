@@ -502,8 +502,10 @@ public final class CursesScreen {
         let diff = canvas.diff(from: shown)
         lastDrawnCellCount = diff.changes.count
         var bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
-        // The frame writer leaves the cursor top left; in focus mode it goes back on the focus.
+        // The frame writer leaves the cursor top left; in focus mode it goes back on the focus
+        // (hidden until the motion ends).
         if showsFocus, !bytes.isEmpty, let spot = placedCursor { bytes += Array("\u{1B}[\(spot.y + 1);\(spot.x + 1)H".utf8) }
+        if showsFocus { showCursor(false) }
         if !bytes.isEmpty { writeRaw(Array("\u{1B}[H".utf8) + bytes) }
         previous = terminal
         wroteDirectly = true
@@ -541,6 +543,15 @@ public final class CursesScreen {
         guard showsFocus else { return }
         if let spot = canvas.cursor, spot.x < canvas.width, spot.y < canvas.height { placedCursor = spot }
         if let spot = placedCursor { wmove(stories_stdscr(), Int32(spot.y), Int32(spot.x)) }
+        showCursor(!canvas.isMotion)
+    }
+
+    /// The cursor hides while a motion plays (nothing has focus there) and shows at rest.
+    private var cursorShown = true
+    private func showCursor(_ shown: Bool) {
+        guard shown != cursorShown else { return }
+        cursorShown = shown
+        curs_set(shown ? 1 : 0)
     }
 
     /// Whether moving pictures in real pixels reach the terminal in time (false: video

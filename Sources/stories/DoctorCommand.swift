@@ -32,7 +32,7 @@ struct DoctorCommand: ParsableCommand {
         for line in Self.report(probe, environment: environment, tmux: tmux,
                                 cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) },
                                 tmuxVersion: tmux == nil ? TmuxClient.versionLine(environment: environment) : nil,
-                                sound: Self.soundOutput()) {
+                                sound: Self.soundOutput(), settings: Self.settings(environment: environment)) {
             print(line)
         }
     }
@@ -42,7 +42,8 @@ struct DoctorCommand: ParsableCommand {
     /// `tmux`: what tmux said of itself and the terminal outside (nil outside tmux, or when
     /// it would not say; then `tmuxVersion` is `tmux -V`'s line where that answered).
     static func report(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?,
-                       cellPixels: (width: Int, height: Int)?, tmuxVersion: String?, sound: Result<Void, AudioProblem>? = nil) -> [String] {
+                       cellPixels: (width: Int, height: Int)?, tmuxVersion: String?, sound: Result<Void, AudioProblem>? = nil,
+                       settings: (read: AppSettings, problem: String?) = (AppSettings(), nil)) -> [String] {
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
         func clean(_ text: String, _ columns: Int = 40) -> String { SafeText.line(text, maxColumns: columns) }
         func ms(_ what: String) -> String {
@@ -176,9 +177,16 @@ struct DoctorCommand: ParsableCommand {
             break
         }
 
-        // Accessibility and direction (issue 33).
+        // Accessibility and direction (issue 33), as stories.conf says, else as found.
+        let said = settings.read
+        if let problem = settings.problem {
+            add("settings", clean(problem, 200), fix: "the viewer stops there too: mend the line or remove it")
+        }
         let brailleSocket = BrailleSocket.exists()
-        if let hint = ScreenReaderHint.likely(environment: environment, brailleSocketExists: brailleSocket) {
+        if let cursor = said.cursor {
+            add("reader", cursor == .focus ? "the cursor stands on what has focus (cursor = focus in stories.conf)"
+                : "the cursor is hidden (cursor = hidden in stories.conf)")
+        } else if let hint = ScreenReaderHint.likely(environment: environment, brailleSocketExists: brailleSocket) {
             add("reader", "a screen reader is likely (\(clean(hint, 40))): the cursor stands on what has focus",
                 fix: "stories --screen-reader says everything in lines instead; `cursor = hidden` in stories.conf hides the cursor")
         } else {
@@ -186,13 +194,21 @@ struct DoctorCommand: ParsableCommand {
                 fix: "--cursor focus (or `cursor = focus`) puts it on what has focus; --screen-reader says everything in lines")
         }
         let direction = LayoutDirection.locale(environment: environment)
-        add("direction", direction == .rightToLeft ? "right to left, as the locale reads: the layout is mirrored unless the feed says otherwise"
-            : "left to right\(direction == nil ? "" : ", as the locale reads"); a feed that says \"direction\": \"rtl\" is mirrored")
-        switch BidiMode.auto(environment: environment) {
+        if let chosen = said.direction {
+            add("direction", (chosen == .rightToLeft ? "right to left" : "left to right") + ", whatever the feed says (direction = \(chosen.rawValue) in stories.conf)")
+        } else {
+            add("direction", direction == .rightToLeft ? "right to left, as the locale reads: the layout is mirrored unless the feed says otherwise"
+                : "left to right\(direction == nil ? "" : ", as the locale reads"); a feed that says \"direction\": \"rtl\" is mirrored")
+        }
+        switch said.bidi ?? BidiMode.auto(environment: environment) {
+        case .terminal where said.bidi != nil:
+            add("bidi", "the terminal puts right-to-left text in order (bidi = terminal in stories.conf): stories writes it as stored")
         case .terminal:
-            add("bidi", "this terminal (Konsole or mlterm) puts right-to-left text in order itself: stories leaves it to it")
+            add("bidi", "this terminal (Konsole or mlterm) puts right-to-left text in order itself: stories writes it as stored")
         case .app where environment["VTE_VERSION"] != nil:
             add("bidi", "stories puts right-to-left text in order (FriBiDi) and tells this VTE terminal not to do it again")
+        case .app where said.bidi != nil:
+            add("bidi", "stories puts right-to-left text in order and joins Arabic letters (bidi = app in stories.conf)")
         case .app:
             add("bidi", "stories puts right-to-left text in order and joins Arabic letters (FriBiDi)",
                 fix: "`bidi = terminal` in stories.conf for a terminal that does it itself")
@@ -218,6 +234,17 @@ struct DoctorCommand: ParsableCommand {
                 : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
         }
         return lines
+    }
+
+    /// stories.conf as the viewer reads it (nothing there: the defaults).
+    static func settings(environment: [String: String]) -> (read: AppSettings, problem: String?) {
+        let file = AppSettings.configFile(environment: environment)
+        let data: Data
+        do { data = try SafeFile.read(file.path, maxBytes: 1 << 20, followLinks: true).0 } catch .missing { return (AppSettings(), nil) } catch {
+            return (AppSettings(), "\(file.path): \(SafeFile.describe(error, maxBytes: 1 << 20))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return (AppSettings(), "\(file.path): cannot be read as UTF-8 text") }
+        do { return (try AppSettings().applying(text, file: file.path), nil) } catch { return (AppSettings(), error.description) }
     }
 
     /// Whether a sound server takes a stream (one opened and closed at once).

@@ -65,6 +65,12 @@ import Testing
         #expect(pilot.state.viewer?.storyIndex == 0)
         pilot.press(.key(.left, [.shift]))
         #expect(pilot.state.viewer?.storyIndex == 1, "Shift-← is the next story, right to left")
+        // The help says so.
+        pilot.press(.key(.character("?")))
+        let help = pilot.snapshot()
+        #expect(help.contains("← h          tap left: next item"), "\(help)")
+        #expect(help.contains("] Shift-← H  swipe: next story"))
+        #expect(help.contains("right third: back · left: next"))
     }
 
     @Test func aSwipeToTheRightGoesToTheNextStory() {

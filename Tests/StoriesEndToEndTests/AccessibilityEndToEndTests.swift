@@ -120,4 +120,23 @@ import Testing
         #expect(said.contains("Item 1 of 3 ended."))
         #expect(!said.contains("\u{1B}"), "no escape sequences: plain lines")
     }
+
+    /// `doctor` says what stories.conf chose for the cursor, the direction and bidi, and a
+    /// bad line there as the viewer would.
+    @Test func doctorSaysWhatStoriesConfChose() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-a11y-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("stories"), withIntermediateDirectories: true)
+        let file = config.appendingPathComponent("stories/stories.conf")
+        try "cursor = focus\ndirection = rtl\nbidi = terminal\n".write(to: file, atomically: true, encoding: .utf8)
+        let chosen = try Binary.run(["doctor"], environment: ["XDG_CONFIG_HOME": config.path, "LANG": "en_GB.UTF-8"]).out
+        #expect(chosen.contains("reader      the cursor stands on what has focus (cursor = focus in stories.conf)"), "\(chosen)")
+        #expect(chosen.contains("direction   right to left, whatever the feed says (direction = rtl in stories.conf)"))
+        #expect(chosen.contains("bidi        the terminal puts right-to-left text in order (bidi = terminal in stories.conf)"))
+        try "direction = up\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try Binary.run(["doctor"], environment: ["XDG_CONFIG_HOME": config.path, "LANG": "ar_EG.UTF-8"]).out
+        #expect(bad.contains("stories.conf:1: direction takes auto, ltr or rtl; got 'up'"), "\(bad)")
+        #expect(bad.contains("direction   right to left, as the locale reads"))
+    }
 }
+

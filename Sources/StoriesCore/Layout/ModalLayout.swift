@@ -36,10 +36,41 @@ public enum ModalLayout {
         Row(keys: "hold", text: "press and hold: pause"),
         Row(keys: "drag", text: "sideways: story · down: dismiss"),
     ]
+    /// Right to left, a tap's zones are mirrored (and a sideways drag goes the reading's way).
+    public static let mouseInViewerRightToLeft = [
+        Row(keys: "click", text: "right third: back · left: next · the hint line's keys"),
+        Row(keys: "hold", text: "press and hold: pause"),
+        Row(keys: "drag", text: "sideways: story (right: next) · down: dismiss"),
+    ]
     public static let mouseOnHome = [
         Row(keys: "click", text: "open a bubble, run a cell, ‹ › a screenful, the hint line's keys"),
         Row(keys: "wheel", text: "choose"),
     ]
+
+    /// The keys in force here, each row a command and its keys. Right to left, where the
+    /// sideways keys go the way they point (the viewer, the ring row), ← → h l H L are listed
+    /// with what they do there (`Command.mirrored`), as the recognizer reads them.
+    static func keyRows(_ state: AppState, context: InputContext) -> [Row] {
+        var bindings = state.bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
+        let mirrors = context == .viewer || (context == .home && state.home.level.focus == nil)
+        if state.isRightToLeft, mirrors {
+            var moved: [Command: [InputEvent]] = [:]
+            for index in bindings.indices {
+                guard let mirrored = bindings[index].command.mirrored else { continue }
+                let sideways = bindings[index].inputs.filter(\.isSideways)
+                bindings[index].inputs.removeAll { $0.isSideways }
+                moved[mirrored, default: []] += sideways
+            }
+            for index in bindings.indices {
+                bindings[index].inputs += moved[bindings[index].command] ?? []
+                // The tap that does the same is on the other side too.
+                bindings[index].summary = bindings[index].summary.replacingOccurrences(of: "tap right", with: "tap ⇄")
+                    .replacingOccurrences(of: "tap left", with: "tap right").replacingOccurrences(of: "tap ⇄", with: "tap left")
+            }
+            bindings.removeAll { $0.inputs.isEmpty }
+        }
+        return bindings.map { Row(keys: $0.keyNames, text: $0.summary) }
+    }
 
     /// What the box shows now, and where; nil when no box is open.
     public static func content(_ state: AppState) -> Content? {
@@ -48,9 +79,8 @@ public enum ModalLayout {
         switch modal {
         case .help:
             let context: InputContext = state.viewer == nil ? .home : .viewer
-            var entries = state.bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
-                .map { Row(keys: $0.keyNames, text: $0.summary) }
-            entries += context == .viewer ? mouseInViewer : mouseOnHome
+            var entries = keyRows(state, context: context)
+            entries += context == .viewer ? (state.isRightToLeft ? mouseInViewerRightToLeft : mouseInViewer) : mouseOnHome
             let keyColumn = min(18, (entries.map { $0.keys.displayWidth }.max() ?? 4) + 2)
             let textWidth = entries.map { $0.text.displayWidth }.max() ?? 10
             let boxWidth = min(width - 2, max(40, keyColumn + textWidth + 6))

@@ -68,7 +68,7 @@ enum HomeSectionsView {
                 case .ring: break
                 case .cards: canvas.focus(x: box.x + 2, y: box.y + 1)
                 case .list: canvas.focus(x: box.x + 2, y: box.y)
-                case .banner: canvas.focus(x: box.x + 2, y: box.y + 1)
+                case .banner: break // on its title, which `drawBanner` places
                 }
             }
             switch model.style {
@@ -188,6 +188,7 @@ enum HomeSectionsView {
             y += 1
         }
         y += 1
+        if isSelected { canvas.focus(x: textX, y: y) } // on the title
         drawFormatted(cell.title, x: textX, y: y, base: Style(foreground: .palette(255), background: panel, attributes: [.bold]),
                       maxWidth: textWidth, into: &canvas)
         y += 1
