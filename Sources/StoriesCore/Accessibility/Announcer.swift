@@ -47,7 +47,10 @@ public struct SpokenScreen: Equatable, Sendable {
             if viewer.isWaiting || state.feed.store.story(at: viewer.storyIndex) == nil {
                 place = .viewerWaiting(story: viewer.storyIndex)
             } else {
-                place = .viewer(story: viewer.storyIndex, item: viewer.itemIndex, shown: !state.awaitsMedia || Self.failure(state) != nil)
+                // Once on screen it stays said: a photo drawn again (f, a resize) is not news.
+                let seenBefore = state.visibleMedia.map { state.media.shown.contains($0.location) } ?? false
+                place = .viewer(story: viewer.storyIndex, item: viewer.itemIndex,
+                                shown: !state.awaitsMedia || Self.failure(state) != nil || seenBefore)
                 paused = viewer.isPaused || state.isHeld
                 ended = state.itemWaitsAtItsEnd
                 elapsed = viewer.playback.elapsed(at: state.now.uptime)
