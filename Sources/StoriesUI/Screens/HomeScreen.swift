@@ -15,8 +15,11 @@ public enum HomeScreen {
         let nested = state.home.levels.count > 1
 
         canvas.text(" ◉ stories", x: 0, y: 0, style: Theme.title)
-        let titleX = 11
-        var title = "· " + state.title
+        // The dot apart from the title: a right-to-left title is a paragraph of its own, and
+        // the dot would go to its far end.
+        canvas.text("· ", x: 11, y: 0, style: Style(attributes: [.bold]))
+        let titleX = 13
+        var title = state.title
         if nested { title += " › " + state.home.level.title.ifEmpty("sections") }
         canvas.text(title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
         let count = state.feed.store.count
