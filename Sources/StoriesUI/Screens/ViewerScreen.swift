@@ -106,11 +106,13 @@ public enum ViewerScreen {
         if overPhoto, !lines.isEmpty { canvas.darken(rows: captionTop..<(captionTop + lines.count)) }
         for (offset, line) in lines.enumerated() {
             let y = overPhoto || overCard ? captionTop + offset : media.maxY + offset
+            // Right to left, each line ends at the right margin.
+            let x = state.isRightToLeft ? max(2, width - 2 - min(line.0.displayWidth, width - 4)) : 2
             let drawn = overPhoto || overCard
-                ? canvas.overlay(line.0, x: 2, y: y, foreground: line.1.foreground, attributes: line.1.attributes, maxWidth: width - 4)
-                : canvas.text(line.0, x: 2, y: y, style: line.1, maxWidth: width - 4)
+                ? canvas.overlay(line.0, x: x, y: y, foreground: line.1.foreground, attributes: line.1.attributes, maxWidth: width - 4)
+                : canvas.text(line.0, x: x, y: y, style: line.1, maxWidth: width - 4)
             if linkLines.contains(offset), let url = item.link?.url, drawn > 0 {
-                canvas.links.append(.init(x: 2, y: y, width: drawn, url: url))
+                canvas.links.append(.init(x: x, y: y, width: drawn, url: url))
             }
         }
 
