@@ -49,6 +49,9 @@ public final class ScreenReaderRun {
                            reduceMotion: true, preload: options.preload, photosFit: true, pauseOnBlur: false, sound: options.sound,
                            waitsAtItemEnd: true)
         engine.afterTurn = { [weak self] in self?.announce() }
+        // No terminal to put a link on the clipboard of (and no escape sequence may reach a
+        // speech synthesiser): `y` says the address instead.
+        engine.copyToClipboard = { [weak self] text in self?.speak("The link's address: " + SafeText.line(text, maxColumns: 2_048)) }
         engine.quit = { [weak self] status in self?.end(status) }
     }
 
@@ -141,14 +144,14 @@ public final class ScreenReaderRun {
                 // One line, one answer: what the line's keys did is said once they are all in
                 // (a name typed into the search is not spelt out letter by letter).
                 holding = true
-                let before = number
+                let before = SpokenScreen(engine.state)
                 for action in actions {
                     if case .input(let event, _) = action { engine.input(event) } else { engine.send(action) }
                 }
                 holding = false
                 announce()
                 // A command that changed nothing a listener is told of still gets an answer.
-                if number == before { speak("Nothing happened there.") }
+                if SpokenScreen(engine.state).tellsTheSame(as: before) { speak("Nothing happened there.") }
             case .say(let text):
                 speak(text)
             case .again:

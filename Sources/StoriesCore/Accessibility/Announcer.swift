@@ -71,6 +71,11 @@ public struct SpokenScreen: Equatable, Sendable {
         }
     }
 
+    /// Nothing a listener is told of differs (the clock aside).
+    public func tellsTheSame(as other: SpokenScreen) -> Bool {
+        place == other.place && paused == other.paused && ended == other.ended && notice == other.notice && problem == other.problem
+    }
+
     /// Why the viewer's photo or video is not shown, when it failed.
     static func failure(_ state: AppState) -> String? {
         guard let media = state.visibleMedia else { return nil }
