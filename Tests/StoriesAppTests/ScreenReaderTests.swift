@@ -86,5 +86,26 @@ import Testing
         #expect(heard.contains("Item 1 of 3: photo, Portrait of an astronaut"), "the open waited for the feed: \(heard)")
         #expect(transcript.status == 0)
     }
+
+    /// A `next` onto an item whose photo is still on its way is news (said when it shows),
+    /// not "nothing happened"; an item that has played its time waits for `next`.
+    @Test func aNextOntoALoadingPhotoIsNewsAndItemsWaitAtTheirEnd() {
+        let scheduler = VirtualScheduler(start: Fixture.moment)
+        let client = FeedClient(source: Fixture.demoSource, profile: AppDriver.network(latency: 1))
+        let transcript = Transcript()
+        let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
+                                  options: ScreenReaderRun.Options()) { transcript.lines.append($0) }
+        run.finish = { transcript.status = $0 }
+        run.start()
+        for line in ["open 6", "next", "next", "next", "wait 20", "where", "quit"] { run.take(line) }
+        run.endOfInput()
+        let end = scheduler.now().uptime + 120
+        while transcript.status == nil, scheduler.now().uptime < end, scheduler.runNext() {}
+        let heard = transcript.lines.joined(separator: "\n")
+        #expect(!heard.contains("Nothing happened there."), "\(heard)")
+        #expect(heard.contains("Item 4 of 5: photo, Portrait of an astronaut"), "\(heard)")
+        #expect(heard.contains("Item 4 of 5 ended. next goes on."), "it waited at its end: \(heard)")
+        #expect(!heard.contains("Item 5 of 5"), "and did not move on by itself: \(heard)")
+    }
 }
 
