@@ -13,18 +13,18 @@ import Testing
         var status: Int32?
     }
 
-    /// Runs `script` (one typed line each) against the demo and returns what was said.
-    private func walk(_ script: [String], seen: SeenState = SeenState(), seconds: Double = 120) -> Transcript {
+    /// Runs `script` (one typed line each) against the demo, over a network whose answers
+    /// take `latency`, and returns what was said. `settled`: the lines are typed once the
+    /// first second has passed (else at once, before the feed is there).
+    private func walk(_ script: [String], latency: Double = 0, settled: Bool = true, seconds: Double = 120) -> Transcript {
         let scheduler = VirtualScheduler(start: Fixture.moment)
-        let client = FeedClient(source: Fixture.demoSource, profile: .local)
+        let client = FeedClient(source: Fixture.demoSource, profile: latency > 0 ? AppDriver.network(latency: latency) : .local)
         let transcript = Transcript()
-        var options = ScreenReaderRun.Options()
-        options.seen = seen
         let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
-                                  options: options) { transcript.lines.append($0) }
+                                  options: ScreenReaderRun.Options()) { transcript.lines.append($0) }
         run.finish = { transcript.status = $0 }
         run.start()
-        scheduler.run(until: scheduler.now().uptime + 1)
+        if settled { scheduler.run(until: scheduler.now().uptime + 1) }
         for line in script { run.take(line) }
         run.endOfInput()
         let end = scheduler.now().uptime + seconds
@@ -67,19 +67,7 @@ import Testing
     /// Lines typed before the feed is there wait for it (a script needs no `wait` to begin),
     /// and a command that changes nothing is answered all the same.
     @Test func linesWaitForTheFeedAndEveryCommandIsAnswered() {
-        let scheduler = VirtualScheduler(start: Fixture.moment)
-        let client = FeedClient(source: Fixture.demoSource, profile: AppDriver.network(latency: 2))
-        let transcript = Transcript()
-        let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
-                                  options: ScreenReaderRun.Options()) { transcript.lines.append($0) }
-        run.finish = { transcript.status = $0 }
-        run.start()
-        run.take("previous")
-        run.take("open")
-        run.take("quit")
-        run.endOfInput()
-        let end = scheduler.now().uptime + 30
-        while transcript.status == nil, scheduler.now().uptime < end, scheduler.runNext() {}
+        let transcript = walk(["previous", "open", "quit"], latency: 2, settled: false, seconds: 30)
         let heard = transcript.lines.joined(separator: "\n")
         #expect(heard.contains("3. One moment: still loading."), "\(heard)")
         #expect(heard.contains("Nothing happened there."), "previous at the start of the row: \(heard)")
@@ -90,17 +78,7 @@ import Testing
     /// A `next` onto an item whose photo is still on its way is news (said when it shows),
     /// not "nothing happened"; an item that has played its time waits for `next`.
     @Test func aNextOntoALoadingPhotoIsNewsAndItemsWaitAtTheirEnd() {
-        let scheduler = VirtualScheduler(start: Fixture.moment)
-        let client = FeedClient(source: Fixture.demoSource, profile: AppDriver.network(latency: 1))
-        let transcript = Transcript()
-        let run = ScreenReaderRun(client: client, scheduler: scheduler, services: VirtualServices(client: client, scheduler: scheduler),
-                                  options: ScreenReaderRun.Options()) { transcript.lines.append($0) }
-        run.finish = { transcript.status = $0 }
-        run.start()
-        for line in ["open 6", "next", "next", "next", "wait 20", "where", "quit"] { run.take(line) }
-        run.endOfInput()
-        let end = scheduler.now().uptime + 120
-        while transcript.status == nil, scheduler.now().uptime < end, scheduler.runNext() {}
+        let transcript = walk(["open 6", "next", "next", "next", "wait 20", "where", "quit"], latency: 1, settled: false)
         let heard = transcript.lines.joined(separator: "\n")
         #expect(!heard.contains("Nothing happened there."), "\(heard)")
         #expect(heard.contains("Item 4 of 5: photo, Portrait of an astronaut"), "\(heard)")
