@@ -124,7 +124,7 @@ public final class ScreenReaderRun {
                     _ = scheduler.after(Self.longestHold) { [weak self] in self?.takeQueued() }
                     return // taken when the state moves on (`announce`)
                 }
-                guard now - since >= Self.longestHold else { return }
+                guard now - since >= Self.longestHold - 0.01 else { return }
                 if input == .quit {
                     heldSince = nil
                     queue.removeFirst()
@@ -170,8 +170,16 @@ public final class ScreenReaderRun {
                 return
             }
         }
-        if inputEnded, queue.isEmpty, !waiting { end(0) }
+        // The input is over: the run ends once what the last line asked for is said (a
+        // story opening, its photo), `longestHold` at most.
+        if inputEnded, queue.isEmpty, !waiting {
+            if !busy { end(0) } else if !endScheduled {
+                endScheduled = true
+                _ = scheduler.after(Self.longestHold) { [weak self] in self?.end(0) }
+            }
+        }
     }
+    private var endScheduled = false
 
     /// Ends the run now (a signal), as `quit` would.
     public func quit(status: Int32) {
@@ -183,12 +191,12 @@ public final class ScreenReaderRun {
         guard !holding else { return }
         let now = SpokenScreen(engine.state)
         guard now != said else {
-            if !queue.isEmpty, !busy { takeQueued() }
+            if !queue.isEmpty || inputEnded, !busy { takeQueued() }
             return
         }
         for text in Announcer.lines(from: said, to: now, state: engine.state) { speak(text) }
         said = now
-        if !queue.isEmpty, !busy { takeQueued() }
+        if !queue.isEmpty || inputEnded, !busy { takeQueued() }
     }
 
     private func speak(_ text: String) {
