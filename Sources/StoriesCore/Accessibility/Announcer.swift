@@ -187,7 +187,7 @@ public enum Announcer {
         case .viewer(let story, let item, let shown):
             return [storyLine(story, state: state, counting: false)]
                 + (shown ? [itemLine(story: story, item: item, state: state)] : ["Item \(item + 1) is loading."])
-                + (screen.paused ? ["Paused."] : [])
+                + (screen.ended ? ["It has ended: next goes on."] : screen.paused ? ["Paused."] : [])
         case .loading, .row, .box:
             var before = screen
             before.place = .loading
