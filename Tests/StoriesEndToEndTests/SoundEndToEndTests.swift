@@ -107,18 +107,23 @@ import Testing
 
     /// In the viewer: a story of one video with a steady tone. It is heard while it plays;
     /// Space (hold), `m` (mute) and `q` (dismiss) each silence it within 50 ms in the
-    /// recording — the best of three, for the other suites share these two cores (a press
-    /// was measured at up to 210 ms beside them, 9–29 ms alone) — and Space and `m` again,
-    /// and Enter on the story, bring it back. (Esc dismisses too, 25 ms later: the time a
-    /// terminal app waits to tell a lone Esc from the start of a key's sequence.)
+    /// recording — the best of three — and Space and `m` again, and Enter on the story,
+    /// bring it back. (Esc dismisses too, 25 ms later: the time a terminal app waits to tell
+    /// a lone Esc from the start of a key's sequence.)
+    ///
+    /// The other suites share these two cores: beside them a press was measured at up to
+    /// 210 ms, and the best of three at 54 and 60 ms in CI runs (9–29 ms alone). So the
+    /// terminal, the app in it and the sound server run at niceness -10, as a person's
+    /// terminal has the machine to itself — what is timed is the app, not the test run. (Not
+    /// more presses: the clip would end before five of each.)
     @Test func theViewerIsHeardAndSilencedAtOnce() throws {
-        let server = try SoundServer()
+        let server = try SoundServer(niceness: -10)
         try server.listen()
         let binary = try Binary.requireBuilt()
         let feed = server.folder.appendingPathComponent("tone")
         try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.demoMedia.appendingPathComponent("life.webm"), to: feed.appendingPathComponent("tone.webm"))
-        let tmux = try Tmux(width: 80, height: 24)
+        let tmux = try Tmux(width: 80, height: 24, niceness: -10)
         try tmux.type("PULSE_SERVER=\(server.address) \(binary) --feed \(feed.path)")
         try tmux.waitForLoadedRingRow()
         let entered = AudioPlayer.now()
@@ -144,9 +149,8 @@ import Testing
                 try tmux.press(back)
                 try XTerminal.wait("the tone again after \(key), \(back)", timeout: 10) { Self.sounding(server, seconds: 0.2) }
             }
-            // The app's latency is the least of three: the other suites share these two
-            // cores with the app and the sound server, and one press was measured at 210 ms
-            // beside them (9–29 ms alone); the median is held to a looser bound.
+            // The app's latency is the least of three (see above); the median is held to a
+            // looser bound.
             let sorted = delays.sorted()
             #expect(sorted[0] < 0.050, "\(key): silent \(delays.map { Int($0 * 1000) }) ms after the key")
             #expect(sorted[1] < 0.250, "\(key): silent \(delays.map { Int($0 * 1000) }) ms after the key")

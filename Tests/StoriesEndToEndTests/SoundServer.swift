@@ -40,7 +40,8 @@ final class SoundServer {
         func stop() { lock.lock(); stopped = true; lock.unlock() }
     }
 
-    init() throws {
+    /// `niceness`: the server's, as `Tmux`'s (a test that times the app's sound gives both -10).
+    init(niceness: Int? = nil) throws {
         let pulseaudio = try #require(XTerminal.which("pulseaudio"), "pulseaudio (.ci/run installs it)")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -51,7 +52,8 @@ final class SoundServer {
         environment["XDG_RUNTIME_DIR"] = folder.path
         environment["XDG_CONFIG_HOME"] = folder.path
         environment["PULSE_SERVER"] = nil
-        daemon = try Child([pulseaudio, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-module-loading=no",
+        let nice = niceness.map { ["/usr/bin/env", "nice", "-n", "\($0)"] } ?? []
+        daemon = try Child(nice + [pulseaudio, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-module-loading=no",
                             "--load=module-null-sink sink_name=out", "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
                             "--load=module-always-sink"],
                            environment: environment, stdout: .null, stderr: .null)

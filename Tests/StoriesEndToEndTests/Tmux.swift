@@ -45,10 +45,17 @@ final class Tmux {
     let stateDirectory: URL
     /// Whether this object made `stateDirectory` (and so removes it).
     private let ownsStateDirectory: Bool
+    /// The niceness tmux runs at — its server, so the shell and the app it starts, and each
+    /// command that sends a key — or nil for the test's own. A test that times the app's
+    /// answer to a key gives it -10, as a person's terminal has the machine to itself while
+    /// other suites load these two cores (where that is not allowed, `nice` says so and
+    /// runs the command at the test's own).
+    private let niceness: Int?
 
     /// Starts a bare bash with a recognisable prompt in a `width`×`height` window.
-    init(width: Int = 100, height: Int = 30, stateDirectory: URL? = nil) throws {
+    init(width: Int = 100, height: Int = 30, stateDirectory: URL? = nil, niceness: Int? = nil) throws {
         TerminalsInUse.shared()
+        self.niceness = niceness
         socket = "stories-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-state")
         ownsStateDirectory = stateDirectory == nil
@@ -72,7 +79,8 @@ final class Tmux {
     /// the server keeps any pipe it inherits open, so reading it would never end.
     @discardableResult
     func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
-        let result = try Spawn.run(["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput,
+        let nice = niceness.map { ["nice", "-n", "\($0)"] } ?? []
+        let result = try Spawn.run(nice + ["tmux", "-u", "-L", socket] + arguments, captureOutput: captureOutput,
                                    environment: ["XDG_STATE_HOME": stateDirectory.path,
                                                  "XDG_CONFIG_HOME": stateDirectory.appendingPathComponent("config").path,
                                                  "XDG_CACHE_HOME": stateDirectory.appendingPathComponent("cache").path])
