@@ -17,6 +17,10 @@ let package = Package(
         // The feed client (StoriesHTTP only).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The server's viewers and their seen state (StoriesServer only): SQLite through
+        // SQLiteNIO (docs/architecture.md says why), tokens hashed with swift-crypto's SHA-256.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The only doorway to ncursesw. Only StoriesTerminal imports it.
@@ -81,6 +85,8 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/StoriesServer"
         ),

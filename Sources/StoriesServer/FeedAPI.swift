@@ -301,6 +301,30 @@ public struct FeedAPI: Sendable {
         return document(bytes, request, head: head, etag: file.etag)
     }
 
+    /// The item ids of each story the feed has, for checking a seen batch (a story it does
+    /// not have, or cannot read, is left out). Blocking: reads the stories' files.
+    public func itemIDs(ofStories ids: [StoryID]) -> [StoryID: Set<ItemID>] {
+        var found: [StoryID: Set<ItemID>] = [:]
+        for id in ids where StoryIDRule.isValid(id) {
+            switch source {
+            case .folder(let folder):
+                if let load = try? folder.current().story(id: id) { found[id] = Set(load.story.items.map(\.id)) }
+            case .documents:
+                let name = "stories/\(id).json"
+                guard let file = try? files.read(name, maxBytes: FeedDecoder.maxDocumentBytes) else { continue }
+                let key = "items|" + id + "|" + file.etag
+                if let kept = memo.items(key) {
+                    found[id] = kept
+                } else if let bytes = try? file.contents(), let story = try? FeedDecoder.story(from: bytes, file: name, expectedID: id).0 {
+                    let items = Set(story.items.map(\.id))
+                    memo.keepItems(key, items)
+                    found[id] = items
+                }
+            }
+        }
+        return found
+    }
+
     private func home(_ request: APIRequest, head: Bool) -> APIResponse {
         do {
             let file = try files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes)

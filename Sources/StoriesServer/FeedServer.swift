@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOFoundationCompat
 import StoriesCore
 
 /// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
@@ -31,6 +32,9 @@ public struct FeedServer: Sendable {
         /// A fixed socket send buffer in bytes (nil: the kernel's, which grows to megabytes on
         /// loopback): the tests pin it small to see a slow client as a server far away would.
         public var socketSendBuffer: Int?
+        /// Who may watch: with a viewers file every request needs a token of theirs, and
+        /// every answer is private to the viewer (`Vary: Authorization`).
+        public var viewers = Viewers.open
 
         public init() {}
     }
@@ -38,13 +42,28 @@ public struct FeedServer: Sendable {
     public let api: FeedAPI
     public let options: Options
     public let budget: SendBudget
+    /// Viewers' seen state (`/v1/seen`), when the server keeps it.
+    public let seen: SeenAPI?
     let log: Logger
     let logSink: LineLogHandler.Sink
 
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
     /// without feed.json, where what its files say is kept.
-    public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil) throws(FeedError) {
-        api = try FeedAPI(directory: directory, recheckAfter: options.recheckAfter, folderCache: folderCache, openat2: options.openat2)
+    /// `seenDatabase`: where viewers' seen state is kept (nil: `/v1/seen` is not served).
+    public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil,
+                seenDatabase: (any SeenDatabase)? = nil) throws(FeedError) {
+        let api = try FeedAPI(directory: directory, recheckAfter: options.recheckAfter, folderCache: folderCache, openat2: options.openat2)
+        self.api = api
+        seen = seenDatabase.map { database in
+            SeenAPI(database: database, catalog: { ids in
+                // Reading stories is blocking work: on the folder queues, as folder answers are.
+                await withCheckedContinuation { continuation in
+                    FeedServer.folderQueues[Int(FeedServer.nextQueue.add(1) % UInt64(FeedServer.folderQueues.count))].async {
+                        continuation.resume(returning: api.itemIDs(ofStories: ids))
+                    }
+                }
+            })
+        }
         self.options = options
         budget = SendBudget(maxStreams: options.maxStreams)
         logSink = try LineLogHandler.sink(path: logFile)
@@ -89,7 +108,16 @@ public struct FeedServer: Sendable {
                                     ifRange: request.headers[.ifRange],
                                     acceptsGzip: APIRequest.acceptsGzip(request.headers[.acceptEncoding]))
         var answer: APIResponse
-        if case .folder = api.source {
+        let viewer = options.viewers.viewer(authorization: request.headers[.authorization])
+        if viewer == nil {
+            // The same answer for a missing token and a wrong one: nothing says who exists.
+            let body = FeedWire.error("a viewer's token is needed: Authorization: Bearer TOKEN (stories serve add-viewer NAME makes one)", status: 401)
+            answer = APIResponse(status: 401, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                        ("WWW-Authenticate", #"Bearer realm="stories""#), ("Content-Length", String(body.count))],
+                                 body: request.method == .head ? Data() : body)
+        } else if let viewer, request.uri.path == "/v1/seen" {
+            answer = await seenAnswer(request, viewer: viewer)
+        } else if case .folder = api.source {
             // A folder's answers list folders and read file headers: blocking work, kept off
             // the few threads that run every request, on a fixed set of serial queues (each
             // its own thread at most): a slow disk holds up only the answers on its queue,
@@ -102,6 +130,7 @@ public struct FeedServer: Sendable {
         } else {
             answer = api.respond(apiRequest)
         }
+        if options.viewers.required { answer.headers = Self.privately(answer.headers) }
         let network = options.network
         if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
             let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)
@@ -143,6 +172,47 @@ public struct FeedServer: Sendable {
         return Response(status: HTTPResponse.Status(code: answer.status), headers: fields, body: body)
     }
 
+    /// `/v1/seen`: the body read (bounded) for a PUT, then `SeenAPI`.
+    private func seenAnswer(_ request: Request, viewer: Viewers.Viewer) async -> APIResponse {
+        guard let seen else {
+            return SeenAPI.answer(404, FeedWire.error("this server keeps no seen state", status: 404))
+        }
+        var body = Data()
+        if request.method == .put || request.method == .post {
+            do {
+                let bytes = try await request.body.collect(upTo: SeenWire.maxBatchBytes)
+                body = Data(buffer: bytes)
+            } catch {
+                return SeenAPI.answer(413, FeedWire.error("a batch may be at most \(SeenWire.maxBatchBytes >> 10) KB", status: 413))
+            }
+        }
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where query.count < 32 { query[String(key)] = String(value) }
+        return await seen.respond(method: request.method.rawValue, query: query, body: body, viewer: viewer)
+    }
+
+    /// A viewer's answers are theirs: caches between keep them apart (`Vary: Authorization`)
+    /// and shared caches keep none (`private`).
+    static func privately(_ headers: [(String, String)]) -> [(String, String)] {
+        var out = headers
+        var varied = false
+        for index in out.indices {
+            switch out[index].0 {
+            case "Cache-Control":
+                let value = out[index].1
+                if !value.contains("private") && !value.contains("no-store") {
+                    out[index].1 = "private, " + value.replacingOccurrences(of: "public, ", with: "")
+                }
+            case "Vary":
+                out[index].1 += ", Authorization"
+                varied = true
+            default: break
+            }
+        }
+        if !varied { out.append(("Vary", "Authorization")) }
+        return out
+    }
+
     /// The header names the API uses, as HTTP's own (parsed once, not once an answer).
     static func fieldName(_ name: String) -> HTTPField.Name? {
         switch name {
@@ -156,6 +226,7 @@ public struct FeedServer: Sendable {
         case "Vary": .vary
         case "Retry-After": .retryAfter
         case "Allow": .allow
+        case "WWW-Authenticate": .wwwAuthenticate
         default: HTTPField.Name(name)
         }
     }

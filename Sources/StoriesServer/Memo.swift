@@ -6,10 +6,12 @@ import StoriesCore
 /// What the API has already worked out: pages by cursor and limit (with the fingerprint of
 /// their files), and the tags of story files that were checked and found readable.
 final class Memo: @unchecked Sendable {
-    // Both tables are guarded by `lock` and bounded (cleared when full).
+    // The tables are guarded by `lock` and bounded (cleared when full).
     private let lock = NSLock()
     private var pages: [String: (fingerprint: String, body: Data, tag: String, checked: UInt64)] = [:]
     private var valid: Set<String> = []
+    /// Stories' item ids by id and file tag (seen batches are checked against them).
+    private var itemSets: [String: Set<ItemID>] = [:]
     let recheckAfter: Double
 
     init(recheckAfter: Double) { self.recheckAfter = recheckAfter }
@@ -45,6 +47,15 @@ final class Memo: @unchecked Sendable {
         lock.withLock {
             if valid.count >= 65536 { valid.removeAll() }
             valid.insert(tag)
+        }
+    }
+
+    func items(_ key: String) -> Set<ItemID>? { lock.withLock { itemSets[key] } }
+
+    func keepItems(_ key: String, _ items: Set<ItemID>) {
+        lock.withLock {
+            if itemSets.count >= 4096 { itemSets.removeAll() }
+            itemSets[key] = items
         }
     }
 }

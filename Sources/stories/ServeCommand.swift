@@ -7,11 +7,21 @@ import StoriesMedia
 import StoriesServer
 import StoriesTerminal
 
-/// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
+/// `stories serve [DIR]` (`run`, the default) and `stories serve add-viewer NAME`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a feed folder, or any folder of photos and videos (the demo feed by default), over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home."
+        abstract: "Serve a feed folder, or any folder of photos and videos (the demo feed by default), over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home, /v1/seen.",
+        subcommands: [ServeRunCommand.self, AddViewerCommand.self],
+        defaultSubcommand: ServeRunCommand.self
+    )
+}
+
+/// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
+struct ServeRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve a folder (what `stories serve` does without a subcommand)."
     )
 
     @Argument(help: ArgumentHelp("A feed folder (holding feed.json), or any folder of photos and videos.", valueName: "dir"))
@@ -29,6 +39,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Append the access log to FILE instead of standard error.", valueName: "file"))
     var log: String?
 
+    @Option(help: ArgumentHelp("Viewers and their tokens' hashes, one a line: every request then needs `Authorization: Bearer TOKEN` (`stories serve add-viewer NAME` adds one). Without it, one anonymous viewer.", valueName: "file"))
+    var viewers: String?
+
+    @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), or `none`.", valueName: "path"))
+    var database: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port))") }
         _ = try network.profile()
@@ -42,11 +58,15 @@ struct ServeCommand: ParsableCommand {
         options.host = host
         options.port = port
         options.network = try network.profile()
+        if let viewers {
+            do { options.viewers = try Viewers.load(viewers) } catch { throw stories.fail("\(error)") }
+        }
+        let seenDatabase = try Self.openSeenDatabase(database, folder: folder)
         let server: FeedServer
         // As FeedAPI decides it: feed.json looked at from the folder's descriptor, a link as a link.
         let isFeedFolder = (try? OpenFolder.open(folder.path))?.status(of: "feed.json") != nil
         let cache = isFeedFolder ? nil : FolderCache.standard(for: folder)
-        do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache) } catch {
+        do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache, seenDatabase: seenDatabase) } catch {
             throw stories.fail("\(error)")
         }
         // An IPv6 address goes in brackets in a URL.
@@ -55,10 +75,15 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await server.run { port in
-                    let line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
+                    var line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
+                    if let database = seenDatabase as? SQLiteSeenDatabase {
+                        line += "stories serve: seen state in \(SafeText.line(database.path))"
+                            + (server.options.viewers.required ? ", \(server.options.viewers.count) viewers\n" : ", one anonymous viewer\n")
+                    }
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
                 cache?.flush()
+                await seenDatabase?.close()
                 // A log that could not be written is said again, and the exit status says so.
                 if let failure = server.logFailure {
                     FileWrites.sayOnStandardError("stories serve: \(failure)")
@@ -75,5 +100,66 @@ struct ServeCommand: ParsableCommand {
         }
         // SIGINT and SIGTERM were blocked in every thread at start (main.swift).
         TerminalSignals.serveMainQueueForever()
+    }
+
+    /// The seen store `--database` names (or the default one), opened and migrated before
+    /// the server listens; nil for `none`. A store that cannot be used stops the server
+    /// with one line that says why.
+    static func openSeenDatabase(_ choice: String?, folder: URL) throws -> (any SeenDatabase)? {
+        if choice == "none" { return nil }
+        let path: String
+        if let choice {
+            if choice.hasPrefix("postgres://") || choice.hasPrefix("postgresql://") {
+                throw stories.fail("--database: PostgreSQL is not built into this version yet; give an SQLite file")
+            }
+            path = choice.hasPrefix("sqlite:") ? String(choice.dropFirst("sqlite:".count)) : choice
+        } else {
+            let directory = SeenStore.directory(environment: ProcessInfo.processInfo.environment)
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            path = directory.appendingPathComponent("serve-\(SeenStore.hash(folder.standardizedFileURL.path).prefix(16)).sqlite").path
+        }
+        let opened = Opened()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do throws(SeenStoreFailure) { opened.set(.success(try await SQLiteSeenDatabase.open(path: path))) } catch { opened.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+        switch opened.value {
+        case .success(let database): return database
+        case .failure(let failure): throw stories.fail("\(failure)")
+        case nil: throw stories.fail("the seen store could not be opened")
+        }
+    }
+
+    /// The result of opening the store, handed from its task. `@unchecked Sendable`: `value`
+    /// is touched only under `lock`.
+    final class Opened: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<SQLiteSeenDatabase, SeenStoreFailure>?
+        func set(_ value: Result<SQLiteSeenDatabase, SeenStoreFailure>) { lock.withLock { result = value } }
+        var value: Result<SQLiteSeenDatabase, SeenStoreFailure>? { lock.withLock { result } }
+    }
+}
+
+/// `stories serve add-viewer NAME`: a new viewer in the viewers file, and their token,
+/// printed once (only its hash is kept).
+struct AddViewerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-viewer",
+        abstract: "Add a viewer to a viewers file and print their new token, once (only its SHA-256 is kept)."
+    )
+
+    @Argument(help: "The viewer's name: 1 to 64 letters, digits, '.', '_' or '-'.")
+    var name: String
+
+    @Option(help: ArgumentHelp("The viewers file (made, mode 0600, if missing).", valueName: "file"))
+    var viewers = "viewers.txt"
+
+    func run() throws {
+        let token: String
+        do { token = try Viewers.add(name: name, to: viewers) } catch { throw stories.fail("\(error)") }
+        FileHandle.standardOutput.write(Data((token + "\n").utf8))
+        FileWrites.sayOnStandardError("stories serve: \(name) added to \(SafeText.line(viewers)); the token above is shown only now: give it to them (STORIES_TOKEN=… stories --server URL)")
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+import StoriesCore
+
+/// `PUT /v1/seen` and `GET /v1/seen?since=&wait=` (issue 34): a viewer's seen state, kept in
+/// a `SeenDatabase`. The viewer is who the request's token names, never anything in the
+/// request's body or path, so no viewer can read or change another's.
+///
+/// - PUT records a batch (`SeenWire.Batch`): idempotent (what is already seen stays as it
+///   was), items of stories or items the feed does not have are left out and listed in the
+///   receipt, a time in the future is taken as the server's now.
+/// - GET answers what was recorded after `since` (a value of `next` from an earlier
+///   answer); with `wait` (seconds, at most 30) and nothing new, it answers when something
+///   is recorded or the wait is over — so a terminal catches up within moments of another's
+///   watching, and waits without asking over and over.
+public struct SeenAPI: Sendable {
+    public let database: any SeenDatabase
+    /// Which items each of these stories has (a story the feed does not have is left out).
+    let catalog: @Sendable ([StoryID]) async -> [StoryID: Set<ItemID>]
+    let signals = SeenSignals()
+    /// The clock times are bounded by (seconds since 1970).
+    let now: @Sendable () -> Int64
+
+    /// The longest a GET may wait for something new.
+    public static let longestWait = 30.0
+    /// Seen times before this (2001) are taken as this.
+    static let earliest: Int64 = 978_307_200
+
+    public init(database: any SeenDatabase, catalog: @escaping @Sendable ([StoryID]) async -> [StoryID: Set<ItemID>],
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+        self.database = database
+        self.catalog = catalog
+        self.now = now
+    }
+
+    public func respond(method: String, query: [String: String], body: Data, viewer: Viewers.Viewer) async -> APIResponse {
+        switch method {
+        case "PUT", "POST": return await record(body, viewer: viewer)
+        case "GET", "HEAD": return await changes(query, viewer: viewer, head: method == "HEAD")
+        default:
+            return Self.answer(405, FeedWire.error("only GET and PUT are answered on /v1/seen", status: 405), extra: [("Allow", "GET, HEAD, PUT")])
+        }
+    }
+
+    private func record(_ body: Data, viewer: Viewers.Viewer) async -> APIResponse {
+        let batch: SeenWire.Batch
+        do { batch = try SeenWire.decodeBatch(body) } catch {
+            let status = body.count > SeenWire.maxBatchBytes || error.reason.contains("more than the") ? 413 : 400
+            return Self.answer(status, FeedWire.error(error.description, status: status))
+        }
+        let clock = now()
+        var kept: [SeenEntry] = []
+        var ignored: [SeenWire.Ignored] = []
+        let known = await catalog(Array(Set(batch.entries.map(\.story))))
+        for entry in batch.entries {
+            guard let items = known[entry.story] else {
+                ignored.append(.init(story: entry.story, item: entry.item, reason: "no story '\(entry.story)' in this feed"))
+                continue
+            }
+            guard items.contains(entry.item) else {
+                ignored.append(.init(story: entry.story, item: entry.item, reason: "story '\(entry.story)' has no item '\(SafeText.line(String(entry.item.prefix(64))))'"))
+                continue
+            }
+            // A clock ahead of the server's (or before 2001) is not believed.
+            let at = min(clock, max(Self.earliest, entry.at ?? clock))
+            kept.append(SeenEntry(story: entry.story, item: entry.item, at: at))
+        }
+        do {
+            let next = try await database.record(viewer: viewer.name, entries: kept, tooltips: batch.tooltips)
+            signals.notify(viewer.name)
+            let receipt = SeenWire.Receipt(next: next, recorded: kept.count, ignored: ignored)
+            return Self.answer(200, SeenWire.receipt(receipt))
+        } catch {
+            return Self.unavailable(error)
+        }
+    }
+
+    private func changes(_ query: [String: String], viewer: Viewers.Viewer, head: Bool) async -> APIResponse {
+        var since: Int64 = 0
+        if let text = query["since"] {
+            guard text.utf8.count <= 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(text) else {
+                return Self.answer(400, FeedWire.error("since must be a whole number (the next of an earlier answer)", status: 400))
+            }
+            since = value
+        }
+        var wait = 0.0
+        if let text = query["wait"] {
+            guard let value = Double(text), value.isFinite, value >= 0 else {
+                return Self.answer(400, FeedWire.error("wait must be a number of seconds from 0 to \(Int(Self.longestWait))", status: 400))
+            }
+            wait = min(value, Self.longestWait)
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
+        do {
+            while true {
+                let ticket = signals.ticket(viewer.name)
+                let found = try await database.changes(viewer: viewer.name, since: since, limit: SeenWire.maxChanges)
+                // Something new, or a `since` past what there is (a store started again
+                // empty): answered at once, and `next` says where to go on from.
+                if !found.entries.isEmpty || !found.tooltips.isEmpty || found.next != since || ContinuousClock.now >= deadline {
+                    let changes = SeenWire.Changes(entries: found.entries.map { .init(story: $0.story, item: $0.item, at: $0.at) },
+                                                   tooltips: found.tooltips, next: found.next, more: found.more)
+                    let body = SeenWire.changes(changes)
+                    return Self.answer(200, head ? Data() : body, length: body.count)
+                }
+                await signals.wait(viewer.name, after: ticket, until: deadline)
+            }
+        } catch {
+            return Self.unavailable(error)
+        }
+    }
+
+    /// The store cannot be used: 503, with when to try again; the client keeps its batch.
+    static func unavailable(_ failure: SeenStoreFailure) -> APIResponse {
+        answer(503, FeedWire.error("the seen store cannot be used now: \(failure.description)", status: 503), extra: [("Retry-After", "2")])
+    }
+
+    /// A seen answer: private to the viewer and never kept by a cache.
+    static func answer(_ status: Int, _ body: Data, length: Int? = nil, extra: [(String, String)] = []) -> APIResponse {
+        APIResponse(status: status,
+                    headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "private, no-store"),
+                              ("Content-Length", String(length ?? body.count))] + extra,
+                    body: body)
+    }
+}
+
+/// Wakes the GETs waiting on a viewer when a batch of theirs is recorded (in this process).
+/// `@unchecked Sendable`: `generations` and `waiting` are touched only under `lock`.
+final class SeenSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generations: [String: UInt64] = [:]
+    private var waiting: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+
+    /// Where the viewer's signals are now: a wait `after` it returns at once if a batch came since.
+    func ticket(_ viewer: String) -> UInt64 { lock.withLock { generations[viewer] ?? 0 } }
+
+    func notify(_ viewer: String) {
+        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
+            generations[viewer, default: 0] &+= 1
+            // The count of viewers' generations is bounded by the viewers there are (a
+            // server without a viewers file has one).
+            return Array((waiting.removeValue(forKey: viewer) ?? [:]).values)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Returns when the viewer's generation passes `ticket` or at `deadline`.
+    func wait(_ viewer: String, after ticket: UInt64, until deadline: ContinuousClock.Instant) async {
+        let id = UUID()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock { () -> Bool in
+                if (generations[viewer] ?? 0) != ticket { return true }
+                waiting[viewer, default: [:]][id] = continuation
+                return false
+            }
+            if now { continuation.resume(); return }
+            Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                self.resume(viewer, id)
+            }
+        }
+    }
+
+    private func resume(_ viewer: String, _ id: UUID) {
+        let continuation: CheckedContinuation<Void, Never>? = lock.withLock {
+            let found = waiting[viewer]?.removeValue(forKey: id)
+            if waiting[viewer]?.isEmpty == true { waiting[viewer] = nil }
+            return found
+        }
+        continuation?.resume()
+    }
+}
