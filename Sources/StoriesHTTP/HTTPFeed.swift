@@ -38,7 +38,11 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
 
     /// Checks the address; nothing is asked of the network or read from the cache here, so
     /// the screen comes up at once even when the server is slow.
-    public init(server text: String, cache: HTTPCache?, deadline: Double = 30) throws(FeedError) {
+    /// The viewer's `Authorization` (`Bearer TOKEN`), sent with every request when given.
+    public let authorization: String?
+
+    /// `token`: the viewer's, for a server with viewers (issue 34).
+    public init(server text: String, cache: HTTPCache?, deadline: Double = 30, token: String? = nil) throws(FeedError) {
         guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil else {
@@ -48,6 +52,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             throw FeedError(file: SafeText.line(text), reason: "port \(port) is not one from 1 to 65535")
         }
         server = url
+        authorization = token.map { "Bearer " + $0 }
         self.cache = cache
         self.deadline = max(0.1, min(deadline, 600))
         // Until a page brings the feed's own title (the cached one a moment later on a warm
@@ -62,7 +67,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     public var waitsOnNetwork: Bool { true }
 
     public func page(after cursor: FeedCursor?, limit: Int) throws(FeedError) -> FeedPage {
-        try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline, unreachable: unreachable)
+        try Self.page(server: server, cache: cache, cursor: cursor, limit: limit, deadline: deadline, unreachable: unreachable,
+                      authorization: authorization)
     }
 
     /// The first page as the cache has it, decoded; its problems are left for the page the
@@ -84,7 +90,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
         guard StoryIDRule.isValid(id) else { throw FeedError(file: id, reason: "not a valid story id") }
         let url = Self.url(server, "/v1/stories/\(id)")
         let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
-                                    unreachable: unreachable, request: request)
+                                    unreachable: unreachable, request: request, authorization: authorization)
         // Offline, a cached story says nothing more: the page already said so once.
         let (story, warnings) = try FeedDecoder.story(from: answer.body, file: url, expectedID: id)
         return StoryLoad(story: story, warnings: warnings, bytes: answer.body.count)
@@ -95,7 +101,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     public func home() throws(FeedError) -> HomeLoad {
         let url = Self.url(server, "/v1/home")
         let answer = try Self.fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
-                                    unreachable: unreachable)
+                                    unreachable: unreachable, authorization: authorization)
         return try HomeDecoder.decode(answer.body, file: url)
     }
 
@@ -111,16 +117,17 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ""
         }.joined(separator: "/")
         return try Self.fetch(Self.url(server, "/v1/media/" + encoded), cache: cache, maxBytes: maxBytes, json: false,
-                              deadline: deadline, unreachable: unreachable, freshFor: Self.mediaFreshness, request: request).body
+                              deadline: deadline, unreachable: unreachable, freshFor: Self.mediaFreshness, request: request,
+                              authorization: authorization).body
     }
 
     // MARK: - Requests
 
     static func page(server: URL, cache: HTTPCache?, cursor: FeedCursor?, limit: Int, deadline: Double,
-                     unreachable: Unreachable) throws(FeedError) -> FeedPage {
+                     unreachable: Unreachable, authorization: String? = nil) throws(FeedError) -> FeedPage {
         let url = Self.url(server, pagePath(cursor: cursor, limit: limit))
         let answer = try fetch(url, cache: cache, maxBytes: FeedDecoder.maxDocumentBytes, json: true, deadline: deadline,
-                               unreachable: unreachable)
+                               unreachable: unreachable, authorization: authorization)
         var (title, page) = try FeedDecoder.page(from: answer.body, file: url)
         if let note = answer.offlineNote { page.warnings.insert(FeedWarning(note), at: 0) }
         page.title = title
@@ -155,7 +162,8 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
     /// `freshFor` is used as it is), the cached body on 304, and when the server cannot be
     /// reached or fails (5xx) the cached body with a note.
     static func fetch(_ url: String, cache: HTTPCache?, maxBytes: Int, json: Bool, deadline: Double,
-                      unreachable: Unreachable, freshFor: TimeInterval = 0, request cancellation: FeedRequest? = nil) throws(FeedError) -> Answer {
+                      unreachable: Unreachable, freshFor: TimeInterval = 0, request cancellation: FeedRequest? = nil,
+                      authorization: String? = nil) throws(FeedError) -> Answer {
         let cached = cache?.entry(for: url)
         if let cached, freshFor > 0, Date().timeIntervalSince(cached.fetched) < freshFor { return Answer(body: cached.body) }
         // Just found unreachable: what the cache has is used without waiting for another
@@ -169,6 +177,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
             // Documents travel packed (a page is a tenth of its size); media is packed already.
             request.headers.add(name: "Accept-Encoding", value: json ? "gzip" : "identity")
             if let etag = cached?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let authorization { request.headers.add(name: "Authorization", value: authorization) }
             let response = try await client.execute(request, deadline: .now() + .milliseconds(Int64(deadline * 1000)))
             let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
             if let declared, declared > maxBytes, response.status == .ok { throw Refusal.tooLarge(declared, maxBytes) }

@@ -21,6 +21,8 @@ public final class TerminalApp {
     private var decoder = InputDecoder()
     private var sources: [any DispatchSourceProtocol] = []
     private let seenStore: SeenStore?
+    /// Where seen state is also kept, when the feed is a server's (`syncSeen`).
+    private var remote: (any SeenRemote)?
     /// Run as the app ends, before the terminal is given back (a cache's last write).
     public var onQuit: (() -> Void)?
     private var replay: (recording: InputRecording, name: String, until: Double?, notes: [String])?
@@ -187,6 +189,25 @@ public final class TerminalApp {
             }
         }
         engine.quit = { [unowned self] status in self.quit(status: status) }
+    }
+
+    /// What is seen here is also kept by `remote` (a server's `/v1/seen`), and what the same
+    /// viewer sees elsewhere arrives as news: the reducer merges it, the rings follow.
+    public func syncSeen(with remote: any SeenRemote) {
+        guard seenStore != nil, stepper == nil else { return }
+        self.remote = remote
+        let engine = self.engine
+        let store = seenStore
+        engine.persistSeen = { state in
+            store?.save(state)
+            remote.push(state)
+        }
+        remote.start(local: engine.state.seen, arrived: { state in
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.feed(.seenElsewhere(state))) } }
+        }, problem: { line in
+            guard let line else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.notice(line)) } }
+        })
     }
 
     /// Writes every input to `file` as the session goes (`--record`).
@@ -392,6 +413,7 @@ public final class TerminalApp {
     private func quit(status: Int32) -> Never {
         engine.endRecording()
         seenStore?.flush()
+        remote?.finish(timeout: 1)
         onQuit?()
         terminal.restore()
         if let farewell { FileWrites.sayOnStandardError(farewell) }

@@ -47,6 +47,9 @@ struct ViewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A feed server (`stories serve`), like http://127.0.0.1:8080; answers are cached in $XDG_CACHE_HOME/stories/http and revalidated.", valueName: "url"))
     var server: String?
 
+    @Option(name: .long, help: ArgumentHelp("With --server: a file holding your viewer's token (else $STORIES_TOKEN): what you watch is seen on every terminal you use (`stories serve add-viewer` makes tokens).", valueName: "file"))
+    var tokenFile: String?
+
     @Option(name: .long, help: ArgumentHelp("Make up a feed of N stories instead (for scale; deterministic).", valueName: "N"))
     var synthetic: Int?
 
@@ -286,9 +289,14 @@ struct ViewCommand: ParsableCommand {
             let source = SyntheticFeed(count: count, seed: seed, photos: demoMediaPool())
             return (source, "synthetic:\(count):\(seed)", nil)
         case .server(let address):
+            let token = try viewerToken()
+            // A viewer's answers, and what they have seen, are kept apart from another's on
+            // the same machine (by a hash of the token, never the token).
+            let viewer = token.map { "viewer-" + SeenStore.hash($0).prefix(16) }
             do {
-                let source = try HTTPFeed(server: address, cache: HTTPCache.standardDirectory().map { HTTPCache(directory: $0) })
-                return (source, source.server.absoluteString, nil)
+                let cache = HTTPCache.standardDirectory().map { HTTPCache(directory: viewer.map($0.appendingPathComponent) ?? $0) }
+                let source = try HTTPFeed(server: address, cache: cache, token: token)
+                return (source, source.server.absoluteString + (viewer.map { "#" + $0 } ?? ""), nil)
             } catch {
                 throw fail(prefix + error.description)
             }
@@ -322,6 +330,29 @@ struct ViewCommand: ParsableCommand {
                 throw fail(prefix + error.description)
             }
         }
+    }
+
+    /// The viewer's token: `--token-file` (read the one safe way, its first line), else
+    /// `STORIES_TOKEN`; nil when neither is given. Only printable ASCII, at most 256 bytes.
+    private func viewerToken() throws -> String? {
+        var token: String?
+        var origin = "STORIES_TOKEN"
+        if let tokenFile {
+            origin = "--token-file \(SafeText.line(tokenFile))"
+            do {
+                let data = try SafeFile.read(tokenFile, maxBytes: 4096).0
+                token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            } catch {
+                throw fail("\(origin): \(SafeFile.describe(error, maxBytes: 4096))")
+            }
+        } else if let given = ProcessInfo.processInfo.environment["STORIES_TOKEN"] {
+            token = given
+        }
+        guard let raw = token?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard !raw.isEmpty, raw.utf8.count <= 256, raw.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw fail("\(origin): a token is 1 to 256 printable characters with no spaces (as `stories serve add-viewer` prints it)")
+        }
+        return raw
     }
 
     private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
@@ -413,6 +444,9 @@ struct ViewCommand: ParsableCommand {
                 app.farewell = "stories: the network's seed was \(setup.seed) (--seed \(setup.seed) meets the same delays and failures)"
             }
             app.onQuit = onQuit
+            // Against a server, what is watched here is seen on the viewer's other terminals
+            // (not in a replay, which saves nothing).
+            if recording == nil, let feed = source as? HTTPFeed { app.syncSeen(with: SeenSync(feed: feed)) }
             app.run()
         }
     }

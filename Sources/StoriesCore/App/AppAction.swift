@@ -72,6 +72,9 @@ public enum FeedAction: Equatable, Sendable {
     /// A story's items did not arrive; `retry`: for a reason that may pass (a timeout, a
     /// refused connection, a 5xx), so they are asked for again with backoff while wanted.
     case storyFailed(StoryID, String, retry: Bool)
+    /// What the viewer saw on another terminal (the server's seen state, issue 34): merged
+    /// with what was seen here — an item seen anywhere is seen.
+    case seenElsewhere(SeenState)
 }
 
 /// Results of asking for the home sections.

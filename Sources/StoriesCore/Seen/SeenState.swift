@@ -32,6 +32,35 @@ public struct SeenState: Equatable, Sendable {
         seenItems[story, default: []].insert(item)
     }
 
+    /// Adds what `other` has seen (and the tooltips it has shown, while there is room);
+    /// returns the stories that gained an item.
+    @discardableResult
+    public mutating func merge(_ other: SeenState) -> [StoryID] {
+        var changed: [StoryID] = []
+        for (story, items) in other.seenItems {
+            let before = seenItems[story]?.count ?? 0
+            seenItems[story, default: []].formUnion(items)
+            if (seenItems[story]?.count ?? 0) != before { changed.append(story) }
+        }
+        for tooltip in other.tooltips.sorted() where !tooltips.contains(tooltip) {
+            guard markTooltipShown(tooltip) else { break }
+        }
+        return changed.sorted()
+    }
+
+    /// What this state has that `other` lacks: the items (and tooltips) to tell a server of.
+    public func subtracting(_ other: SeenState) -> SeenState {
+        var result = SeenState()
+        for (story, items) in seenItems {
+            let missing = items.subtracting(other.seenItems[story] ?? [])
+            if !missing.isEmpty { result.seenItems[story] = missing }
+        }
+        result.tooltips = tooltips.subtracting(other.tooltips)
+        return result
+    }
+
+    public var isEmpty: Bool { seenItems.isEmpty && tooltips.isEmpty }
+
     public func isSeen(story: StoryID, item: ItemID) -> Bool {
         seenItems[story]?.contains(item) ?? false
     }

@@ -59,6 +59,13 @@ extension Reduction {
                 state.feed.storyRetries.remove(id)
             }
             delegate(.storyFailed(id, reason: reason))
+        case .seenElsewhere(let other):
+            let changed = state.seen.merge(other)
+            guard !changed.isEmpty else { return }
+            // Only the rings that changed are built again, and the home's cells (their
+            // counts of new items and progress follow what is seen).
+            ringChanged += changed.filter { store.positions[$0] != nil }
+            if levelOpensStories || !state.home.level.sections.isEmpty { homeChanged = true }
         }
     }
 
