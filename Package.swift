@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "StoriesServer", "StoriesHTTP", "StoriesCore", "StoriesAssets", "StoriesTestSupport", "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import SQLiteNIO
 import StoriesCore
 
@@ -29,7 +30,16 @@ public struct SeenChanges: Sendable, Equatable {
 /// what it sent to send again.
 public struct SeenStoreFailure: Error, CustomStringConvertible, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The connection is worth opening again before the next use.
+    let reopen: Bool
+    public init(_ description: String) {
+        self.description = description
+        reopen = false
+    }
+    init(_ description: String, reopen: Bool) {
+        self.description = description
+        self.reopen = reopen
+    }
 }
 
 /// Where viewers' seen state is kept. Each viewer has a counter that every recorded batch
@@ -85,40 +95,104 @@ actor SerialGate {
 /// and a process killed at any moment leaves the last committed batch in the file;
 /// `synchronous = NORMAL`, which in WAL loses nothing a killed process committed (only a
 /// power cut can take the last commits back).
-public final class SQLiteSeenDatabase: SeenDatabase {
-    private let connection: SQLiteConnection
+///
+/// Before each use the file at the path is checked to be the one open: a store moved or
+/// deleted under the server is said (503) rather than written into a file no one will
+/// read again, and one put back is opened again.
+///
+/// `@unchecked Sendable`: `connection` and `identity` are touched only inside `gate.run`,
+/// which runs one piece of work at a time.
+public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
+    private var connection: SQLiteConnection?
+    /// The device and inode of the file `connection` has open.
+    private var identity: (dev_t, ino_t)?
     private let gate = SerialGate()
     public let path: String
 
-    private init(connection: SQLiteConnection, path: String) {
-        self.connection = connection
+    private init(path: String) {
         self.path = path
+    }
+
+    /// A store let go without `close`: its connection is closed on SQLite's thread pool (the
+    /// work holds the connection until it is done).
+    deinit {
+        if let connection { _ = connection.close() as EventLoopFuture<Void> }
     }
 
     /// Opens (making it if missing) and migrates the store at `path`. A path that is a link,
     /// a folder or anything but a file is refused before SQLite opens it.
     public static func open(path: String) async throws(SeenStoreFailure) -> SQLiteSeenDatabase {
-        let shown = SafeText.line(path)
-        var status = stat()
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            throw SeenStoreFailure("seen store \(shown): not a file (a link, a folder or a device is not opened)")
+        let database = SQLiteSeenDatabase(path: path)
+        do throws(SeenStoreFailure) {
+            try await database.gate.run { () throws(SeenStoreFailure) in try await database.connect() }
+        } catch {
+            throw SeenStoreFailure("seen store \(SafeText.line(path)): \(error.description)")
         }
-        let connection: SQLiteConnection
+        return database
+    }
+
+    /// The file at the path now (nil: nothing there); a link or anything but a file is refused.
+    private func fileAtPath() throws(SeenStoreFailure) -> (dev_t, ino_t)? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw SeenStoreFailure("not a file (a link, a folder or a device is not opened)")
+        }
+        return (status.st_dev, status.st_ino)
+    }
+
+    /// Opens the file and brings its tables to the latest version (inside the gate).
+    private func connect() async throws(SeenStoreFailure) {
+        _ = try fileAtPath()
         do {
             var logger = Logger(label: "stories.seen")
             logger.logLevel = .critical
             connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         } catch {
-            throw SeenStoreFailure("seen store \(shown): cannot open: \(Self.reason(error))")
+            throw SeenStoreFailure("cannot open: \(Self.reason(error))")
         }
-        let database = SQLiteSeenDatabase(connection: connection, path: path)
         do throws(SeenStoreFailure) {
-            try await database.prepare()
+            try await prepare()
+            identity = try fileAtPath()
         } catch {
-            await database.close()
-            throw SeenStoreFailure("seen store \(shown): \(error.description)")
+            await disconnect()
+            throw error
         }
-        return database
+    }
+
+    private func disconnect() async {
+        try? await connection?.close()
+        connection = nil
+        identity = nil
+    }
+
+    /// Inside the gate, before each use: the file open is still the one at the path.
+    private func ensureOpen() async throws(SeenStoreFailure) {
+        let now = try fileAtPath()
+        if let identity, let now, identity == now, connection != nil { return }
+        if connection != nil { await disconnect() }
+        guard now != nil else {
+            throw SeenStoreFailure("the store file \(SafeText.line(path)) is gone (moved or deleted); put it back, or start the server again to begin a new one")
+        }
+        try await connect()
+    }
+
+    /// Runs `work` in the gate on an open store; a store that fails in a way another
+    /// connection may not (an I/O error, a closed handle) is opened again next time.
+    private func using<T: Sendable>(_ work: @Sendable @escaping () async throws(SeenStoreFailure) -> T) async throws(SeenStoreFailure) -> T {
+        try await gate.run { () throws(SeenStoreFailure) -> T in
+            try await self.ensureOpen()
+            do throws(SeenStoreFailure) { return try await work() } catch {
+                if error.reopen { await self.disconnect() }
+                throw error
+            }
+        }
+    }
+
+    /// Runs one statement as it is (tests: PRAGMA max_page_count for a full disk, query_only
+    /// for a read-only one).
+    func execute(_ sql: String) async throws(SeenStoreFailure) {
+        try await using { () throws(SeenStoreFailure) in _ = try await self.rows(sql) }
     }
 
     private func prepare() async throws(SeenStoreFailure) {
@@ -132,7 +206,7 @@ public final class SQLiteSeenDatabase: SeenDatabase {
             throw SeenStoreFailure("the file is an SQLite database of something else (no stories_schema table); give another --database")
         }
         _ = try await rows("CREATE TABLE IF NOT EXISTS stories_schema (version INTEGER NOT NULL)")
-        var version = try await schemaVersion()
+        var version = try await self.version()
         guard version <= SeenSchema.latest else {
             throw SeenStoreFailure("the store is at schema version \(version), newer than this server's \(SeenSchema.latest); run a newer stories")
         }
@@ -149,11 +223,15 @@ public final class SQLiteSeenDatabase: SeenDatabase {
     }
 
     public func schemaVersion() async throws(SeenStoreFailure) -> Int {
+        try await using { () throws(SeenStoreFailure) -> Int in try await self.version() }
+    }
+
+    private func version() async throws(SeenStoreFailure) -> Int {
         Int(try await rows("SELECT version FROM stories_schema").first?.column("version")?.integer ?? 0)
     }
 
     public func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64 {
-        try await gate.run { () throws(SeenStoreFailure) -> Int64 in
+        try await using { () throws(SeenStoreFailure) -> Int64 in
             try await self.transaction { () throws(SeenStoreFailure) -> Int64 in
                 _ = try await self.rows("INSERT INTO viewers (name, seq) VALUES (?, 0) ON CONFLICT (name) DO NOTHING", [.text(viewer)])
                 let seq = try await self.rows("UPDATE viewers SET seq = seq + 1 WHERE name = ? RETURNING seq", [.text(viewer)])
@@ -180,7 +258,7 @@ public final class SQLiteSeenDatabase: SeenDatabase {
     }
 
     public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges {
-        try await gate.run { () throws(SeenStoreFailure) -> SeenChanges in
+        try await using { () throws(SeenStoreFailure) -> SeenChanges in
             let latest = Int64(try await self.rows("SELECT seq FROM viewers WHERE name = ?", [.text(viewer)]).first?.column("seq")?.integer ?? 0)
             let found = try await self.rows("SELECT story, item, seen_at, seq FROM seen WHERE viewer = ? AND seq > ? ORDER BY seq LIMIT ?",
                                             [.text(viewer), .integer(Int(since)), .integer(limit + 1)])
@@ -206,13 +284,27 @@ public final class SQLiteSeenDatabase: SeenDatabase {
     }
 
     public func close() async {
-        try? await connection.close()
+        try? await gate.run { () async in await self.disconnect() }
     }
 
     // MARK: - Statements
 
     private func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws(SeenStoreFailure) -> [SQLiteRow] {
-        do { return try await connection.query(sql, binds) } catch { throw SeenStoreFailure(Self.reason(error)) }
+        guard let connection else { throw SeenStoreFailure("the store is closed", reopen: true) }
+        do { return try await connection.query(sql, binds) } catch {
+            throw SeenStoreFailure(Self.reason(error), reopen: Self.worthReopening(error))
+        }
+    }
+
+    /// Errors another connection to the same file may not meet.
+    static func worthReopening(_ error: any Error) -> Bool {
+        guard let failure = error as? SQLiteError else { return true }
+        switch failure.reason {
+        case .misuse, .ioError, .cantOpen, .ioErrorFailedWrite, .ioErrorFailedRead, .ioErrorFailedSync, .ioErrorFailedStat, .ioErrorFailedAccess:
+            return true
+        default:
+            return false
+        }
     }
 
     /// `work` between BEGIN IMMEDIATE and COMMIT; rolled back when it fails.

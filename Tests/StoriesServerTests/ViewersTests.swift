@@ -1,0 +1,73 @@
+import Foundation
+import StoriesCore
+import StoriesTestSupport
+import Testing
+@testable import StoriesServer
+
+/// Issue 34, point 1: the viewers file, new tokens, and who a request's token names.
+@Suite struct ViewersTests {
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewers-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func addViewerPrintsATokenThatOnlyItsHashIsKeptFor() throws {
+        let file = try folder().appendingPathComponent("viewers.txt").path
+        let ayla = try Viewers.add(name: "ayla", to: file)
+        let bo = try Viewers.add(name: "bo.k_2-x", to: file)
+        #expect(ayla.hasPrefix("st_") && ayla.count == 67 && ayla != bo)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!text.contains(ayla.dropFirst(3)) && !text.contains(bo.dropFirst(3)), "the tokens are not in the file: \(text)")
+        #expect(text.split(separator: "\n").count == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let viewers = try Viewers.load(file)
+        #expect(viewers.count == 2 && viewers.required)
+        #expect(viewers.viewer(authorization: "Bearer \(ayla)")?.name == "ayla")
+        #expect(viewers.viewer(authorization: "bearer  \(bo)")?.name == "bo.k_2-x")
+        for wrong in [nil, "", "Bearer", "Bearer ", "Basic \(ayla)", "Bearer \(ayla)x", "Bearer \(ayla.dropLast())", "Bearer st_" + String(repeating: "0", count: 64),
+                      "Bearer " + String(repeating: "a", count: 600)] {
+            #expect(viewers.viewer(authorization: wrong) == nil, "\(wrong ?? "nil")")
+        }
+        // A name already there: refused, the file as it was.
+        #expect(throws: Viewers.Problem.self) { try Viewers.add(name: "ayla", to: file) }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        for bad in ["", "with space", "a/b", String(repeating: "x", count: 65), "ünï", "new\nline"] {
+            #expect(throws: Viewers.Problem.self) { try Viewers.add(name: bad, to: file) }
+        }
+    }
+
+    @Test func withoutAFileEveryRequestIsTheAnonymousViewer() {
+        #expect(Viewers.open.viewer(authorization: nil) == .anonymous)
+        #expect(Viewers.open.viewer(authorization: "Bearer anything") == .anonymous)
+    }
+
+    @Test func aBrokenFileSaysWhichLineAndWhy() throws {
+        let hash = String(repeating: "ab", count: 32)
+        let cases: [(String, String)] = [
+            ("ayla \(hash)\nbo\n", "line 2: a line is a name and a token's SHA-256 in hex"),
+            ("# comment\n\nay/la \(hash)\n", "line 3: 'ay/la' is not a name"),
+            ("ayla \(hash.dropLast())\n", "line 1: the hash of ayla's token is not 64 hex digits"),
+            ("ayla zz\(hash.dropFirst(2))\n", "line 1: the hash of ayla's token is not 64 hex digits"),
+            ("ayla \(hash)\nayla \(hash)\n", "line 2: ayla is listed twice"),
+        ]
+        for (text, said) in cases {
+            #expect { try Viewers.parse(Data(text.utf8), file: "v.txt") } throws: { error in
+                (error as? Viewers.Problem)?.description.hasPrefix("viewers file v.txt \(said)") == true
+            }
+        }
+        #expect(throws: Viewers.Problem.self) { try Viewers.parse(Data([0xFF, 0xFE]), file: "v.txt") }
+        // Missing, a link, a folder: each refused with the file's name.
+        let dir = try folder()
+        for path in [dir.appendingPathComponent("missing").path, dir.path] {
+            #expect { try Viewers.load(path) } throws: { ($0 as? Viewers.Problem)?.description.hasPrefix("viewers file \(path): ") == true }
+        }
+        let real = dir.appendingPathComponent("real")
+        _ = try Viewers.add(name: "ayla", to: real.path)
+        let link = dir.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        #expect { try Viewers.load(link.path) } throws: { ($0 as? Viewers.Problem)?.description.contains("symbolic link") == true }
+    }
+}
