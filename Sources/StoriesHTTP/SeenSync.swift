@@ -203,13 +203,15 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
                 failures = 0
                 let news = Self.state(changes.entries, tooltips: changes.tooltips)
                 since = changes.next
-                queue.sync {
+                // News is what this terminal has not seen itself.
+                let (fresh, tell) = queue.sync { () -> (SeenState, (@Sendable (SeenState) -> Void)?) in
                     known.merge(news)
                     if !changes.more { ready = true }
                     if problemSaid, !sendingStopped, sendFailures == 0 { problemSaid = false; problem?(nil) }
                     sendWhenDue()
+                    return (news.subtracting(latest), arrived)
                 }
-                if !news.isEmpty { queue.sync(execute: { arrived })?(news) }
+                if !fresh.isEmpty { tell?(fresh) }
             case .failure(let refusal) where refusal.status == 401:
                 queue.sync {
                     sendingStopped = true

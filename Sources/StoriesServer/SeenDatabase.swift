@@ -161,7 +161,8 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     }
 
     private func disconnect() async {
-        try? await connection?.close()
+        // The future's close: it runs whatever becomes of the task that waits for it.
+        try? await connection?.close().get()
         connection = nil
         identity = nil
     }
@@ -178,15 +179,24 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     }
 
     /// Runs `work` in the gate on an open store; a store that fails in a way another
-    /// connection may not (an I/O error, a closed handle) is opened again next time.
+    /// connection may not (an I/O error, a closed handle) is opened again next time. The
+    /// work runs to its end even when the request that asked goes away (a transaction cut
+    /// between BEGIN and COMMIT would stay open on the connection).
     private func using<T: Sendable>(_ work: @Sendable @escaping () async throws(SeenStoreFailure) -> T) async throws(SeenStoreFailure) -> T {
-        try await gate.run { () throws(SeenStoreFailure) -> T in
-            try await self.ensureOpen()
-            do throws(SeenStoreFailure) { return try await work() } catch {
-                if error.reopen { await self.disconnect() }
-                throw error
+        let result = await Task { () async -> Result<T, SeenStoreFailure> in
+            do throws(SeenStoreFailure) {
+                return .success(try await self.gate.run { () throws(SeenStoreFailure) -> T in
+                    try await self.ensureOpen()
+                    do throws(SeenStoreFailure) { return try await work() } catch {
+                        if error.reopen { await self.disconnect() }
+                        throw error
+                    }
+                })
+            } catch {
+                return .failure(error)
             }
-        }
+        }.value
+        return try result.get()
     }
 
     /// Runs one statement as it is (tests: PRAGMA max_page_count for a full disk, query_only
@@ -298,6 +308,7 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
 
     /// Errors another connection to the same file may not meet.
     static func worthReopening(_ error: any Error) -> Bool {
+        if error is CancellationError { return false }
         guard let failure = error as? SQLiteError else { return true }
         switch failure.reason {
         case .misuse, .ioError, .cantOpen, .ioErrorFailedWrite, .ioErrorFailedRead, .ioErrorFailedSync, .ioErrorFailedStat, .ioErrorFailedAccess:

@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import StoriesAssets
+import StoriesCore
+import StoriesHTTP
+import StoriesTestSupport
+import Testing
+@testable import StoriesServer
+
+/// Issue 34, point 2: the app's side of seen state on a server — `SeenSync` against the real
+/// server on loopback, as two terminals of one viewer.
+@Suite(.ownThread) struct SeenSyncTests {
+    /// What a sync said and what arrived through it.
+    final class Heard: @unchecked Sendable {
+        // `lock` guards both.
+        private let lock = NSLock()
+        private var states: [SeenState] = []
+        private var lines: [String?] = []
+        func arrived(_ state: SeenState) { lock.withLock { states.append(state) } }
+        func said(_ line: String?) { lock.withLock { lines.append(line) } }
+        var merged: SeenState { lock.withLock { states.reduce(into: SeenState()) { $0.merge($1) } } }
+        var problems: [String?] { lock.withLock { lines } }
+    }
+
+    static func wait(_ what: String, timeout: Double, _ condition: () throws -> Bool) async throws {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("timed out after \(timeout) s waiting for \(what)")
+    }
+
+    static func seen(_ pairs: [(String, String)], tooltips: Set<String> = []) -> SeenState {
+        var items: [StoryID: Set<ItemID>] = [:]
+        for (story, item) in pairs { items[story, default: []].insert(item) }
+        return SeenState(items: items, tooltips: tooltips)
+    }
+
+    /// A port nothing listens on now (bound and let go).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func whatOneTerminalSeesArrivesAtTheOtherWithinASecond() async throws {
+        let setup = try await SeenServerTests.setup(["ayla"])
+        let token = try #require(setup.tokens["ayla"])
+        try await setup.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let one = SeenSync(server: server, authorization: "Bearer " + token, wait: 5)
+            let other = SeenSync(server: server, authorization: "Bearer " + token, wait: 5)
+            let (heardOne, heardOther) = (Heard(), Heard())
+            // The second terminal had seen something the server never heard of: it is sent.
+            one.start(local: SeenState(), arrived: heardOne.arrived, problem: heardOne.said)
+            other.start(local: Self.seen([("mika", "coffee")]), arrived: heardOther.arrived, problem: heardOther.said)
+            try await Self.wait("the first terminal to hear of mika's coffee", timeout: 5) {
+                heardOne.merged.isSeen(story: "mika", item: "coffee")
+            }
+            // Both waiting at the server now; one sees an item.
+            try await Task.sleep(for: .milliseconds(300))
+            let watched = Date()
+            one.push(Self.seen([("ayla", "astronaut")], tooltips: ["tip-home"]))
+            try await Self.wait("the other terminal to hear of it", timeout: 3) {
+                heardOther.merged.isSeen(story: "ayla", item: "astronaut")
+            }
+            let took = Date().timeIntervalSince(watched)
+            #expect(took < 1, "arrived \(Int(took * 1000)) ms after it was seen")
+            #expect(heardOther.merged.hasShownTooltip("tip-home"))
+            // What a terminal saw itself does not come back to it as news of elsewhere, and
+            // nothing went wrong to be said.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!heardOne.merged.isSeen(story: "ayla", item: "astronaut"))
+            #expect(heardOne.problems.isEmpty && heardOther.problems.isEmpty, "\(heardOne.problems) \(heardOther.problems)")
+            one.finish(timeout: 1)
+            other.finish(timeout: 1)
+        }
+    }
+
+    @Test func aBurstOfItemsGoesOutAtMostOneBatchASecond() async throws {
+        let setup = try await SeenServerTests.setup([])
+        try await setup.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let sync = SeenSync(server: server, authorization: nil, wait: 5)
+            let heard = Heard()
+            sync.start(local: SeenState(), arrived: heard.arrived, problem: heard.said)
+            try await Task.sleep(for: .milliseconds(300))
+            let items = ["astronaut", "ayla-t1", "rocket"].map { ("ayla", $0) } + ["chelsea", "mika-t1", "coffee"].map { ("mika", $0) }
+            var state = SeenState()
+            let start = Date()
+            for (story, item) in items {
+                state.markSeen(story: story, item: item)
+                sync.push(state)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let spent = Date().timeIntervalSince(start)
+            try await Task.sleep(for: .milliseconds(1200))
+            let changes = try await setup.database.changes(viewer: "", since: 0, limit: 100)
+            #expect(changes.entries.count == 6, "every item reached the store")
+            let log = try String(contentsOf: setup.folder.appendingPathComponent("log.txt"), encoding: .utf8)
+            let puts = log.split(separator: "\n").filter { $0.contains("PUT /v1/seen 200") }.count
+            #expect(puts >= 2 && puts <= Int(spent) + 2, "\(puts) batches for six items over \(spent) s")
+            sync.finish(timeout: 1)
+        }
+    }
+
+    @Test func whileTheServerIsAwayNothingIsLostAndItIsSaid() async throws {
+        let port = try Self.freePort()
+        let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let sync = SeenSync(server: server, authorization: nil, wait: 5)
+        let heard = Heard()
+        sync.start(local: Self.seen([("ayla", "astronaut")]), arrived: heard.arrived, problem: heard.said)
+        sync.push(Self.seen([("ayla", "astronaut"), ("ayla", "rocket")]))
+        try await Self.wait("a line that says the server is away", timeout: 10) { heard.problems.contains { $0?.contains("cannot reach the server") == true } }
+
+        // The server comes (on that port): what was seen while it was away reaches it.
+        let folder = try SeenServerTests.folder()
+        let database = try await SQLiteSeenDatabase.open(path: folder.appendingPathComponent("seen.sqlite").path)
+        var options = FeedServer.Options()
+        options.port = port
+        let feedServer = try FeedServer(directory: try #require(DemoFeed.directory), options: options,
+                                        logFile: folder.appendingPathComponent("log").path, seenDatabase: database)
+        let running = Task { try await feedServer.application().runService() }
+        defer { running.cancel() }
+        var recorded: [SeenEntry] = []
+        let end = Date().addingTimeInterval(40)
+        while Date() < end, recorded.count < 2 {
+            recorded = try await database.changes(viewer: "", since: 0, limit: 10).entries
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(Set(recorded.map(\.item)) == ["astronaut", "rocket"])
+        try await Self.wait("the line taken back once it works", timeout: 10) { heard.problems.last == .some(nil) }
+        sync.finish(timeout: 1)
+        running.cancel()
+        _ = await running.result
+        await database.close()
+    }
+
+    @Test func aRefusedTokenStopsSyncingWithOneLine() async throws {
+        let setup = try await SeenServerTests.setup(["ayla"])
+        try await setup.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let sync = SeenSync(server: server, authorization: "Bearer st_not-a-token", wait: 5)
+            let heard = Heard()
+            sync.start(local: Self.seen([("ayla", "astronaut")]), arrived: heard.arrived, problem: heard.said)
+            try await Self.wait("the refusal said", timeout: 5) { heard.problems.contains { $0?.contains("refused this token") == true } }
+            try await Task.sleep(for: .milliseconds(1500))
+            let log = try String(contentsOf: setup.folder.appendingPathComponent("log.txt"), encoding: .utf8)
+            #expect(log.split(separator: "\n").filter { $0.contains("/v1/seen") }.count == 1, "asked once, not again and again: \(log)")
+            sync.finish(timeout: 1)
+        }
+    }
+}
