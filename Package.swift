@@ -21,6 +21,8 @@ let package = Package(
         // SQLiteNIO (docs/architecture.md says why), tokens hashed with swift-crypto's SHA-256.
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Hummingbird's own service lifecycle: a waiting GET /v1/seen ends when the server stops.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The only doorway to ncursesw. Only StoriesTerminal imports it.
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/StoriesServer"
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import StoriesCore
 
 /// `PUT /v1/seen` and `GET /v1/seen?since=&wait=` (issue 34): a viewer's seen state, kept in
@@ -96,13 +97,19 @@ public struct SeenAPI: Sendable {
                 let found = try await database.changes(viewer: viewer.name, since: since, limit: SeenWire.maxChanges)
                 // Something new, or a `since` past what there is (a store started again
                 // empty): answered at once, and `next` says where to go on from.
-                if !found.entries.isEmpty || !found.tooltips.isEmpty || found.next != since || ContinuousClock.now >= deadline {
+                // A server stopping answers at once (it waits for answers in flight).
+                if !found.entries.isEmpty || !found.tooltips.isEmpty || found.next != since || ContinuousClock.now >= deadline
+                    || Task.isShuttingDownGracefully {
                     let changes = SeenWire.Changes(entries: found.entries.map { .init(story: $0.story, item: $0.item, at: $0.at) },
                                                    tooltips: found.tooltips, next: found.next, more: found.more)
                     let body = SeenWire.changes(changes)
                     return Self.answer(200, head ? Data() : body, length: body.count)
                 }
-                await signals.wait(viewer.name, after: ticket, until: deadline)
+                await withGracefulShutdownHandler {
+                    await signals.wait(viewer.name, after: ticket, until: deadline)
+                } onGracefulShutdown: { [signals] in
+                    signals.wakeAll()
+                }
             }
         } catch {
             return Self.unavailable(error)
@@ -139,6 +146,15 @@ final class SeenSignals: @unchecked Sendable {
             // The count of viewers' generations is bounded by the viewers there are (a
             // server without a viewers file has one).
             return Array((waiting.removeValue(forKey: viewer) ?? [:]).values)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Every wait ends now (the server is stopping).
+    func wakeAll() {
+        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
+            defer { waiting.removeAll() }
+            return waiting.values.flatMap(\.values)
         }
         for continuation in woken { continuation.resume() }
     }

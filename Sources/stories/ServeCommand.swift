@@ -7,21 +7,14 @@ import StoriesMedia
 import StoriesServer
 import StoriesTerminal
 
-/// `stories serve [DIR]` (`run`, the default) and `stories serve add-viewer NAME`.
+/// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
+/// (`stories serve add-viewer NAME` is `AddViewerCommand`, reached from main.swift: a
+/// subcommand here would be taken for the folder, or hide these flags from `--help`.)
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a feed folder, or any folder of photos and videos (the demo feed by default), over HTTP: /v1/feed, /v1/stories/{id}, /v1/media/{path}, /v1/home, /v1/seen.",
-        subcommands: [ServeRunCommand.self, AddViewerCommand.self],
-        defaultSubcommand: ServeRunCommand.self
-    )
-}
-
-/// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
-struct ServeRunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Serve a folder (what `stories serve` does without a subcommand)."
+        discussion: "Viewers: `stories serve add-viewer NAME [--viewers FILE]` adds one to a viewers file and prints their token once; `stories serve --viewers FILE` then asks every request for one (`Authorization: Bearer TOKEN`) and keeps each viewer's seen state (in --database)."
     )
 
     @Argument(help: ArgumentHelp("A feed folder (holding feed.json), or any folder of photos and videos.", valueName: "dir"))
@@ -146,7 +139,7 @@ struct ServeRunCommand: ParsableCommand {
 /// printed once (only its hash is kept).
 struct AddViewerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add-viewer",
+        commandName: "stories serve add-viewer",
         abstract: "Add a viewer to a viewers file and print their new token, once (only its SHA-256 is kept)."
     )
 

@@ -48,7 +48,9 @@ if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? ""), !a
 } else if arguments.first == "serve" {
     TerminalSignals.blockInEveryThread(TerminalSignals.takenByServer)
 }
-if FastPath.run(arguments) {
+if arguments.starts(with: ["serve", "add-viewer"]) {
+    AddViewerCommand.main(Array(arguments.dropFirst(2)))
+} else if FastPath.run(arguments) {
     // `print` or `play`, done without ArgumentParser (FastPath).
 } else if [["--help"], ["-h"], ["help"]].contains(arguments) {
     print(rootHelp().trimmingCharacters(in: .newlines))

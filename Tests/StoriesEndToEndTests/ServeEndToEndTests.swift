@@ -38,8 +38,11 @@ import Testing
             // Its first line goes to a file, read until it is there.
             let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
             defer { try? FileManager.default.removeItem(at: outFile) }
+            // Its seen store in the test's folder, never the machine's own state folder.
+            var base = ProcessInfo.processInfo.environment
+            base["XDG_STATE_HOME"] = log.deletingLastPathComponent().appendingPathComponent("serve-state").path
             process = try Child([try Binary.requireBuilt(), "serve", "--port", String(wanted), "--log", log.path] + shaping + (directory.map { [$0] } ?? []),
-                                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: .file(outFile.path))
+                                environment: base.merging(environment) { $1 }, stdout: .file(outFile.path))
             // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
             var text = ""
             let deadline = Date().addingTimeInterval(20)

@@ -1,0 +1,89 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// Issue 34, "done when": one viewer in two terminals against `stories serve --viewers`;
+/// what is watched in one turns its ring grey in the other.
+@Suite(.ownThread) struct SeenSyncEndToEndTests {
+    /// The ring row's top line: `┓`/`╮` ends a seen bubble, `●` one with something new.
+    static func ringTop(_ lines: [String]) -> String? {
+        lines.prefix(6).first { $0.contains("┏") || $0.contains("╭") }
+    }
+
+    @Test func watchingInOneTerminalTurnsTheRingGreyInTheOther() throws {
+        let (folder, log) = try ServeEndToEndTests.scratch("seen-sync")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewers = folder.appendingPathComponent("viewers.txt").path
+        let added = try Binary.run(["serve", "add-viewer", "ayla", "--viewers", viewers])
+        #expect(added.status == 0, "\(added.err)")
+        let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("st_") && added.err.contains("shown only now"), "\(added)")
+        // Stopped below (or, if the test ends before, when its process is let go).
+        let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers])
+        #expect(server.firstLine.contains("seen state in ") && server.firstLine.contains("1 viewers"), "\(server.firstLine)")
+        let binary = try Binary.requireBuilt()
+        let command = "STORIES_TOKEN=\(token) \(binary) --server http://127.0.0.1:\(server.port)"
+        // Two terminals, each with its own state and cache folders: two machines as far as
+        // the app can tell.
+        let one = try Tmux(width: 100, height: 30)
+        let other = try Tmux(width: 100, height: 30)
+        try one.type(command)
+        try other.type(command)
+        try one.waitForLoadedRingRow()
+        try other.waitForLoadedRingRow()
+        let before = try #require(Self.ringTop(try other.screen()))
+        #expect(before.hasPrefix("   ┏━━━━━━●"), "Ayla's ring is new: \(before)")
+
+        // Ayla's story watched to its end in one: three items, a second and a half apart.
+        try one.press("Enter")
+        try one.waitForPlaying(item: 1)
+        for _ in 0..<2 {
+            Thread.sleep(forTimeInterval: 1.5)
+            try one.press("Right")
+        }
+        let lastShown = Date()
+        let after = try other.waitFor("Ayla's ring grey in the other terminal", timeout: 10) { lines in
+            Self.ringTop(lines)?.hasPrefix("   ┏━━━━━━┓") == true
+        }
+        let took = Date().timeIntervalSince(lastShown)
+        print("seen sync: the ring turned grey in the other terminal \(Int(took * 1000)) ms after the last item was shown")
+        // A batch goes out at most once a second, and the other terminal's wait at the
+        // server is answered at once; the rest is tmux and the screen (polled every 50 ms).
+        #expect(took < 2, "\(Int(took * 1000)) ms: \(after.prefix(6))")
+
+        // And it outlives both: the other terminal started again sees it grey at once.
+        try other.press("q")
+        try other.waitForPrompt()
+        try other.type(command)
+        try other.waitForLoadedRingRow()
+        let again = try other.waitFor("the ring grey after a restart", timeout: 10) { Self.ringTop($0)?.hasPrefix("   ┏━━━━━━┓") == true }
+        #expect(Self.ringTop(again) != nil)
+        // Stopped while both terminals wait at it for news: the waits end at once, and the
+        // server with them.
+        let stopping = Date()
+        #expect(server.stop() == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5, "SIGTERM to exit: \(Date().timeIntervalSince(stopping)) s")
+        try one.press("q")
+        try one.press("q")
+        let logged = try String(contentsOf: log, encoding: .utf8)
+        #expect(logged.contains("PUT /v1/seen 200") && !logged.contains(token.dropFirst(3).prefix(12)), "the token is never logged")
+    }
+
+    @Test func aWrongTokenIsOneClearLineAndTheAppStillRuns() throws {
+        let (folder, log) = try ServeEndToEndTests.scratch("seen-wrong")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewers = folder.appendingPathComponent("viewers.txt").path
+        _ = try Binary.run(["serve", "add-viewer", "ayla", "--viewers", viewers])
+        let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers])
+        defer { _ = server.stop() }
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.type("STORIES_TOKEN=st_wrong \(try Binary.requireBuilt()) --server http://127.0.0.1:\(server.port)")
+        let screen = try tmux.waitFor("the refusal said") { $0.joined().contains("401") }
+        #expect(screen.joined().contains("a viewer's token is needed"), "\(screen)")
+        try tmux.press("q")
+        try tmux.waitForPrompt()
+        // A token that is not one (spaces, control characters): refused before any request.
+        let bad = try Binary.run(["--server", "http://127.0.0.1:\(server.port)", "--headless"], environment: ["STORIES_TOKEN": "two words"])
+        #expect(bad.status == 1 && bad.err.contains("STORIES_TOKEN: a token is 1 to 256 printable characters"), "\(bad.err)")
+    }
+}
