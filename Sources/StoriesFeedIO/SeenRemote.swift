@@ -6,9 +6,11 @@ import StoriesCore
 /// about what is shown.
 public protocol SeenRemote: AnyObject, Sendable {
     /// Starts syncing from `local` (what this machine has): `arrived` gets what was seen
-    /// elsewhere, `problem` a line when syncing stops working (nil when it works again).
-    /// Both are called on any thread.
-    func start(local: SeenState, arrived: @escaping @Sendable (SeenState) -> Void, problem: @escaping @Sendable (String?) -> Void)
+    /// elsewhere, `problem` a line when syncing stops working (nil when it works again),
+    /// `changed` is called when the remote's state moved (what it works out from it, a
+    /// server's home, is worth asking for again). All are called on any thread.
+    func start(local: SeenState, arrived: @escaping @Sendable (SeenState) -> Void, problem: @escaping @Sendable (String?) -> Void,
+               changed: @escaping @Sendable () -> Void)
     /// The state now: what is new in it is queued (on disk) and sent.
     func push(_ state: SeenState)
     /// Sends what is queued, waiting at most `timeout` seconds (the app is quitting); what

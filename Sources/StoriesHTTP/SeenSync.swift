@@ -39,6 +39,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     private var problemSaid = false
     private var arrived: (@Sendable (SeenState) -> Void)?
     private var problem: (@Sendable (String?) -> Void)?
+    private var changed: (@Sendable () -> Void)?
     /// How long the server may hold a GET (below any proxy's read timeout).
     let wait: Double
     /// The shortest time between two batches.
@@ -56,11 +57,13 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
         self.interval = max(0.05, interval)
     }
 
-    public func start(local: SeenState, arrived: @escaping @Sendable (SeenState) -> Void, problem: @escaping @Sendable (String?) -> Void) {
+    public func start(local: SeenState, arrived: @escaping @Sendable (SeenState) -> Void, problem: @escaping @Sendable (String?) -> Void,
+                      changed: @escaping @Sendable () -> Void = {}) {
         queue.async { [self] in
             latest = local
             self.arrived = arrived
             self.problem = problem
+            self.changed = changed
         }
         let thread = Thread { [self] in pullForever() }
         thread.name = "stories.seen.pull"
@@ -138,9 +141,10 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     private func sent(_ batch: SeenWire.Batch, _ outcome: Outcome) {
         sending = false
         switch outcome {
-        case .taken:
+        case .taken(let receipt):
             // Left out as unknown, or kept: either way not sent again.
             known.merge(Self.state(batch.entries, tooltips: batch.tooltips))
+            if receipt.recorded > 0 || !batch.tooltips.isEmpty { changed?() }
             sendFailures = 0
             nextSend = .now() + interval
             if problemSaid { problemSaid = false; problem?(nil) }
@@ -204,14 +208,17 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
                 let news = Self.state(changes.entries, tooltips: changes.tooltips)
                 since = changes.next
                 // News is what this terminal has not seen itself.
-                let (fresh, tell) = queue.sync { () -> (SeenState, (@Sendable (SeenState) -> Void)?) in
+                let (fresh, tell, moved) = queue.sync { () -> (SeenState, (@Sendable (SeenState) -> Void)?, (@Sendable () -> Void)?) in
                     known.merge(news)
                     if !changes.more { ready = true }
                     if problemSaid, !sendingStopped, sendFailures == 0 { problemSaid = false; problem?(nil) }
                     sendWhenDue()
-                    return (news.subtracting(latest), arrived)
+                    return (news.subtracting(latest), arrived, changed)
                 }
-                if !fresh.isEmpty { tell?(fresh) }
+                if !fresh.isEmpty {
+                    tell?(fresh)
+                    moved?()
+                }
             case .failure(let refusal) where refusal.status == 401:
                 queue.sync {
                     sendingStopped = true

@@ -325,6 +325,12 @@ public struct FeedAPI: Sendable {
         return found
     }
 
+    /// `home.json` as it is and its tag (nil: none, or it cannot be read: `home` says why).
+    public func homeTemplate() -> (bytes: Data, etag: String)? {
+        guard let file = try? files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes), let bytes = try? file.contents() else { return nil }
+        return (bytes, file.etag)
+    }
+
     private func home(_ request: APIRequest, head: Bool) -> APIResponse {
         do {
             let file = try files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes)

@@ -117,6 +117,9 @@ public struct FeedServer: Sendable {
                                  body: request.method == .head ? Data() : body)
         } else if let viewer, request.uri.path == "/v1/seen" {
             answer = await seenAnswer(request, viewer: viewer)
+        } else if let viewer, let seen, request.uri.path == "/v1/home", request.method == .get || request.method == .head,
+                  let personal = await seen.home(api, viewer: viewer, request: apiRequest) {
+            answer = personal
         } else if case .folder = api.source {
             // A folder's answers list folders and read file headers: blocking work, kept off
             // the few threads that run every request, on a fixed set of serial queues (each

@@ -18,6 +18,8 @@ public struct SeenAPI: Sendable {
     /// Which items each of these stories has (a story the feed does not have is left out).
     let catalog: @Sendable ([StoryID]) async -> [StoryID: Set<ItemID>]
     let signals = SeenSignals()
+    /// Homes worked out, by viewer, counter and template tag.
+    let homes = HomeMemo()
     /// The clock times are bounded by (seconds since 1970).
     let now: @Sendable () -> Int64
 
@@ -116,6 +118,27 @@ public struct SeenAPI: Sendable {
         }
     }
 
+    /// `GET /v1/home` for one viewer: `home.json` worked out from their seen state
+    /// (`ViewerHome`), kept while neither their counter nor the file moves, so an unchanged
+    /// home is a 304 without reading their state. Its tag is the bytes' own, so it differs
+    /// from viewer to viewer. A store that cannot be read gives the home of a viewer who has
+    /// seen nothing yet (the feed goes on; `/v1/seen` says what is wrong).
+    func home(_ api: FeedAPI, viewer: Viewers.Viewer, request: APIRequest) async -> APIResponse? {
+        guard let template = api.homeTemplate() else { return nil }
+        let counter = (try? await database.counter(viewer: viewer.name)) ?? -1
+        let key = "\(viewer.name)|\(counter)|\(template.etag)"
+        if counter >= 0, let kept = homes.get(key) {
+            return api.document(kept.body, request, head: request.method == "HEAD", etag: kept.tag)
+        }
+        let state = try? await database.everything(viewer: viewer.name)
+        let seen = ViewerHome.Seen(items: state?.items ?? [:], tooltips: state?.tooltips ?? [])
+        let items = await catalog(ViewerHome.stories(in: template.bytes))
+        guard let body = ViewerHome.personalize(template.bytes, seen: seen, items: items) else { return nil }
+        let tag = ETag.strong(for: body)
+        if let state { homes.set("\(viewer.name)|\(state.counter)|\(template.etag)", body: body, tag: tag) }
+        return api.document(body, request, head: request.method == "HEAD", etag: tag)
+    }
+
     /// The store cannot be used: 503, with when to try again; the client keeps its batch.
     static func unavailable(_ failure: SeenStoreFailure) -> APIResponse {
         answer(503, FeedWire.error("the seen store cannot be used now: \(failure.description)", status: 503), extra: [("Retry-After", "2")])
@@ -183,5 +206,21 @@ final class SeenSignals: @unchecked Sendable {
             return found
         }
         continuation?.resume()
+    }
+}
+
+/// Homes worked out for viewers, at most a few thousand (emptied when full).
+/// `@unchecked Sendable`: `kept` is touched only under `lock`.
+final class HomeMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [String: (body: Data, tag: String)] = [:]
+
+    func get(_ key: String) -> (body: Data, tag: String)? { lock.withLock { kept[key] } }
+
+    func set(_ key: String, body: Data, tag: String) {
+        lock.withLock {
+            if kept.count >= 4096 { kept.removeAll() }
+            kept[key] = (body, tag)
+        }
     }
 }

@@ -51,6 +51,11 @@ public protocol SeenDatabase: Sendable {
     func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64
     /// What the viewer recorded after `since`, at most about `limit` items.
     func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges
+    /// The viewer's counter: it moves with every batch (a home worked out at one value of
+    /// it is the same until it moves).
+    func counter(viewer: String) async throws(SeenStoreFailure) -> Int64
+    /// Everything the viewer has seen, and the tooltips they were shown.
+    func everything(viewer: String) async throws(SeenStoreFailure) -> (counter: Int64, items: [StoryID: Set<ItemID>], tooltips: Set<String>)
     /// The schema version the store is at (tests, `stories serve` at start).
     func schemaVersion() async throws(SeenStoreFailure) -> Int
     func close() async
@@ -290,6 +295,24 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
                                                [.text(viewer), .integer(Int(since)), .integer(Int(next))])
                 .compactMap { $0.column("tooltip")?.string }
             return SeenChanges(entries: entries, tooltips: tooltips, next: next, more: more)
+        }
+    }
+
+    public func counter(viewer: String) async throws(SeenStoreFailure) -> Int64 {
+        try await using { () throws(SeenStoreFailure) -> Int64 in
+            Int64(try await self.rows("SELECT seq FROM viewers WHERE name = ?", [.text(viewer)]).first?.column("seq")?.integer ?? 0)
+        }
+    }
+
+    public func everything(viewer: String) async throws(SeenStoreFailure) -> (counter: Int64, items: [StoryID: Set<ItemID>], tooltips: Set<String>) {
+        try await using { () throws(SeenStoreFailure) -> (counter: Int64, items: [StoryID: Set<ItemID>], tooltips: Set<String>) in
+            let counter = Int64(try await self.rows("SELECT seq FROM viewers WHERE name = ?", [.text(viewer)]).first?.column("seq")?.integer ?? 0)
+            var items: [StoryID: Set<ItemID>] = [:]
+            for row in try await self.rows("SELECT story, item FROM seen WHERE viewer = ?", [.text(viewer)]) {
+                if let story = row.column("story")?.string, let item = row.column("item")?.string { items[story, default: []].insert(item) }
+            }
+            let tooltips = Set(try await self.rows("SELECT tooltip FROM tooltips WHERE viewer = ?", [.text(viewer)]).compactMap { $0.column("tooltip")?.string })
+            return (counter, items, tooltips)
         }
     }
 

@@ -207,6 +207,9 @@ public final class TerminalApp {
         }, problem: { line in
             guard let line else { return }
             DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.notice(line)) } }
+        }, changed: {
+            // The server works out this viewer's home from what they have seen.
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.home(.stale)) } }
         })
     }
 

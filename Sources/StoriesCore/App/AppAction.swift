@@ -84,6 +84,9 @@ public enum HomeNews: Equatable, Sendable {
     /// They did not: asked again with backoff when the failure was the network's
     /// (`retry`), else said once and left (a 404, a document that is not a home).
     case failed(String, retry: Bool)
+    /// What they are made from changed at the source (a server that works out each viewer's
+    /// home took or sent seen state, issue 34): asked for again (a 304 when nothing moved).
+    case stale
 }
 
 /// The media runtime's news.

@@ -139,12 +139,22 @@ public enum HomeDecoder {
                 if !text.isEmpty { badge = Badge(text: text, color: color ?? RGB(0xE6, 0x39, 0x46)) }
             }
             var progress: Double?
+            var fromSeen = false
             if let progressField = try field.member("progress") {
-                let value = try progressField.number()
-                guard value.isFinite, value >= 0, value <= 1 else {
-                    throw progressField.fail("expected a number from 0 to 1, found \(value)")
+                // "seen": how much of the cell's story the viewer has seen (issue 34).
+                if case .string(let word) = progressField.value {
+                    guard word == "seen" else { throw progressField.fail("expected a number from 0 to 1 or \"seen\", found '\(SafeText.line(String(word.prefix(20))))'") }
+                    fromSeen = true
+                } else {
+                    let value = try progressField.number()
+                    guard value.isFinite, value >= 0, value <= 1 else {
+                        throw progressField.fail("expected a number from 0 to 1 or \"seen\", found \(value)")
+                    }
+                    progress = value
                 }
-                progress = value
+            }
+            if let hideField = try field.member("hide") {
+                guard try hideField.string() == "seen" else { throw hideField.fail("expected \"seen\" (the cell goes once its story is seen)") }
             }
             var tooltip: Tooltip?
             if let tooltipField = try field.member("tooltip") {
@@ -157,8 +167,10 @@ public enum HomeDecoder {
             if let actionField = try field.member("action") {
                 action = try self.action(actionField, depth: depth)
             }
-            return HomeCell(id: id, title: title, subtitle: subtitle?.spans.isEmpty == true ? nil : subtitle, badge: badge,
-                            progress: progress, tooltip: tooltip, picture: picture, action: action)
+            var cell = HomeCell(id: id, title: title, subtitle: subtitle?.spans.isEmpty == true ? nil : subtitle, badge: badge,
+                                progress: progress, tooltip: tooltip, picture: picture, action: action)
+            cell.progressFromSeen = fromSeen
+            return cell
         }
 
         /// An action, or nil (with a warning) when its type is not one this build runs.

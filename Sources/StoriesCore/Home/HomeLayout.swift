@@ -56,6 +56,10 @@ public struct HomeCell: Equatable, Sendable {
     public var picture: Media?
     /// What Enter or a click on the cell does; nil: nothing.
     public var action: HomeAction?
+    /// `"progress": "seen"`: the bar shows how much of the cell's story the viewer has seen,
+    /// worked out from the seen state as it changes (a server with viewers sends the
+    /// number instead, issue 34).
+    public var progressFromSeen = false
 
     public init(id: String, title: FormattedText, subtitle: FormattedText? = nil, badge: Badge? = nil,
                 progress: Double? = nil, tooltip: Tooltip? = nil, picture: Media? = nil, action: HomeAction? = nil) {
@@ -123,6 +127,9 @@ public struct FormattedText: Equatable, Sendable {
 public struct Badge: Equatable, Sendable {
     public var text: String
     public var color: RGB
+
+    /// `{new}` in a badge's text stands for the number of the story's items not seen yet.
+    public static let newCount = "{new}"
 
     public init(text: String, color: RGB) {
         self.text = text

@@ -96,9 +96,22 @@ public enum ViewModelFactory {
             let cells = section.cells.map { cell -> HomeCellViewModel in
                 var isSeen = false
                 var hint: String?
+                var progress = cell.progress
+                var badge = cell.badge
+                let counts = badge?.text.contains(Badge.newCount) == true
+                if counts { badge = nil }
                 switch cell.action {
                 case .openStory(let id)?:
-                    if let items = input.storyItems[id] { isSeen = seen.isFullySeen(story: id, items: items) }
+                    if let items = input.storyItems[id] {
+                        isSeen = seen.isFullySeen(story: id, items: items)
+                        // What a home template leaves to the seen state (a local feed's
+                        // home.json; a server with viewers sends the numbers).
+                        let unseen = seen.unseenCount(story: id, items: items)
+                        if cell.progressFromSeen, !items.isEmpty { progress = Double(items.count - unseen) / Double(items.count) }
+                        if counts, unseen > 0, let template = cell.badge {
+                            badge = Badge(text: template.text.replacingOccurrences(of: Badge.newCount, with: String(unseen)), color: template.color)
+                        }
+                    }
                     hint = input.storyAuthors[id].map { "open \($0)'s story" } ?? "open the story"
                 case .openSections(let title, let sections)?:
                     let count = sections.count == 1 ? "1 section" : "\(sections.count) sections"
@@ -112,9 +125,9 @@ public enum ViewModelFactory {
                     id: cell.id,
                     title: cell.title.truncated(toWidth: max(1, textWidth)),
                     subtitle: cell.subtitle?.truncated(toWidth: max(1, textWidth)),
-                    badge: cell.badge,
-                    progress: cell.progress,
-                    progressLabel: cell.progress.map { "\(Int(($0 * 100).rounded()))%" },
+                    badge: badge,
+                    progress: progress,
+                    progressLabel: progress.map { "\(Int(($0 * 100).rounded()))%" },
                     name: cell.title.plain.truncated(toWidth: bubbleNameWidth),
                     initials: initials(of: cell.title.plain),
                     isSeen: isSeen,

@@ -28,6 +28,11 @@ extension Reduction {
             // One line for a run of failures, not one per attempt.
             if attempt == 1 { delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again", topic: "home")])) }
             effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
+        case .stale:
+            // Only once the first answer came; one on its way, or a retry, brings the new one.
+            guard state.home.request == .loaded else { break }
+            state.home.request = .loading(attempt: 1)
+            effects.append(.loadHome)
         }
     }
 
