@@ -5,7 +5,8 @@ import Testing
 /// Issue 34, "done when": one viewer in two terminals against `stories serve --viewers`;
 /// what is watched in one turns its ring grey in the other.
 @Suite(.ownThread) struct SeenSyncEndToEndTests {
-    /// The ring row's top line: `┓`/`╮` ends a seen bubble, `●` one with something new.
+    /// The ring row's top line: `┓`/`╮` ends a seen bubble, `●` one with something new
+    /// (Ayla's first, selected: `┏`; Mika's second).
     static func ringTop(_ lines: [String]) -> String? {
         lines.prefix(6).first { $0.contains("┏") || $0.contains("╭") }
     }
@@ -24,46 +25,61 @@ import Testing
         let binary = try Binary.requireBuilt()
         let command = "STORIES_TOKEN=\(token) \(binary) --server http://127.0.0.1:\(server.port)"
         // Two terminals, each with its own state and cache folders: two machines as far as
-        // the app can tell.
-        let one = try Tmux(width: 100, height: 30)
-        let other = try Tmux(width: 100, height: 30)
+        // the app can tell. Tall enough for the home's Continue watching cards.
+        let one = try Tmux(width: 100, height: 40)
+        let other = try Tmux(width: 100, height: 40)
         try one.type(command)
         try other.type(command)
         try one.waitForLoadedRingRow()
         try other.waitForLoadedRingRow()
         let before = try #require(Self.ringTop(try other.screen()))
-        #expect(before.hasPrefix("   ┏━━━━━━●"), "Ayla's ring is new: \(before)")
+        #expect(before.hasPrefix("   ┏━━━━━━●  ╭──────●"), "Mika's ring is new: \(before)")
+        func mikasCard(_ lines: [String]) -> String? {
+            guard let title = lines.firstIndex(where: { $0.contains("│ Coffee and a cat") }), title + 1 < lines.count else { return nil }
+            return lines[title + 1]
+        }
+        #expect(try other.waitFor("Mika's card at 0%") { mikasCard($0)?.contains("── 0% │") == true }.isEmpty == false)
 
-        // Ayla's story watched to its end in one: three items, a second and a half apart.
+        // Mika's first item watched in one: her Continue watching card moves on both.
+        try one.press("Right")
         try one.press("Enter")
         try one.waitForPlaying(item: 1)
-        for _ in 0..<2 {
-            Thread.sleep(forTimeInterval: 1.5)
-            try one.press("Right")
-        }
+        let moved = try other.waitFor("Mika's card at 33% in the other terminal", timeout: 10) { mikasCard($0)?.contains("33% │") == true }
+        #expect(mikasCard(moved)?.contains("━━━━━━") == true, "\(moved)")
+        try one.press("Escape")
+        _ = try one.waitFor("Mika's card at 33% in this terminal", timeout: 10) { mikasCard($0)?.contains("33% │") == true }
+
+        // The rest of her story, a second and a half apart: her ring grey in the other, and
+        // her card gone from both (the home hides a story once it is seen).
+        try one.press("Enter")
+        try one.waitForPlaying(item: 2)
+        Thread.sleep(forTimeInterval: 1.5)
+        try one.press("Right")
         let lastShown = Date()
-        let after = try other.waitFor("Ayla's ring grey in the other terminal", timeout: 10) { lines in
-            Self.ringTop(lines)?.hasPrefix("   ┏━━━━━━┓") == true
+        let after = try other.waitFor("Mika's ring grey in the other terminal", timeout: 10) { lines in
+            Self.ringTop(lines)?.hasPrefix("   ┏━━━━━━●  ╭──────╮") == true
         }
         let took = Date().timeIntervalSince(lastShown)
         print("seen sync: the ring turned grey in the other terminal \(Int(took * 1000)) ms after the last item was shown")
         // A batch goes out at most once a second, and the other terminal's wait at the
         // server is answered at once; the rest is tmux and the screen (polled every 50 ms).
         #expect(took < 2, "\(Int(took * 1000)) ms: \(after.prefix(6))")
+        _ = try other.waitFor("Mika's card gone in the other terminal", timeout: 10) { $0.contains { $0.contains("Grass, up close") } && mikasCard($0) == nil }
+        try one.press("Escape")
+        _ = try one.waitFor("Mika's card gone in this terminal", timeout: 10) { $0.contains { $0.contains("Grass, up close") } && mikasCard($0) == nil }
 
         // And it outlives both: the other terminal started again sees it grey at once.
         try other.press("q")
         try other.waitForPrompt()
         try other.type(command)
         try other.waitForLoadedRingRow()
-        let again = try other.waitFor("the ring grey after a restart", timeout: 10) { Self.ringTop($0)?.hasPrefix("   ┏━━━━━━┓") == true }
+        let again = try other.waitFor("the ring grey after a restart", timeout: 10) { Self.ringTop($0)?.hasPrefix("   ┏━━━━━━●  ╭──────╮") == true }
         #expect(Self.ringTop(again) != nil)
         // Stopped while both terminals wait at it for news: the waits end at once, and the
         // server with them.
         let stopping = Date()
         #expect(server.stop() == 0)
         #expect(Date().timeIntervalSince(stopping) < 5, "SIGTERM to exit: \(Date().timeIntervalSince(stopping)) s")
-        try one.press("q")
         try one.press("q")
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.contains("PUT /v1/seen 200") && !logged.contains(token.dropFirst(3).prefix(12)), "the token is never logged")
