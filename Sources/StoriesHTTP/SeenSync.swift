@@ -22,7 +22,10 @@ import StoriesFeedIO
 public final class SeenSync: SeenRemote, @unchecked Sendable {
     public let server: URL
     private let authorization: String?
-    private let queue = DispatchQueue(label: "stories.seen.sync", qos: .utility)
+    /// Threads of its own, not Dispatch's pool: a request waits on its thread, and a pool
+    /// kept busy by other work (a test run's hundreds of tests) would hold the sync up.
+    private let queue = Worker(name: "stories.seen.sync")
+    private let sender = Worker(name: "stories.seen.send")
     /// What the server has (sent and taken, or heard from it).
     private var known = SeenState()
     /// The app's state, as last pushed.
@@ -85,7 +88,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             let missing = latest.subtracting(known)
             guard ready, !sendingStopped, !sending, !missing.isEmpty else { done.signal(); return }
             let batch = Self.batch(of: missing)
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
+            sender.async { [self] in
                 _ = put(batch, timeout: timeout)
                 done.signal()
             }
@@ -111,7 +114,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
         }
         let batch = Self.batch(of: missing)
         sending = true
-        DispatchQueue.global(qos: .utility).async { [self] in
+        sender.async { [self] in
             let result = put(batch, timeout: 15)
             queue.async { [self] in sent(batch, result) }
         }
@@ -154,6 +157,8 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             nextSend = .now() + delay
             problemSaid = true
             problem?("Seen state not synced with the server: \(reason); kept here, trying again in \(Int(delay)) s")
+        case .refused(404, _), .refused(405, _):
+            sendingStopped = true // no seen state kept there (see `pullForever`)
         case .refused(401, _):
             sendingStopped = true
             problemSaid = true
@@ -219,6 +224,14 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
                     tell?(fresh)
                     moved?()
                 }
+            case .failure(let refusal) where refusal.status == 404 || refusal.status == 405:
+                // A server that keeps no seen state (`--database none`, or one from before
+                // there were viewers): nothing to sync, nothing to say.
+                queue.sync {
+                    sendingStopped = true
+                    pullStopped = true
+                }
+                return
             case .failure(let refusal) where refusal.status == 401:
                 queue.sync {
                     sendingStopped = true
@@ -278,5 +291,69 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
         var items: [StoryID: Set<ItemID>] = [:]
         for entry in entries { items[entry.story, default: []].insert(entry.item) }
         return SeenState(items: items, tooltips: Set(tooltips))
+    }
+}
+
+/// A thread that runs jobs in order, each at its time: what `SeenSync` needs of a serial
+/// queue, on a thread that is there whatever else the process is doing.
+/// `@unchecked Sendable`: `jobs` is touched only under `condition`.
+final class Worker: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [(at: DispatchTime, order: UInt64, job: () -> Void)] = []
+    private var counter: UInt64 = 0
+
+    init(name: String) {
+        let thread = Thread { [self] in loop() }
+        thread.name = name
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    func async(_ job: @escaping () -> Void) { asyncAfter(deadline: .now(), job) }
+
+    func asyncAfter(deadline: DispatchTime, _ job: @escaping () -> Void) {
+        condition.lock()
+        counter &+= 1
+        jobs.append((deadline, counter, job))
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `job` on the thread and waits for it (never from the thread itself).
+    func sync<T>(execute job: () -> T) -> T {
+        // It does not outlive this call: the call waits for it.
+        withoutActuallyEscaping(job) { job in
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var result: T?
+            async {
+                result = job()
+                done.signal()
+            }
+            done.wait()
+            guard let result else { preconditionFailure("the job ran and set its result") }
+            return result
+        }
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            var next: (at: DispatchTime, order: UInt64, job: () -> Void)?
+            while next == nil {
+                let now = DispatchTime.now()
+                if let index = jobs.indices.min(by: { (jobs[$0].at, jobs[$0].order) < (jobs[$1].at, jobs[$1].order) }) {
+                    if jobs[index].at <= now {
+                        next = jobs.remove(at: index)
+                    } else {
+                        let wait = Double(jobs[index].at.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9
+                        _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
+                    }
+                } else {
+                    condition.wait()
+                }
+            }
+            condition.unlock()
+            next?.job()
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import SQLiteNIO
 import StoriesCore
 
@@ -113,6 +114,13 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     private var identity: (dev_t, ino_t)?
     private let gate = SerialGate()
     public let path: String
+    /// SQLite's blocking calls run here, on threads of the store's own: NIO's shared pool
+    /// may be busy with anyone's blocking work.
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
 
     private init(path: String) {
         self.path = path
@@ -152,7 +160,8 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
         do {
             var logger = Logger(label: "stories.seen")
             logger.logLevel = .critical
-            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: Self.pool, logger: logger,
+                                                         on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
             throw SeenStoreFailure("cannot open: \(Self.reason(error))")
         }

@@ -65,7 +65,9 @@ import Testing
 
     @Test(arguments: [
         (#"{"id":"x"}"#, "home.json: sections[0].cells[0].title: missing; cell skipped"),
-        (#"{"id":"x","title":"T","progress":1.5}"#, "home.json: sections[0].cells[0].progress: expected a number from 0 to 1, found 1.5; cell skipped"),
+        (#"{"id":"x","title":"T","progress":1.5}"#, "home.json: sections[0].cells[0].progress: expected a number from 0 to 1 or \"seen\", found 1.5; cell skipped"),
+        (#"{"id":"x","title":"T","progress":"half"}"#, "home.json: sections[0].cells[0].progress: expected a number from 0 to 1 or \"seen\", found 'half'; cell skipped"),
+        (#"{"id":"x","title":"T","hide":"always"}"#, "home.json: sections[0].cells[0].hide: expected \"seen\" (the cell goes once its story is seen); cell skipped"),
         (#"{"id":"x","title":"T","badge":{"text":"B","color":"chartreuse-ish"}}"#,
          "home.json: sections[0].cells[0].badge.color: expected a colour like \"#e63946\" or one of accent, blue, green, grey, muted, orange, pink, purple, red, warning, white, yellow; cell skipped"),
         (#"{"id":"x","title":"T","action":{"type":"link","url":"javascript:alert(1)"}}"#,

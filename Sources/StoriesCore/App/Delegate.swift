@@ -8,6 +8,9 @@ enum Delegate: Equatable {
     // The shared context.
     /// The feed's page named the feed: the title line says it.
     case title(String)
+    /// What the viewer saw elsewhere (a server's seen state) is merged with what was seen
+    /// here; the rings of the stories that gained an item are built again.
+    case mergeSeen(SeenState)
     /// The feed's page said which way it reads.
     case direction(LayoutDirection)
     /// The source failed for a reason that may pass (`sourceUnreachable`).
@@ -87,6 +90,8 @@ extension Reduction {
         switch delegate {
         case .title(let title):
             state.title = title
+        case .mergeSeen(let other):
+            ringChanged += state.seen.merge(other).filter { store.positions[$0] != nil }
         case .direction(let direction):
             state.feedDirection = direction
         case .sourceFailed(let reason):

@@ -60,12 +60,10 @@ extension Reduction {
             }
             delegate(.storyFailed(id, reason: reason))
         case .seenElsewhere(let other):
-            let changed = state.seen.merge(other)
-            guard !changed.isEmpty else { return }
-            // Only the rings that changed are built again, and the home's cells (their
-            // counts of new items and progress follow what is seen).
-            ringChanged += changed.filter { store.positions[$0] != nil }
-            if levelOpensStories || !state.home.level.sections.isEmpty { homeChanged = true }
+            let before = state.seen
+            delegate(.mergeSeen(other))
+            // The home's cells follow too (their counts of new items and progress).
+            if state.seen != before, levelOpensStories || !state.home.level.sections.isEmpty { homeChanged = true }
         }
     }
 
