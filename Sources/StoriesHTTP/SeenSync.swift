@@ -206,14 +206,14 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     private func pullForever() {
         var since: Int64 = 0
         var failures = 0
-        while !queue.sync(execute: { pullStopped }) {
+        while !queue.sync(execute: { [self] in pullStopped }) {
             switch pull(since: since, wait: ready(since) ? wait : 0) {
             case .success(let changes):
                 failures = 0
                 let news = Self.state(changes.entries, tooltips: changes.tooltips)
                 since = changes.next
                 // News is what this terminal has not seen itself.
-                let (fresh, tell, moved) = queue.sync { () -> (SeenState, (@Sendable (SeenState) -> Void)?, (@Sendable () -> Void)?) in
+                let (fresh, tell, moved) = queue.sync { [self] () -> (SeenState, (@Sendable (SeenState) -> Void)?, (@Sendable () -> Void)?) in
                     known.merge(news)
                     if !changes.more { ready = true }
                     if problemSaid, !sendingStopped, sendFailures == 0 { problemSaid = false; problem?(nil) }
@@ -227,13 +227,13 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             case .failure(let refusal) where refusal.status == 404 || refusal.status == 405:
                 // A server that keeps no seen state (`--database none`, or one from before
                 // there were viewers): nothing to sync, nothing to say.
-                queue.sync {
+                queue.sync { [self] in
                     sendingStopped = true
                     pullStopped = true
                 }
                 return
             case .failure(let refusal) where refusal.status == 401:
-                queue.sync {
+                queue.sync { [self] in
                     sendingStopped = true
                     pullStopped = true
                     problemSaid = true
@@ -243,13 +243,13 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             case .failure(let refusal):
                 failures += 1
                 let delay = min(30, pow(2, Double(min(failures, 6) - 1)))
-                queue.sync {
+                queue.sync { [self] in
                     // Sending goes on from what is known (the server dedups what it has).
                     ready = true
                     sendWhenDue()
                 }
                 if failures >= 2 {
-                    queue.sync { problemSaid = true; problem?("Seen state from other terminals is not arriving: \(refusal.reason); trying again in \(Int(delay)) s") }
+                    queue.sync { [self] in problemSaid = true; problem?("Seen state from other terminals is not arriving: \(refusal.reason); trying again in \(Int(delay)) s") }
                 }
                 Thread.sleep(forTimeInterval: delay)
             }
@@ -257,7 +257,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     }
 
     /// Whether the first answer came (the pulls before it do not wait).
-    private func ready(_ since: Int64) -> Bool { queue.sync { ready } }
+    private func ready(_ since: Int64) -> Bool { queue.sync { [self] in ready } }
 
     struct Refusal: Error {
         var status: Int
@@ -319,20 +319,23 @@ final class Worker: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs `job` on the thread and waits for it (never from the thread itself).
-    func sync<T>(execute job: () -> T) -> T {
-        // It does not outlive this call: the call waits for it.
-        withoutActuallyEscaping(job) { job in
-            let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var result: T?
-            async {
-                result = job()
-                done.signal()
-            }
-            done.wait()
-            guard let result else { preconditionFailure("the job ran and set its result") }
-            return result
+    /// Runs `job` on the thread and waits for it (never from the thread itself). Escaping:
+    /// the thread may still hold the job for a moment after it has run.
+    func sync<T>(execute job: @escaping () -> T) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box<T>()
+        async {
+            box.value = job()
+            done.signal()
         }
+        done.wait()
+        guard let value = box.value else { preconditionFailure("the job ran and set its result") }
+        return value
+    }
+
+    /// A job's result, handed to the waiting thread (the semaphore orders the two).
+    private final class Box<T>: @unchecked Sendable {
+        var value: T?
     }
 
     private func loop() {

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import SQLiteNIO
 import StoriesCore
+import StoriesFeedIO
 
 /// One item a viewer has seen, and when (seconds since 1970, as the server counts them).
 public struct SeenEntry: Sendable, Equatable, Hashable {
@@ -114,6 +115,10 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     private var identity: (dev_t, ino_t)?
     private let gate = SerialGate()
     public let path: String
+    /// The store's async work runs on a queue of its own (an unstructured task would
+    /// otherwise take Swift's cooperative pool, which other work can keep busy for long —
+    /// seen in the full test run: two minutes).
+    static let executor = QueueExecutor(label: "stories.seen.store")
     /// SQLite's blocking calls run here, on threads of the store's own: NIO's shared pool
     /// may be busy with anyone's blocking work.
     static let pool: NIOThreadPool = {
@@ -197,7 +202,7 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     /// work runs to its end even when the request that asked goes away (a transaction cut
     /// between BEGIN and COMMIT would stay open on the connection).
     private func using<T: Sendable>(_ work: @Sendable @escaping () async throws(SeenStoreFailure) -> T) async throws(SeenStoreFailure) -> T {
-        let result = await Task { () async -> Result<T, SeenStoreFailure> in
+        let result = await Task(executorPreference: Self.executor) { () async -> Result<T, SeenStoreFailure> in
             do throws(SeenStoreFailure) {
                 return .success(try await self.gate.run { () throws(SeenStoreFailure) -> T in
                     try await self.ensureOpen()

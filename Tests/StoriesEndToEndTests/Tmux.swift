@@ -296,3 +296,40 @@ final class Tmux {
         return nil
     }
 }
+
+/// Presses keys through one waiting shell, at the niceness given: each press is a line
+/// written to it, not a process the test starts — forking the test's own large process
+/// took tens of milliseconds on a loaded machine, and a test that times the app's answer to
+/// a key would time that fork too.
+final class KeyPresser {
+    private let child: Child
+    private let writeEnd: Int32
+
+    init(_ tmux: Tmux, niceness: Int) throws {
+        var fds: [Int32] = [-1, -1]
+        let pipe2 = try #require(Child.pipe2, "glibc has no pipe2")
+        try #require(pipe2(&fds, O_CLOEXEC) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "TMUX")
+        let loop = "while IFS= read -r key; do tmux -u -L '\(tmux.socket)' send-keys -t '\(tmux.session)' \"$key\"; done"
+        do {
+            child = try Child(["/usr/bin/env", "nice", "-n", String(niceness), "sh", "-c", loop], environment: environment, stdin: fds[0])
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw error
+        }
+        close(fds[0])
+        writeEnd = fds[1]
+    }
+
+    /// Sends a key by its tmux name ("Space", "m", "Enter").
+    func press(_ key: String) {
+        let bytes = Array((key + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+    }
+
+    deinit {
+        close(writeEnd) // the shell's read ends, and so does it
+        _ = child.wait()
+    }
+}
