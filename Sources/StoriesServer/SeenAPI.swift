@@ -156,6 +156,7 @@ public struct SeenAPI: Sendable {
 /// Wakes the GETs waiting on a viewer when a batch of theirs is recorded (in this process).
 /// `@unchecked Sendable`: `generations` and `waiting` are touched only under `lock`.
 final class SeenSignals: @unchecked Sendable {
+    static let timers = DispatchQueue(label: "stories.seen.timers")
     private let lock = NSLock()
     private var generations: [String: UInt64] = [:]
     private var waiting: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
@@ -192,10 +193,11 @@ final class SeenSignals: @unchecked Sendable {
                 return false
             }
             if now { continuation.resume(); return }
-            Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                self.resume(viewer, id)
-            }
+            // A Dispatch timer, not a task: the wait ends on time however busy Swift's
+            // cooperative pool is.
+            let (seconds, attoseconds) = (deadline - ContinuousClock.now).components
+            let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+            Self.timers.asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, 3_600_000_000_000)))) { self.resume(viewer, id) }
         }
     }
 
