@@ -63,7 +63,18 @@ import Testing
         try tmux.waitFor("the folder's stories over HTTP") { lines in
             lines.first?.hasSuffix(" 2 stories") == true && lines.contains { $0.contains("Cats") && $0.contains("Space tr") }
         }
+        // Paused once the viewer is open: on a loaded machine reading the screen can take
+        // longer than the photo's five seconds, and the story goes on to the next photo,
+        // which has no caption — then back to the first.
         try tmux.press("Enter")
+        _ = try tmux.waitFor("the viewer") { $0.joined(separator: "\n").contains("Esc close") }
+        try tmux.press("Space")
+        var captioned = false
+        for _ in 0..<30 where !captioned {
+            captioned = try tmux.screen().joined(separator: "\n").contains("Chelsea asleep on the sofa")
+            if !captioned { usleep(100_000) }
+        }
+        if !captioned { try tmux.press("Left") }
         try tmux.waitFor(text: "Chelsea asleep on the sofa")
         try tmux.press("q")
         try tmux.waitFor(text: "Enter open")

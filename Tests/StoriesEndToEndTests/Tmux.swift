@@ -259,7 +259,9 @@ final class Tmux {
             if condition(lines) { return lines }
             usleep(50_000)
         }
-        Issue.record("timed out waiting for \(what); the screen was:\n\(lines.joined(separator: "\n"))")
+        // Two issues: a long one can reach the log cut short, and the wait must be named.
+        Issue.record("timed out after \(Int(timeout)) s waiting for \(what)")
+        Issue.record("the screen, waiting for \(what):\n\(lines.joined(separator: "\n"))")
         throw CancellationError()
     }
 
