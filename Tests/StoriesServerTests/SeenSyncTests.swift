@@ -104,13 +104,20 @@ import Testing
                 sync.push(state)
                 try await Task.sleep(for: .milliseconds(200))
             }
+            // Every item reaches the store (waited for: the other suites can hold this
+            // process up for a while)…
+            var recorded = 0
+            let end = Date().addingTimeInterval(60)
+            while Date() < end, recorded < 6 {
+                recorded = try await setup.database.changes(viewer: "", since: 0, limit: 100).entries.count
+                if recorded < 6 { try await Task.sleep(for: .milliseconds(100)) }
+            }
             let spent = Date().timeIntervalSince(start)
-            try await Task.sleep(for: .milliseconds(1200))
-            let changes = try await setup.database.changes(viewer: "", since: 0, limit: 100)
-            #expect(changes.entries.count == 6, "every item reached the store")
+            #expect(recorded == 6, "every item reached the store")
+            // …in no more batches than one a second over the time it took.
             let log = try String(contentsOf: setup.folder.appendingPathComponent("log.txt"), encoding: .utf8)
             let puts = log.split(separator: "\n").filter { $0.contains("PUT /v1/seen 200") }.count
-            #expect(puts >= 2 && puts <= Int(spent) + 2, "\(puts) batches for six items over \(spent) s")
+            #expect(puts >= 1 && puts <= Int(spent.rounded(.up)) + 1, "\(puts) batches for six items over \(spent) s")
             sync.finish(timeout: 1)
         }
     }
