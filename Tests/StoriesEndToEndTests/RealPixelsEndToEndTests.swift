@@ -106,8 +106,13 @@ import Testing
         // The picture's top left: the window's border, then the progress bar and author band.
         let origin = (x: kind == .xterm ? 2 : 0, y: (kind == .xterm ? 2 : 0) + 2 * cell.height)
         sleep(2)
-        try terminal.press("Return", "space") // opened, and paused: it stays on this photo
-        sleep(3)
+        // Opened, then paused once the viewer has had time to open: it stays on this photo.
+        // (Pressed together, on a loaded machine the Space reached the row before the
+        // viewer was open, and the story went on to its next item.)
+        try terminal.press("Return")
+        sleep(2)
+        try terminal.press("space")
+        sleep(2)
         let open = graphics == "cells" ? bestMatch(try terminal.screenshot("\(graphics)-open"), expected, near: origin)
             : try Self.awaitPicture(terminal, expected, near: origin, name: "\(graphics)-open")
         let at = (x: open.x, y: open.y)
