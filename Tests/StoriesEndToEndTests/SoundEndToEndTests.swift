@@ -183,7 +183,7 @@ import Testing
 
     /// `stories bench sound` on the demo clip against the test's server: one JSON line for
     /// stories with every figure found, and one for its peer, mpv, which says it is missing
-    /// where mpv is not installed (.ci/run does not install it).
+    /// where mpv is not installed (.ci/run installs it; a machine without it says so).
     @Test func benchSoundMeasuresItsOwnPlay() throws {
         let lines = try Self.benchSound()
         let stories = try #require(lines.first { $0.contains(#""program":"stories""#) }, "\(lines)")
@@ -198,7 +198,7 @@ import Testing
 
     /// The peer measured beside stories — only where mpv is installed: elsewhere this test is
     /// reported as skipped, not passed.
-    @Test(.enabled(if: SoundEndToEndTests.mpvInstalled, "mpv is not installed (.ci/run does not install it; the peer is measured by hand)"))
+    @Test(.enabled(if: SoundEndToEndTests.mpvInstalled, "mpv is not installed (.ci/run installs it: apt-get install -y mpv)"))
     func benchSoundMeasuresMpvBesideIt() throws {
         let lines = try Self.benchSound()
         let mpv = try #require(lines.first { $0.contains(#""program":"mpv""#) }, "the peer's line: \(lines)")
