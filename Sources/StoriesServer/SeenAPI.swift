@@ -33,6 +33,10 @@ public struct SeenAPI: Sendable {
         self.database = database
         self.catalog = catalog
         self.now = now
+        // Batches other replicas record wake this one's waits too.
+        database.observe { [signals] viewer in
+            if let viewer { signals.notify(viewer) } else { signals.wakeAll() }
+        }
     }
 
     public func respond(method: String, query: [String: String], body: Data, viewer: Viewers.Viewer) async -> APIResponse {

@@ -61,19 +61,35 @@ public protocol SeenDatabase: Sendable {
     /// The schema version the store is at (tests, `stories serve` at start).
     func schemaVersion() async throws(SeenStoreFailure) -> Int
     func close() async
+    /// `handler` is told the viewer whose batch any server sharing the store recorded (nil:
+    /// anyone's may have been, unheard). A store only this process writes tells nothing: the
+    /// API wakes its own waits.
+    func observe(_ handler: @escaping @Sendable (String?) -> Void)
+}
+
+extension SeenDatabase {
+    public func observe(_ handler: @escaping @Sendable (String?) -> Void) {}
+}
+
+/// Where the stores' async work runs: a queue of their own (an unstructured task would
+/// otherwise take Swift's cooperative pool, which other work can keep busy for long — seen
+/// in the full test run: two minutes).
+enum SeenStoreExecution {
+    static let executor = QueueExecutor(label: "stories.seen.store")
 }
 
 /// The store's tables, one step a version; a store at version N runs steps N+1… at start,
 /// each in a transaction with the version it reaches. Written once, never edited: a new
-/// need is a new step.
+/// need is a new step. The same statements for SQLite and PostgreSQL: BIGINT is SQLite's
+/// INTEGER and PostgreSQL's 64 bits (its INTEGER has 32, too few for seconds past 2038).
 enum SeenSchema {
     static let steps: [[String]] = [
         // 1: viewers with their counters, the items they have seen, the tooltips shown.
         [
-            "CREATE TABLE viewers (name TEXT PRIMARY KEY, seq INTEGER NOT NULL)",
-            "CREATE TABLE seen (viewer TEXT NOT NULL, story TEXT NOT NULL, item TEXT NOT NULL, seq INTEGER NOT NULL, seen_at INTEGER NOT NULL, PRIMARY KEY (viewer, story, item))",
+            "CREATE TABLE viewers (name TEXT PRIMARY KEY, seq BIGINT NOT NULL)",
+            "CREATE TABLE seen (viewer TEXT NOT NULL, story TEXT NOT NULL, item TEXT NOT NULL, seq BIGINT NOT NULL, seen_at BIGINT NOT NULL, PRIMARY KEY (viewer, story, item))",
             "CREATE INDEX seen_by_seq ON seen (viewer, seq)",
-            "CREATE TABLE tooltips (viewer TEXT NOT NULL, tooltip TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (viewer, tooltip))",
+            "CREATE TABLE tooltips (viewer TEXT NOT NULL, tooltip TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (viewer, tooltip))",
         ],
     ]
     static var latest: Int { steps.count }
@@ -115,10 +131,7 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     private var identity: (dev_t, ino_t)?
     private let gate = SerialGate()
     public let path: String
-    /// The store's async work runs on a queue of its own (an unstructured task would
-    /// otherwise take Swift's cooperative pool, which other work can keep busy for long —
-    /// seen in the full test run: two minutes).
-    static let executor = QueueExecutor(label: "stories.seen.store")
+    static var executor: QueueExecutor { SeenStoreExecution.executor }
     /// SQLite's blocking calls run here, on threads of the store's own: NIO's shared pool
     /// may be busy with anyone's blocking work.
     static let pool: NIOThreadPool = {

@@ -35,7 +35,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Viewers and their tokens' hashes, one a line: every request then needs `Authorization: Bearer TOKEN` (`stories serve add-viewer NAME` adds one). Without it, one anonymous viewer.", valueName: "file"))
     var viewers: String?
 
-    @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), or `none`.", valueName: "path"))
+    @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), a PostgreSQL database that several servers share (postgres://USER@HOST:PORT/DATABASE; the password from PGPASSWORD), or `none`.", valueName: "path|url"))
     var database: String?
 
     func validate() throws {
@@ -69,8 +69,9 @@ struct ServeCommand: ParsableCommand {
             do {
                 try await server.run { port in
                     var line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
-                    if let database = seenDatabase as? SQLiteSeenDatabase {
-                        line += "stories serve: seen state in \(SafeText.line(database.path))"
+                    let place = (seenDatabase as? SQLiteSeenDatabase)?.path ?? (seenDatabase as? PostgresSeenDatabase)?.address.shown
+                    if let place {
+                        line += "stories serve: seen state in \(SafeText.line(place))"
                             + (server.options.viewers.required ? ", \(server.options.viewers.count) viewers\n" : ", one anonymous viewer\n")
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
@@ -101,9 +102,10 @@ struct ServeCommand: ParsableCommand {
     static func openSeenDatabase(_ choice: String?, folder: URL) throws -> (any SeenDatabase)? {
         if choice == "none" { return nil }
         let path: String
+        var postgres: PostgresSeenDatabase.Address?
         if let choice {
             if choice.hasPrefix("postgres://") || choice.hasPrefix("postgresql://") {
-                throw stories.fail("--database: PostgreSQL is not built into this version yet; give an SQLite file")
+                do throws(SeenStoreFailure) { postgres = try PostgresSeenDatabase.Address.parse(choice) } catch { throw stories.fail("\(error)") }
             }
             path = choice.hasPrefix("sqlite:") ? String(choice.dropFirst("sqlite:".count)) : choice
         } else {
@@ -114,7 +116,13 @@ struct ServeCommand: ParsableCommand {
         let opened = Opened()
         let done = DispatchSemaphore(value: 0)
         Task {
-            do throws(SeenStoreFailure) { opened.set(.success(try await SQLiteSeenDatabase.open(path: path))) } catch { opened.set(.failure(error)) }
+            do throws(SeenStoreFailure) {
+                if let postgres {
+                    opened.set(.success(try await PostgresSeenDatabase.open(postgres)))
+                } else {
+                    opened.set(.success(try await SQLiteSeenDatabase.open(path: path)))
+                }
+            } catch { opened.set(.failure(error)) }
             done.signal()
         }
         done.wait()
@@ -129,9 +137,9 @@ struct ServeCommand: ParsableCommand {
     /// is touched only under `lock`.
     final class Opened: @unchecked Sendable {
         private let lock = NSLock()
-        private var result: Result<SQLiteSeenDatabase, SeenStoreFailure>?
-        func set(_ value: Result<SQLiteSeenDatabase, SeenStoreFailure>) { lock.withLock { result = value } }
-        var value: Result<SQLiteSeenDatabase, SeenStoreFailure>? { lock.withLock { result } }
+        private var result: Result<any SeenDatabase, SeenStoreFailure>?
+        func set(_ value: Result<any SeenDatabase, SeenStoreFailure>) { lock.withLock { result = value } }
+        var value: Result<any SeenDatabase, SeenStoreFailure>? { lock.withLock { result } }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoriesTestSupport
 import StoriesMedia
 import Testing
 

@@ -11,13 +11,30 @@ import Testing
 @testable import StoriesServer
 
 /// Issue 34, points 1, 2, 4 and 6: viewers' seen state on the real server over loopback,
-/// kept in a real SQLite file.
+/// kept in a real SQLite file and in a real PostgreSQL server (the tests that do not depend
+/// on SQLite's own ways run on both).
 @Suite(.ownThread) struct SeenServerTests {
     struct Setup {
         let server: FeedServer
-        let database: SQLiteSeenDatabase
+        let database: any SeenDatabase
         let tokens: [String: String]
         let folder: URL
+    }
+
+    enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    /// A new empty store: an SQLite file in `folder`, or a new database on the test's
+    /// PostgreSQL server.
+    static func store(_ kind: Store, folder: URL) async throws -> any SeenDatabase {
+        switch kind {
+        case .sqlite: return try await SQLiteSeenDatabase.open(path: folder.appendingPathComponent("seen.sqlite").path)
+        case .postgres:
+            let postgres = try TestPostgres.shared()
+            return try await PostgresSeenDatabase.open(try PostgresSeenDatabase.Address.parse(postgres.url(try postgres.database())))
+        }
     }
 
     static func folder() throws -> URL {
@@ -27,7 +44,7 @@ import Testing
     }
 
     /// A server of the demo feed with viewers `names` (none: open) and its store in `folder`.
-    static func setup(_ names: [String] = ["ayla", "bo"], folder given: URL? = nil) async throws -> Setup {
+    static func setup(_ names: [String] = ["ayla", "bo"], folder given: URL? = nil, store: Store = .sqlite, database givenDatabase: (any SeenDatabase)? = nil) async throws -> Setup {
         let folder = try given ?? Self.folder()
         var tokens: [String: String] = [:]
         var options = FeedServer.Options()
@@ -39,7 +56,8 @@ import Testing
             }
             options.viewers = try Viewers.load(file)
         }
-        let database = try await SQLiteSeenDatabase.open(path: folder.appendingPathComponent("seen.sqlite").path)
+        let database: any SeenDatabase
+        if let givenDatabase { database = givenDatabase } else { database = try await Self.store(store, folder: folder) }
         let log = folder.appendingPathComponent("log.txt").path
         let server = try FeedServer(directory: try #require(DemoFeed.directory), options: options, logFile: log, seenDatabase: database)
         return Setup(server: server, database: database, tokens: tokens, folder: folder)
@@ -59,8 +77,8 @@ import Testing
         ByteBuffer(data: SeenWire.batch(.init(entries: pairs.map { .init(story: $0.0, item: $0.1, at: at) }, tooltips: tooltips)))
     }
 
-    @Test func aWrongOrMissingTokenIsOneAnswerThatNamesNoOne() async throws {
-        let setup = try await Self.setup()
+    @Test(arguments: Store.allCases) func aWrongOrMissingTokenIsOneAnswerThatNamesNoOne(store: Store) async throws {
+        let setup = try await Self.setup(store: store)
         let ayla = try #require(setup.tokens["ayla"])
         try await setup.server.application().test(.live) { client in
             var bodies: Set<String> = []
@@ -86,8 +104,8 @@ import Testing
         #expect(!log.contains(ayla.dropFirst(3).prefix(16)) && log.contains("401"), "\(log)")
     }
 
-    @Test func oneViewerNeverSeesOrChangesAnothersState() async throws {
-        let setup = try await Self.setup()
+    @Test(arguments: Store.allCases) func oneViewerNeverSeesOrChangesAnothersState(store: Store) async throws {
+        let setup = try await Self.setup(store: store)
         let ayla = try #require(setup.tokens["ayla"]), bo = try #require(setup.tokens["bo"])
         try await setup.server.application().test(.live) { client in
             let put = try await client.execute(uri: "/v1/seen", method: .put, headers: Self.auth(ayla),
@@ -111,8 +129,8 @@ import Testing
         }
     }
 
-    @Test func aBatchIsIdempotentCheckedAgainstTheFeedAndItsClockBounded() async throws {
-        let setup = try await Self.setup([])
+    @Test(arguments: Store.allCases) func aBatchIsIdempotentCheckedAgainstTheFeedAndItsClockBounded(store: Store) async throws {
+        let setup = try await Self.setup([], store: store)
         try await setup.server.application().test(.live) { client in
             let first = try await client.execute(uri: "/v1/seen", method: .put, body: Self.batch([("ayla", "astronaut"), ("ayla", "rocket")], at: 1_700_000_000))
             #expect(try Self.json(first.body)["next"] as? Int == 1)
@@ -139,8 +157,8 @@ import Testing
         }
     }
 
-    @Test func malformedAndEnormousBatchesAreClearErrorsAndChangeNothing() async throws {
-        let setup = try await Self.setup([])
+    @Test(arguments: Store.allCases) func malformedAndEnormousBatchesAreClearErrorsAndChangeNothing(store: Store) async throws {
+        let setup = try await Self.setup([], store: store)
         try await setup.server.application().test(.live) { client in
             let cases: [(String, HTTPResponse.Status, String)] = [
                 ("{", .badRequest, "not valid JSON at line 1"),
@@ -171,8 +189,8 @@ import Testing
         }
     }
 
-    @Test func aWaitingAskIsAnsweredAsSoonAsABatchComes() async throws {
-        let setup = try await Self.setup(["ayla", "bo"])
+    @Test(arguments: Store.allCases) func aWaitingAskIsAnsweredAsSoonAsABatchComes(store: Store) async throws {
+        let setup = try await Self.setup(["ayla", "bo"], store: store)
         let ayla = try #require(setup.tokens["ayla"]), bo = try #require(setup.tokens["bo"])
         // AsyncHTTPClient's pool: the waiting ask and the batches on connections of their own.
         try await setup.server.application().test(.ahc()) { client in
@@ -239,6 +257,7 @@ import Testing
     /// recorded, and the server takes batches again once the store can be written.
     @Test func aStoreThatCannotBeWrittenIs503AndTheServerRecovers() async throws {
         let setup = try await Self.setup([])
+        let sqlite = try #require(setup.database as? SQLiteSeenDatabase)
         try await setup.server.application().test(.live) { client in
             _ = try await client.execute(uri: "/v1/seen", method: .put, body: Self.batch([("ayla", "astronaut")]))
             func refused(_ said: String) async throws {
@@ -256,13 +275,13 @@ import Testing
                 return (state["seen"] as? [Any])?.count ?? -1
             }
             // SQLite takes a limit below the pages there are as the pages there are.
-            try await setup.database.execute("PRAGMA max_page_count = 1")
+            try await sqlite.execute("PRAGMA max_page_count = 1")
             try await refused("the disk is full")
-            try await setup.database.execute("PRAGMA max_page_count = 1073741823")
+            try await sqlite.execute("PRAGMA max_page_count = 1073741823")
             #expect(try await recorded() == 1, "nothing of the refused batch was kept")
-            try await setup.database.execute("PRAGMA query_only = ON")
+            try await sqlite.execute("PRAGMA query_only = ON")
             try await refused("the database is read-only")
-            try await setup.database.execute("PRAGMA query_only = OFF")
+            try await sqlite.execute("PRAGMA query_only = OFF")
             let back = try await client.execute(uri: "/v1/seen", method: .put, body: Self.batch([("ayla", "rocket"), ("mika", "coffee")]))
             #expect(back.status == .ok)
             #expect(try await recorded() == 3)

@@ -1,0 +1,394 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import StoriesCore
+import StoriesFeedIO
+
+/// The seen store in PostgreSQL (`--database postgres://…`), for several `stories serve`
+/// replicas that share it (issue 34). PostgresNIO's client keeps a pool of connections; a
+/// batch is one statement (so one transaction and one round trip), and every batch tells
+/// the other replicas through `NOTIFY stories_seen, 'viewer'`, which wakes their waiting
+/// `GET /v1/seen?wait=`.
+///
+/// The tables and their steps are `SeenSchema`'s, the same as SQLite's; replicas starting
+/// together take turns at them under an advisory lock.
+public final class PostgresSeenDatabase: SeenDatabase {
+    /// What a `postgres://` address says, with the password kept apart from what is shown.
+    public struct Address: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var user: String
+        public var password: String?
+        public var database: String
+        /// libpq's `sslmode`: disable, prefer (the default), require, verify-full.
+        public var tls: String
+
+        /// The address as it may be printed: no password.
+        public var shown: String { "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
+
+        /// `postgres://[user[:password]@]host[:port]/database[?sslmode=…]`; the password may
+        /// also come from `PGPASSWORD`. Everything is bounded and checked before use.
+        public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SeenStoreFailure) -> Address {
+            func refuse(_ why: String) -> SeenStoreFailure { SeenStoreFailure("--database: \(why) (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") }
+            guard text.utf8.count <= 1024 else { throw refuse("the address is longer than 1024 bytes") }
+            guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), let parts = URLComponents(string: text) else {
+                throw refuse("not a postgres:// address")
+            }
+            guard let host = parts.host, !host.isEmpty else { throw refuse("no host") }
+            let port = parts.port ?? 5432
+            guard (1...65535).contains(port) else { throw refuse("port \(port) is not 1…65535") }
+            let database = String(parts.path.drop(while: { $0 == "/" }))
+            guard !database.isEmpty, !database.contains("/") else { throw refuse("no database name after the host") }
+            let user = parts.user ?? environment["PGUSER"] ?? environment["USER"] ?? "postgres"
+            guard !user.isEmpty else { throw refuse("no user") }
+            let password = parts.password ?? environment["PGPASSWORD"]
+            var tls = "prefer"
+            for item in parts.queryItems ?? [] {
+                switch item.name {
+                case "sslmode":
+                    guard let mode = item.value, ["disable", "prefer", "require", "verify-full"].contains(mode) else {
+                        throw refuse("sslmode is one of disable, prefer, require, verify-full")
+                    }
+                    tls = mode
+                default:
+                    throw refuse("'\(SafeText.line(String(item.name.prefix(32))))' is not understood (only sslmode is)")
+                }
+            }
+            return Address(host: host, port: port, user: user, password: password, database: database, tls: tls)
+        }
+
+        var configuration: PostgresClient.Configuration {
+            var unverified = TLSConfiguration.makeClientConfiguration()
+            unverified.certificateVerification = .none
+            let mode: PostgresClient.Configuration.TLS = switch tls {
+            case "disable": .disable
+            case "require": .require(unverified)
+            case "verify-full": .require(.makeClientConfiguration())
+            default: .prefer(unverified)
+            }
+            var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
+            configuration.options.connectTimeout = .seconds(5)
+            configuration.options.maximumConnections = 16
+            configuration.options.minimumConnections = 1
+            return configuration
+        }
+
+        /// The same, for the one connection that listens.
+        func connectionConfiguration() throws -> PostgresConnection.Configuration {
+            var unverified = TLSConfiguration.makeClientConfiguration()
+            unverified.certificateVerification = .none
+            let mode: PostgresConnection.Configuration.TLS = switch tls {
+            case "disable": .disable
+            case "require": .require(try NIOSSLContext(configuration: unverified))
+            case "verify-full": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .prefer(try NIOSSLContext(configuration: unverified))
+            }
+            var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
+            configuration.options.connectTimeout = .seconds(5)
+            return configuration
+        }
+    }
+
+    public let address: Address
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    /// Who is told when a batch is recorded by any replica (the viewer's name; nil: anyone's
+    /// may have been, while the listening connection was away).
+    private let observers = Observers()
+    private let listening: Task<Void, Never>
+
+    /// The channel every batch is announced on, with the viewer's name.
+    static let channel = "stories_seen"
+    /// The advisory lock replicas take turns at the schema under ("st34").
+    static let schemaLock: Int64 = 0x7374_3334
+
+    private init(address: Address) {
+        self.address = address
+        client = PostgresClient(configuration: address.configuration)
+        let client = client
+        // The pool's background work runs on the store's own queue: Swift's cooperative pool
+        // may be kept busy by other work for long.
+        running = Task(executorPreference: SeenStoreExecution.executor) { await client.run() }
+        let (address, observers) = (address, observers)
+        listening = Task(executorPreference: SeenStoreExecution.executor) { await Self.listen(address, observers) }
+    }
+
+    deinit {
+        running.cancel()
+        listening.cancel()
+    }
+
+    /// Connects, and brings the tables to the latest version. A server that cannot be
+    /// reached, refuses the user or is not a store of ours is said, with why.
+    public static func open(_ address: Address) async throws(SeenStoreFailure) -> PostgresSeenDatabase {
+        // One connection first, to say exactly what is wrong (the pool would only retry).
+        do {
+            let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 0, logger: quiet)
+            try? await connection.close()
+        } catch {
+            throw SeenStoreFailure("seen store \(address.shown): \(reason(error, address))")
+        }
+        let database = PostgresSeenDatabase(address: address)
+        do throws(SeenStoreFailure) {
+            try await database.migrate()
+        } catch {
+            await database.close()
+            throw SeenStoreFailure("seen store \(address.shown): \(error.description)")
+        }
+        return database
+    }
+
+    public func observe(_ handler: @escaping @Sendable (String?) -> Void) {
+        observers.add(handler)
+    }
+
+    private func migrate() async throws(SeenStoreFailure) {
+        try await run { () async throws -> Void in
+            try await self.client.withTransaction(logger: Self.quiet) { connection in
+                _ = try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: Self.quiet)
+                let tables = try await connection.query(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('stories_schema', 'viewers', 'seen', 'tooltips')",
+                    logger: Self.quiet).collect().map { try $0.decode(String.self) }
+                if !tables.isEmpty, !tables.contains("stories_schema") {
+                    throw SeenStoreFailure("the database has tables named \(tables.sorted().joined(separator: ", ")) of something else (no stories_schema table); give another database")
+                }
+                _ = try await connection.query("CREATE TABLE IF NOT EXISTS stories_schema (version INTEGER NOT NULL)", logger: Self.quiet)
+                var version = try await connection.query("SELECT version FROM stories_schema", logger: Self.quiet)
+                    .collect().first.map { try $0.decode(Int.self) } ?? 0
+                guard version <= SeenSchema.latest else {
+                    throw SeenStoreFailure("the store is at schema version \(version), newer than this server's \(SeenSchema.latest); run a newer stories")
+                }
+                while version < SeenSchema.latest {
+                    for statement in SeenSchema.steps[version] {
+                        _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.quiet)
+                    }
+                    version += 1
+                    _ = try await connection.query("DELETE FROM stories_schema", logger: Self.quiet)
+                    _ = try await connection.query("INSERT INTO stories_schema (version) VALUES (\(version))", logger: Self.quiet)
+                }
+            }
+        }
+    }
+
+    public func schemaVersion() async throws(SeenStoreFailure) -> Int {
+        try await run { () async throws -> Int in
+            try await self.client.query("SELECT version FROM stories_schema", logger: Self.quiet).collect().first.map { try $0.decode(Int.self) } ?? 0
+        }
+    }
+
+    public func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64 {
+        let stories = entries.map(\.story), items = entries.map(\.item), times = entries.map(\.at)
+        // One statement: the viewer's counter moves, the items and tooltips are kept with it,
+        // and the other replicas are told when it commits (NOTIFY is sent at commit).
+        let query: PostgresQuery = """
+            WITH counter AS (
+                INSERT INTO viewers AS v (name, seq) VALUES (\(viewer), 1)
+                ON CONFLICT (name) DO UPDATE SET seq = v.seq + 1 RETURNING seq
+            ), items AS (
+                INSERT INTO seen (viewer, story, item, seq, seen_at)
+                SELECT \(viewer), u.story, u.item, counter.seq, u.at
+                FROM counter, unnest(\(stories)::text[], \(items)::text[], \(times)::int8[]) AS u(story, item, at)
+                ON CONFLICT DO NOTHING
+            ), shown AS (
+                INSERT INTO tooltips (viewer, tooltip, seq)
+                SELECT \(viewer), u.tooltip, counter.seq FROM counter, unnest(\(tooltips)::text[]) AS u(tooltip)
+                ON CONFLICT DO NOTHING
+            )
+            SELECT counter.seq, pg_notify(\(Self.channel), \(viewer)) FROM counter
+            """
+        return try await run { () async throws -> Int64 in
+            guard let row = try await self.client.query(query, logger: Self.quiet).collect().first else {
+                throw SeenStoreFailure("the batch was not recorded (no counter came back)")
+            }
+            return try row.makeRandomAccess()[0].decode(Int64.self)
+        }
+    }
+
+    public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges {
+        try await run { () async throws -> SeenChanges in
+            // The counter first: a batch is committed only after every one before it (the
+            // viewer's row is locked while one is recorded), so everything up to it is there.
+            let latest = try await self.counter(viewer)
+            let rows = try await self.client.query("""
+                SELECT story, item, seen_at, seq FROM seen WHERE viewer = \(viewer) AND seq > \(since) AND seq <= \(latest)
+                ORDER BY seq LIMIT \(limit + 1)
+                """, logger: Self.quiet).collect().map { try $0.decode((String, String, Int64, Int64).self) }
+            var next = latest
+            var more = false
+            var kept = rows
+            if rows.count > limit {
+                // A batch is never split (as in SQLite's store).
+                let cut = rows[limit].3
+                kept = rows.filter { $0.3 < cut }
+                next = cut - 1
+                more = true
+            }
+            let tooltips = try await self.client.query("""
+                SELECT tooltip FROM tooltips WHERE viewer = \(viewer) AND seq > \(since) AND seq <= \(next) ORDER BY seq
+                """, logger: Self.quiet).collect().map { try $0.decode(String.self) }
+            return SeenChanges(entries: kept.map { SeenEntry(story: $0.0, item: $0.1, at: $0.2) }, tooltips: tooltips, next: next, more: more)
+        }
+    }
+
+    public func counter(viewer: String) async throws(SeenStoreFailure) -> Int64 {
+        try await run { () async throws -> Int64 in try await self.counter(viewer) }
+    }
+
+    private func counter(_ viewer: String) async throws -> Int64 {
+        try await client.query("SELECT seq FROM viewers WHERE name = \(viewer)", logger: Self.quiet).collect().first.map { try $0.decode(Int64.self) } ?? 0
+    }
+
+    public func everything(viewer: String) async throws(SeenStoreFailure) -> (counter: Int64, items: [StoryID: Set<ItemID>], tooltips: Set<String>) {
+        try await run { () async throws -> (counter: Int64, items: [StoryID: Set<ItemID>], tooltips: Set<String>) in
+            // Up to the counter read first, so the home kept under it is exactly its state.
+            let counter = try await self.counter(viewer)
+            var items: [StoryID: Set<ItemID>] = [:]
+            for row in try await self.client.query("SELECT story, item FROM seen WHERE viewer = \(viewer) AND seq <= \(counter)", logger: Self.quiet).collect() {
+                let (story, item) = try row.decode((String, String).self)
+                items[story, default: []].insert(item)
+            }
+            let tooltips = try await self.client.query("SELECT tooltip FROM tooltips WHERE viewer = \(viewer) AND seq <= \(counter)", logger: Self.quiet)
+                .collect().map { try $0.decode(String.self) }
+            return (counter, items, Set(tooltips))
+        }
+    }
+
+    public func close() async {
+        listening.cancel()
+        running.cancel()
+        await running.value
+        await listening.value
+    }
+
+    /// Runs one statement as it is (tests).
+    func execute(_ sql: String) async throws(SeenStoreFailure) {
+        try await run { () async throws in _ = try await self.client.query(PostgresQuery(unsafeSQL: sql), logger: Self.quiet) }
+    }
+
+    // MARK: - Work and its failures
+
+    /// The longest a piece of work may take: past it the request is answered 503 (the pool
+    /// would otherwise wait for a server that is gone for as long as it keeps trying).
+    static let patience = Duration.seconds(4)
+
+    /// `work`, within `patience`, with PostgreSQL's errors said in words a person can act on.
+    /// The work runs on the stores' own queue; past `patience` it is cancelled and left to
+    /// end when it will (a pool waiting for a server that is gone does not end at once). A
+    /// batch cut short was committed whole or not at all (one statement); the client sends
+    /// it again either way.
+    private func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
+        let address = address
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SeenStoreFailure>, Never>) in
+            let once = Once(continuation)
+            let task = Task(executorPreference: SeenStoreExecution.executor) {
+                do { once.resume(.success(try await work())) } catch let failure as SeenStoreFailure {
+                    once.resume(.failure(failure))
+                } catch {
+                    once.resume(.failure(SeenStoreFailure(Self.reason(error, address))))
+                }
+            }
+            SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(Int(Self.patience.components.seconds))) {
+                once.resume(.failure(SeenStoreFailure(
+                    "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port) (no answer within \(Self.patience.components.seconds) s; is it running?)")))
+                task.cancel()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Resumes its continuation the first time only. `@unchecked Sendable`: `continuation`
+    /// is touched only under `lock`.
+    final class Once<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<T, Never>?
+        init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
+        func resume(_ value: T) {
+            let waiting: CheckedContinuation<T, Never>? = lock.withLock {
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(returning: value)
+        }
+    }
+
+    static func reason(_ error: any Error, _ address: Address) -> String {
+        if let transaction = error as? PostgresTransactionError {
+            if let inner = transaction.closureError as? SeenStoreFailure { return inner.description }
+            if let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError { return reason(inner, address) }
+        }
+        guard let failure = error as? PSQLError else {
+            if error is CancellationError { return "the work was cancelled (the server is stopping)" }
+            // The pool gave up making connections (its error type is not public).
+            if String(reflecting: type(of: error)).contains("ConnectionPoolError") {
+                return "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port)"
+            }
+            return SafeText.line(String(describing: error))
+        }
+        let state = failure.serverInfo?[.sqlState] ?? ""
+        let message = SafeText.line(String((failure.serverInfo?[.message] ?? "").prefix(300)))
+        switch failure.code {
+        case .server:
+            switch state {
+            case "53100": return "PostgreSQL's disk is full"
+            case "25006": return "the database is read-only"
+            case "28P01", "28000": return "PostgreSQL refused the user '\(SafeText.line(address.user))' (\(message))"
+            case "3D000": return "there is no database '\(SafeText.line(address.database))' (create it, or give another)"
+            case "57P01", "57P02", "57P03": return "PostgreSQL is shutting down or starting up (\(message))"
+            default: return "PostgreSQL said: \(message) (\(SafeText.line(state)))"
+            }
+        case .connectionError, .serverClosedConnection, .uncleanShutdown:
+            return "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port)"
+        case .sslUnsupported: return "PostgreSQL at \(SafeText.line(address.host)) does not speak TLS (sslmode=disable to go without)"
+        case .poolClosed, .clientClosedConnection: return "the store is closed"
+        case .queryCancelled: return "the work was cancelled"
+        default: return "PostgreSQL: \(failure.code)"
+        }
+    }
+
+    static let quiet: Logger = {
+        var logger = Logger(label: "stories.seen.postgres")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    // MARK: - Batches recorded by any replica
+
+    /// Listens on `stories_seen` on a connection of its own for as long as the store is
+    /// open, and tells the observers whose batch it was. While the connection is away every
+    /// waiting answer is woken once it is back (what came meanwhile was not heard).
+    private static func listen(_ address: Address, _ observers: Observers) async {
+        var delay = Duration.milliseconds(250)
+        var id = 1
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: id, logger: quiet)
+                id &+= 1
+                do {
+                    try await connection.listen(on: channel) { notifications in
+                        observers.tell(nil)
+                        delay = .milliseconds(250)
+                        for try await notification in notifications {
+                            observers.tell(notification.payload)
+                        }
+                    }
+                } catch {}
+                try? await connection.close()
+            } catch {}
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+            observers.tell(nil)
+        }
+    }
+
+    /// `@unchecked Sendable`: `handlers` is touched only under `lock`.
+    final class Observers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handlers: [@Sendable (String?) -> Void] = []
+        func add(_ handler: @escaping @Sendable (String?) -> Void) { lock.withLock { handlers.append(handler) } }
+        func tell(_ viewer: String?) {
+            for handler in lock.withLock({ handlers }) { handler(viewer) }
+        }
+    }
+}

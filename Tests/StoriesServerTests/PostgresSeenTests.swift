@@ -1,0 +1,161 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import StoriesAssets
+import StoriesCore
+import StoriesTestSupport
+import Testing
+@testable import StoriesServer
+
+/// Issue 34, points 4, 5 and 6 on PostgreSQL (Debian's server, started by the test on
+/// loopback in a folder of its own): migrations, replicas that wake each other's waits, and
+/// a database that is full, read-only or gone.
+@Suite(.ownThread) struct PostgresSeenTests {
+    typealias Address = PostgresSeenDatabase.Address
+
+    static func open(_ url: String) async throws -> PostgresSeenDatabase {
+        try await PostgresSeenDatabase.open(try Address.parse(url))
+    }
+
+    @Test func anAddressIsCheckedAndItsPasswordNeverShown() throws {
+        let address = try Address.parse("postgres://ayla:s3cret@db.example:6543/stories?sslmode=require", environment: [:])
+        #expect(address == Address(host: "db.example", port: 6543, user: "ayla", password: "s3cret", database: "stories", tls: "require"))
+        #expect(address.shown == "postgres://ayla@db.example:6543/stories")
+        #expect(try Address.parse("postgresql://db/x", environment: ["PGPASSWORD": "pw", "USER": "bo"]).password == "pw")
+        #expect(try Address.parse("postgresql://db/x", environment: ["USER": "bo"]).user == "bo")
+        let refused: [(String, String)] = [
+            ("mysql://db/x", "not a postgres:// address"),
+            ("postgres:///x", "no host"),
+            ("postgres://db", "no database name"),
+            ("postgres://db/", "no database name"),
+            ("postgres://db:0/x", "port 0 is not"),
+            ("postgres://db/x?sslmode=maybe", "sslmode is one of"),
+            ("postgres://db/x?options=-c%20x", "'options' is not understood"),
+            ("postgres://db/" + String(repeating: "x", count: 1100), "longer than 1024"),
+        ]
+        for (text, said) in refused {
+            #expect { try Address.parse(text, environment: [:]) } throws: { "\($0)".contains(said) && !"\($0)".contains("s3cret") }
+        }
+    }
+
+    /// The same steps as SQLite's, taken once however many replicas start together; a
+    /// database of something else or of a newer stories is refused and left as it was.
+    @Test func migrationsAreTakenOnceAndRefuseWhatIsNotTheirs() async throws {
+        let postgres = try TestPostgres.shared()
+        let name = try postgres.database()
+        // Four replicas starting at once.
+        let stores = try await withThrowingTaskGroup(of: PostgresSeenDatabase.self) { group in
+            for _ in 0..<4 { group.addTask { try await Self.open(postgres.url(name)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for store in stores { #expect(try await store.schemaVersion() == SeenSchema.latest) }
+        #expect(postgres.psql(name, "SELECT count(*) FROM stories_schema").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(postgres.psql(name, "SELECT data_type FROM information_schema.columns WHERE table_name = 'seen' AND column_name = 'seen_at'").output
+            .contains("bigint"))
+        for store in stores { await store.close() }
+
+        let foreign = try postgres.database()
+        postgres.psql(foreign, "CREATE TABLE seen (what TEXT)")
+        await #expect { try await Self.open(postgres.url(foreign)) } throws: { "\($0)".contains("tables named seen of something else") }
+        #expect(postgres.psql(foreign, "SELECT count(*) FROM pg_tables WHERE tablename = 'stories_schema'").output.hasPrefix("0"))
+
+        postgres.psql(name, "UPDATE stories_schema SET version = 99")
+        await #expect { try await Self.open(postgres.url(name)) } throws: { "\($0)".contains("schema version 99, newer than this server's") }
+
+        await #expect { try await Self.open(postgres.url("nowhere")) } throws: { "\($0)".contains("there is no database 'nowhere'") }
+        let closed = "postgres://postgres@127.0.0.1:\(TestPostgres.freePort())/x?sslmode=disable"
+        await #expect { try await Self.open(closed) } throws: { "\($0)".contains("cannot reach PostgreSQL at 127.0.0.1") }
+    }
+
+    /// Two replicas on one database: a GET waiting on one is answered as soon as the other
+    /// records the viewer's batch (NOTIFY), and each sees what the other recorded.
+    @Test func aBatchOnOneReplicaWakesAWaitOnTheOther() async throws {
+        let postgres = try TestPostgres.shared()
+        let url = postgres.url(try postgres.database())
+        let folder = try SeenServerTests.folder()
+        let first = try await SeenServerTests.setup(["ayla", "bo"], folder: folder, database: try await Self.open(url))
+        let second = try await SeenServerTests.setup(["ayla", "bo"], folder: folder, database: try await Self.open(url))
+        let ayla = try #require(first.tokens["ayla"])
+        try await first.server.application().test(.ahc()) { one in
+            try await second.server.application().test(.ahc()) { two in
+                async let waited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(ayla))
+                try await Task.sleep(for: .milliseconds(500))
+                let put = ContinuousClock.now
+                let receipt = try await one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(ayla),
+                                                    body: SeenServerTests.batch([("ayla", "astronaut")], tooltips: ["tip-1"]))
+                #expect(receipt.status == .ok)
+                let answer = try await waited
+                let late = ContinuousClock.now - put
+                #expect(late < .milliseconds(500), "answered \(late) after the other replica's batch")
+                let changes = try SeenServerTests.json(answer.body)
+                #expect((changes["seen"] as? [[String: Any]])?.compactMap { $0["item"] as? String } == ["astronaut"])
+                #expect(changes["tooltips"] as? [String] == ["tip-1"] && changes["next"] as? Int == 1)
+                // The home on the second replica follows the first's batch at once.
+                let home = try await two.execute(uri: "/v1/home", method: .get, headers: SeenServerTests.auth(ayla))
+                #expect(home.status == .ok)
+            }
+        }
+    }
+
+    /// A full disk (PostgreSQL's own error, raised where a row would be written), a
+    /// read-only database, a server that goes away: each a 503 that says why, nothing of
+    /// the batch kept (one statement, one transaction), and batches taken again once back.
+    @Test func aDatabaseFullReadOnlyOrGoneIs503AndTheServerRecovers() async throws {
+        let postgres = try TestPostgres()
+        defer { postgres.finish() }
+        let name = try postgres.database()
+        let setup = try await SeenServerTests.setup([], database: try await Self.open(postgres.url(name)))
+        try await setup.server.application().test(.live) { client in
+            _ = try await client.execute(uri: "/v1/seen", method: .put, body: SeenServerTests.batch([("ayla", "astronaut")]))
+            func refused(_ said: String) async throws {
+                let answer = try await client.execute(uri: "/v1/seen", method: .put,
+                                                      body: SeenServerTests.batch([("ayla", "rocket"), ("mika", "coffee")], tooltips: ["tip-1"]))
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.headers[.retryAfter] == "2")
+                #expect(String(buffer: answer.body).contains("the seen store cannot be used now: \(said)"), "\(String(buffer: answer.body))")
+            }
+            func state() async throws -> (items: Int, next: Int) {
+                let state = try SeenServerTests.json(try await client.execute(uri: "/v1/seen", method: .get).body)
+                return ((state["seen"] as? [Any])?.count ?? -1, state["next"] as? Int ?? -1)
+            }
+            postgres.psql(name, """
+                CREATE FUNCTION full_disk() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql;
+                CREATE TRIGGER full_disk BEFORE INSERT ON seen FOR EACH ROW EXECUTE FUNCTION full_disk();
+                """)
+            try await refused("PostgreSQL's disk is full")
+            #expect(try await state() == (1, 1), "neither the items nor the counter moved")
+            postgres.psql(name, "DROP TRIGGER full_disk ON seen")
+
+            // Read-only for every new session; the pool's sessions are ended so it opens new ones.
+            postgres.psql("postgres", "ALTER DATABASE \(name) SET default_transaction_read_only = on")
+            postgres.psql("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+            try await Self.eventually { try await client.execute(uri: "/v1/seen", method: .put, body: SeenServerTests.batch([])).status == .serviceUnavailable }
+            try await refused("the database is read-only")
+            postgres.psql("postgres", "ALTER DATABASE \(name) SET default_transaction_read_only = off")
+            postgres.psql("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+            try await Self.eventually { try await client.execute(uri: "/v1/seen", method: .put, body: SeenServerTests.batch([])).status == .ok }
+
+            // Gone (SIGKILL, as a machine lost), then back on the same port with its data.
+            postgres.stop(kill: true)
+            try await refused("cannot reach PostgreSQL at 127.0.0.1")
+            #expect(postgres.restart())
+            try await Self.eventually { try await client.execute(uri: "/v1/seen", method: .get).status == .ok }
+            let back = try await client.execute(uri: "/v1/seen", method: .put, body: SeenServerTests.batch([("ayla", "rocket"), ("mika", "coffee")]))
+            #expect(back.status == .ok)
+            #expect(try await state().items == 3)
+        }
+        await setup.database.close()
+    }
+
+    /// Tries `check` until it holds, for up to 15 s.
+    static func eventually(_ check: () async throws -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < end {
+            if try await check() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("did not come true within 15 s")
+    }
+}

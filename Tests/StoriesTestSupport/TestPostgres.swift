@@ -1,0 +1,173 @@
+import Foundation
+
+/// A PostgreSQL server of the test's own (Debian's `postgresql` package): a data folder made
+/// with `initdb` in a scratch folder, the server on loopback at a free port, trusting local
+/// connections. As root (CI) it runs as the `postgres` user, which initdb needs.
+///
+/// It stops when `finish()` is called or when the test process ends, however it ends: a
+/// watching shell reads a pipe only this process holds, and stops the server when it closes.
+/// Programs are started with `Child` (posix_spawn, nothing inherited): a server started
+/// through Foundation's `Process` kept its `waitUntilExit` from returning.
+///
+/// `@unchecked Sendable`: everything is set once in `init`; `watcher` and `watch` are used
+/// only by `finish()`, which the test that made the server calls once.
+public final class TestPostgres: @unchecked Sendable {
+    public let port: Int
+    public let folder: String
+    private let data: String
+    private let bin: String
+    private let asPostgres: Bool
+    /// The write end of the watcher's pipe (closing it stops the server).
+    private let watch: Int32
+    private let watcher: Child
+
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The one server the test process shares (each test takes a database of its own).
+    public static func shared() throws -> TestPostgres {
+        try sharedServer.get()
+    }
+
+    private static let sharedServer: Result<TestPostgres, Unavailable> = Result { () throws(Unavailable) -> TestPostgres in try TestPostgres() }
+
+    /// A new server of its own (a test that stops and starts it).
+    public init() throws(Unavailable) {
+        guard let bin = Self.binaries() else {
+            throw Unavailable(description: "PostgreSQL's initdb and postgres are not installed (Debian's postgresql package; scripts/deps installs it)")
+        }
+        self.bin = bin
+        asPostgres = geteuid() == 0
+        folder = "/tmp/stories-pg-\(UUID().uuidString.prefix(8))"
+        data = folder + "/data"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if asPostgres {
+            _ = Self.run(["/bin/chown", "postgres", folder])
+        }
+        port = Self.freePort()
+        let made = Self.run(Self.command(["\(bin)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"], asPostgres))
+        guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.output.suffix(600))") }
+        // The watcher: starts the server, then waits for its pipe to close and stops it fast.
+        var fds: [Int32] = [-1, -1]
+        guard let pipe2 = Child.pipe2, pipe2(&fds, O_CLOEXEC) == 0 else { throw Unavailable(description: "no pipe for the watcher") }
+        watch = fds[1]
+        let start = Self.command(["\(bin)/postgres", "-D", data, "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
+                                  "-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB"], asPostgres)
+        let script = "\"$@\" </dev/null >\(folder)/log 2>&1 & cat >/dev/null; kill -INT $(head -1 \(data)/postmaster.pid 2>/dev/null) 2>/dev/null"
+        do {
+            watcher = try Child(["/bin/sh", "-c", script, "sh"] + start, environment: ProcessInfo.processInfo.environment, stdin: fds[0])
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw Unavailable(description: "the server could not be started: \(error)")
+        }
+        close(fds[0])
+        guard waitUntilReady(seconds: 30) else {
+            let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+            throw Unavailable(description: "PostgreSQL did not start on port \(port): \(log.suffix(600))")
+        }
+    }
+
+    /// `postgres://postgres@127.0.0.1:PORT/NAME?sslmode=disable`
+    public func url(_ database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable" }
+
+    /// A new empty database; its name.
+    public func database() throws -> String {
+        let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        let made = psql("postgres", "CREATE DATABASE \(name)")
+        guard made.status == 0 else { throw Unavailable(description: "CREATE DATABASE failed: \(made.output)") }
+        return name
+    }
+
+    /// Runs SQL with psql as the postgres user; its status and output.
+    @discardableResult
+    public func psql(_ database: String, _ sql: String) -> (status: Int32, output: String) {
+        Self.run(["/usr/bin/psql", "-X", "-q", "-t", "-A", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database,
+                  "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
+    /// Stops the server at once (SIGKILL: as if the machine lost it) or fast (SIGINT).
+    public func stop(kill: Bool = false) {
+        guard let pid = postmaster() else { return }
+        Foundation.kill(pid, kill ? SIGKILL : SIGINT)
+        for _ in 0..<200 where Foundation.kill(pid, 0) == 0 { usleep(50_000) }
+        if kill {
+            // The postmaster's children notice it gone and leave; the next start cleans up.
+            usleep(300_000)
+        }
+    }
+
+    /// Starts the stopped server again, on the same port and data (watched by nothing: the
+    /// test that restarts it stops it).
+    public func restart() -> Bool {
+        let started = Self.run(command(["\(bin)/pg_ctl", "-D", data, "-l", folder + "/log2", "-w", "-t", "30",
+                                        "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"]))
+        return started.status == 0
+    }
+
+    /// The server at port (for an `atexit`-less end: the restarted server is stopped here).
+    public func finish() {
+        stop()
+        close(watch)
+        watcher.wait()
+    }
+
+    private func postmaster() -> pid_t? {
+        guard let text = try? String(contentsOfFile: data + "/postmaster.pid", encoding: .utf8),
+              let first = text.split(separator: "\n").first, let pid = pid_t(first), pid > 1 else { return nil }
+        return pid
+    }
+
+    private func waitUntilReady(seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if psql("postgres", "SELECT 1").status == 0 { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    private func command(_ arguments: [String]) -> [String] { Self.command(arguments, asPostgres) }
+
+    private static func command(_ arguments: [String], _ asPostgres: Bool) -> [String] {
+        asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+    }
+
+    /// The newest `…/postgresql/N/bin` with initdb and postgres.
+    static func binaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
+        for version in versions {
+            let bin = "\(root)/\(version)/bin"
+            if FileManager.default.isExecutableFile(atPath: bin + "/initdb"), FileManager.default.isExecutableFile(atPath: bin + "/postgres") { return bin }
+        }
+        return nil
+    }
+
+    public static func freePort() -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a program to its end; its status and what it said (both streams, to files: a
+    /// server it starts would hold a pipe open after it ends).
+    public static func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base + ".out"); try? FileManager.default.removeItem(atPath: base + ".err") }
+        let child: Child
+        do {
+            child = try Child(arguments, environment: ProcessInfo.processInfo.environment, stdout: .file(base + ".out"), stderr: .file(base + ".err"))
+        } catch { return (-1, "\(error)") }
+        let status = child.wait()
+        let said = ((try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+        return (status, said)
+    }
+}
