@@ -23,6 +23,7 @@ public final class TestPostgres: @unchecked Sendable {
 
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The one server the test process shares (each test takes a database of its own).

@@ -1,0 +1,157 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// Issue 34, point 5: two `stories serve` replicas sharing PostgreSQL behind nginx (the
+/// configuration docs/deploy.md gives), viewers sending seen batches under load, one replica
+/// killed with SIGKILL mid-way and started again. No acknowledged batch may be lost, and no
+/// request may fail beyond the ones in flight at the kill.
+@Suite(.serialized, .ownThread) struct ReplicasEndToEndTests {
+    /// A replica at a fixed port (so it comes back where nginx looks for it).
+    static func replica(port: Int, database: String, viewers: String, folder: URL) throws -> Child {
+        let out = folder.appendingPathComponent("replica-\(port)-\(UUID().uuidString.prefix(4)).out").path
+        let child = try Child([try Binary.requireBuilt(), "serve", "--port", String(port), "--database", database, "--viewers", viewers,
+                               "--log", folder.appendingPathComponent("replica-\(port).log").path],
+                              environment: ProcessInfo.processInfo.environment, stdout: .file(out), stderr: .file(out + ".err"))
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, child.isRunning {
+            if ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("seen state in postgres://") { return child }
+            usleep(50_000)
+        }
+        let said = ((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")
+        Issue.record("replica on \(port) did not start: \(said)")
+        throw TestPostgres.Unavailable(description: "replica did not start")
+    }
+
+    /// One request on a connection of its own; the status (0: no answer) and body.
+    static func send(port: Int, _ method: String, _ path: String, token: String, body: String = "") -> (status: Int, body: String) {
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: stories\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        guard let answer = ServeEndToEndTests.request(port: port, request), answer.hasPrefix("HTTP/1.1 ") else { return (0, "") }
+        let status = Int(answer.dropFirst(9).prefix(3)) ?? 0
+        let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
+        return (status, body)
+    }
+
+    @Test func aReplicaKilledUnderLoadLosesNoAcknowledgedBatch() throws {
+        let nginx = try #require(["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                 "nginx is not installed (scripts/deps installs it)")
+        let postgres = try TestPostgres.shared()
+        let database = postgres.url(try postgres.database())
+        let (folder, _) = try ServeEndToEndTests.scratch("replicas")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewersFile = folder.appendingPathComponent("viewers.txt").path
+        var tokens: [String] = []
+        for name in ["ayla", "bo", "chen", "dara"] {
+            let added = try Binary.run(["serve", "add-viewer", name, "--viewers", viewersFile])
+            tokens.append(added.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let ports = [TestPostgres.freePort(), TestPostgres.freePort()]
+        var replicas = try ports.map { try Self.replica(port: $0, database: database, viewers: viewersFile, folder: folder) }
+        defer { for replica in replicas { replica.stop() } }
+
+        // docs/deploy.md's replicas block, on loopback.
+        let front = TestPostgres.freePort()
+        let conf = """
+        daemon off;
+        worker_processes 1;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/error.log;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            client_body_temp_path \(folder.path)/body;
+            proxy_temp_path \(folder.path)/proxy;
+            fastcgi_temp_path \(folder.path)/fastcgi;
+            uwsgi_temp_path \(folder.path)/uwsgi;
+            scgi_temp_path \(folder.path)/scgi;
+            upstream stories {
+                server 127.0.0.1:\(ports[0]) max_fails=1 fail_timeout=2s;
+                server 127.0.0.1:\(ports[1]) max_fails=1 fail_timeout=2s;
+                keepalive 16;
+            }
+            server {
+                listen 127.0.0.1:\(front);
+                location / {
+                    proxy_pass http://stories;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_connect_timeout 1s;
+                    proxy_read_timeout 35s;
+                    proxy_next_upstream error timeout http_502 http_503;
+                    proxy_next_upstream_tries 2;
+                }
+            }
+        }
+        """
+        let confFile = folder.appendingPathComponent("nginx.conf")
+        try conf.write(to: confFile, atomically: true, encoding: .utf8)
+        let proxy = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
+        defer { proxy.stop() }
+        var up = false
+        for _ in 0..<50 where !up && proxy.isRunning {
+            up = Self.send(port: front, "GET", "/v1/seen", token: tokens[0]).status == 200
+            if !up { usleep(100_000) }
+        }
+        try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+
+        // Four viewers, each sending batches one after another, each with a tooltip of its
+        // own: a batch acknowledged is one whose tooltip must be there at the end.
+        final class Tally: @unchecked Sendable { // `lock` guards every field
+            let lock = NSLock()
+            var acknowledged: [Int: [String]] = [:]
+            var failed: [String] = []
+            var stop = false
+        }
+        let tally = Tally()
+        let items = [("ayla", "astronaut"), ("ayla", "rocket"), ("mika", "chelsea"), ("mika", "coffee")]
+        var workers: [Thread] = []
+        for (index, token) in tokens.enumerated() {
+            let thread = Thread {
+                var count = 0
+                while !tally.lock.withLock({ tally.stop }) {
+                    count += 1
+                    let tooltip = "load-\(index)-\(count)"
+                    let (story, item) = items[count % items.count]
+                    let body = #"{"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
+                    let answer = Self.send(port: front, "PUT", "/v1/seen", token: token, body: body)
+                    tally.lock.withLock {
+                        if answer.status == 200 { tally.acknowledged[index, default: []].append(tooltip) } else { tally.failed.append("\(answer.status) \(answer.body.prefix(120))") }
+                    }
+                }
+            }
+            thread.start()
+            workers.append(thread)
+        }
+        func acknowledged() -> Int { tally.lock.withLock { tally.acknowledged.values.map(\.count).reduce(0, +) } }
+        usleep(2_000_000)
+        let beforeKill = acknowledged()
+        replicas[0].signal(SIGKILL)
+        replicas[0].wait()
+        usleep(2_000_000)
+        let whileDown = acknowledged() - beforeKill
+        replicas[0] = try Self.replica(port: ports[0], database: database, viewers: viewersFile, folder: folder)
+        usleep(3_000_000) // past fail_timeout: nginx sends to it again
+        tally.lock.withLock { tally.stop = true }
+        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+
+        let (sent, failed) = tally.lock.withLock { (tally.acknowledged, tally.failed) }
+        #expect(beforeKill > 20 && whileDown > 20, "batches went on: \(beforeKill) before the kill, \(whileDown) while one replica was down")
+        #expect(failed.count <= tokens.count, "at most the requests in flight at the kill fail: \(failed) (acknowledged \(beforeKill) before the kill, \(whileDown) while down, \(sent.values.map(\.count)) by viewer)")
+        // Every acknowledged batch is there, whichever replica is asked.
+        for (index, token) in tokens.enumerated() {
+            for port in ports {
+                let answer = Self.send(port: port, "GET", "/v1/seen?since=0", token: token)
+                try #require(answer.status == 200, "replica \(port): \(answer)")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+                let kept = Set(json["tooltips"] as? [String] ?? [])
+                let lost = (sent[index] ?? []).filter { !kept.contains($0) }
+                #expect(lost.isEmpty, "viewer \(index) on \(port): \(lost.count) acknowledged batches lost, e.g. \(lost.prefix(3))")
+            }
+        }
+        // The replica killed left no lock or half a batch: both answer a new batch.
+        for port in ports {
+            #expect(Self.send(port: port, "PUT", "/v1/seen", token: tokens[0], body: #"{"seen":[{"story":"ayla","item":"rocket"}]}"#).status == 200)
+        }
+    }
+}
