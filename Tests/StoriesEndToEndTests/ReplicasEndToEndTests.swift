@@ -2,20 +2,20 @@ import Foundation
 import StoriesTestSupport
 import Testing
 
-/// Issue 34, point 5: two `stories serve` replicas sharing PostgreSQL behind nginx (the
+/// Issue 34, points 4 and 5. Two `stories serve` replicas sharing PostgreSQL behind nginx (the
 /// configuration docs/deploy.md gives), viewers sending seen batches under load, one replica
 /// killed with SIGKILL mid-way and started again. No acknowledged batch may be lost, and no
 /// request may fail beyond the ones in flight at the kill.
 @Suite(.serialized, .ownThread) struct ReplicasEndToEndTests {
     /// A replica at a fixed port (so it comes back where nginx looks for it).
-    static func replica(port: Int, database: String, viewers: String, folder: URL) throws -> Child {
+    static func replica(port: Int, database: String, viewers: String, folder: URL, says: String = "seen state in postgres://") throws -> Child {
         let out = folder.appendingPathComponent("replica-\(port)-\(UUID().uuidString.prefix(4)).out").path
         let child = try Child([try Binary.requireBuilt(), "serve", "--port", String(port), "--database", database, "--viewers", viewers,
                                "--log", folder.appendingPathComponent("replica-\(port).log").path],
                               environment: ProcessInfo.processInfo.environment, stdout: .file(out), stderr: .file(out + ".err"))
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, child.isRunning {
-            if ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("seen state in postgres://") { return child }
+            if ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains(says) { return child }
             usleep(50_000)
         }
         let said = ((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")
@@ -33,6 +33,86 @@ import Testing
         return (status, body)
     }
 
+    /// Every tooltip of `sent` (by viewer) is in what the server at `port` has.
+    static func expectKept(_ sent: [Int: [String]], port: Int, tokens: [String]) throws {
+        for (index, token) in tokens.enumerated() {
+            let answer = Self.send(port: port, "GET", "/v1/seen?since=0", token: token)
+            try #require(answer.status == 200, "server on \(port): \(answer)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            let kept = Set(json["tooltips"] as? [String] ?? [])
+            let lost = (sent[index] ?? []).filter { !kept.contains($0) }
+            #expect(!(sent[index] ?? []).isEmpty && lost.isEmpty,
+                    "viewer \(index) on \(port): \(lost.count) of \(sent[index]?.count ?? 0) acknowledged batches lost, e.g. \(lost.prefix(3))")
+        }
+    }
+
+    /// Viewers (one thread each) sending batches one after another, each with a tooltip of
+    /// its own: a batch acknowledged is one whose tooltip must be there at the end.
+    /// `@unchecked Sendable`: `lock` guards every field the threads share.
+    final class Load: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent: [Int: [String]] = [:]
+        private var failed: [String] = []
+        private var stopping = false
+        private var threads: [Thread] = []
+
+        init(port: Int, tokens: [String]) {
+            let items = [("ayla", "astronaut"), ("ayla", "rocket"), ("mika", "chelsea"), ("mika", "coffee")]
+            for (index, token) in tokens.enumerated() {
+                let thread = Thread { [self] in
+                    var count = 0
+                    while !lock.withLock({ stopping }) {
+                        count += 1
+                        let tooltip = "load-\(index)-\(count)"
+                        let (story, item) = items[count % items.count]
+                        let body = #"{"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
+                        let answer = ReplicasEndToEndTests.send(port: port, "PUT", "/v1/seen", token: token, body: body)
+                        lock.withLock {
+                            if answer.status == 200 { sent[index, default: []].append(tooltip) } else { failed.append("\(answer.status) \(answer.body.prefix(120))") }
+                        }
+                        if answer.status != 200 { usleep(20_000) }
+                    }
+                }
+                thread.start()
+                threads.append(thread)
+            }
+        }
+
+        func acknowledged() -> Int { lock.withLock { sent.values.map(\.count).reduce(0, +) } }
+
+        /// Stops the threads; what each viewer had acknowledged, and what failed.
+        func finish() -> (sent: [Int: [String]], failed: [String]) {
+            lock.withLock { stopping = true }
+            while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+            return lock.withLock { (sent, failed) }
+        }
+    }
+
+    /// One server on SQLite, killed with SIGKILL while batches are written as fast as it
+    /// answers, started again on the same file: every batch it acknowledged is there (WAL:
+    /// a commit is in the log before the answer goes).
+    @Test func anSQLiteServerKilledMidWriteLosesNoAcknowledgedBatch() throws {
+        let (folder, _) = try ServeEndToEndTests.scratch("sqlite-kill")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewersFile = folder.appendingPathComponent("viewers.txt").path
+        var tokens: [String] = []
+        for name in ["ayla", "bo"] {
+            tokens.append(try Binary.run(["serve", "add-viewer", name, "--viewers", viewersFile]).out.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let store = folder.appendingPathComponent("seen.sqlite").path
+        let port = freeLoopbackPort()
+        var server = try Self.replica(port: port, database: store, viewers: viewersFile, folder: folder, says: "seen state in \(store)")
+        defer { server.stop() }
+        let load = Load(port: port, tokens: tokens)
+        usleep(1_500_000)
+        server.signal(SIGKILL)
+        server.wait()
+        let (sent, _) = load.finish()
+        server = try Self.replica(port: port, database: store, viewers: viewersFile, folder: folder, says: "seen state in \(store)")
+        #expect(sent.values.map(\.count).reduce(0, +) > 20, "batches were written before the kill: \(sent.mapValues(\.count))")
+        try Self.expectKept(sent, port: port, tokens: tokens)
+    }
+
     @Test func aReplicaKilledUnderLoadLosesNoAcknowledgedBatch() throws {
         let nginx = try #require(["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                  "nginx is not installed (scripts/deps installs it)")
@@ -46,25 +126,13 @@ import Testing
             let added = try Binary.run(["serve", "add-viewer", name, "--viewers", viewersFile])
             tokens.append(added.out.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let ports = [TestPostgres.freePort(), TestPostgres.freePort()]
+        let ports = [freeLoopbackPort(), freeLoopbackPort()]
         var replicas = try ports.map { try Self.replica(port: $0, database: database, viewers: viewersFile, folder: folder) }
         defer { for replica in replicas { replica.stop() } }
 
         // docs/deploy.md's replicas block, on loopback.
-        let front = TestPostgres.freePort()
-        let conf = """
-        daemon off;
-        worker_processes 1;
-        pid \(folder.path)/nginx.pid;
-        error_log \(folder.path)/error.log;
-        events { worker_connections 256; }
-        http {
-            access_log off;
-            client_body_temp_path \(folder.path)/body;
-            proxy_temp_path \(folder.path)/proxy;
-            fastcgi_temp_path \(folder.path)/fastcgi;
-            uwsgi_temp_path \(folder.path)/uwsgi;
-            scgi_temp_path \(folder.path)/scgi;
+        let front = freeLoopbackPort()
+        let conf = ServeEndToEndTests.nginxConf(folder: folder) + """
             upstream stories {
                 server 127.0.0.1:\(ports[0]) max_fails=1 fail_timeout=2s;
                 server 127.0.0.1:\(ports[1]) max_fails=1 fail_timeout=2s;
@@ -95,60 +163,20 @@ import Testing
         }
         try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
 
-        // Four viewers, each sending batches one after another, each with a tooltip of its
-        // own: a batch acknowledged is one whose tooltip must be there at the end.
-        final class Tally: @unchecked Sendable { // `lock` guards every field
-            let lock = NSLock()
-            var acknowledged: [Int: [String]] = [:]
-            var failed: [String] = []
-            var stop = false
-        }
-        let tally = Tally()
-        let items = [("ayla", "astronaut"), ("ayla", "rocket"), ("mika", "chelsea"), ("mika", "coffee")]
-        var workers: [Thread] = []
-        for (index, token) in tokens.enumerated() {
-            let thread = Thread {
-                var count = 0
-                while !tally.lock.withLock({ tally.stop }) {
-                    count += 1
-                    let tooltip = "load-\(index)-\(count)"
-                    let (story, item) = items[count % items.count]
-                    let body = #"{"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
-                    let answer = Self.send(port: front, "PUT", "/v1/seen", token: token, body: body)
-                    tally.lock.withLock {
-                        if answer.status == 200 { tally.acknowledged[index, default: []].append(tooltip) } else { tally.failed.append("\(answer.status) \(answer.body.prefix(120))") }
-                    }
-                }
-            }
-            thread.start()
-            workers.append(thread)
-        }
-        func acknowledged() -> Int { tally.lock.withLock { tally.acknowledged.values.map(\.count).reduce(0, +) } }
+        let load = Load(port: front, tokens: tokens)
         usleep(2_000_000)
-        let beforeKill = acknowledged()
+        let beforeKill = load.acknowledged()
         replicas[0].signal(SIGKILL)
         replicas[0].wait()
         usleep(2_000_000)
-        let whileDown = acknowledged() - beforeKill
+        let whileDown = load.acknowledged() - beforeKill
         replicas[0] = try Self.replica(port: ports[0], database: database, viewers: viewersFile, folder: folder)
         usleep(3_000_000) // past fail_timeout: nginx sends to it again
-        tally.lock.withLock { tally.stop = true }
-        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
-
-        let (sent, failed) = tally.lock.withLock { (tally.acknowledged, tally.failed) }
+        let (sent, failed) = load.finish()
         #expect(beforeKill > 20 && whileDown > 20, "batches went on: \(beforeKill) before the kill, \(whileDown) while one replica was down")
         #expect(failed.count <= tokens.count, "at most the requests in flight at the kill fail: \(failed) (acknowledged \(beforeKill) before the kill, \(whileDown) while down, \(sent.values.map(\.count)) by viewer)")
         // Every acknowledged batch is there, whichever replica is asked.
-        for (index, token) in tokens.enumerated() {
-            for port in ports {
-                let answer = Self.send(port: port, "GET", "/v1/seen?since=0", token: token)
-                try #require(answer.status == 200, "replica \(port): \(answer)")
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
-                let kept = Set(json["tooltips"] as? [String] ?? [])
-                let lost = (sent[index] ?? []).filter { !kept.contains($0) }
-                #expect(lost.isEmpty, "viewer \(index) on \(port): \(lost.count) acknowledged batches lost, e.g. \(lost.prefix(3))")
-            }
-        }
+        for port in ports { try Self.expectKept(sent, port: port, tokens: tokens) }
         // The replica killed left no lock or half a batch: both answer a new batch.
         for port in ports {
             #expect(Self.send(port: port, "PUT", "/v1/seen", token: tokens[0], body: #"{"seen":[{"story":"ayla","item":"rocket"}]}"#).status == 200)

@@ -238,6 +238,26 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// The start of an nginx configuration that keeps everything in `folder` and runs in the
+    /// foreground; the `http` block is left open for the caller's servers.
+    static func nginxConf(folder: URL) -> String {
+        """
+        daemon off;
+        worker_processes 1;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/error.log;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            client_body_temp_path \(folder.path)/body;
+            proxy_temp_path \(folder.path)/proxy;
+            fastcgi_temp_path \(folder.path)/fastcgi;
+            uwsgi_temp_path \(folder.path)/uwsgi;
+            scgi_temp_path \(folder.path)/scgi;
+
+        """
+    }
+
     /// docs/deploy.md's configuration, on loopback: nginx in front of `stories serve`.
     @Test func aSecondClientIsServedFromNginxsCacheAndRevalidationsAre304() throws {
         let nginx = try #require(["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -253,19 +273,7 @@ import Testing
         var frontPort = 0
         for _ in 0..<10 where front == nil {
             let port = Int.random(in: 20000...60000)
-            let conf = """
-            daemon off;
-            worker_processes 1;
-            pid \(folder.path)/nginx.pid;
-            error_log \(folder.path)/error.log;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(folder.path)/body;
-                proxy_temp_path \(folder.path)/proxy;
-                fastcgi_temp_path \(folder.path)/fastcgi;
-                uwsgi_temp_path \(folder.path)/uwsgi;
-                scgi_temp_path \(folder.path)/scgi;
+            let conf = Self.nginxConf(folder: folder) + """
                 proxy_cache_path \(folder.path)/cache levels=1:2 keys_zone=stories:1m;
                 server {
                     listen 127.0.0.1:\(port);

@@ -65,7 +65,7 @@ import Testing
         await #expect { try await Self.open(postgres.url(name)) } throws: { "\($0)".contains("schema version 99, newer than this server's") }
 
         await #expect { try await Self.open(postgres.url("nowhere")) } throws: { "\($0)".contains("there is no database 'nowhere'") }
-        let closed = "postgres://postgres@127.0.0.1:\(TestPostgres.freePort())/x?sslmode=disable"
+        let closed = "postgres://postgres@127.0.0.1:\(freeLoopbackPort())/x?sslmode=disable"
         await #expect { try await Self.open(closed) } throws: { "\($0)".contains("cannot reach PostgreSQL at 127.0.0.1") }
     }
 

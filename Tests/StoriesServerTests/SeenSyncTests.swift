@@ -39,18 +39,7 @@ import Testing
     }
 
     /// A port nothing listens on now (bound and let go).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freePort() throws -> Int { freeLoopbackPort() }
 
     @Test func whatOneTerminalSeesArrivesAtTheOtherWithinASecond() async throws {
         let setup = try await SeenServerTests.setup(["ayla"])
@@ -154,6 +143,36 @@ import Testing
             group.cancelAll()
         }
         await database.close()
+    }
+
+    /// A store that cannot be written (here: read-only) is a 503: the client keeps what it
+    /// has, says so, and sends it once the store takes batches again.
+    @Test func aStoreThatSays503KeepsTheBatchUntilItCanBeWritten() async throws {
+        let setup = try await SeenServerTests.setup([])
+        let sqlite = try #require(setup.database as? SQLiteSeenDatabase)
+        try await sqlite.execute("PRAGMA query_only = ON")
+        try await setup.server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let sync = SeenSync(server: server, authorization: nil, wait: 5)
+            let heard = Heard()
+            sync.start(local: Self.seen([]), arrived: heard.arrived, problem: heard.said)
+            sync.push(Self.seen([("ayla", "astronaut"), ("mika", "coffee")], tooltips: ["tip-1"]))
+            try await Self.wait("a 503 in the log", timeout: 10) {
+                ((try? String(contentsOf: setup.folder.appendingPathComponent("log.txt"), encoding: .utf8)) ?? "").contains("PUT /v1/seen 503")
+            }
+            #expect(try await setup.database.changes(viewer: "", since: 0, limit: 10).entries.isEmpty)
+            try await sqlite.execute("PRAGMA query_only = OFF")
+            var recorded: SeenChanges?
+            let end = Date().addingTimeInterval(40)
+            while Date() < end, recorded?.entries.count ?? 0 < 2 {
+                recorded = try await setup.database.changes(viewer: "", since: 0, limit: 10)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(Set(recorded?.entries.map(\.item) ?? []) == ["astronaut", "coffee"] && recorded?.tooltips == ["tip-1"],
+                    "the batch refused with 503 arrived once the store could be written")
+            sync.finish(timeout: 1)
+        }
     }
 
     @Test func aRefusedTokenStopsSyncingWithOneLine() async throws {

@@ -46,7 +46,7 @@ public final class TestPostgres: @unchecked Sendable {
         if asPostgres {
             _ = Self.run(["/bin/chown", "postgres", folder])
         }
-        port = Self.freePort()
+        port = freeLoopbackPort()
         let made = Self.run(Self.command(["\(bin)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"], asPostgres))
         guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.output.suffix(600))") }
         // The watcher: starts the server, then waits for its pipe to close and stops it fast.
@@ -143,19 +143,6 @@ public final class TestPostgres: @unchecked Sendable {
             if FileManager.default.isExecutableFile(atPath: bin + "/initdb"), FileManager.default.isExecutableFile(atPath: bin + "/postgres") { return bin }
         }
         return nil
-    }
-
-    public static func freePort() -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs a program to its end; its status and what it said (both streams, to files: a
