@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The same seen state in PostgreSQL, for replicas that share it (StoriesServer only).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its TLS settings (sslmode), named by StoriesServer; already in the graph through
+        // PostgresNIO and AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The only doorway to ncursesw. Only StoriesTerminal imports it.
@@ -94,6 +97,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Sources/StoriesServer"
         ),

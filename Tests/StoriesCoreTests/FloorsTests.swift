@@ -17,7 +17,7 @@ import Testing
                             "CNcursesw", "CStoriesSupport"],
         "StoriesHTTP": ["StoriesCore", "StoriesFeedIO", "CZlib", "AsyncHTTPClient", "NIOCore", "NIOHTTP1"],
         "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
-                          "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle"],
+                          "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
     ]
     static let system: Set<String> = ["Foundation", "Dispatch", "Glibc", "Darwin"]
 

@@ -263,7 +263,8 @@ import Testing
         sleep(1)
         _ = write(master, "\r", 1) // open the first story: its photo
         // (Scalars, not Characters: a placeholder and its marks are one grapheme.)
-        try XTerminal.wait("the photo in placeholders", timeout: 20) { output.text.unicodeScalars.contains("\u{10EEEE}") }
+        // Generous: in CI this runs in the full suite's first, busiest minutes (seen: past 20 s).
+        try XTerminal.wait("the photo in placeholders", timeout: 60) { output.text.unicodeScalars.contains("\u{10EEEE}") }
         sleep(1)
         let text = output.text
         let virtual = try #require(text.range(of: "\u{1B}_Ga=p,U=1,"), "a virtual placement")
