@@ -91,6 +91,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
     }
 
     public let address: Address
+    public var place: String { address.shown }
     private let client: PostgresClient
     private let running: Task<Void, Never>
     /// Who is told when a batch is recorded by any replica (the viewer's name; nil: anyone's

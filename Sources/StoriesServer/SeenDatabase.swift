@@ -61,6 +61,8 @@ public protocol SeenDatabase: Sendable {
     /// The schema version the store is at (tests, `stories serve` at start).
     func schemaVersion() async throws(SeenStoreFailure) -> Int
     func close() async
+    /// Where the state is kept, as it may be printed (a path; an address without password).
+    var place: String { get }
     /// `handler` is told the viewer whose batch any server sharing the store recorded (nil:
     /// anyone's may have been, unheard). A store only this process writes tells nothing: the
     /// API wakes its own waits.
@@ -131,6 +133,7 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
     private var identity: (dev_t, ino_t)?
     private let gate = SerialGate()
     public let path: String
+    public var place: String { path }
     static var executor: QueueExecutor { SeenStoreExecution.executor }
     /// SQLite's blocking calls run here, on threads of the store's own: NIO's shared pool
     /// may be busy with anyone's blocking work.

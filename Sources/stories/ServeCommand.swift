@@ -69,8 +69,7 @@ struct ServeCommand: ParsableCommand {
             do {
                 try await server.run { port in
                     var line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
-                    let place = (seenDatabase as? SQLiteSeenDatabase)?.path ?? (seenDatabase as? PostgresSeenDatabase)?.address.shown
-                    if let place {
+                    if let place = seenDatabase?.place {
                         line += "stories serve: seen state in \(SafeText.line(place))"
                             + (server.options.viewers.required ? ", \(server.options.viewers.count) viewers\n" : ", one anonymous viewer\n")
                     }
