@@ -77,26 +77,46 @@ import Testing
         let folder = try SeenServerTests.folder()
         let first = try await SeenServerTests.setup(["ayla", "bo"], folder: folder, database: try await Self.open(url))
         let second = try await SeenServerTests.setup(["ayla", "bo"], folder: folder, database: try await Self.open(url))
-        let ayla = try #require(first.tokens["ayla"])
+        let ayla = try #require(first.tokens["ayla"]), bo = try #require(first.tokens["bo"])
         try await first.server.application().test(.ahc()) { one in
             try await second.server.application().test(.ahc()) { two in
-                async let waited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(ayla))
+                let homeBefore = try await two.execute(uri: "/v1/home", method: .get, headers: SeenServerTests.auth(ayla))
+                // Both wait on the second replica; both batches land on the first at once
+                // (told to the others in one NOTIFY).
+                async let aylaWaited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(ayla))
+                async let boWaited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(bo))
                 try await Task.sleep(for: .milliseconds(500))
                 let put = ContinuousClock.now
-                let receipt = try await one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(ayla),
+                async let aylaReceipt = one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(ayla),
                                                     body: SeenServerTests.batch([("ayla", "astronaut")], tooltips: ["tip-1"]))
-                #expect(receipt.status == .ok)
-                let answer = try await waited
-                let late = ContinuousClock.now - put
-                #expect(late < .milliseconds(500), "answered \(late) after the other replica's batch")
-                let changes = try SeenServerTests.json(answer.body)
-                #expect((changes["seen"] as? [[String: Any]])?.compactMap { $0["item"] as? String } == ["astronaut"])
-                #expect(changes["tooltips"] as? [String] == ["tip-1"] && changes["next"] as? Int == 1)
+                async let boReceipt = one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(bo),
+                                                  body: SeenServerTests.batch([("mika", "coffee")]))
+                #expect(try await aylaReceipt.status == .ok)
+                #expect(try await boReceipt.status == .ok)
+                for (answer, item, tooltips) in [(try await aylaWaited, "astronaut", ["tip-1"]), (try await boWaited, "coffee", [])] {
+                    let late = ContinuousClock.now - put
+                    #expect(late < .milliseconds(500), "answered \(late) after the other replica's batch")
+                    let changes = try SeenServerTests.json(answer.body)
+                    #expect((changes["seen"] as? [[String: Any]])?.compactMap { $0["item"] as? String } == [item])
+                    #expect(changes["tooltips"] as? [String] == tooltips && changes["next"] as? Int == 1)
+                }
                 // The home on the second replica follows the first's batch at once.
                 let home = try await two.execute(uri: "/v1/home", method: .get, headers: SeenServerTests.auth(ayla))
-                #expect(home.status == .ok)
+                #expect(home.status == .ok && homeBefore.status == .ok)
+                #expect(home.headers[.eTag] != nil && home.headers[.eTag] != homeBefore.headers[.eTag])
             }
         }
+    }
+
+    /// Names told in one NOTIFY: joined by commas, none past PostgreSQL's limit, all of
+    /// them in order; the anonymous viewer (the empty name) too.
+    @Test func announcementsFitPostgreSQLsPayload() {
+        let names = (0..<400).map { "viewer-\($0)-" + String(repeating: "x", count: 50) }
+        let payloads = PostgresSeenDatabase.Announcer.payloads(names)
+        #expect(payloads.count > 1 && payloads.allSatisfy { $0.utf8.count <= PostgresSeenDatabase.Announcer.payloadBytes })
+        #expect(payloads.flatMap { $0.split(separator: ",").map(String.init) } == names)
+        #expect(PostgresSeenDatabase.Announcer.payloads([""]) == [""])
+        #expect(PostgresSeenDatabase.Announcer.payloads([]) == [])
     }
 
     /// A full disk (PostgreSQL's own error, raised where a row would be written), a
