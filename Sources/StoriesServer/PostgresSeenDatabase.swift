@@ -71,6 +71,11 @@ public final class PostgresSeenDatabase: SeenDatabase {
             configuration.options.connectTimeout = .seconds(5)
             configuration.options.maximumConnections = 16
             configuration.options.minimumConnections = 1
+            // No keep-alive query on idle connections: the pool set a timer after every use
+            // of a connection and cancelled it at the next (a task and a sleep for each
+            // statement). A connection that died while idle fails its next statement (a 503
+            // the client sends again) and is replaced.
+            configuration.options.keepAliveBehavior = nil
             return configuration
         }
 
@@ -103,6 +108,8 @@ public final class PostgresSeenDatabase: SeenDatabase {
     static let channel = "stories_seen"
     /// Tells the other replicas whose batches this one recorded.
     private let announcer: Announcer
+    /// Writes batches, together when they arrive together.
+    let gatherer: Gatherer
     /// The advisory lock replicas take turns at the schema under ("st34").
     static let schemaLock: Int64 = 0x7374_3334
 
@@ -115,6 +122,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
         running = Task(executorPreference: SeenStoreExecution.executor) { await client.run() }
         let (address, observers) = (address, observers)
         listening = Task(executorPreference: SeenStoreExecution.executor) { await Self.listen(address, observers) }
+        gatherer = Gatherer { batches in await Self.write(batches, client: client, address: address) }
         announcer = Announcer { payloads in
             // Best effort: a NOTIFY that fails leaves the waits to end at their time (and a
             // listening connection that was away wakes every wait when it is back).
@@ -186,60 +194,179 @@ public final class PostgresSeenDatabase: SeenDatabase {
     }
 
     public func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64 {
-        let statement = RecordBatch(viewer: viewer, stories: entries.map(\.story), items: entries.map(\.item),
-                                    times: entries.map(\.at), tooltips: tooltips)
-        return try await run { () async throws -> Int64 in
-            for try await seq in try await self.client.execute(statement, logger: Self.quiet) {
-                self.announcer.add(viewer)
-                return seq
-            }
-            throw SeenStoreFailure("the batch was not recorded (no counter came back)")
+        let seq = try await gatherer.record(Gatherer.Batch(viewer: viewer, entries: entries, tooltips: tooltips)).get()
+        announcer.add(viewer)
+        return seq
+    }
+
+    /// Writes the batches of a group (one a viewer) in one statement, one transaction: each
+    /// viewer's counter moves by one, and their items and tooltips are kept at it.
+    static func write(_ batches: [Gatherer.Batch], client: PostgresClient, address: Address) async -> Result<[String: Int64], SeenStoreFailure> {
+        let statement = RecordGroup(batches)
+        do throws(SeenStoreFailure) {
+            return .success(try await run(address) { () async throws -> [String: Int64] in
+                // Two groups lock their viewers in the same order (by name), so they cannot
+                // deadlock; should PostgreSQL still say so, the group is written again once.
+                for attempt in 0..<2 {
+                    do {
+                        var counters: [String: Int64] = [:]
+                        for try await (name, seq) in try await client.execute(statement, logger: Self.quiet) { counters[name] = seq }
+                        return counters
+                    } catch let error as PSQLError where attempt == 0 && error.serverInfo?[.sqlState] == "40P01" {
+                        continue
+                    }
+                }
+                throw SeenStoreFailure("the batch was not recorded (PostgreSQL found a deadlock twice)")
+            })
+        } catch {
+            return .failure(error)
         }
     }
 
-    /// A batch as one statement: the viewer's counter moves, and the items and tooltips are
-    /// kept with it. Prepared once on each connection: PostgreSQL parses and plans it once
-    /// rather than for every batch (a third of its work for each: `pgbench` on this
-    /// statement, 1 700 against 2 500 a second). No NOTIFY in it: see `Announcer`.
-    struct RecordBatch: PostgresPreparedStatement {
-        static let name = "stories_record_batch_1"
+    /// The batches of a group as one statement. Prepared once on each connection:
+    /// PostgreSQL parses and plans it once rather than for every group (a third of its work
+    /// for a batch: `pgbench`, 1 700 against 2 500 a second). No NOTIFY in it: see
+    /// `Announcer`.
+    struct RecordGroup: PostgresPreparedStatement {
+        static let name = "stories_record_group_1"
         static let sql = """
-            WITH counter AS (
-                INSERT INTO viewers AS v (name, seq) VALUES ($1, 1)
-                ON CONFLICT (name) DO UPDATE SET seq = v.seq + 1 RETURNING seq
+            WITH counters AS (
+                INSERT INTO viewers AS v (name, seq)
+                SELECT name, 1 FROM unnest($1::text[]) AS u(name) ORDER BY name
+                ON CONFLICT (name) DO UPDATE SET seq = v.seq + 1 RETURNING name, seq
             ), items AS (
                 INSERT INTO seen (viewer, story, item, seq, seen_at)
-                SELECT $1, u.story, u.item, counter.seq, u.at
-                FROM counter, unnest($2::text[], $3::text[], $4::int8[]) AS u(story, item, at)
+                SELECT u.viewer, u.story, u.item, c.seq, u.at
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::int8[]) AS u(viewer, story, item, at) JOIN counters c ON c.name = u.viewer
                 ON CONFLICT DO NOTHING
             ), shown AS (
                 INSERT INTO tooltips (viewer, tooltip, seq)
-                SELECT $1, u.tooltip, counter.seq FROM counter, unnest($5::text[]) AS u(tooltip)
+                SELECT u.viewer, u.tooltip, c.seq FROM unnest($6::text[], $7::text[]) AS u(viewer, tooltip) JOIN counters c ON c.name = u.viewer
                 ON CONFLICT DO NOTHING
             )
-            SELECT counter.seq FROM counter
+            SELECT name, seq FROM counters
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .textArray, .int8Array, .textArray]
-        typealias Row = Int64
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray, .textArray, .textArray, .int8Array, .textArray, .textArray]
+        typealias Row = (String, Int64)
 
-        let viewer: String
-        let stories: [String]
-        let items: [String]
-        let times: [Int64]
-        let tooltips: [String]
+        var viewers: [String] = []
+        var itemViewers: [String] = [], stories: [String] = [], items: [String] = [], times: [Int64] = []
+        var tooltipViewers: [String] = [], tooltips: [String] = []
+
+        init(_ batches: [Gatherer.Batch]) {
+            for batch in batches {
+                viewers.append(batch.viewer)
+                for entry in batch.entries {
+                    itemViewers.append(batch.viewer)
+                    stories.append(entry.story)
+                    items.append(entry.item)
+                    times.append(entry.at)
+                }
+                for tooltip in batch.tooltips {
+                    tooltipViewers.append(batch.viewer)
+                    tooltips.append(tooltip)
+                }
+            }
+        }
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
-            bindings.append(viewer)
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(viewers)
+            bindings.append(itemViewers)
             bindings.append(stories)
             bindings.append(items)
             bindings.append(times)
+            bindings.append(tooltipViewers)
             bindings.append(tooltips)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try row.makeRandomAccess()[0].decode(Int64.self)
+        func decodeRow(_ row: PostgresRow) throws -> (String, Int64) {
+            try row.decode((String, Int64).self)
+        }
+    }
+
+    /// Batches that arrive while others are being written wait and go together, in one
+    /// statement and one commit (one a viewer in each group; a viewer's next batch waits for
+    /// the next group). Nothing waits on a clock: a batch that finds the store idle is
+    /// written at once, and groups grow only while PostgreSQL is busy. Each commit costs
+    /// PostgreSQL about the same however many batches it carries (a flush of the log, a
+    /// wake-up of a backend), so under load most of that is shared.
+    ///
+    /// `@unchecked Sendable`: `pending` and `writing` are touched only under `lock`.
+    final class Gatherer: @unchecked Sendable {
+        struct Batch: Sendable {
+            let viewer: String
+            let entries: [SeenEntry]
+            let tooltips: [String]
+        }
+        typealias Outcome = Result<Int64, SeenStoreFailure>
+        private struct Waiting {
+            let batch: Batch
+            let continuation: CheckedContinuation<Outcome, Never>
+        }
+        /// Groups written at once (each on a connection of its own).
+        static let writers = 4
+        /// The most items (and tooltips) in one group; a batch bigger alone goes alone.
+        static let groupItems = 5000
+        private let lock = NSLock()
+        private var pending: [Waiting] = []
+        private var writing = 0
+        private var written = (groups: 0, batches: 0)
+        /// Groups and batches written so far (tests).
+        var counts: (groups: Int, batches: Int) { lock.withLock { written } }
+        private let write: @Sendable ([Batch]) async -> Result<[String: Int64], SeenStoreFailure>
+
+        init(write: @escaping @Sendable ([Batch]) async -> Result<[String: Int64], SeenStoreFailure>) { self.write = write }
+
+        func record(_ batch: Batch) async -> Outcome {
+            await withCheckedContinuation { continuation in
+                let group: [Waiting]? = lock.withLock {
+                    pending.append(Waiting(batch: batch, continuation: continuation))
+                    return nextGroup()
+                }
+                if let group { start(group) }
+            }
+        }
+
+        /// The next group, when a writer is free (under `lock`): the earliest batches, one a
+        /// viewer, up to `groupItems`.
+        private func nextGroup() -> [Waiting]? {
+            guard writing < Self.writers, !pending.isEmpty else { return nil }
+            var group: [Waiting] = [], left: [Waiting] = [], viewers = Set<String>(), items = 0
+            for waiting in pending {
+                let size = waiting.batch.entries.count + waiting.batch.tooltips.count
+                if viewers.contains(waiting.batch.viewer) || (!group.isEmpty && items + size > Self.groupItems) {
+                    left.append(waiting)
+                } else {
+                    viewers.insert(waiting.batch.viewer)
+                    items += size
+                    group.append(waiting)
+                }
+            }
+            pending = left
+            writing += 1
+            written.groups += 1
+            written.batches += group.count
+            return group
+        }
+
+        private func start(_ group: [Waiting]) {
+            Task(executorPreference: SeenStoreExecution.executor) { [self] in
+                let result = await write(group.map(\.batch))
+                for waiting in group {
+                    waiting.continuation.resume(returning: result.flatMap { counters in
+                        counters[waiting.batch.viewer].map { .success($0) }
+                            ?? .failure(SeenStoreFailure("the batch was not recorded (no counter came back)"))
+                    })
+                }
+                var next: [[Waiting]] = []
+                lock.withLock {
+                    writing -= 1
+                    while let group = nextGroup() { next.append(group) }
+                }
+                for group in next { start(group) }
+            }
         }
     }
 
@@ -316,7 +443,10 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// batch cut short was committed whole or not at all (one statement); the client sends
     /// it again either way.
     private func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
-        let address = address
+        try await Self.run(address, work)
+    }
+
+    private static func run<T: Sendable>(_ address: Address, _ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SeenStoreFailure>, Never>) in
             let once = Once(continuation)
             let task = Task(executorPreference: SeenStoreExecution.executor) {

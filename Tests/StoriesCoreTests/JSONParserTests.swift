@@ -170,6 +170,18 @@ import Testing
         }
     }
 
+    /// "Must not be empty" means what it meant with Foundation's trimming: nothing but
+    /// characters of `whitespacesAndNewlines` (every one of the Basic Multilingual Plane,
+    /// where all of them are).
+    @Test func onlyWhiteSpaceIsEmptyAsFoundationSays() {
+        for value in 0...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let field = JSONField(value: .string(String(scalar) + " \n"), file: "a.json", path: "id")
+            let empty = (try? field.nonEmptyString()) == nil
+            #expect(empty == CharacterSet.whitespacesAndNewlines.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+    }
+
     // MARK: - Writing
 
     @Test func receiptsBatchesAndChangesAreTheBytesJSONSerializationWrites() throws {

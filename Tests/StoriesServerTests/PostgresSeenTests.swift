@@ -108,6 +108,39 @@ import Testing
         }
     }
 
+    /// Batches that arrive together are written together (fewer statements than batches),
+    /// one a viewer in each group: every batch kept at its own step of its viewer's counter,
+    /// nothing lost, a viewer's batches one after another.
+    @Test func batchesArrivingTogetherAreWrittenTogetherAndNoneIsLost() async throws {
+        let postgres = try TestPostgres.shared()
+        let database = try await Self.open(postgres.url(try postgres.database()))
+        let viewers = (0..<60).map { "w\($0)" }
+        // Each viewer sends three batches at once: 180 batches.
+        let counters = try await withThrowingTaskGroup(of: (String, Int64).self) { group in
+            for viewer in viewers {
+                for round in 0..<3 {
+                    group.addTask {
+                        let seq = try await database.record(viewer: viewer, entries: [SeenEntry(story: "ayla", item: "item-\(round)", at: 1_800_000_000)],
+                                                            tooltips: round == 0 ? ["tip"] : [])
+                        return (viewer, seq)
+                    }
+                }
+            }
+            var out: [String: [Int64]] = [:]
+            for try await (viewer, seq) in group { out[viewer, default: []].append(seq) }
+            return out
+        }
+        for viewer in viewers {
+            #expect(counters[viewer]?.sorted() == [1, 2, 3], "\(viewer): \(counters[viewer] ?? [])")
+            let state = try await database.everything(viewer: viewer)
+            #expect(state.counter == 3 && state.items["ayla"] == ["item-0", "item-1", "item-2"] && state.tooltips == ["tip"])
+        }
+        let counts = database.gatherer.counts
+        #expect(counts.batches == 180)
+        #expect(counts.groups < 180, "\(counts.groups) statements for 180 batches: none was gathered")
+        await database.close()
+    }
+
     /// Names told in one NOTIFY: joined by commas, none past PostgreSQL's limit, all of
     /// them in order; the anonymous viewer (the empty name) too.
     @Test func announcementsFitPostgreSQLsPayload() {

@@ -104,7 +104,10 @@ struct JSONField {
 
     func nonEmptyString() throws(FeedError) -> String {
         let text = try string()
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw fail("must not be empty") }
+        // Something besides white space: Foundation's whitespacesAndNewlines, which is
+        // Unicode's White_Space and U+200B (a test compares them), without trimming a copy
+        // of every id.
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\u{200B}" }) else { throw fail("must not be empty") }
         return text
     }
 
