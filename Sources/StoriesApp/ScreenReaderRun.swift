@@ -62,6 +62,33 @@ public final class ScreenReaderRun {
 
     public var state: AppState { engine.state }
 
+    /// What is seen here is also kept by `remote` (a server's `/v1/seen`) as well as by
+    /// `keep` (the seen file), and what the same viewer sees on another terminal arrives
+    /// as news, merged by the reducer — as in the full screen (`TerminalApp.syncSeen`).
+    /// A problem syncing is said as a notice; `finish` sends what is left before the end.
+    public func syncSeen(with remote: any SeenRemote, keep: @escaping @MainActor (SeenState) -> Void) {
+        self.remote = remote
+        let engine = self.engine
+        engine.persistSeen = { state in
+            keep(state)
+            remote.push(state)
+        }
+        remote.start(local: engine.state.seen, arrived: { state in
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.feed(.seenElsewhere(state))) } }
+        }, problem: { line in
+            guard let line else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.notice(line)) } }
+        }, changed: {
+            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.home(.stale)) } }
+        })
+    }
+    private var remote: (any SeenRemote)?
+
+    /// Sends what is left to `remote` (at most a second; the rest stays queued on disk).
+    public func finishSync() {
+        remote?.finish(timeout: 1)
+    }
+
     public func start() {
         speak("stories, screen-reader mode. Type help for the commands, quit to leave.")
         engine.start()

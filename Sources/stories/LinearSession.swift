@@ -10,7 +10,8 @@ import StoriesTerminal
 /// (a speech synthesiser reading the pipe speaks it as it comes).
 @MainActor
 enum LinearSession {
-    static func run(client: FeedClient, store: SeenStore, options: ScreenReaderRun.Options, onQuit: (() -> Void)?) -> Never {
+    /// `remote`: the server's seen state, when the feed is a server's (nil: this machine's only).
+    static func run(client: FeedClient, store: SeenStore, remote: (any SeenRemote)?, options: ScreenReaderRun.Options, onQuit: (() -> Void)?) -> Never {
         let run = ScreenReaderRun(client: client, options: options) { line in
             if FileWrites.writeAll(STDOUT_FILENO, Array((line + "\n").utf8)) != nil {
                 // Nobody reads what is said any more (the synthesiser ended): the run ends.
@@ -18,9 +19,14 @@ enum LinearSession {
                 exit(0)
             }
         }
-        run.persistSeen = { store.save($0) }
+        if let remote {
+            run.syncSeen(with: remote) { store.save($0) }
+        } else {
+            run.persistSeen = { store.save($0) }
+        }
         run.finish = { status in
             store.flush()
+            run.finishSync()
             onQuit?()
             var failed = false
             if let reason = store.lastError {

@@ -381,7 +381,9 @@ struct ViewCommand: ParsableCommand {
             options.seen = loaded.state
             options.warnings = loaded.warning.map { [$0] } ?? []
             MainActor.assumeIsolated {
-                LinearSession.run(client: client, store: store, options: options, onQuit: onQuit)
+                // Against a server, what is heard here is seen on the viewer's other terminals.
+                LinearSession.run(client: client, store: store, remote: (source as? HTTPFeed).map { SeenSync(feed: $0) },
+                                  options: options, onQuit: onQuit)
             }
         }
         if headless {

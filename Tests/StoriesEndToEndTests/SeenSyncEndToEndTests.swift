@@ -85,6 +85,41 @@ import Testing
         #expect(logged.contains("PUT /v1/seen 200") && !logged.contains(token.dropFirst(3).prefix(12)), "the token is never logged")
     }
 
+    /// `--screen-reader` syncs as the full screen does: an item heard there moves the same
+    /// viewer's Continue watching card in a full-screen terminal, and what the other
+    /// terminal saw arrives in the reader's run.
+    @Test func whatIsHeardInScreenReaderModeIsSeenInTheFullScreen() throws {
+        let (folder, log) = try ServeEndToEndTests.scratch("seen-linear")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewers = folder.appendingPathComponent("viewers.txt").path
+        let token = try Binary.run(["serve", "add-viewer", "ayla", "--viewers", viewers]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers])
+        defer { _ = server.stop() }
+        let binary = try Binary.requireBuilt()
+        let full = try Tmux(width: 100, height: 40)
+        try full.type("STORIES_TOKEN=\(token) \(binary) --server http://127.0.0.1:\(server.port)")
+        try full.waitForLoadedRingRow()
+        func mikasCard(_ lines: [String]) -> String? {
+            guard let title = lines.firstIndex(where: { $0.contains("│ Coffee and a cat") }), title + 1 < lines.count else { return nil }
+            return lines[title + 1]
+        }
+        _ = try full.waitFor("Mika's card at 0%") { mikasCard($0)?.contains("── 0% │") == true }
+
+        // Mika's story opened and its first item heard, piped as a synthesiser reads it.
+        let reader = try Tmux(width: 100, height: 30)
+        let said = reader.stateDirectory.appendingPathComponent("said.txt").path
+        try FileManager.default.createDirectory(at: reader.stateDirectory, withIntermediateDirectories: true)
+        try reader.type("printf 'wait 1\\nnext\\nopen\\nwait 2\\n' | STORIES_TOKEN=\(token) \(binary) --server http://127.0.0.1:\(server.port) --screen-reader --mute | cat > \(said); echo done=$?")
+        try reader.waitFor(text: "done=0", timeout: 30)
+        let heard = try String(contentsOfFile: said, encoding: .utf8)
+        #expect(heard.contains("Mika") && heard.contains("Item 1 of 3"), "\(heard)")
+        _ = try full.waitFor("Mika's card at 33% in the full screen", timeout: 10) { mikasCard($0)?.contains("33% │") == true }
+        try full.press("q")
+        try full.waitForPrompt()
+        let logged = try String(contentsOf: log, encoding: .utf8)
+        #expect(logged.contains("PUT /v1/seen 200"), "\(logged.suffix(2000))")
+    }
+
     @Test func aWrongTokenIsOneClearLineAndTheAppStillRuns() throws {
         let (folder, log) = try ServeEndToEndTests.scratch("seen-wrong")
         defer { try? FileManager.default.removeItem(at: folder) }
