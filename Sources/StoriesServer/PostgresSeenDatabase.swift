@@ -58,14 +58,19 @@ public final class PostgresSeenDatabase: SeenDatabase {
             return Address(host: host, port: port, user: user, password: password, database: database, tls: tls)
         }
 
+        /// What `sslmode` asks for: nil for no TLS; else TLS with this configuration (the
+        /// server's certificate checked only for verify-full), required or only preferred.
+        var tlsSettings: (configuration: TLSConfiguration, required: Bool)? {
+            guard tls != "disable" else { return nil }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            if tls != "verify-full" { configuration.certificateVerification = .none }
+            return (configuration, tls != "prefer")
+        }
+
         var configuration: PostgresClient.Configuration {
-            var unverified = TLSConfiguration.makeClientConfiguration()
-            unverified.certificateVerification = .none
-            let mode: PostgresClient.Configuration.TLS = switch tls {
-            case "disable": .disable
-            case "require": .require(unverified)
-            case "verify-full": .require(.makeClientConfiguration())
-            default: .prefer(unverified)
+            let mode: PostgresClient.Configuration.TLS = switch tlsSettings {
+            case nil: .disable
+            case let settings?: settings.required ? .require(settings.configuration) : .prefer(settings.configuration)
             }
             var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
             configuration.options.connectTimeout = .seconds(5)
@@ -81,13 +86,12 @@ public final class PostgresSeenDatabase: SeenDatabase {
 
         /// The same, for the one connection that listens.
         func connectionConfiguration() throws -> PostgresConnection.Configuration {
-            var unverified = TLSConfiguration.makeClientConfiguration()
-            unverified.certificateVerification = .none
-            let mode: PostgresConnection.Configuration.TLS = switch tls {
-            case "disable": .disable
-            case "require": .require(try NIOSSLContext(configuration: unverified))
-            case "verify-full": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            default: .prefer(try NIOSSLContext(configuration: unverified))
+            let mode: PostgresConnection.Configuration.TLS
+            if let settings = tlsSettings {
+                let context = try NIOSSLContext(configuration: settings.configuration)
+                mode = settings.required ? .require(context) : .prefer(context)
+            } else {
+                mode = .disable
             }
             var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
             configuration.options.connectTimeout = .seconds(5)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOSSL
 import StoriesAssets
 import StoriesCore
 import StoriesTestSupport
@@ -38,6 +39,16 @@ import Testing
         for (text, said) in refused {
             #expect { try Address.parse(text, environment: [:]) } throws: { "\($0)".contains(said) && !"\($0)".contains("s3cret") }
         }
+        // What each sslmode asks of the connections (the pool's and the listening one alike).
+        func settings(_ mode: String) throws -> (required: Bool, verifies: Bool)? {
+            try Address.parse("postgres://db/x?sslmode=\(mode)", environment: [:]).tlsSettings
+                .map { ($0.required, $0.configuration.certificateVerification == .fullVerification) }
+        }
+        #expect(try settings("disable") == nil)
+        #expect(try settings("prefer").map { !$0.required && !$0.verifies } == true)
+        #expect(try settings("require").map { $0.required && !$0.verifies } == true)
+        #expect(try settings("verify-full").map { $0.required && $0.verifies } == true)
+        #expect(try Address.parse("postgres://db/x", environment: [:]).tls == "prefer")
     }
 
     /// The same steps as SQLite's, taken once however many replicas start together; a
