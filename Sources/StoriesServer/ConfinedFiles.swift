@@ -139,6 +139,14 @@ public final class ConfinedFiles: @unchecked Sendable {
         return file
     }
 
+    /// The file at `relative` when it is kept in memory and was checked within
+    /// `recheckAfter` — never the disk, so callers on threads that must not block may ask.
+    public func kept(_ relative: String, maxBytes: Int) -> File? {
+        guard recheckAfter > 0, let recent = lock.withLock({ checked[relative] }),
+              Double(Self.now() &- recent.at) / 1e9 < recheckAfter, recent.file.size <= maxBytes else { return nil }
+        return recent.file
+    }
+
     private func readFromDisk(_ relative: String, maxBytes: Int) throws(Failure) -> File {
         if let why = Self.problem(with: relative) { throw .forbidden(why) }
         // From the folder's descriptor, no link followed on the way: what is not there, or

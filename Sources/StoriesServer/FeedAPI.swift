@@ -325,6 +325,22 @@ public struct FeedAPI: Sendable {
         return found
     }
 
+    /// What `itemIDs` would answer, when all of it is in memory already (story files read
+    /// within the last `recheckAfter`, their items worked out); nil when any of it would
+    /// need the disk. A seen batch asks on every request: most of the time without leaving
+    /// its thread.
+    public func keptItemIDs(ofStories ids: [StoryID]) -> [StoryID: Set<ItemID>]? {
+        guard case .documents = source else { return nil }
+        var found: [StoryID: Set<ItemID>] = [:]
+        for id in ids where StoryIDRule.isValid(id) {
+            let name = "stories/\(id).json"
+            guard let file = files.kept(name, maxBytes: FeedDecoder.maxDocumentBytes),
+                  let items = memo.items("items|" + id + "|" + file.etag) else { return nil }
+            found[id] = items
+        }
+        return found
+    }
+
     /// `home.json` as it is and its tag (nil: none, or it cannot be read: `home` says why).
     public func homeTemplate() -> (bytes: Data, etag: String)? {
         guard let file = try? files.read("home.json", maxBytes: FeedDecoder.maxDocumentBytes), let bytes = try? file.contents() else { return nil }

@@ -56,8 +56,9 @@ public struct FeedServer: Sendable {
         self.api = api
         seen = seenDatabase.map { database in
             SeenAPI(database: database, catalog: { ids in
+                if let kept = api.keptItemIDs(ofStories: ids) { return kept }
                 // Reading stories is blocking work: on the folder queues, as folder answers are.
-                await withCheckedContinuation { continuation in
+                return await withCheckedContinuation { continuation in
                     FeedServer.folderQueues[Int(FeedServer.nextQueue.add(1) % UInt64(FeedServer.folderQueues.count))].async {
                         continuation.resume(returning: api.itemIDs(ofStories: ids))
                     }

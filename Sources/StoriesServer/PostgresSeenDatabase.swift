@@ -126,7 +126,9 @@ public final class PostgresSeenDatabase: SeenDatabase {
         running = Task(executorPreference: SeenStoreExecution.executor) { await client.run() }
         let (address, observers) = (address, observers)
         listening = Task(executorPreference: SeenStoreExecution.executor) { await Self.listen(address, observers) }
-        gatherer = Gatherer { batches in await Self.write(batches, client: client, address: address) }
+        gatherer = Gatherer(patience: Self.patience, timeout: Self.timeout(address), describe: { Self.reason($0, address) }) { batches in
+            try await Self.write(batches, client: client)
+        }
         announcer = Announcer { payloads in
             // Best effort: a NOTIFY that fails leaves the waits to end at their time (and a
             // listening connection that was away wakes every wait when it is back).
@@ -205,26 +207,20 @@ public final class PostgresSeenDatabase: SeenDatabase {
 
     /// Writes the batches of a group (one a viewer) in one statement, one transaction: each
     /// viewer's counter moves by one, and their items and tooltips are kept at it.
-    static func write(_ batches: [Gatherer.Batch], client: PostgresClient, address: Address) async -> Result<[String: Int64], SeenStoreFailure> {
+    static func write(_ batches: [Gatherer.Batch], client: PostgresClient) async throws -> [String: Int64] {
         let statement = RecordGroup(batches)
-        do throws(SeenStoreFailure) {
-            return .success(try await run(address) { () async throws -> [String: Int64] in
-                // Two groups lock their viewers in the same order (by name), so they cannot
-                // deadlock; should PostgreSQL still say so, the group is written again once.
-                for attempt in 0..<2 {
-                    do {
-                        var counters: [String: Int64] = [:]
-                        for try await (name, seq) in try await client.execute(statement, logger: Self.quiet) { counters[name] = seq }
-                        return counters
-                    } catch let error as PSQLError where attempt == 0 && error.serverInfo?[.sqlState] == "40P01" {
-                        continue
-                    }
-                }
-                throw SeenStoreFailure("the batch was not recorded (PostgreSQL found a deadlock twice)")
-            })
-        } catch {
-            return .failure(error)
+        // Two groups lock their viewers in the same order (by name), so they cannot
+        // deadlock; should PostgreSQL still say so, the group is written again once.
+        for attempt in 0..<2 {
+            do {
+                var counters: [String: Int64] = [:]
+                for try await (name, seq) in try await client.execute(statement, logger: Self.quiet) { counters[name] = seq }
+                return counters
+            } catch let error as PSQLError where attempt == 0 && error.serverInfo?[.sqlState] == "40P01" {
+                continue
+            }
         }
+        throw SeenStoreFailure("the batch was not recorded (PostgreSQL found a deadlock twice)")
     }
 
     /// The batches of a group as one statement. Prepared once on each connection:
@@ -319,9 +315,18 @@ public final class PostgresSeenDatabase: SeenDatabase {
         private var written = (groups: 0, batches: 0)
         /// Groups and batches written so far (tests).
         var counts: (groups: Int, batches: Int) { lock.withLock { written } }
-        private let write: @Sendable ([Batch]) async -> Result<[String: Int64], SeenStoreFailure>
+        private let write: @Sendable ([Batch]) async throws -> [String: Int64]
+        private let patience: Duration
+        private let timeout: SeenStoreFailure
+        private let describe: @Sendable (any Error) -> String
 
-        init(write: @escaping @Sendable ([Batch]) async -> Result<[String: Int64], SeenStoreFailure>) { self.write = write }
+        init(patience: Duration, timeout: SeenStoreFailure, describe: @escaping @Sendable (any Error) -> String,
+             write: @escaping @Sendable ([Batch]) async throws -> [String: Int64]) {
+            self.patience = patience
+            self.timeout = timeout
+            self.describe = describe
+            self.write = write
+        }
 
         func record(_ batch: Batch) async -> Outcome {
             await withCheckedContinuation { continuation in
@@ -355,21 +360,56 @@ public final class PostgresSeenDatabase: SeenDatabase {
             return group
         }
 
+        /// Writes a group in a task of its own, within `patience`: past it, its batches are
+        /// answered with `timeout`, its writer is free for the next group, and the task is
+        /// cancelled and left to end when it will (a pool waiting for a server that is gone
+        /// does not end at once). A group cut short was committed whole or not at all.
         private func start(_ group: [Waiting]) {
-            Task(executorPreference: SeenStoreExecution.executor) { [self] in
-                let result = await write(group.map(\.batch))
-                for waiting in group {
-                    waiting.continuation.resume(returning: result.flatMap { counters in
-                        counters[waiting.batch.viewer].map { .success($0) }
+            let settled = Settled(group)
+            let task = Task(executorPreference: SeenStoreExecution.executor) { [self] in
+                let result: Result<[String: Int64], SeenStoreFailure>
+                do { result = .success(try await write(group.map(\.batch))) } catch let failure as SeenStoreFailure {
+                    result = .failure(failure)
+                } catch {
+                    result = .failure(SeenStoreFailure(describe(error)))
+                }
+                if settled.settle(result) { finished() }
+            }
+            let seconds = Int(patience.components.seconds)
+            SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
+                if settled.settle(.failure(timeout)) {
+                    task.cancel()
+                    finished()
+                }
+            }
+        }
+
+        /// A writer is free: the next groups start.
+        private func finished() {
+            var next: [[Waiting]] = []
+            lock.withLock {
+                writing -= 1
+                while let group = nextGroup() { next.append(group) }
+            }
+            for group in next { start(group) }
+        }
+
+        /// A group's batches, answered once: by the write or by the patience running out,
+        /// whichever comes first. `@unchecked Sendable`: `waiting` is touched only under `lock`.
+        private final class Settled: @unchecked Sendable {
+            private let lock = NSLock()
+            private var waiting: [Waiting]?
+            init(_ waiting: [Waiting]) { self.waiting = waiting }
+            /// True the first time only.
+            func settle(_ result: Result<[String: Int64], SeenStoreFailure>) -> Bool {
+                guard let group = lock.withLock({ defer { waiting = nil }; return waiting }) else { return false }
+                for each in group {
+                    each.continuation.resume(returning: result.flatMap { counters in
+                        counters[each.batch.viewer].map { .success($0) }
                             ?? .failure(SeenStoreFailure("the batch was not recorded (no counter came back)"))
                     })
                 }
-                var next: [[Waiting]] = []
-                lock.withLock {
-                    writing -= 1
-                    while let group = nextGroup() { next.append(group) }
-                }
-                for group in next { start(group) }
+                return true
             }
         }
     }
@@ -450,6 +490,11 @@ public final class PostgresSeenDatabase: SeenDatabase {
         try await Self.run(address, work)
     }
 
+    /// What a request hears when PostgreSQL did not answer within `patience`.
+    static func timeout(_ address: Address) -> SeenStoreFailure {
+        SeenStoreFailure("cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port) (no answer within \(patience.components.seconds) s; is it running?)")
+    }
+
     private static func run<T: Sendable>(_ address: Address, _ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SeenStoreFailure>, Never>) in
             let once = Once(continuation)
@@ -461,8 +506,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
                 }
             }
             SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(Int(Self.patience.components.seconds))) {
-                once.resume(.failure(SeenStoreFailure(
-                    "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port) (no answer within \(Self.patience.components.seconds) s; is it running?)")))
+                once.resume(.failure(timeout(address)))
                 task.cancel()
             }
         }

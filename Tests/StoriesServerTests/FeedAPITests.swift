@@ -73,6 +73,20 @@ import Testing
         #expect(api.respond(APIRequest(path: "/v1/stories/.hidden")).status == 404)
     }
 
+    /// A seen batch's stories from memory when they were read within `recheckAfter`, never
+    /// the disk: nothing until read once, the same items as a read after, nothing once the
+    /// time to check again has come.
+    @Test func keptItemsAreAnsweredFromMemoryOnly() throws {
+        let api = try FeedAPI(directory: try #require(DemoFeed.directory), recheckAfter: 0.5)
+        #expect(api.keptItemIDs(ofStories: ["mika"]) == nil)
+        let read = api.itemIDs(ofStories: ["mika", "ayla"])
+        #expect(read["mika"]?.isEmpty == false && read["ayla"]?.isEmpty == false)
+        #expect(api.keptItemIDs(ofStories: ["mika", "ayla"]) == read)
+        #expect(api.keptItemIDs(ofStories: ["mika", "nobody"]) == nil, "a story never read is asked of the disk")
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(api.keptItemIDs(ofStories: ["mika"]) == nil)
+    }
+
     @Test func mediaHasItsTypeALongLifeAndRanges() throws {
         let whole = api.respond(APIRequest(path: "/v1/media/media/deep-field.mp4"))
         #expect(whole.status == 200)
