@@ -50,6 +50,26 @@ public final class AppEngine {
     public var persistSeen: (@MainActor (SeenState) -> Void)? {
         didSet { effects.persistSeen = persistSeen }
     }
+    /// What is seen here is also kept by `remote` (a server's `/v1/seen`) as well as by
+    /// `keep` (the seen file), and what the same viewer sees elsewhere comes in as actions
+    /// on the main queue: news merged by the reducer, a problem syncing as a notice, a
+    /// home worth asking for again. The full screen and screen-reader mode alike.
+    public func syncSeen(with remote: any SeenRemote, keep: @escaping @MainActor (SeenState) -> Void) {
+        persistSeen = { state in
+            keep(state)
+            remote.push(state)
+        }
+        remote.start(local: state.seen, arrived: { [weak self] state in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.feed(.seenElsewhere(state))) } }
+        }, problem: { [weak self] line in
+            guard let line else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.notice(line)) } }
+        }, changed: { [weak self] in
+            // The server works out this viewer's home from what they have seen.
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.home(.stale)) } }
+        })
+    }
+
     /// Called after every turn (all queued actions reduced) and every frame: a headless run
     /// watches for the moment nothing is left to do.
     public var afterTurn: (@MainActor () -> Void)?

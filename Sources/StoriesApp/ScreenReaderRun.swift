@@ -68,19 +68,7 @@ public final class ScreenReaderRun {
     /// A problem syncing is said as a notice; `finish` sends what is left before the end.
     public func syncSeen(with remote: any SeenRemote, keep: @escaping @MainActor (SeenState) -> Void) {
         self.remote = remote
-        let engine = self.engine
-        engine.persistSeen = { state in
-            keep(state)
-            remote.push(state)
-        }
-        remote.start(local: engine.state.seen, arrived: { state in
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.feed(.seenElsewhere(state))) } }
-        }, problem: { line in
-            guard let line else { return }
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.notice(line)) } }
-        }, changed: {
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.home(.stale)) } }
-        })
+        engine.syncSeen(with: remote, keep: keep)
     }
     private var remote: (any SeenRemote)?
 

@@ -196,21 +196,8 @@ public final class TerminalApp {
     public func syncSeen(with remote: any SeenRemote) {
         guard seenStore != nil, stepper == nil else { return }
         self.remote = remote
-        let engine = self.engine
         let store = seenStore
-        engine.persistSeen = { state in
-            store?.save(state)
-            remote.push(state)
-        }
-        remote.start(local: engine.state.seen, arrived: { state in
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.feed(.seenElsewhere(state))) } }
-        }, problem: { line in
-            guard let line else { return }
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.notice(line)) } }
-        }, changed: {
-            // The server works out this viewer's home from what they have seen.
-            DispatchQueue.main.async { MainActor.assumeIsolated { engine.send(.home(.stale)) } }
-        })
+        engine.syncSeen(with: remote) { store?.save($0) }
     }
 
     /// Writes every input to `file` as the session goes (`--record`).

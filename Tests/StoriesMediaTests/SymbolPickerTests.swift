@@ -1,4 +1,5 @@
 import StoriesCells
+import StoriesCore
 import Foundation
 import Testing
 @testable import StoriesMedia
@@ -269,15 +270,5 @@ import Testing
     }
 }
 
-/// A repeatable random source (SplitMix64), so a failure can be run again.
-private struct Seeded: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A repeatable random source (StoriesCore's SplitMix64), so a failure can be run again.
+private typealias Seeded = SplitMix
