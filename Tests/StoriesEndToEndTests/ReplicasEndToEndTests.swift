@@ -80,6 +80,16 @@ import Testing
 
         func acknowledged() -> Int { lock.withLock { sent.values.map(\.count).reduce(0, +) } }
 
+        /// Waits at least `seconds`, and then until more than `count` batches are
+        /// acknowledged (at most a minute: a machine busy with the rest of the tests answers
+        /// slower, and the tests are about what is kept, not how fast); the count then.
+        func acknowledged(after seconds: Double, moreThan count: Int) -> Int {
+            usleep(UInt32(seconds * 1_000_000))
+            let deadline = Date().addingTimeInterval(60)
+            while acknowledged() <= count, Date() < deadline { usleep(20_000) }
+            return acknowledged()
+        }
+
         /// Stops the threads; what each viewer had acknowledged, and what failed.
         func finish() -> (sent: [Int: [String]], failed: [String]) {
             lock.withLock { stopping = true }
@@ -104,7 +114,7 @@ import Testing
         var server = try Self.replica(port: port, database: store, viewers: viewersFile, folder: folder, says: "seen state in \(store)")
         defer { server.stop() }
         let load = Load(port: port, tokens: tokens)
-        usleep(1_500_000)
+        _ = load.acknowledged(after: 1.5, moreThan: 20)
         server.signal(SIGKILL)
         server.wait()
         let (sent, _) = load.finish()
@@ -164,12 +174,10 @@ import Testing
         try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
 
         let load = Load(port: front, tokens: tokens)
-        usleep(2_000_000)
-        let beforeKill = load.acknowledged()
+        let beforeKill = load.acknowledged(after: 2, moreThan: 20)
         replicas[0].signal(SIGKILL)
         replicas[0].wait()
-        usleep(2_000_000)
-        let whileDown = load.acknowledged() - beforeKill
+        let whileDown = load.acknowledged(after: 2, moreThan: beforeKill + 20) - beforeKill
         replicas[0] = try Self.replica(port: ports[0], database: database, viewers: viewersFile, folder: folder)
         usleep(3_000_000) // past fail_timeout: nginx sends to it again
         let (sent, failed) = load.finish()
