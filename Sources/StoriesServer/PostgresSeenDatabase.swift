@@ -1,7 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import NIOSSL
 import PostgresNIO
 import StoriesCore
@@ -110,13 +108,6 @@ public final class PostgresSeenDatabase: SeenDatabase {
     private let observers = Observers()
     private let listening: Task<Void, Never>
 
-    /// Where this store's work runs: on an event loop of NIO's shared group, the threads
-    /// its connections already answer on. The work never blocks (PostgresNIO is
-    /// asynchronous throughout), and Swift's cooperative pool, which other work can keep busy
-    /// for long, is not needed. A serial queue of its own (the first version) woke a
-    /// thread of its own for every statement: a fifth of the server's CPU for a batch.
-    static let executor = EventLoopExecutor(MultiThreadedEventLoopGroup.singleton.next())
-
     /// The channel batches are announced on: viewers' names, joined by commas.
     static let channel = "stories_seen"
     /// Tells the other replicas whose batches this one recorded.
@@ -132,9 +123,9 @@ public final class PostgresSeenDatabase: SeenDatabase {
         let client = client
         // The pool's background work runs on the store's own queue: Swift's cooperative pool
         // may be kept busy by other work for long.
-        running = Task(executorPreference: PostgresSeenDatabase.executor) { await client.run() }
+        running = Task(executorPreference: SeenStoreExecution.executor) { await client.run() }
         let (address, observers) = (address, observers)
-        listening = Task(executorPreference: PostgresSeenDatabase.executor) { await Self.listen(address, observers) }
+        listening = Task(executorPreference: SeenStoreExecution.executor) { await Self.listen(address, observers) }
         gatherer = Gatherer(patience: Self.patience, timeout: Self.timeout(address), describe: { Self.reason($0, address) }) { batches in
             try await Self.write(batches, client: client)
         }
@@ -377,7 +368,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
         /// does not end at once). A group cut short was committed whole or not at all.
         private func start(_ group: [Waiting]) {
             let settled = Settled(group)
-            let task = Task(executorPreference: PostgresSeenDatabase.executor) { [self] in
+            let task = Task(executorPreference: SeenStoreExecution.executor) { [self] in
                 let result: Result<[String: Int64], SeenStoreFailure>
                 do { result = .success(try await write(group.map(\.batch))) } catch let failure as SeenStoreFailure {
                     result = .failure(failure)
@@ -509,7 +500,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
     private static func run<T: Sendable>(_ address: Address, _ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SeenStoreFailure>, Never>) in
             let once = Once(continuation)
-            let task = Task(executorPreference: PostgresSeenDatabase.executor) {
+            let task = Task(executorPreference: SeenStoreExecution.executor) {
                 do { once.resume(.success(try await work())) } catch let failure as SeenStoreFailure {
                     once.resume(.failure(failure))
                 } catch {
@@ -624,7 +615,8 @@ public final class PostgresSeenDatabase: SeenDatabase {
     final class Announcer: @unchecked Sendable {
         /// Every NOTIFY wakes the listening connection of every replica and the waits it
         /// names: gathered for 5 ms, the held minute's p99 was 14–31 ms; for 25 ms, 5–9 ms
-        /// (PostgreSQL's CPU for a batch 0.48 → 0.35 ms). A wait on another replica hears of
+        /// (both with the work on an event loop, since taken back; PostgreSQL's CPU for a
+        /// batch 0.48 → 0.35 ms). A wait on another replica hears of
         /// a batch up to 25 ms later, well inside the second the terminals promise.
         static let gather = DispatchTimeInterval.milliseconds(25)
         /// The most bytes of names in one NOTIFY (PostgreSQL takes up to 8 000).
@@ -651,7 +643,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
                 }
                 let payloads = Self.payloads(viewers)
                 let send = send
-                Task(executorPreference: PostgresSeenDatabase.executor) { await send(payloads) }
+                Task(executorPreference: SeenStoreExecution.executor) { await send(payloads) }
             }
         }
 
@@ -681,15 +673,5 @@ public final class PostgresSeenDatabase: SeenDatabase {
         func tell(_ viewer: String?) {
             for handler in lock.withLock({ handlers }) { handler(viewer) }
         }
-    }
-}
-
-/// A Swift task executor that runs its jobs on one NIO event loop.
-final class EventLoopExecutor: TaskExecutor {
-    let loop: any EventLoop
-    init(_ loop: any EventLoop) { self.loop = loop }
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
