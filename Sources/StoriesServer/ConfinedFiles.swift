@@ -116,10 +116,7 @@ public final class ConfinedFiles: @unchecked Sendable {
 
     /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
     public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {
-        if recheckAfter > 0, let recent = lock.withLock({ checked[relative] }),
-           Double(Self.now() &- recent.at) / 1e9 < recheckAfter, recent.file.size <= maxBytes {
-            return recent.file
-        }
+        if let file = kept(relative, maxBytes: maxBytes) { return file }
         let file = try readFromDisk(relative, maxBytes: maxBytes)
         // A large file is open: it is never kept (each answer opens and checks it again).
         if recheckAfter > 0, file.memory != nil {

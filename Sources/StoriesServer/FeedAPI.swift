@@ -310,9 +310,9 @@ public struct FeedAPI: Sendable {
             case .folder(let folder):
                 if let load = try? folder.current().story(id: id) { found[id] = Set(load.story.items.map(\.id)) }
             case .documents:
-                let name = "stories/\(id).json"
+                let name = Self.storyFile(id)
                 guard let file = try? files.read(name, maxBytes: FeedDecoder.maxDocumentBytes) else { continue }
-                let key = "items|" + id + "|" + file.etag
+                let key = Self.itemsKey(id, file.etag)
                 if let kept = memo.items(key) {
                     found[id] = kept
                 } else if let bytes = try? file.contents(), let story = try? FeedDecoder.story(from: bytes, file: name, expectedID: id).0 {
@@ -333,13 +333,17 @@ public struct FeedAPI: Sendable {
         guard case .documents = source else { return nil }
         var found: [StoryID: Set<ItemID>] = [:]
         for id in ids where StoryIDRule.isValid(id) {
-            let name = "stories/\(id).json"
-            guard let file = files.kept(name, maxBytes: FeedDecoder.maxDocumentBytes),
-                  let items = memo.items("items|" + id + "|" + file.etag) else { return nil }
+            guard let file = files.kept(Self.storyFile(id), maxBytes: FeedDecoder.maxDocumentBytes),
+                  let items = memo.items(Self.itemsKey(id, file.etag)) else { return nil }
             found[id] = items
         }
         return found
     }
+
+    private static func storyFile(_ id: StoryID) -> String { "stories/\(id).json" }
+    /// Where a story's item ids are kept in `memo`: by the file's tag, so a changed file is
+    /// worked out again.
+    private static func itemsKey(_ id: StoryID, _ etag: String) -> String { "items|" + id + "|" + etag }
 
     /// `home.json` as it is and its tag (nil: none, or it cannot be read: `home` says why).
     public func homeTemplate() -> (bytes: Data, etag: String)? {

@@ -622,8 +622,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
         /// The most bytes of names in one NOTIFY (PostgreSQL takes up to 8 000).
         static let payloadBytes = 7000
         private let lock = NSLock()
-        private var pending: [String] = []
-        private var known: Set<String> = []
+        private var pending: Set<String> = []
         private var armed = false
         private let send: @Sendable ([String]) async -> Void
 
@@ -631,15 +630,15 @@ public final class PostgresSeenDatabase: SeenDatabase {
 
         func add(_ viewer: String) {
             let arm: Bool = lock.withLock {
-                if known.insert(viewer).inserted { pending.append(viewer) }
+                pending.insert(viewer)
                 defer { armed = true }
                 return !armed
             }
             guard arm else { return }
             SeenSignals.timers.asyncAfter(deadline: .now() + Self.gather) { [self] in
                 let viewers: [String] = lock.withLock {
-                    defer { pending = []; known = []; armed = false }
-                    return pending
+                    defer { pending = []; armed = false }
+                    return Array(pending)
                 }
                 let payloads = Self.payloads(viewers)
                 let send = send

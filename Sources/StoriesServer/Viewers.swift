@@ -40,7 +40,7 @@ public struct Viewers: Sendable {
         hash.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// The most viewers a file may list (each request compares with all of them).
+    /// The most viewers a file may list.
     public static let maxViewers = 10_000
     /// The largest viewers file read.
     public static let maxFileBytes = 2 << 20

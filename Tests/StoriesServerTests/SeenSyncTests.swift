@@ -38,9 +38,6 @@ import Testing
         return SeenState(items: items, tooltips: tooltips)
     }
 
-    /// A port nothing listens on now (bound and let go).
-    static func freePort() throws -> Int { freeLoopbackPort() }
-
     @Test func whatOneTerminalSeesArrivesAtTheOtherWithinASecond() async throws {
         let setup = try await SeenServerTests.setup(["ayla"])
         let token = try #require(setup.tokens["ayla"])
@@ -112,7 +109,7 @@ import Testing
     }
 
     @Test func whileTheServerIsAwayNothingIsLostAndItIsSaid() async throws {
-        let port = try Self.freePort()
+        let port = freeLoopbackPort()
         let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let sync = SeenSync(server: server, authorization: nil, wait: 5)
         let heard = Heard()

@@ -90,10 +90,8 @@ public enum SeenWire {
 
     public static func batch(_ batch: Batch) -> Data {
         var out = JSONText(capacity: 64 + batch.entries.count * 64)
-        out.raw("{\"seen\":")
-        out.array(batch.entries, entry)
-        out.raw(",\"tooltips\":")
-        out.array(batch.tooltips) { $0.string($1) }
+        out.raw("{")
+        seenAndTooltips(&out, batch.entries, batch.tooltips)
         out.raw(",\"version\":1}")
         return Data(out.bytes)
     }
@@ -124,12 +122,18 @@ public enum SeenWire {
         out.bool(changes.more)
         out.raw(",\"next\":")
         out.number(changes.next)
-        out.raw(",\"seen\":")
-        out.array(changes.entries, entry)
-        out.raw(",\"tooltips\":")
-        out.array(changes.tooltips) { $0.string($1) }
+        out.raw(",")
+        seenAndTooltips(&out, changes.entries, changes.tooltips)
         out.raw("}")
         return Data(out.bytes)
+    }
+
+    /// `"seen":[…],"tooltips":[…]`, as a batch and changes both end.
+    private static func seenAndTooltips(_ out: inout JSONText, _ entries: [Entry], _ tooltips: [String]) {
+        out.raw("\"seen\":")
+        out.array(entries, entry)
+        out.raw(",\"tooltips\":")
+        out.array(tooltips) { $0.string($1) }
     }
 
     private static func entry(_ out: inout JSONText, _ entry: Entry) {
