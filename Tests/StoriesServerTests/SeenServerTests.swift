@@ -199,11 +199,13 @@ import Testing
             // Another viewer's batch wakes no one of Ayla's.
             _ = try await client.execute(uri: "/v1/seen", method: .put, headers: Self.auth(bo), body: Self.batch([("ayla", "rocket")]))
             try await Task.sleep(for: .milliseconds(300))
-            let put = ContinuousClock.now
             _ = try await client.execute(uri: "/v1/seen", method: .put, headers: Self.auth(ayla), body: Self.batch([("ayla", "astronaut")]))
+            // From the batch's acknowledgement (it is committed then): how fast a request
+            // is answered on a machine busy with the rest of the suite is the benchmark's.
+            let recorded = ContinuousClock.now
             let answer = try await waited
-            let late = ContinuousClock.now - put
-            #expect(late < .milliseconds(500), "answered \(late) after the batch")
+            let late = ContinuousClock.now - recorded
+            #expect(late < .milliseconds(500), "answered \(late) after the batch was acknowledged")
             let changes = try Self.json(answer.body)
             #expect((changes["seen"] as? [[String: Any]])?.compactMap { $0["item"] as? String } == ["astronaut"])
             // Nothing new: a short wait ends empty, with the same next.
