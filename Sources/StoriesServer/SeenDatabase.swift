@@ -73,9 +73,9 @@ extension SeenDatabase {
     public func observe(_ handler: @escaping @Sendable (String?) -> Void) {}
 }
 
-/// Where the stores' async work runs: a queue of their own (an unstructured task would
+/// Where SQLite stores' async work runs: a queue of their own (an unstructured task would
 /// otherwise take Swift's cooperative pool, which other work can keep busy for long — seen
-/// in the full test run: two minutes).
+/// in the full test run: two minutes). PostgreSQL's runs on `PostgresStoreLoop`.
 enum SeenStoreExecution {
     static let executor = QueueExecutor(label: "stories.seen.store")
 }

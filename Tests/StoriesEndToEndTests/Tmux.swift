@@ -186,10 +186,13 @@ final class Tmux {
     /// screen's text from the cursor to the end of its line (columns, not characters: a wide
     /// character counts two).
     func cursor() throws -> (x: Int, y: Int, visible: Bool, text: String) {
-        let fields = try tmux(["display-message", "-p", "-t", session, "#{cursor_x} #{cursor_y} #{cursor_flag}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").compactMap { Int($0) }
+        // One command list: tmux runs it without reading the pane in between, so the place
+        // and the screen are one moment's (two calls could straddle a frame being drawn).
+        var lines = try tmux(["display-message", "-p", "-t", session, "#{cursor_x} #{cursor_y} #{cursor_flag}",
+                              ";", "capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+        let fields = lines.isEmpty ? [] : lines.removeFirst().split(separator: " ").compactMap { Int($0) }
         try #require(fields.count == 3, "tmux said where the cursor is")
-        let line = try screen()[safe: fields[1]] ?? ""
+        let line = lines[safe: fields[1]] ?? ""
         var column = 0
         var rest = Substring(line)
         while column < fields[0], let first = rest.first {
