@@ -616,7 +616,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
     final class Announcer: @unchecked Sendable {
         /// Every NOTIFY wakes the listening connection of every replica and the waits it
         /// names: gathered for 5 ms, the held minute's p99 was 14–31 ms; for 25 ms, 5–9 ms
-        /// (both with the work on an event loop, since taken back; PostgreSQL's CPU for a
+        /// (both with the work on an event loop of NIO's shared group; PostgreSQL's CPU for a
         /// batch 0.48 → 0.35 ms). A wait on another replica hears of
         /// a batch up to 25 ms later, well inside the second the terminals promise.
         static let gather = DispatchTimeInterval.milliseconds(25)
