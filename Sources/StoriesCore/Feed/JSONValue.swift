@@ -2,23 +2,13 @@ import Foundation
 
 /// A parsed JSON document that keeps the difference between numbers, booleans and strings,
 /// so validation can say exactly what a field held.
-enum JSONValue: Decodable, Equatable {
+enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
 
     var kindName: String {
         switch self {
@@ -57,6 +47,23 @@ enum JSONValue: Decodable, Equatable {
             throw FeedError(file: file, reason: "not valid JSON at \(place(of: failure.offset, in: bytes)): \(failure.reason)")
         }
     }
+
+    /// Parses one line of a JSON Lines file (a recording) by the same rules; when it is not
+    /// JSON, the reason says the column (counted in characters, from 1).
+    static func parseLine(_ line: Substring) -> Result<JSONValue, LineFailure> {
+        let bytes = Array(line.utf8)
+        let result: Result<JSONValue, JSONParser.Failure> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer)
+            return Result { () throws(JSONParser.Failure) -> JSONValue in try parser.document() }
+        }
+        return result.mapError { failure in
+            if failure.tooDeep { return LineFailure(reason: "nested more than \(maxDepth) deep") }
+            let column = String(decoding: bytes.prefix(max(0, min(failure.offset, bytes.count))), as: UTF8.self).count + 1
+            return LineFailure(reason: "not valid JSON at column \(column): \(failure.reason)")
+        }
+    }
+
+    struct LineFailure: Error { var reason: String }
 
     /// "line 3, column 14" for a byte offset (columns count characters, from 1).
     static func place(of offset: Int, in bytes: [UInt8]) -> String {

@@ -153,19 +153,26 @@ public struct InputRecording: Equatable, Sendable {
         guard let first = lines.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw fail(1, "empty: a recording starts with {\"stories-recording\":2,…}")
         }
-        guard let version = try? JSONDecoder().decode(Version.self, from: Data(first.utf8)) else {
+        // Read as every feed is (JSONValue: a key named twice is refused, not guessed at).
+        let headerValue: JSONValue
+        switch JSONValue.parseLine(first) {
+        case .success(let value): headerValue = value
+        case .failure(let failure): throw fail(1, "not a stories recording header: \(failure.reason)")
+        }
+        guard case .object(let headerMembers) = headerValue,
+              let versionNumber = Fields.wholeNumber(headerMembers["stories-recording"]) else {
             throw fail(1, "not a stories recording header (expected {\"stories-recording\":\(formatVersion),\"width\":…,\"height\":…})")
         }
-        guard readableVersions.contains(version.recording) else {
-            throw fail(1, "recording version \(version.recording) is not supported (this stories reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
+        guard readableVersions.contains(versionNumber) else {
+            throw fail(1, "recording version \(versionNumber) is not supported (this stories reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
         }
         let header: Header
-        do { header = try JSONDecoder().decode(Header.self, from: Data(first.utf8)) } catch {
-            throw fail(1, "header: \(describe(error))")
+        do { header = try Header(Fields(headerMembers)) } catch {
+            throw fail(1, "header: \(error.reason)")
         }
         var setup: SessionSetup?
         if let json = header.setup, json != .null {
-            guard version.recording >= 2 else { throw fail(1, "\"setup\" came with version 2; this file says version 1") }
+            guard versionNumber >= 2 else { throw fail(1, "\"setup\" came with version 2; this file says version 1") }
             do { setup = try SessionSetup(json: json) } catch { throw fail(1, "\"\(error.field)\" \(error.reason)") }
         }
         let side = InputLimits.maxScreenSide
@@ -182,8 +189,14 @@ public struct InputRecording: Equatable, Sendable {
         for (offset, raw) in lines.enumerated().dropFirst() {
             let number = offset + 1
             guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            guard let line = try? JSONDecoder().decode(Line.self, from: Data(raw.utf8)) else {
-                throw fail(number, "not a JSON object with a number \"t\"")
+            let line: Line
+            switch JSONValue.parseLine(raw) {
+            case .failure(let failure): throw fail(number, failure.reason)
+            case .success(let value):
+                guard case .object(let members) = value, case .number? = members["t"] else {
+                    throw fail(number, "not a JSON object with a number \"t\"")
+                }
+                do { line = try Line(Fields(members)) } catch { throw fail(number, error.reason) }
             }
             guard line.t.isFinite, line.t >= previous, line.t <= InputLimits.maxRecordingTime else {
                 throw fail(number, "\"t\" must be a number not smaller than the line before's (\(previous)), at most a year (\(Int(InputLimits.maxRecordingTime)) s)")
@@ -255,30 +268,7 @@ public struct InputRecording: Equatable, Sendable {
         return .input(.mouse(MouseEvent(kind: mouseKind, column: x, row: y, modifiers: modifiers)))
     }
 
-    /// Which field of a header did not decode, and why, in a person's words.
-    private static func describe(_ error: any Error) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let names = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return names.isEmpty ? "the header" : "\"" + names.joined(separator: ".") + "\""
-        }
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
-            return "\(path(context.codingPath)) has the wrong kind of value"
-        case .keyNotFound(let key, let context)?:
-            return "\(path(context.codingPath + [key])) is missing"
-        case .dataCorrupted(let context)?:
-            return "\(path(context.codingPath)) cannot be read"
-        default:
-            return "cannot be read"
-        }
-    }
-
     // MARK: - JSON shapes
-
-    private struct Version: Decodable {
-        var recording: Int
-        enum CodingKeys: String, CodingKey { case recording = "stories-recording" }
-    }
 
     /// The header line: written with the setup's values (`SessionSetup.Wire`), read with the
     /// setup as JSON (`JSONValue`), so `SessionSetup(json:)` checks each field by its own rule.
@@ -300,7 +290,7 @@ public struct InputRecording: Equatable, Sendable {
     private typealias WrittenHeader = HeaderShape<SessionSetup.Wire>
     private typealias Header = HeaderShape<JSONValue>
 
-    private struct Line: Codable {
+    private struct Line: Encodable {
         var t: Double
         var key: String?
         var mouse: String?
@@ -312,6 +302,71 @@ public struct InputRecording: Equatable, Sendable {
         var resize: [Int]?
         var cell: Double?
         var end: Bool?
+
+        init(t: Double, key: String? = nil, mouse: String? = nil, button: String? = nil, direction: String? = nil,
+             x: Int? = nil, y: Int? = nil, mods: [String]? = nil, resize: [Int]? = nil, cell: Double? = nil, end: Bool? = nil) {
+            (self.t, self.key, self.mouse, self.button, self.direction) = (t, key, mouse, button, direction)
+            (self.x, self.y, self.mods, self.resize, self.cell, self.end) = (x, y, mods, resize, cell, end)
+        }
+
+        /// A line's fields, each of the kind it must be (the values are checked after).
+        init(_ fields: Fields) throws(Fields.Problem) {
+            self.init(t: try fields.required("t", Fields.number, "a number"),
+                      key: try fields.optional("key", Fields.string, "text"),
+                      mouse: try fields.optional("mouse", Fields.string, "text"),
+                      button: try fields.optional("button", Fields.string, "text"),
+                      direction: try fields.optional("direction", Fields.string, "text"),
+                      x: try fields.optional("x", Fields.number, "a number").map(Fields.clampedInt),
+                      y: try fields.optional("y", Fields.number, "a number").map(Fields.clampedInt),
+                      mods: try fields.optional("mods", Fields.strings, "a list of modifier names"),
+                      resize: try fields.optional("resize", Fields.numbers, "[width, height]").map { $0.map(Fields.clampedInt) },
+                      cell: try fields.optional("cell", Fields.number, "a number"),
+                      end: try fields.optional("end", Fields.bool, "true or false"))
+        }
+    }
+
+    /// The members of one line's object, read by kind; a member of the wrong kind is a
+    /// `Problem` naming it. `null` reads as absent.
+    struct Fields {
+        struct Problem: Error { var reason: String }
+        let members: [String: JSONValue]
+        init(_ members: [String: JSONValue]) { self.members = members }
+
+        func optional<T>(_ key: String, _ read: (JSONValue) -> T?, _ kind: String) throws(Problem) -> T? {
+            guard let value = members[key], value != .null else { return nil }
+            guard let read = read(value) else { throw Problem(reason: "\"\(key)\" must be \(kind), found \(value.kindName)") }
+            return read
+        }
+
+        func required<T>(_ key: String, _ read: (JSONValue) -> T?, _ kind: String) throws(Problem) -> T {
+            guard let value = try optional(key, read, kind) else { throw Problem(reason: "\"\(key)\" is missing") }
+            return value
+        }
+
+        static func number(_ value: JSONValue) -> Double? { if case .number(let number) = value { number } else { nil } }
+        static func string(_ value: JSONValue) -> String? { if case .string(let text) = value { text } else { nil } }
+        static func bool(_ value: JSONValue) -> Bool? { if case .bool(let flag) = value { flag } else { nil } }
+        static func strings(_ value: JSONValue) -> [String]? {
+            guard case .array(let elements) = value else { return nil }
+            let texts = elements.compactMap(string)
+            return texts.count == elements.count ? texts : nil
+        }
+        static func numbers(_ value: JSONValue) -> [Double]? {
+            guard case .array(let elements) = value else { return nil }
+            let numbers = elements.compactMap(number)
+            return numbers.count == elements.count ? numbers : nil
+        }
+        /// A whole number that fits an Int, else nil.
+        static func wholeNumber(_ value: JSONValue?) -> Int? {
+            guard case .number(let number)? = value, number.rounded() == number else { return nil }
+            return Int(exactly: number)
+        }
+        /// A number as an Int for a range check after: a fraction or a number no Int holds
+        /// becomes -1, outside every range the lines allow.
+        static func clampedInt(_ number: Double) -> Int {
+            guard number.rounded() == number, let whole = Int(exactly: number) else { return -1 }
+            return whole
+        }
     }
 
     private static func json<T: Encodable>(_ value: T) -> String {
@@ -323,4 +378,26 @@ public struct InputRecording: Equatable, Sendable {
 }
 
 extension InputRecording.HeaderShape: Encodable where Setup: Encodable {}
-extension InputRecording.HeaderShape: Decodable where Setup: Decodable {}
+
+extension InputRecording.HeaderShape where Setup == JSONValue {
+    /// The header's fields, each of the kind it must be (the values are checked after).
+    init(_ fields: InputRecording.Fields) throws(InputRecording.Fields.Problem) {
+        typealias Fields = InputRecording.Fields
+        let seen = try fields.optional("seen", { value -> [String: [String]]? in
+            guard case .object(let stories) = value else { return nil }
+            var seen: [String: [String]] = [:]
+            for (story, items) in stories {
+                guard let items = Fields.strings(items) else { return nil }
+                seen[story] = items
+            }
+            return seen
+        }, "an object of story ids, each with a list of item ids")
+        self.init(recording: try fields.required("stories-recording", Fields.wholeNumber, "a whole number"),
+                  width: Fields.clampedInt(try fields.required("width", Fields.number, "a number")),
+                  height: Fields.clampedInt(try fields.required("height", Fields.number, "a number")),
+                  started: try fields.required("started", Fields.number, "a number"),
+                  seen: seen,
+                  tooltips: try fields.optional("tooltips", Fields.strings, "a list of tooltip ids"),
+                  setup: fields.members["setup"])
+    }
+}
