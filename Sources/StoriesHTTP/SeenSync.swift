@@ -39,6 +39,8 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     private var sendFailures = 0
     private var sendingStopped = false
     private var pullStopped = false
+    /// `finish` was called: nothing more is sent or armed (its own last batch aside).
+    private var finished = false
     private var problemSaid = false
     private var arrived: (@Sendable (SeenState) -> Void)?
     private var problem: (@Sendable (String?) -> Void)?
@@ -68,8 +70,10 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             self.problem = problem
             self.changed = changed
         }
-        let thread = Thread { [self] in pullForever() }
-        thread.name = "stories.seen.pull"
+        let thread = Thread { [self] in
+            Thread.current.name = "stories.seen.pull" // from inside, as `Worker` does
+            pullForever()
+        }
         thread.qualityOfService = .utility
         thread.start()
     }
@@ -85,6 +89,10 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             pullStopped = true
+            finished = true
+            // Nothing is told after the end; and whatever the callbacks hold (an engine that
+            // holds this) is let go, so this and its threads can end.
+            (arrived, problem, changed) = (nil, nil, nil)
             let missing = latest.subtracting(known)
             guard ready, !sendingStopped, !sending, !missing.isEmpty else { done.signal(); return }
             let batch = Self.batch(of: missing)
@@ -101,7 +109,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     /// Sends what the server lacks now, or arms one timer for when sending is next allowed
     /// (on `queue`).
     private func sendWhenDue() {
-        guard ready, !sending, !sendingStopped, !timerArmed else { return }
+        guard ready, !sending, !sendingStopped, !timerArmed, !finished else { return }
         let missing = latest.subtracting(known)
         guard !missing.isEmpty else { return }
         if DispatchTime.now() < nextSend {
@@ -295,29 +303,27 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
 }
 
 /// A thread that runs jobs in order, each at its time: what `SeenSync` needs of a serial
-/// queue, on a thread that is there whatever else the process is doing.
-/// `@unchecked Sendable`: `jobs` is touched only under `condition`.
-final class Worker: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [(at: DispatchTime, order: UInt64, job: () -> Void)] = []
-    private var counter: UInt64 = 0
+/// queue, on a thread that is there whatever else the process is doing. The thread ends
+/// once the worker is gone and no job is left (a job waiting for its time still runs).
+final class Worker: Sendable {
+    private let jobs = Jobs()
 
     init(name: String) {
-        let thread = Thread { [self] in loop() }
-        thread.name = name
+        let jobs = jobs
+        let thread = Thread {
+            // Named from inside: Foundation on Linux names only the running thread.
+            Thread.current.name = name
+            jobs.run()
+        }
         thread.qualityOfService = .utility
         thread.start()
     }
 
+    deinit { jobs.end() }
+
     func async(_ job: @escaping () -> Void) { asyncAfter(deadline: .now(), job) }
 
-    func asyncAfter(deadline: DispatchTime, _ job: @escaping () -> Void) {
-        condition.lock()
-        counter &+= 1
-        jobs.append((deadline, counter, job))
-        condition.signal()
-        condition.unlock()
-    }
+    func asyncAfter(deadline: DispatchTime, _ job: @escaping () -> Void) { jobs.add(job, at: deadline) }
 
     /// Runs `job` on the thread and waits for it (never from the thread itself). Escaping:
     /// the thread may still hold the job for a moment after it has run.
@@ -338,25 +344,50 @@ final class Worker: @unchecked Sendable {
         var value: T?
     }
 
-    private func loop() {
-        while true {
+    /// The jobs and the loop the thread runs; the thread holds these, not the worker, so
+    /// the worker can go. `@unchecked Sendable`: `list`, `counter` and `ended` are touched
+    /// only under `condition`.
+    private final class Jobs: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var list: [(at: DispatchTime, order: UInt64, job: () -> Void)] = []
+        private var counter: UInt64 = 0
+        private var ended = false
+
+        func add(_ job: @escaping () -> Void, at deadline: DispatchTime) {
             condition.lock()
-            var next: (at: DispatchTime, order: UInt64, job: () -> Void)?
-            while next == nil {
+            counter &+= 1
+            list.append((deadline, counter, job))
+            condition.signal()
+            condition.unlock()
+        }
+
+        func end() {
+            condition.lock()
+            ended = true
+            condition.signal()
+            condition.unlock()
+        }
+
+        func run() {
+            while let job = next() { job() }
+        }
+
+        /// The next job when its time comes; nil once ended with none left.
+        private func next() -> (() -> Void)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
                 let now = DispatchTime.now()
-                if let index = jobs.indices.min(by: { (jobs[$0].at, jobs[$0].order) < (jobs[$1].at, jobs[$1].order) }) {
-                    if jobs[index].at <= now {
-                        next = jobs.remove(at: index)
-                    } else {
-                        let wait = Double(jobs[index].at.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9
-                        _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
-                    }
+                if let index = list.indices.min(by: { (list[$0].at, list[$0].order) < (list[$1].at, list[$1].order) }) {
+                    if list[index].at <= now { return list.remove(at: index).job }
+                    let wait = Double(list[index].at.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
+                } else if ended {
+                    return nil
                 } else {
                     condition.wait()
                 }
             }
-            condition.unlock()
-            next?.job()
         }
     }
 }

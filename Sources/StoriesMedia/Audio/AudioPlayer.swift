@@ -68,9 +68,11 @@ public final class AudioPlayer: @unchecked Sendable {
     private func startThread() {
         guard !started else { return }
         started = true
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            Thread.current.name = "stories.audio" // from inside: Foundation on Linux names only the running thread
+            run()
+        }
         thread.qualityOfService = .userInteractive
-        thread.name = "stories.audio"
         thread.start()
     }
 
