@@ -41,6 +41,9 @@ public struct FeedServer: Sendable {
 
     public let api: FeedAPI
     public let options: Options
+    /// Who may watch now: `options.viewers` until the file is read again (SIGHUP).
+    private let viewerList: ViewerList
+    public var viewers: Viewers { viewerList.current }
     public let budget: SendBudget
     /// Viewers' seen state (`/v1/seen`), when the server keeps it.
     public let seen: SeenAPI?
@@ -66,6 +69,7 @@ public struct FeedServer: Sendable {
             })
         }
         self.options = options
+        viewerList = ViewerList(options.viewers)
         budget = SendBudget(maxStreams: options.maxStreams)
         logSink = try LineLogHandler.sink(path: logFile)
         log = LineLogHandler.logger(sink: logSink)
@@ -75,6 +79,30 @@ public struct FeedServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         defer { logSink.flush() }
         try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Takes the viewers file `path` again (`stories serve` on SIGHUP): a token taken out of
+    /// it is refused from the next request on. A server that needs no token stays open, and
+    /// a file that cannot be read leaves the viewers as they were. The line to say.
+    public func readViewersAgain(_ path: String) -> (line: String, ok: Bool) {
+        guard viewerList.current.required else { return ("no --viewers file was given: nothing to read again", false) }
+        do {
+            let fresh = try Viewers.load(path)
+            viewerList.replace(fresh)
+            return ("viewers file \(SafeText.line(path)) read again: \(fresh.count) viewers", true)
+        } catch {
+            return ("viewers file not read again, the \(viewerList.current.count) viewers before stay: \(error)", false)
+        }
+    }
+
+    /// The viewers in force, replaced whole. `@unchecked Sendable`: `viewers` is touched only
+    /// under `lock` (a request takes one copy for its whole answer).
+    final class ViewerList: @unchecked Sendable {
+        private let lock = NSLock()
+        private var viewers: Viewers
+        init(_ viewers: Viewers) { self.viewers = viewers }
+        var current: Viewers { lock.withLock { viewers } }
+        func replace(_ fresh: Viewers) { lock.withLock { viewers = fresh } }
     }
 
     /// Why the access log could not be written, if it could not (said at once on standard
@@ -109,7 +137,8 @@ public struct FeedServer: Sendable {
                                     ifRange: request.headers[.ifRange],
                                     acceptsGzip: APIRequest.acceptsGzip(request.headers[.acceptEncoding]))
         var answer: APIResponse
-        let viewer = options.viewers.viewer(authorization: request.headers[.authorization])
+        let viewers = viewerList.current
+        let viewer = viewers.viewer(authorization: request.headers[.authorization])
         if viewer == nil {
             // The same answer for a missing token and a wrong one: nothing says who exists.
             let body = FeedWire.error("a viewer's token is needed: Authorization: Bearer TOKEN (stories serve add-viewer NAME makes one)", status: 401)
@@ -134,7 +163,7 @@ public struct FeedServer: Sendable {
         } else {
             answer = api.respond(apiRequest)
         }
-        if options.viewers.required { answer.headers = Self.privately(answer.headers) }
+        if viewers.required { answer.headers = Self.privately(answer.headers) }
         let network = options.network
         if network.isOffline || (network.failureRate > 0 && Double.random(in: 0..<1) < network.failureRate) {
             let body = FeedWire.error("failed on purpose (network profile \(SafeText.line(network.name)))", status: 503)

@@ -25,6 +25,28 @@ public final class PostgresSeenDatabase: SeenDatabase {
         public var database: String
         /// libpq's `sslmode`: disable, prefer (the default), require, verify-full.
         public var tls: String
+        /// libpq's `sslrootcert`: a PEM file of the authorities a verify-full server's
+        /// certificate may be signed by (nil: the system's).
+        public var rootCertificates: String? = nil
+        /// That file's certificates, once read (`readingRootCertificates`).
+        var trusted: [NIOSSLCertificate]? = nil
+
+        /// The address with `sslrootcert`'s file read (through `SafeFile`: a regular file,
+        /// at most 1 MB; a link is followed, as an operator's own path may be one), or why
+        /// it cannot be.
+        func readingRootCertificates() throws(SeenStoreFailure) -> Address {
+            guard let path = rootCertificates else { return self }
+            let data: Data
+            do { data = try SafeFile.read(path, maxBytes: 1 << 20, followLinks: true).0 } catch {
+                throw SeenStoreFailure("seen store \(shown): sslrootcert \(SafeText.line(path)): \(SafeFile.describe(error, maxBytes: 1 << 20))")
+            }
+            guard let certificates = try? NIOSSLCertificate.fromPEMBytes([UInt8](data)), !certificates.isEmpty else {
+                throw SeenStoreFailure("seen store \(shown): sslrootcert \(SafeText.line(path)): no PEM certificate in it")
+            }
+            var read = self
+            read.trusted = certificates
+            return read
+        }
 
         /// The address as it may be printed: no password.
         public var shown: String { "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
@@ -46,6 +68,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
             guard !user.isEmpty else { throw refuse("no user") }
             let password = parts.password ?? environment["PGPASSWORD"]
             var tls = "prefer"
+            var rootCertificates: String?
             for item in parts.queryItems ?? [] {
                 switch item.name {
                 case "sslmode":
@@ -53,11 +76,19 @@ public final class PostgresSeenDatabase: SeenDatabase {
                         throw refuse("sslmode is one of disable, prefer, require, verify-full")
                     }
                     tls = mode
+                case "sslrootcert":
+                    guard let path = item.value, !path.isEmpty, path.utf8.count <= 4096, !path.contains("\0") else {
+                        throw refuse("sslrootcert is the path of a PEM file of certificates")
+                    }
+                    rootCertificates = path
                 default:
-                    throw refuse("'\(SafeText.line(String(item.name.prefix(32))))' is not understood (only sslmode is)")
+                    throw refuse("'\(SafeText.line(String(item.name.prefix(32))))' is not understood (only sslmode and sslrootcert are)")
                 }
             }
-            return Address(host: host, port: port, user: user, password: password, database: database, tls: tls)
+            if rootCertificates != nil, tls != "verify-full" {
+                throw refuse("sslrootcert is used only with sslmode=verify-full")
+            }
+            return Address(host: host, port: port, user: user, password: password, database: database, tls: tls, rootCertificates: rootCertificates)
         }
 
         /// What `sslmode` asks for: nil for no TLS; else TLS with this configuration (the
@@ -66,6 +97,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
             guard tls != "disable" else { return nil }
             var configuration = TLSConfiguration.makeClientConfiguration()
             if tls != "verify-full" { configuration.certificateVerification = .none }
+            if let trusted { configuration.trustRoots = .certificates(trusted) }
             return (configuration, tls != "prefer")
         }
 
@@ -145,6 +177,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// Connects, and brings the tables to the latest version. A server that cannot be
     /// reached, refuses the user or is not a store of ours is said, with why.
     public static func open(_ address: Address) async throws(SeenStoreFailure) -> PostgresSeenDatabase {
+        let address = try address.readingRootCertificates()
         // One connection first, to say exactly what is wrong (the pool would only retry).
         do {
             let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: try address.connectionConfiguration(), id: 0, logger: quiet)
@@ -368,7 +401,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
         /// cancelled and left to end when it will (a pool waiting for a server that is gone
         /// does not end at once). A group cut short was committed whole or not at all.
         private func start(_ group: [Waiting]) {
-            let settled = Settled(group)
+            let settled = TakenOnce(group)
             let task = Task(executorPreference: PostgresStoreLoop.executor) { [self] in
                 let result: Result<[String: Int64], SeenStoreFailure>
                 do { result = .success(try await write(group.map(\.batch))) } catch let failure as SeenStoreFailure {
@@ -376,11 +409,15 @@ public final class PostgresSeenDatabase: SeenDatabase {
                 } catch {
                     result = .failure(SeenStoreFailure(describe(error)))
                 }
-                if settled.settle(result) { finished() }
+                if let group = settled.take() {
+                    Self.answer(group, result)
+                    finished()
+                }
             }
             let seconds = Int(patience.components.seconds)
             SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
-                if settled.settle(.failure(timeout)) {
+                if let group = settled.take() {
+                    Self.answer(group, .failure(timeout))
                     task.cancel()
                     finished()
                 }
@@ -397,28 +434,19 @@ public final class PostgresSeenDatabase: SeenDatabase {
             for group in next { start(group) }
         }
 
-        /// A group's batches, answered once: by the write or by the patience running out,
-        /// whichever comes first. `@unchecked Sendable`: `waiting` is touched only under `lock`.
-        private final class Settled: @unchecked Sendable {
-            private let lock = NSLock()
-            private var waiting: [Waiting]?
-            init(_ waiting: [Waiting]) { self.waiting = waiting }
-            /// True the first time only.
-            func settle(_ result: Result<[String: Int64], SeenStoreFailure>) -> Bool {
-                guard let group = lock.withLock({ defer { waiting = nil }; return waiting }) else { return false }
-                for each in group {
-                    each.continuation.resume(returning: result.flatMap { counters in
-                        counters[each.batch.viewer].map { .success($0) }
-                            ?? .failure(SeenStoreFailure("the batch was not recorded (no counter came back)"))
-                    })
-                }
-                return true
+        /// Answers each batch of a group with its viewer's counter (or the failure).
+        private static func answer(_ group: [Waiting], _ result: Result<[String: Int64], SeenStoreFailure>) {
+            for each in group {
+                each.continuation.resume(returning: result.flatMap { counters in
+                    counters[each.batch.viewer].map { .success($0) }
+                        ?? .failure(SeenStoreFailure("the batch was not recorded (no counter came back)"))
+                })
             }
         }
     }
 
-    public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges {
-        try await run { () async throws -> SeenChanges in
+    public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenWire.Changes {
+        try await run { () async throws -> SeenWire.Changes in
             // The counter first: a batch is committed only after every one before it (the
             // viewer's row is locked while one is recorded), so everything up to it is there.
             let latest = try await self.counter(viewer)
@@ -439,7 +467,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
             let tooltips = try await self.client.query("""
                 SELECT tooltip FROM tooltips WHERE viewer = \(viewer) AND seq > \(since) AND seq <= \(next) ORDER BY seq
                 """, logger: Self.quiet).collect().map { try $0.decode(String.self) }
-            return SeenChanges(entries: kept.map { SeenEntry(story: $0.0, item: $0.1, at: $0.2) }, tooltips: tooltips, next: next, more: more)
+            return SeenWire.Changes(entries: kept.map { SeenWire.Entry(story: $0.0, item: $0.1, at: $0.2) }, tooltips: tooltips, next: next, more: more)
         }
     }
 
@@ -500,35 +528,34 @@ public final class PostgresSeenDatabase: SeenDatabase {
 
     private static func run<T: Sendable>(_ address: Address, _ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SeenStoreFailure>, Never>) in
-            let once = Once(continuation)
+            let once = TakenOnce(continuation)
             let task = Task(executorPreference: PostgresStoreLoop.executor) {
-                do { once.resume(.success(try await work())) } catch let failure as SeenStoreFailure {
-                    once.resume(.failure(failure))
+                // The result first, then the continuation taken: taken before an `await`, it
+                // would be out of the timer's reach, and lost if the work threw.
+                let result: Result<T, SeenStoreFailure>
+                do { result = .success(try await work()) } catch let failure as SeenStoreFailure {
+                    result = .failure(failure)
                 } catch {
-                    once.resume(.failure(SeenStoreFailure(Self.reason(error, address))))
+                    result = .failure(SeenStoreFailure(Self.reason(error, address)))
                 }
+                once.take()?.resume(returning: result)
             }
             SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(Int(Self.patience.components.seconds))) {
-                once.resume(.failure(timeout(address)))
+                once.take()?.resume(returning: .failure(timeout(address)))
                 task.cancel()
             }
         }
         return try result.get()
     }
 
-    /// Resumes its continuation the first time only. `@unchecked Sendable`: `continuation`
-    /// is touched only under `lock`.
-    final class Once<T: Sendable>: @unchecked Sendable {
+    /// A value the first `take()` gets and every later one does not: a continuation (or a
+    /// group's) resumed by whichever of the work and its timer ends first.
+    /// `@unchecked Sendable`: `value` is touched only under `lock`.
+    final class TakenOnce<Value>: @unchecked Sendable {
         private let lock = NSLock()
-        private var continuation: CheckedContinuation<T, Never>?
-        init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
-        func resume(_ value: T) {
-            let waiting: CheckedContinuation<T, Never>? = lock.withLock {
-                defer { continuation = nil }
-                return continuation
-            }
-            waiting?.resume(returning: value)
-        }
+        private var value: Value?
+        init(_ value: Value) { self.value = value }
+        func take() -> Value? { lock.withLock { defer { value = nil }; return value } }
     }
 
     static func reason(_ error: any Error, _ address: Address) -> String {
@@ -556,6 +583,8 @@ public final class PostgresSeenDatabase: SeenDatabase {
             case "57P01", "57P02", "57P03": return "PostgreSQL is shutting down or starting up (\(message))"
             default: return "PostgreSQL said: \(message) (\(SafeText.line(state)))"
             }
+        case .connectionError where failure.underlying is NIOSSLError || failure.underlying is BoringSSLError:
+            return "TLS with PostgreSQL at \(SafeText.line(address.host)):\(address.port) failed: \(tlsReason(failure.underlying, address))"
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
             return "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port)"
         case .sslUnsupported: return "PostgreSQL at \(SafeText.line(address.host)) does not speak TLS (sslmode=disable to go without)"
@@ -563,6 +592,19 @@ public final class PostgresSeenDatabase: SeenDatabase {
         case .queryCancelled: return "the work was cancelled"
         default: return "PostgreSQL: \(failure.code)"
         }
+    }
+
+    /// Why a TLS handshake failed, in words (OpenSSL's own name for it kept in brackets).
+    static func tlsReason(_ error: (any Error)?, _ address: Address) -> String {
+        let said = SafeText.line(String((error.map { String(describing: $0) } ?? "no reason given").prefix(300)))
+        if said.contains("CERTIFICATE_VERIFY_FAILED") {
+            let trusted = address.rootCertificates.map { "the certificates in \(SafeText.line($0))" } ?? "an authority this machine trusts (sslrootcert= names a file of others)"
+            return "its certificate is not signed by \(trusted) [CERTIFICATE_VERIFY_FAILED]"
+        }
+        if said.contains("noCertificateToValidate") || said.contains("failedToValidateHostname") || said.contains("ERROR_HOSTNAME") {
+            return "its certificate does not name \(SafeText.line(address.host)) [\(said)]"
+        }
+        return said
     }
 
     static let quiet: Logger = {

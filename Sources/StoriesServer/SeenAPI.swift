@@ -106,9 +106,7 @@ public struct SeenAPI: Sendable {
                 // A server stopping answers at once (it waits for answers in flight).
                 if !found.entries.isEmpty || !found.tooltips.isEmpty || found.next != since || ContinuousClock.now >= deadline
                     || Task.isShuttingDownGracefully {
-                    let changes = SeenWire.Changes(entries: found.entries.map { .init(story: $0.story, item: $0.item, at: $0.at) },
-                                                   tooltips: found.tooltips, next: found.next, more: found.more)
-                    let body = SeenWire.changes(changes)
+                    let body = SeenWire.changes(found)
                     return Self.answer(200, head ? Data() : body, length: body.count)
                 }
                 await withGracefulShutdownHandler {

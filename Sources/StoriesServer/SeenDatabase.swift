@@ -19,15 +19,6 @@ public struct SeenEntry: Sendable, Equatable, Hashable {
     }
 }
 
-/// What changed for a viewer after a point: the items and tooltips recorded since, the
-/// point to ask from next, and whether more is waiting past it.
-public struct SeenChanges: Sendable, Equatable {
-    public var entries: [SeenEntry]
-    public var tooltips: [String]
-    public var next: Int64
-    public var more: Bool
-}
-
 /// Why the seen store could not be used: said to the client as 503, and the client keeps
 /// what it sent to send again.
 public struct SeenStoreFailure: Error, CustomStringConvertible, Equatable {
@@ -52,7 +43,7 @@ public protocol SeenDatabase: Sendable {
     /// twice changes nothing). Returns the viewer's counter after it.
     func record(viewer: String, entries: [SeenEntry], tooltips: [String]) async throws(SeenStoreFailure) -> Int64
     /// What the viewer recorded after `since`, at most about `limit` items.
-    func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges
+    func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenWire.Changes
     /// The viewer's counter: it moves with every batch (a home worked out at one value of
     /// it is the same until it moves).
     func counter(viewer: String) async throws(SeenStoreFailure) -> Int64
@@ -302,8 +293,8 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
         }
     }
 
-    public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenChanges {
-        try await using { () throws(SeenStoreFailure) -> SeenChanges in
+    public func changes(viewer: String, since: Int64, limit: Int) async throws(SeenStoreFailure) -> SeenWire.Changes {
+        try await using { () throws(SeenStoreFailure) -> SeenWire.Changes in
             let latest = Int64(try await self.rows("SELECT seq FROM viewers WHERE name = ?", [.text(viewer)]).first?.column("seq")?.integer ?? 0)
             let found = try await self.rows("SELECT story, item, seen_at, seq FROM seen WHERE viewer = ? AND seq > ? ORDER BY seq LIMIT ?",
                                             [.text(viewer), .integer(Int(since)), .integer(limit + 1)])
@@ -317,14 +308,14 @@ public final class SQLiteSeenDatabase: SeenDatabase, @unchecked Sendable {
                 next = Int64(cut) - 1
                 more = true
             }
-            let entries = rows.compactMap { row -> SeenEntry? in
+            let entries = rows.compactMap { row -> SeenWire.Entry? in
                 guard let story = row.column("story")?.string, let item = row.column("item")?.string else { return nil }
-                return SeenEntry(story: story, item: item, at: Int64(row.column("seen_at")?.integer ?? 0))
+                return SeenWire.Entry(story: story, item: item, at: Int64(row.column("seen_at")?.integer ?? 0))
             }
             let tooltips = try await self.rows("SELECT tooltip FROM tooltips WHERE viewer = ? AND seq > ? AND seq <= ? ORDER BY seq",
                                                [.text(viewer), .integer(Int(since)), .integer(Int(next))])
                 .compactMap { $0.column("tooltip")?.string }
-            return SeenChanges(entries: entries, tooltips: tooltips, next: next, more: more)
+            return SeenWire.Changes(entries: entries, tooltips: tooltips, next: next, more: more)
         }
     }
 

@@ -71,7 +71,7 @@ struct ServeCommand: ParsableCommand {
                     var line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
                     if let place = seenDatabase?.place {
                         line += "stories serve: seen state in \(SafeText.line(place))"
-                            + (server.options.viewers.required ? ", \(server.options.viewers.count) viewers\n" : ", one anonymous viewer\n")
+                            + (server.viewers.required ? ", \(server.viewers.count) viewers\n" : ", one anonymous viewer\n")
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
@@ -91,8 +91,25 @@ struct ServeCommand: ParsableCommand {
                 Foundation.exit(1)
             }
         }
-        // SIGINT and SIGTERM were blocked in every thread at start (main.swift).
-        TerminalSignals.serveMainQueueForever()
+        // SIGHUP reads the viewers file again (a token taken back, a viewer added) without
+        // a restart; like SIGINT and SIGTERM it was blocked in every thread at start
+        // (main.swift), and comes here through a Dispatch source.
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        let viewersFile = viewers
+        hangUp.setEventHandler {
+            guard let viewersFile else {
+                FileWrites.sayOnStandardError("stories serve: SIGHUP: no --viewers file was given: nothing to read again")
+                return
+            }
+            let said = server.readViewersAgain(viewersFile)
+            if said.ok {
+                FileHandle.standardOutput.write(Data("stories serve: \(said.line)\n".utf8))
+            } else {
+                FileWrites.sayOnStandardError("stories serve: \(said.line)")
+            }
+        }
+        hangUp.resume()
+        withExtendedLifetime(hangUp) { TerminalSignals.serveMainQueueForever() }
     }
 
     /// The seen store `--database` names (or the default one), opened and migrated before

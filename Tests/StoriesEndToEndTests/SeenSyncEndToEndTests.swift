@@ -120,6 +120,51 @@ import Testing
         #expect(logged.contains("PUT /v1/seen 200"), "\(logged.suffix(2000))")
     }
 
+    /// SIGHUP reads the viewers file again, without a restart: a token taken out of it is
+    /// refused from the next request on and one added is taken; a file broken meanwhile
+    /// leaves the viewers as they were, and says why on standard error.
+    @Test func sighupReadsTheViewersFileAgain() throws {
+        let (folder, log) = try ServeEndToEndTests.scratch("seen-hup")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let viewers = folder.appendingPathComponent("viewers.txt").path
+        func add(_ name: String) throws -> String {
+            try Binary.run(["serve", "add-viewer", name, "--viewers", viewers]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let ayla = try add("ayla"), bo = try add("bo")
+        let output = folder.appendingPathComponent("serve.out")
+        let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers], output: output)
+        defer { _ = server.stop() }
+        func status(_ token: String) throws -> String {
+            let answer = try ServeEndToEndTests.get(port: server.port, "GET /v1/feed?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n\r\n")
+            return String(answer.prefix(12))
+        }
+        func waitUntil(_ file: String, says text: String) throws {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(text) { return }
+                usleep(50_000)
+            }
+            Issue.record("\(file) never said '\(text)': '\((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")'")
+        }
+        #expect(try status(ayla) == "HTTP/1.1 200" && status(bo) == "HTTP/1.1 200")
+
+        // Ayla's line taken out, Cy added; then SIGHUP.
+        let lines = try String(contentsOfFile: viewers, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("ayla ") }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: viewers, atomically: true, encoding: .utf8)
+        let cy = try add("cy")
+        kill(server.process.pid, SIGHUP)
+        try waitUntil(output.path, says: "viewers file \(viewers) read again: 2 viewers")
+        #expect(try status(ayla) == "HTTP/1.1 401", "a token taken back is refused")
+        #expect(try status(bo) == "HTTP/1.1 200" && status(cy) == "HTTP/1.1 200")
+
+        // A broken file: the viewers before stay.
+        try "ay/la 00\n".write(toFile: viewers, atomically: true, encoding: .utf8)
+        kill(server.process.pid, SIGHUP)
+        try waitUntil(output.path + ".err", says: "viewers file not read again, the 2 viewers before stay: viewers file \(viewers) line 1")
+        #expect(try status(bo) == "HTTP/1.1 200" && status(cy) == "HTTP/1.1 200" && status(ayla) == "HTTP/1.1 401")
+        #expect(server.stop() == 0, "SIGTERM after the SIGHUPs: finish, then exit 0")
+    }
+
     @Test func aWrongTokenIsOneClearLineAndTheAppStillRuns() throws {
         let (folder, log) = try ServeEndToEndTests.scratch("seen-wrong")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -34,15 +34,22 @@ import Testing
         let port: Int
         let firstLine: String
 
-        init(port wanted: Int = 0, log: URL, shaping: [String] = [], directory: String? = nil, environment: [String: String] = [:]) throws {
+        /// Where standard output went (and standard error, `.err` after it), when kept.
+        let output: URL?
+
+        /// `output`: keep what it prints there (and its errors beside), for the test to read.
+        init(port wanted: Int = 0, log: URL, shaping: [String] = [], directory: String? = nil, environment: [String: String] = [:],
+             output: URL? = nil) throws {
             // Its first line goes to a file, read until it is there.
-            let outFile = log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
-            defer { try? FileManager.default.removeItem(at: outFile) }
+            let outFile = output ?? log.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString).out")
+            self.output = output
+            defer { if output == nil { try? FileManager.default.removeItem(at: outFile) } }
             // Its seen store in the test's folder, never the machine's own state folder.
             var base = ProcessInfo.processInfo.environment
             base["XDG_STATE_HOME"] = log.deletingLastPathComponent().appendingPathComponent("serve-state").path
             process = try Child([try Binary.requireBuilt(), "serve", "--port", String(wanted), "--log", log.path] + shaping + (directory.map { [$0] } ?? []),
-                                environment: base.merging(environment) { $1 }, stdout: .file(outFile.path))
+                                environment: base.merging(environment) { $1 }, stdout: .file(outFile.path),
+                                stderr: output.map { .file($0.path + ".err") } ?? .null)
             // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
             var text = ""
             let deadline = Date().addingTimeInterval(20)

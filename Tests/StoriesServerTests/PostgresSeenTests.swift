@@ -80,6 +80,57 @@ import Testing
         await #expect { try await Self.open(closed) } throws: { "\($0)".contains("cannot reach PostgreSQL at 127.0.0.1") }
     }
 
+    /// `sslmode` against a server offering TLS with a certificate signed by itself: require
+    /// and prefer talk TLS on every connection (the pool's and the listening one, as the
+    /// server itself counts them), disable does not; verify-full refuses the certificate at
+    /// start and says why, and takes it when `sslrootcert` names it.
+    @Test func sslmodesMeetAServerThatOffersTLS() async throws {
+        let postgres = try TestPostgres.shared()
+        /// The store's connections to `name`, with TLS and without (once there are `atLeast`).
+        func connections(_ name: String, atLeast: Int) async throws -> (tls: Int, plain: Int) {
+            var counts = (tls: 0, plain: 0)
+            for _ in 0..<100 {
+                let said = postgres.psql(name, """
+                    SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) FROM pg_stat_ssl s
+                    JOIN pg_stat_activity a USING (pid) WHERE a.datname = '\(name)' AND a.pid <> pg_backend_pid()
+                    """).output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
+                if said.count == 2 { counts = (said[0], said[1]) }
+                if counts.tls + counts.plain >= atLeast { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return counts
+        }
+        for mode in ["require", "prefer", "disable"] {
+            let name = try postgres.database()
+            let store = try await Self.open("postgres://postgres@127.0.0.1:\(postgres.port)/\(name)?sslmode=\(mode)")
+            _ = try await store.record(viewer: "ayla", entries: [SeenEntry(story: "ayla", item: "astronaut", at: 1_800_000_000)], tooltips: [])
+            let counts = try await connections(name, atLeast: 2)
+            if mode == "disable" {
+                #expect(counts.tls == 0 && counts.plain >= 2, "sslmode=\(mode): \(counts)")
+            } else {
+                #expect(counts.tls >= 2 && counts.plain == 0, "sslmode=\(mode): \(counts)")
+            }
+            await store.close()
+        }
+        let name = try postgres.database()
+        let verify = "postgres://postgres@127.0.0.1:\(postgres.port)/\(name)?sslmode=verify-full"
+        await #expect { try await Self.open(verify) } throws: {
+            "\($0)".contains("TLS with PostgreSQL at 127.0.0.1:\(postgres.port) failed: its certificate is not signed by an authority this machine trusts")
+        }
+        let store = try await Self.open(verify + "&sslrootcert=" + postgres.folder + "/data/server.crt")
+        _ = try await store.record(viewer: "ayla", entries: [SeenEntry(story: "ayla", item: "astronaut", at: 1_800_000_000)], tooltips: [])
+        #expect(try await connections(name, atLeast: 2).tls >= 2)
+        await store.close()
+        // A file that is not there, or holds no certificate, is said at start.
+        await #expect { try await Self.open(verify + "&sslrootcert=/nowhere/ca.pem") } throws: {
+            "\($0)".contains("sslrootcert /nowhere/ca.pem: ") && "\($0)".contains("postgres://postgres@127.0.0.1")
+        }
+        await #expect { try await Self.open(verify + "&sslrootcert=" + postgres.folder + "/log") } throws: {
+            "\($0)".contains("no PEM certificate in it")
+        }
+        #expect(throws: SeenStoreFailure.self) { try Address.parse("postgres://db/x?sslmode=require&sslrootcert=/ca.pem", environment: [:]) }
+    }
+
     /// Two replicas on one database: a GET waiting on one is answered as soon as the other
     /// records the viewer's batch (NOTIFY), and each sees what the other recorded.
     @Test func aBatchOnOneReplicaWakesAWaitOnTheOther() async throws {

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import StoriesAssets
 import StoriesCore
-import StoriesHTTP
+@testable import StoriesHTTP
 import StoriesTestSupport
 import Testing
 @testable import StoriesServer
@@ -128,7 +128,7 @@ import Testing
         // take the cooperative pool, which the other suites can keep busy for minutes).
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await feedServer.application().runService() }
-            var recorded: [SeenEntry] = []
+            var recorded: [SeenWire.Entry] = []
             let end = Date().addingTimeInterval(40)
             while Date() < end, recorded.count < 2 {
                 recorded = try await database.changes(viewer: "", since: 0, limit: 10).entries
@@ -160,7 +160,7 @@ import Testing
             }
             #expect(try await setup.database.changes(viewer: "", since: 0, limit: 10).entries.isEmpty)
             try await sqlite.execute("PRAGMA query_only = OFF")
-            var recorded: SeenChanges?
+            var recorded: SeenWire.Changes?
             let end = Date().addingTimeInterval(40)
             while Date() < end, recorded?.entries.count ?? 0 < 2 {
                 recorded = try await setup.database.changes(viewer: "", since: 0, limit: 10)
@@ -186,5 +186,58 @@ import Testing
             #expect(log.split(separator: "\n").filter { $0.contains("/v1/seen") }.count == 1, "asked once, not again and again: \(log)")
             sync.finish(timeout: 1)
         }
+    }
+
+    /// The threads a sync runs on end once it has finished and is let go (a test run makes
+    /// dozens; a terminal that syncs again makes a new one).
+    @Test func aFinishedSyncIsLetGoWithItsThreads() async throws {
+        // Nothing listens on the port: the pull fails, waits a second and sees the end.
+        let port = freeLoopbackPort()
+        weak var gone: SeenSync?
+        do {
+            let sync = SeenSync(server: try #require(URL(string: "http://127.0.0.1:\(port)")), authorization: nil, wait: 1)
+            let engine = EngineStandIn()
+            engine.sync = sync // the app's engine holds the sync, and the callbacks the engine
+            sync.start(local: Self.seen([("ayla", "astronaut")]), arrived: { [engine] in engine.heard($0) }, problem: { [engine] in engine.said($0) })
+            try await Task.sleep(for: .milliseconds(200))
+            sync.finish(timeout: 0.2)
+            engine.sync = nil
+            gone = sync
+        }
+        try await Self.wait("the finished sync let go", timeout: 10) { gone == nil }
+    }
+
+    /// What an engine is to a sync: it holds the sync, and the sync's callbacks hold it.
+    final class EngineStandIn: @unchecked Sendable {
+        // Touched by the test alone, before and after the sync runs.
+        var sync: SeenSync?
+        func heard(_ state: SeenState) {}
+        func said(_ line: String?) {}
+    }
+
+    /// A worker's thread ends when the worker is gone and its jobs have run.
+    @Test func aWorkerThreadEndsWhenTheWorkerIsGone() async throws {
+        let name = "w-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        func running() -> Bool {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.contains { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix(name) == true }
+        }
+        let ran = Ran()
+        do {
+            let worker = Worker(name: name)
+            worker.asyncAfter(deadline: .now() + .milliseconds(300)) { ran.mark() }
+            #expect(worker.sync { 7 } == 7)
+            try await Self.wait("the worker's thread named in /proc", timeout: 5) { running() }
+        }
+        try await Self.wait("the job due after the worker went", timeout: 5) { ran.marked }
+        try await Self.wait("the worker's thread ended", timeout: 5) { !running() }
+    }
+
+    /// `lock` guards `done`.
+    final class Ran: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func mark() { lock.withLock { done = true } }
+        var marked: Bool { lock.withLock { done } }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A PostgreSQL server of the test's own (Debian's `postgresql` package): a data folder made
 /// with `initdb` in a scratch folder, the server on loopback at a free port, trusting local
-/// connections. As root (CI) it runs as the `postgres` user, which initdb needs.
+/// connections, offering TLS with a certificate signed by itself. As root (CI) it runs as the `postgres` user, which initdb needs.
 ///
 /// It stops when `finish()` is called or when the test process ends, however it ends: a
 /// watching shell reads a pipe only this process holds, and stops the server when it closes.
@@ -49,12 +49,21 @@ public final class TestPostgres: @unchecked Sendable {
         port = freeLoopbackPort()
         let made = Self.run(Self.command(["\(bin)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"], asPostgres))
         guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.output.suffix(600))") }
+        // TLS offered (not required) with a certificate of its own, signed by itself, for
+        // 127.0.0.1: what `sslmode=require` and `verify-full` meet (OpenSSL's command).
+        let certificate = Self.run(Self.command(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                 "-keyout", data + "/server.key", "-out", data + "/server.crt"], asPostgres))
+        guard certificate.status == 0, Self.run(Self.command(["/bin/chmod", "600", data + "/server.key"], asPostgres)).status == 0 else {
+            throw Unavailable(description: "no certificate for TLS (Debian's openssl package): \(certificate.output.suffix(600))")
+        }
         // The watcher: starts the server, then waits for its pipe to close and stops it fast.
         var fds: [Int32] = [-1, -1]
         guard let pipe2 = Child.pipe2, pipe2(&fds, O_CLOEXEC) == 0 else { throw Unavailable(description: "no pipe for the watcher") }
         watch = fds[1]
         let start = Self.command(["\(bin)/postgres", "-D", data, "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
-                                  "-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB"], asPostgres)
+                                  "-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB",
+                                  "-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"], asPostgres)
         let script = "\"$@\" </dev/null >\(folder)/log 2>&1 & cat >/dev/null; kill -INT $(head -1 \(data)/postmaster.pid 2>/dev/null) 2>/dev/null"
         do {
             watcher = try Child(["/bin/sh", "-c", script, "sh"] + start, environment: ProcessInfo.processInfo.environment, stdin: fds[0])
@@ -102,7 +111,7 @@ public final class TestPostgres: @unchecked Sendable {
     /// test that restarts it stops it).
     public func restart() -> Bool {
         let started = Self.run(command(["\(bin)/pg_ctl", "-D", data, "-l", folder + "/log2", "-w", "-t", "30",
-                                        "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"]))
+                                        "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key", "start"]))
         return started.status == 0
     }
 
