@@ -1,10 +1,14 @@
 // libFuzzer entry point for StoriesCore's readers of outside bytes: what a folder feed reads
 // (a photo's EXIF, a video's movie header, a cache file, the JSON documents `stories assets
-// blurhash` edits), a story document, a recording and the two config files. Built by
+// blurhash` edits), a story document, a recording, seen state on the wire and the two config
+// files. Built by
 // build.sh with one of FUZZ_EXIF, FUZZ_MOVIE, FUZZ_CACHE, FUZZ_JSONEDITS, FUZZ_STORY,
-// FUZZ_RECORDING or FUZZ_CONF defined, compiled into one module with StoriesCore's sources
+// FUZZ_RECORDING, FUZZ_SEEN or FUZZ_CONF defined, compiled into one module with StoriesCore's sources
 // (so it reaches their internals); not part of the Swift package.
 import Foundation
+#if FUZZ_EXIF || FUZZ_MOVIE || FUZZ_CACHE
+import StoriesCore // compiled with StoriesFeedIO's sources, over StoriesCore's module
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -43,6 +47,21 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let recording = try? InputRecording.parse(String(decoding: data, as: UTF8.self), file: "r.jsonl") {
         precondition(recording.width <= InputLimits.maxScreenSide && recording.height <= InputLimits.maxScreenSide)
         _ = recording.text // and written back out
+    }
+    #elseif FUZZ_SEEN
+    // Seen state on the wire, both ends (issue 34): what the server reads of a batch, what
+    // the app reads of a receipt and of changes. What is read must be written back to the
+    // same value: the two ends agree on every document either accepts.
+    if let batch = try? SeenWire.decodeBatch(data) {
+        precondition(batch.entries.count <= SeenWire.maxItems && batch.tooltips.count <= SeenWire.maxTooltips)
+        precondition((try? SeenWire.decodeBatch(SeenWire.batch(batch))) == batch, "a batch read differs once written back")
+    }
+    if let receipt = try? SeenWire.decodeReceipt(data, file: "receipt") {
+        precondition(receipt.recorded >= 0 && receipt.recorded <= SeenWire.maxItems)
+        precondition((try? SeenWire.decodeReceipt(SeenWire.receipt(receipt), file: "receipt")) == receipt, "a receipt read differs once written back")
+    }
+    if let changes = try? SeenWire.decodeChanges(data, file: "changes") {
+        precondition((try? SeenWire.decodeChanges(SeenWire.changes(changes), file: "changes")) == changes, "changes read differ once written back")
     }
     #elseif FUZZ_CONF
     let text = String(decoding: data, as: UTF8.self)

@@ -187,7 +187,7 @@ public enum SeenWire {
         for field in try root.member("ignored")?.array().prefix(maxItems) ?? [] {
             let story = try field.required("story").string(), item = try field.required("item").string()
             let reason = try field.member("reason")?.string() ?? "not kept"
-            ignored.append(Ignored(story: story, item: item, reason: String(SafeText.line(reason).prefix(200))))
+            ignored.append(Ignored(story: story, item: item, reason: SafeText.line(reason, maxColumns: 200)))
         }
         return Receipt(next: next, recorded: Int(min(recorded, Int64(maxItems))), ignored: ignored)
     }
