@@ -24,8 +24,8 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
     private let authorization: String?
     /// Threads of its own, not Dispatch's pool: a request waits on its thread, and a pool
     /// kept busy by other work (a test run's hundreds of tests) would hold the sync up.
-    private let queue = Worker(name: "stories.seen.sync")
-    private let sender = Worker(name: "stories.seen.send")
+    private let queue = Worker(name: "seen.sync")
+    private let sender = Worker(name: "seen.send")
     /// What the server has (sent and taken, or heard from it).
     private var known = SeenState()
     /// The app's state, as last pushed.
@@ -71,7 +71,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             self.changed = changed
         }
         let thread = Thread { [self] in
-            Thread.current.name = "stories.seen.pull" // from inside, as `Worker` does
+            Thread.current.name = "seen.pull" // from inside, as `Worker` does; Linux takes 15 bytes at most
             pullForever()
         }
         thread.qualityOfService = .utility
@@ -90,8 +90,9 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
         queue.async { [self] in
             pullStopped = true
             finished = true
-            // Nothing is told after the end; and whatever the callbacks hold (an engine that
-            // holds this) is let go, so this and its threads can end.
+            // Nothing more is told once a pull already on its way has told what it brought;
+            // and whatever the callbacks hold (an engine that holds this) is let go, so this
+            // and its threads can end.
             (arrived, problem, changed) = (nil, nil, nil)
             let missing = latest.subtracting(known)
             guard ready, !sendingStopped, !sending, !missing.isEmpty else { done.signal(); return }

@@ -32,8 +32,9 @@ public struct FeedServer: Sendable {
         /// A fixed socket send buffer in bytes (nil: the kernel's, which grows to megabytes on
         /// loopback): the tests pin it small to see a slow client as a server far away would.
         public var socketSendBuffer: Int?
-        /// Who may watch: with a viewers file every request needs a token of theirs, and
-        /// every answer is private to the viewer (`Vary: Authorization`).
+        /// Who may watch at start: with a viewers file every request needs a token of
+        /// theirs, and every answer is private to the viewer (`Vary: Authorization`). The
+        /// server's `viewers` is who may watch now (the file read again on SIGHUP).
         public var viewers = Viewers.open
 
         public init() {}

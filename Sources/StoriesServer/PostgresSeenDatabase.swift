@@ -151,14 +151,16 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// The advisory lock replicas take turns at the schema under ("st34").
     static let schemaLock: Int64 = 0x7374_3334
 
-    private init(address: Address) {
+    /// `listener`: the listening connection's configuration, made once (its TLS context reads
+    /// the system's certificates from disk, which the store's loop must not do again).
+    private init(address: Address, listener: PostgresConnection.Configuration) {
         self.address = address
         client = PostgresClient(configuration: address.configuration, eventLoopGroup: PostgresStoreLoop.group)
         let client = client
         // The pool's background work runs on the stores' own event loop (PostgresStoreLoop).
         running = Task(executorPreference: PostgresStoreLoop.executor) { await client.run() }
         let (address, observers) = (address, observers)
-        listening = Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen(address, observers) }
+        listening = Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen(listener, observers) }
         gatherer = Gatherer(patience: Self.patience, timeout: Self.timeout(address), describe: { Self.reason($0, address) }) { batches in
             try await Self.write(batches, client: client)
         }
@@ -179,13 +181,15 @@ public final class PostgresSeenDatabase: SeenDatabase {
     public static func open(_ address: Address) async throws(SeenStoreFailure) -> PostgresSeenDatabase {
         let address = try address.readingRootCertificates()
         // One connection first, to say exactly what is wrong (the pool would only retry).
+        let listener: PostgresConnection.Configuration
         do {
-            let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: try address.connectionConfiguration(), id: 0, logger: quiet)
+            listener = try address.connectionConfiguration()
+            let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: listener, id: 0, logger: quiet)
             try? await connection.close()
         } catch {
             throw SeenStoreFailure("seen store \(address.shown): \(reason(error, address))")
         }
-        let database = PostgresSeenDatabase(address: address)
+        let database = PostgresSeenDatabase(address: address, listener: listener)
         do throws(SeenStoreFailure) {
             try await database.migrate()
         } catch {
@@ -551,7 +555,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// A value the first `take()` gets and every later one does not: a continuation (or a
     /// group's) resumed by whichever of the work and its timer ends first.
     /// `@unchecked Sendable`: `value` is touched only under `lock`.
-    final class TakenOnce<Value>: @unchecked Sendable {
+    final class TakenOnce<Value: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
         private var value: Value?
         init(_ value: Value) { self.value = value }
@@ -583,7 +587,8 @@ public final class PostgresSeenDatabase: SeenDatabase {
             case "57P01", "57P02", "57P03": return "PostgreSQL is shutting down or starting up (\(message))"
             default: return "PostgreSQL said: \(message) (\(SafeText.line(state)))"
             }
-        case .connectionError where failure.underlying is NIOSSLError || failure.underlying is BoringSSLError:
+        case .connectionError where failure.underlying is NIOSSLError || failure.underlying is NIOSSLExtraError
+            || failure.underlying is BoringSSLError:
             return "TLS with PostgreSQL at \(SafeText.line(address.host)):\(address.port) failed: \(tlsReason(failure.underlying, address))"
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
             return "cannot reach PostgreSQL at \(SafeText.line(address.host)):\(address.port)"
@@ -618,12 +623,12 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// Listens on `stories_seen` on a connection of its own for as long as the store is
     /// open, and tells the observers whose batch it was. While the connection is away every
     /// waiting answer is woken once it is back (what came meanwhile was not heard).
-    private static func listen(_ address: Address, _ observers: Observers) async {
+    private static func listen(_ configuration: PostgresConnection.Configuration, _ observers: Observers) async {
         var delay = Duration.milliseconds(250)
         var id = 1
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: try address.connectionConfiguration(), id: id, logger: quiet)
+                let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: configuration, id: id, logger: quiet)
                 id &+= 1
                 do {
                     try await connection.listen(on: channel) { notifications in
@@ -723,7 +728,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
 /// - Not Swift's cooperative pool, which other work can keep busy for long (seen in the
 ///   full test run: two minutes).
 /// - Not a serial queue: that wakes a second thread for every statement the loop answers
-///   (the first version; the held minute's p99 was 28 ms, here 5–9 ms).
+///   (the first version; the held minute's p99 was 28 ms, here 9–15 ms).
 /// - Not NIO's shared group: every HTTP server in the process answers there, and in the
 ///   full test suite a wait heard of another replica's batch 2.2–2.7 s late.
 /// None of the work blocks: PostgresNIO is asynchronous throughout.

@@ -433,7 +433,8 @@ public final class TerminalApp {
 public enum TerminalSignals {
     /// What the viewer in a terminal takes.
     public static let taken: [Int32] = [SIGWINCH, SIGTSTP, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    /// What `stories serve` takes (its graceful shutdown).
+    /// What `stories serve` takes (its graceful shutdown); SIGHUP too when it has a viewers
+    /// file to read again (main.swift).
     public static let takenByServer: [Int32] = [SIGINT, SIGTERM]
 
     public static func blockInEveryThread(_ signals: [Int32] = taken) {

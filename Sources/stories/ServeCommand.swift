@@ -91,24 +91,24 @@ struct ServeCommand: ParsableCommand {
                 Foundation.exit(1)
             }
         }
-        // SIGHUP reads the viewers file again (a token taken back, a viewer added) without
-        // a restart; like SIGINT and SIGTERM it was blocked in every thread at start
-        // (main.swift), and comes here through a Dispatch source.
-        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        let viewersFile = viewers
-        hangUp.setEventHandler {
-            guard let viewersFile else {
-                FileWrites.sayOnStandardError("stories serve: SIGHUP: no --viewers file was given: nothing to read again")
-                return
+        // With a viewers file, SIGHUP reads it again (a token taken back, a viewer added)
+        // without a restart. Like SIGINT and SIGTERM it was blocked in every thread before
+        // any started (main.swift), so one sent before this source exists waits for it;
+        // without a viewers file SIGHUP keeps its default action.
+        var hangUp: (any DispatchSourceSignal)?
+        if let viewersFile = viewers {
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+            source.setEventHandler {
+                let said = server.readViewersAgain(viewersFile)
+                if said.ok {
+                    FileHandle.standardOutput.write(Data("stories serve: \(said.line)\n".utf8))
+                } else {
+                    FileWrites.sayOnStandardError("stories serve: \(said.line)")
+                }
             }
-            let said = server.readViewersAgain(viewersFile)
-            if said.ok {
-                FileHandle.standardOutput.write(Data("stories serve: \(said.line)\n".utf8))
-            } else {
-                FileWrites.sayOnStandardError("stories serve: \(said.line)")
-            }
+            source.resume()
+            hangUp = source
         }
-        hangUp.resume()
         withExtendedLifetime(hangUp) { TerminalSignals.serveMainQueueForever() }
     }
 

@@ -46,7 +46,10 @@ if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? ""), !a
    !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
     TerminalSignals.blockInEveryThread()
 } else if arguments.first == "serve" {
-    TerminalSignals.blockInEveryThread(TerminalSignals.takenByServer)
+    // With a viewers file, SIGHUP reads it again (ServeCommand); without one it keeps its
+    // default action (a server in a terminal that closes ends with it).
+    let readsViewersAgain = arguments.contains { $0 == "--viewers" || $0.hasPrefix("--viewers=") }
+    TerminalSignals.blockInEveryThread(TerminalSignals.takenByServer + (readsViewersAgain ? [SIGHUP] : []))
 }
 if arguments.starts(with: ["serve", "add-viewer"]) {
     AddViewerCommand.main(Array(arguments.dropFirst(2)))

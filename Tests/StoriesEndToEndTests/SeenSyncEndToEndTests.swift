@@ -147,6 +147,9 @@ import Testing
             Issue.record("\(file) never said '\(text)': '\((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")'")
         }
         #expect(try status(ayla) == "HTTP/1.1 200" && status(bo) == "HTTP/1.1 200")
+        // SIGHUP reaches the Dispatch source: no thread can take it first (and a SIGHUP sent
+        // before the source existed waited for it).
+        #expect(try threadsNotBlocking([SIGHUP], in: server.process.pid) == [])
 
         // Ayla's line taken out, Cy added; then SIGHUP.
         let lines = try String(contentsOfFile: viewers, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("ayla ") }

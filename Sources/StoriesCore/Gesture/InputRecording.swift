@@ -334,8 +334,30 @@ public struct InputRecording: Equatable, Sendable {
 
         func optional<T>(_ key: String, _ read: (JSONValue) -> T?, _ kind: String) throws(Problem) -> T? {
             guard let value = members[key], value != .null else { return nil }
-            guard let read = read(value) else { throw Problem(reason: "\"\(key)\" must be \(kind), found \(value.kindName)") }
+            guard let read = read(value) else { throw Problem(reason: "\"\(key)\" must be \(kind), found \(Self.found(value, read))") }
             return read
+        }
+
+        /// What a reader balked at in `value`: inside a list or an object, the first member
+        /// it would not take and where ("a number at [1]", "a number at \"s\"[0]").
+        static func found<T>(_ value: JSONValue, _ read: (JSONValue) -> T?) -> String {
+            func name(_ key: String) -> String { "\"" + SafeText.line(String(key.prefix(40))) + "\"" }
+            switch value {
+            case .array(let elements):
+                guard let index = elements.indices.first(where: { read(.array([elements[$0]])) == nil }) else { break }
+                return "\(elements[index].kindName) at [\(index)]"
+            case .object(let members):
+                let sorted = members.sorted { $0.key < $1.key }
+                guard let (key, member) = sorted.first(where: { read(.object([$0.key: $0.value])) == nil }) else { break }
+                if case .array(let elements) = member,
+                   let index = elements.indices.first(where: { read(.object([key: .array([elements[$0]])])) == nil }) {
+                    return "\(elements[index].kindName) at \(name(key))[\(index)]"
+                }
+                return "\(member.kindName) at \(name(key))"
+            default:
+                break
+            }
+            return value.kindName
         }
 
         func required<T>(_ key: String, _ read: (JSONValue) -> T?, _ kind: String) throws(Problem) -> T {
