@@ -26,7 +26,10 @@ import Testing
     }
 
     @Test func benchNavigationPrintsOneJSONObjectPerPolicyAndPace() throws {
-        let result = try Binary.run(["bench", "navigation", "--navigations", "6", "--paces", "400", "--feeds", "demo", "--json"])
+        // A person's pace (the bench's first default): at 400 ms a loaded CI machine opened a
+        // story without preloading in over a second, and the taps that came while it loaded
+        // were no navigations (4 of 6 made).
+        let result = try Binary.run(["bench", "navigation", "--navigations", "6", "--paces", "1500", "--feeds", "demo", "--json"])
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == 2)
@@ -36,7 +39,7 @@ import Testing
             for key in ["policy", "pace_ms", "navigations", "p50_ms", "p95_ms", "max_ms", "hit_rate", "wasted_ratio", "peak_mb"] {
                 #expect(object[key] != nil, "\(key) in \(line)")
             }
-            #expect(object["pace_ms"] as? Int == 400)
+            #expect(object["pace_ms"] as? Int == 1500)
             #expect((object["navigations"] as? Int ?? 0) >= 5, "\(line)")
             policies.append(object["policy"] as? String ?? "")
         }
