@@ -385,10 +385,7 @@ public struct InputRecording: Equatable, Sendable {
         }
         /// A number as an Int for a range check after: a fraction or a number no Int holds
         /// becomes -1, outside every range the lines allow.
-        static func clampedInt(_ number: Double) -> Int {
-            guard number.rounded() == number, let whole = Int(exactly: number) else { return -1 }
-            return whole
-        }
+        static func clampedInt(_ number: Double) -> Int { wholeNumber(.number(number)) ?? -1 }
     }
 
     private static func json<T: Encodable>(_ value: T) -> String {
