@@ -20,6 +20,9 @@ struct VideoBench: ParsableCommand {
     @Option(help: "Seconds of video for the real-time playback (the clip loops).")
     var seconds = 10.0
 
+    @Option(help: "At most this many frames of the clip for the per-frame figures (default: all of them).")
+    var frames: Int?
+
     @Flag(help: "One JSON object per line instead of a table.")
     var json = false
 
@@ -31,6 +34,7 @@ struct VideoBench: ParsableCommand {
         let sets = symbols == "all" ? CellSymbols.allCases
             : [try CellSymbols(rawValue: symbols).orThrow(ValidationError("--symbols takes half, quad, sextant, octant or all"))]
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds takes 0 to 600") }
+        if let frames, frames < 1 { throw ValidationError("--frames takes 1 or more") }
         let url = try file.map { URL(fileURLWithPath: $0) }
             ?? (DemoFeed.directory?.appendingPathComponent("media/deep-field.mp4")).orThrow(fail("the demo clip is missing"))
         let data: Data
@@ -45,7 +49,7 @@ struct VideoBench: ParsableCommand {
             for depth in [ColorDepth.direct, .palette256] { for set in sets {
                 let decoder = try open(data, name)
                 var decode: [Double] = [], render: [Double] = []
-                while true {
+                while decode.count < frames ?? Int.max {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     guard (try? decoder.decodeNext()) ?? nil != nil else { break }
                     let t1 = DispatchTime.now().uptimeNanoseconds

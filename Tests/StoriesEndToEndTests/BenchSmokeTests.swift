@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+import StoriesTestSupport
 
 /// Every `stories bench` command runs to its end, briefly (issue 29, point 11): one that
 /// crashed in a release build — `bench viewmodels` trapped once moving the selection along
 /// 1012 stories asked for item models to be built again — cannot go unseen. Each line it
 /// prints with `--json` is one JSON object. (`bench navigation` and `bench viewmodels` have
 /// their own tests that read their figures.)
-@Suite struct BenchSmokeTests {
+@Suite(.ownThread) struct BenchSmokeTests {
     @Test(arguments: [
         ["bench", "render", "--runs", "1", "--json"],
-        ["bench", "video", "--seconds", "1", "--json"],
+        ["bench", "video", "--seconds", "1", "--frames", "10", "--symbols", "half", "--json"],
         ["bench", "memory", "--paces", "20", "--at", "5", "--json"],
         ["bench", "frames", "--runs", "1", "--json"],
     ])
@@ -21,6 +22,12 @@ import Testing
         for line in lines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
         }
+    }
+
+    @Test func benchVideoTakesAtLeastOneFrame() throws {
+        let result = try Binary.run(["bench", "video", "--frames", "0"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("--frames takes 1 or more"), "\(result.err)")
     }
 
     /// `bench fidelity` beside its peers (`scripts/deps` installs chafa and timg): every set

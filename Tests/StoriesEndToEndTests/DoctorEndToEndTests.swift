@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import StoriesTestSupport
 
 /// Issue 31, point 5: `stories doctor` as a person runs it — in tmux (which answers the
 /// probe itself and passes no pictures through unless allowed), and with no terminal at all.
-@Suite(.serialized) struct DoctorEndToEndTests {
+@Suite(.serialized, .ownThread) struct DoctorEndToEndTests {
     /// In plain tmux: cells, because tmux passes no pictures through, with how to allow
     /// it; tmux's own answers read (it answers DA1 and XTVERSION); every line printable.
     @Test func inPlainTmuxItSaysCellsAndHowToAllowPassthrough() throws {

@@ -1,4 +1,5 @@
 @testable import StoriesFeedIO
+import Foundation
 import StoriesCore
 import StoriesTestSupport
 import Testing
@@ -6,5 +7,45 @@ import Testing
 @Suite(.ownThread) struct OwnThreadTests {
     @Test func aTestRunsOnItsOwnQueueNotThePool() {
         #expect(QueueExecutor.current == "test.aTestRunsOnItsOwnQueueNotThePool()")
+    }
+
+    /// Swift Testing runs every test on Swift's cooperative pool, as wide as the machine has
+    /// cores (two here). A test that blocks a thread in real time — a child process, tmux, a
+    /// sleep, a semaphore — holds one of those two for as long as it waits. Two at once and
+    /// every async test in the process stops: in CI a `bench video` smoke test held one thread
+    /// for five minutes, and PostgreSQL's tests, waiting for an answer that had come, gave up
+    /// after 4 s. So every suite in a file that blocks runs its tests on a thread of its own
+    /// (`.ownThread`), or on the main actor (which is not the pool).
+    /// A new blocking helper belongs in the pattern below.
+    @Test func everySuiteThatBlocksInRealTimeRunsOffThePool() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let blocking = try Regex(#"Binary\.run\(|Tmux\.|XTerminal\b|SoundServer\b|Spawn\.|Child\(|TestPostgres\b|(^|[^.\w])u?sleep\(|Thread\.sleep\(|\.wait\((timeout:[^)]*)?\)|waitUntilExit\(\)|readDataToEndOfFile\(\)"#)
+        let suite = try Regex(#"@Suite(\([^)]*\))?\s*(@MainActor\s+)?(final\s+)?(struct|class)\s+(\w+)"#)
+        let extensionOf = try Regex(#"(?m)^extension\s+(\w+)"#)
+        var offPool = Set<String>(), blockingFiles: [(file: String, text: String)] = []
+        var checked = 0
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("Fuzz/") && !file.hasPrefix("StoriesTestSupport/") {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: suite) {
+                let whole = String(text[match.range])
+                if whole.contains("ownThread") || whole.contains("@MainActor") {
+                    offPool.insert(String(text[match.output[5].range!]))
+                }
+            }
+            // Helpers that wait (Tmux, XTerminal, Binary…) are named by the pattern where they are used.
+            if text.contains("@Test"), text.contains(blocking) { blockingFiles.append((file, text)) }
+            checked += 1
+        }
+        #expect(checked > 50, "the test sources were not found under \(tests.path)")
+        #expect(blockingFiles.count > 10)
+        for (file, text) in blockingFiles {
+            let suites = text.matches(of: suite).map { String(text[$0.output[5].range!]) }
+            let extended = text.matches(of: extensionOf).map { String(text[$0.output[1].range!]) }
+            if suites.isEmpty && extended.isEmpty { Issue.record("\(file) blocks in real time outside any suite") }
+            for name in suites + (suites.isEmpty ? extended : []) where !offPool.contains(name) {
+                Issue.record("\(file) blocks in real time, and \(name) runs on the cooperative pool: give it .ownThread")
+            }
+        }
     }
 }

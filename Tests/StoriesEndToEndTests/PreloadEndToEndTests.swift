@@ -11,9 +11,19 @@ import Testing
         try tmux.waitFor(text: "[feed 1 ready]", timeout: 20)     // the feed layer prepared the first story's photo
         try tmux.press("Enter")
         try tmux.waitFor("Ayla's story") { $0.count > 1 && $0[1].contains("Ayla Demir") }
-        for _ in 0..<3 {
-            usleep(1_200_000)                                     // a person's pace: the window fills meanwhile
+        // A person's pace (1.2 s a tap: the window fills meanwhile), who also waits until the
+        // overlay's window shows the photo a tap goes to ready: each tap is then a hit. (On the
+        // clock alone, a CI machine busy with hundreds of other tests had once not decoded the
+        // next photo in time: a miss that says nothing about preloading.) Ayla's and Mika's
+        // second items are text, which needs no preparing. Every wait is within an item's
+        // 5 s, so no item ends by itself meanwhile.
+        for (ready, author, item) in [(nil, "Ayla Demir", "2/3"), ("[3/3 ready]", "Ayla Demir", "3/3"), ("[next 1/3 ready]", "Mika", "1/3")] {
+            usleep(1_200_000)
+            if let ready { try tmux.waitFor(text: ready, timeout: 3) }
             try tmux.press("l")
+            try tmux.waitFor("\(author) \(item)", timeout: 5) {
+                $0.count > 1 && $0[1].contains(author) && $0[1].trimmingCharacters(in: .whitespaces).hasSuffix(item)
+            }
         }
         try tmux.waitFor(text: "hits 4/4 (100%)", timeout: 10)
         let screen = tmux.text

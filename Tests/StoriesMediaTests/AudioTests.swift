@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import StoriesMedia
+import StoriesTestSupport
 
 /// Issue 32, points 1 and 2: a video's sound decoded and resampled for the output, and the
 /// player that writes it and keeps its clock — against an output that keeps what it is
 /// given (the real server's tests are `SoundEndToEndTests`).
-@Suite struct AudioDecoderTests {
+@Suite(.ownThread) struct AudioDecoderTests {
     /// Everything the decoder gives, and the time of its first piece.
     static func decodeAll(_ decoder: AudioDecoder) throws -> (samples: [Int16], first: Double?) {
         var all: [Int16] = [], buffer: [Int16] = [], first: Double?
@@ -133,7 +134,7 @@ final class OutputBox: @unchecked Sendable {
     }
 }
 
-@Suite(.serialized) struct AudioPlayerTests {
+@Suite(.serialized, .ownThread) struct AudioPlayerTests {
     static func wait(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {

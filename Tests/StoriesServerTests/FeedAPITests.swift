@@ -4,9 +4,10 @@ import StoriesAssets
 import StoriesCore
 import Testing
 @testable import StoriesServer
+import StoriesTestSupport
 
 /// The API without sockets: every route, every answer, every way out of the folder.
-@Suite struct FeedAPITests {
+@Suite(.ownThread) struct FeedAPITests {
     let api: FeedAPI
 
     init() throws {
@@ -153,7 +154,7 @@ import Testing
 }
 
 /// A feed folder of our own, with ways out of it planted inside.
-@Suite struct ConfinementTests {
+@Suite(.ownThread) struct ConfinementTests {
     let folder: URL
     let api: FeedAPI
 
@@ -364,7 +365,7 @@ import Testing
 /// The server's files are opened from the folder's descriptor, and a large file served in
 /// parts is read from the very descriptor its checks were made on: whatever is done to its
 /// name meanwhile, the bytes sent are that file's.
-@Suite struct ConfinedFilesTests {
+@Suite(.ownThread) struct ConfinedFilesTests {
     @Test func aLargeFileReplacedOrTurnedIntoALinkBetweenPartsIsStillTheFileThatWasChecked() throws {
         let fm = FileManager.default
         let folder = fm.temporaryDirectory.appendingPathComponent("confined-\(UUID().uuidString)")

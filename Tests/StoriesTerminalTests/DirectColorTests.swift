@@ -4,6 +4,7 @@ import StoriesCells
 import StoriesCore
 import Testing
 @testable import StoriesTerminal
+import StoriesTestSupport
 
 /// 24-bit colour wherever the terminal says it has it (COLORTERM=truecolor): the direct
 /// entry of its family, else one derived from its own entry with tic, and a note only when
@@ -135,7 +136,7 @@ import Testing
 }
 
 /// Issue 29, point 5: focus reports read from the input, and the mode asked for and given back.
-@Suite struct FocusReportTests {
+@Suite(.ownThread) struct FocusReportTests {
     @Test func focusInAndOutAreReportsNotKeys() {
         var decoder = InputDecoder()
         for scalar in "\u{1B}[Oa\u{1B}[I\u{1B}[A".unicodeScalars { decoder.feed(.scalar(scalar)) }

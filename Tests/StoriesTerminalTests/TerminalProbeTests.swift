@@ -2,10 +2,11 @@ import Foundation
 import StoriesCells
 import Testing
 @testable import StoriesTerminal
+import StoriesTestSupport
 
 /// Issue 31, point 1: the probe's one burst of queries, its answers read in any pieces and
 /// from hostile terminals, and a terminal that answers nothing costing 100 ms and no more.
-@Suite struct TerminalProbeTests {
+@Suite(.ownThread) struct TerminalProbeTests {
     static let kitty = "\u{1B}_Gi=31;OK\u{1B}\\" + "\u{1B}P>|kitty(0.26.5)\u{1B}\\" + "\u{1B}[6;20;10t"
         + "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\" + "\u{1B}[?1006;2$y" + "\u{1B}[?1004;2$y" + "\u{1B}[?62;c"
     static let vt340 = "\u{1B}P>|XTerm(379)\u{1B}\\" + "\u{1B}[?2;0;1000;1000S" + "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}"
