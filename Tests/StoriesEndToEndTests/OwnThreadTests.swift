@@ -5,8 +5,34 @@ import StoriesTestSupport
 import Testing
 
 @Suite(.ownThread) struct OwnThreadTests {
-    @Test func aTestRunsOnItsOwnQueueNotThePool() {
+    @Test func aTestRunsOnItsOwnQueueNotThePool() async {
         #expect(QueueExecutor.current == "test.aTestRunsOnItsOwnQueueNotThePool()")
+        #expect(await RealTimePlaces.shared.free < RealTimePlaces.width, "it holds a place")
+    }
+
+    @Test(.timed) func aTimedTestRunsWithNoOtherRealTimeTestBesideIt() async {
+        #expect(QueueExecutor.current == "test.aTimedTestRunsWithNoOtherRealTimeTestBesideIt()")
+        #expect(await RealTimePlaces.shared.free == 0, "it holds every place")
+    }
+
+    /// First come, first served: a test waiting for every place is not overtaken by later
+    /// ones that need one (else a timed test could wait for ever behind a stream of them).
+    @Test func placesAreGivenInTurn() async throws {
+        let places = RealTimePlaces(width: 3)
+        await places.take(1)
+        let order = OrderBox()
+        let whole = Task { await places.take(3); order.append("all three") }
+        while await places.waitingCount < 1 { try await Task.sleep(nanoseconds: 1_000_000) }
+        let one = Task { await places.take(1); order.append("one") }
+        while await places.waitingCount < 2 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(await places.free == 2, "one place is free to take, yet the later test waits its turn")
+        await places.giveBack(1)
+        await whole.value
+        #expect(order.items == ["all three"])
+        await places.giveBack(3)
+        await one.value
+        #expect(order.items == ["all three", "one"])
+        #expect(await places.free == 2)
     }
 
     /// Swift Testing runs every test on Swift's cooperative pool, as wide as the machine has
@@ -29,7 +55,7 @@ import Testing
             let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
             for match in text.matches(of: suite) {
                 let whole = String(text[match.range])
-                if whole.contains("ownThread") || whole.contains("@MainActor") {
+                if whole.contains("ownThread") || whole.contains(".timed") || whole.contains("@MainActor") {
                     offPool.insert(String(text[match.output[5].range!]))
                 }
             }
@@ -48,4 +74,13 @@ import Testing
             }
         }
     }
+}
+
+/// What happened, in order, from several tasks.
+private final class OrderBox: @unchecked Sendable {
+    // `lock` guards `list`.
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ item: String) { lock.lock(); list.append(item); lock.unlock() }
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }

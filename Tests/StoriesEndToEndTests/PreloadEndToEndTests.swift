@@ -35,7 +35,7 @@ import Testing
         try tmux.waitForPrompt()
     }
 
-    @Test func benchNavigationPrintsOneJSONObjectPerPolicyAndPace() throws {
+    @Test(.timed) func benchNavigationPrintsOneJSONObjectPerPolicyAndPace() throws {
         // A person's pace (the bench's first default): at 400 ms a loaded CI machine opened a
         // story without preloading in over a second, and the taps that came while it loaded
         // were no navigations (4 of 6 made).

@@ -11,7 +11,7 @@ import Testing
         lines.prefix(6).first { $0.contains("┏") || $0.contains("╭") }
     }
 
-    @Test func watchingInOneTerminalTurnsTheRingGreyInTheOther() throws {
+    @Test(.timed) func watchingInOneTerminalTurnsTheRingGreyInTheOther() throws {
         let (folder, log) = try ServeEndToEndTests.scratch("seen-sync")
         defer { try? FileManager.default.removeItem(at: folder) }
         let viewers = folder.appendingPathComponent("viewers.txt").path

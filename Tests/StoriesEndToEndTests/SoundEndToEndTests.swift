@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 32, point 8: sound through a real PulseAudio server (a null sink, started by the
 /// test), recorded from the sink's monitor and compared with the clip's own sound.
-@Suite(.serialized, .ownThread) struct SoundEndToEndTests {
+@Suite(.serialized, .timed) struct SoundEndToEndTests {
     static var demoMedia: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Assets/demo/media")

@@ -35,7 +35,7 @@ import Testing
     /// `name`'s bytes: the word repeated (so any one byte tells which file it came from).
     static func content(_ byte: UInt8, count: Int) -> Data { Data(repeating: byte, count: count) }
 
-    @Test func aFolderSwappedForALinkWhileClientsFetchNeverSendsAByteFromOutside() async throws {
+    @Test(.timed) func aFolderSwappedForALinkWhileClientsFetchNeverSendsAByteFromOutside() async throws {
         let fm = FileManager.default
         let base = fm.temporaryDirectory.appendingPathComponent("race-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: base) }

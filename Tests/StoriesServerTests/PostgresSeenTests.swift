@@ -137,7 +137,7 @@ import Testing
 
     /// Two replicas on one database: a GET waiting on one is answered as soon as the other
     /// records the viewer's batch (NOTIFY), and each sees what the other recorded.
-    @Test func aBatchOnOneReplicaWakesAWaitOnTheOther() async throws {
+    @Test(.timed) func aBatchOnOneReplicaWakesAWaitOnTheOther() async throws {
         let postgres = try TestPostgres.shared()
         let url = postgres.url(try postgres.database())
         let folder = try SeenServerTests.folder()

@@ -189,7 +189,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Store.allCases) func aWaitingAskIsAnsweredAsSoonAsABatchComes(store: Store) async throws {
+    @Test(.timed, arguments: Store.allCases) func aWaitingAskIsAnsweredAsSoonAsABatchComes(store: Store) async throws {
         let setup = try await Self.setup(["ayla", "bo"], store: store)
         let ayla = try #require(setup.tokens["ayla"]), bo = try #require(setup.tokens["bo"])
         // AsyncHTTPClient's pool: the waiting ask and the batches on connections of their own.

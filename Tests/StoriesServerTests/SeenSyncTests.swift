@@ -38,7 +38,7 @@ import Testing
         return SeenState(items: items, tooltips: tooltips)
     }
 
-    @Test func whatOneTerminalSeesArrivesAtTheOtherWithinASecond() async throws {
+    @Test(.timed) func whatOneTerminalSeesArrivesAtTheOtherWithinASecond() async throws {
         let setup = try await SeenServerTests.setup(["ayla"])
         let token = try #require(setup.tokens["ayla"])
         try await setup.server.application().test(.live) { client in

@@ -136,7 +136,7 @@ import Testing
 
     /// A large answer is read in chunks as it goes: what the server holds for one is a chunk,
     /// not the file.
-    @Test func aLargeAnswerIsSentInChunksFromTheOpenFile() async throws {
+    @Test(.timed) func aLargeAnswerIsSentInChunksFromTheOpenFile() async throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let api = try FeedAPI(directory: root)

@@ -5,6 +5,7 @@ import StoriesMedia
 import StoriesUI
 import Testing
 @testable import StoriesTerminal
+import StoriesTestSupport
 
 /// Issue 31, point 2: the picture layer beside ncurses — what it writes for each protocol,
 /// when it writes it again, and that it gives every rectangle back.
@@ -155,7 +156,7 @@ import Testing
         }
     }
 
-    @Test func framesThatCostMoreThanAFrameSayTheTerminalCannotKeepUp() {
+    @Test(.timed) func framesThatCostMoreThanAFrameSayTheTerminalCannotKeepUp() {
         let layer = PictureLayer(graphics: .sixel)
         var region = Canvas.PictureRegion(rect: Rect(x: 0, y: 0, width: 4, height: 3), picture: Self.picture(), sourceRow: 0, source: "v.mp4")
         _ = layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10)

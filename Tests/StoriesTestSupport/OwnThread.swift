@@ -5,7 +5,8 @@ import StoriesCore
 import Testing
 
 /// Runs each test of a suite with a `QueueExecutor` of its own as its task executor
-/// preference, off Swift's cooperative pool (as wide as the machine has cores: two here).
+/// preference, off Swift's cooperative pool (as wide as the machine has cores: two here),
+/// and only while it holds a place among the tests that wait in real time.
 ///
 /// - The end-to-end tests wait in real time (tmux, child processes) with blocking calls. On
 ///   the pool a handful of them at once took every thread for the whole run, and the async
@@ -13,18 +14,78 @@ import Testing
 /// - The loopback server tests run Hummingbird; its connection tasks are child tasks of
 ///   the test, so they inherit the preference and answer while the pool is busy with the
 ///   hundreds of other tests started at the same moment.
+/// - Places (`RealTimePlaces`): off the pool, nothing else limits how many of these tests
+///   run at once. Twenty apps in tmux, servers and PostgreSQL on two cores made a second a
+///   second and a half, and tests that measure real time (a sound silenced within 50 ms,
+///   a ring that turns grey within a second) measured the crowd. At most
+///   `RealTimePlaces.width` run at once; a test marked `.timed` takes every place, so it
+///   measures with no other real-time test beside it.
 public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
+    /// Whether this test measures real time and runs with no other real-time test beside it.
+    public let alone: Bool
+
     public var isRecursive: Bool { true }
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(QueueExecutor(label: "test.\(test.name)")) { try await function() }
+        // A test under both `.ownThread` (its suite's) and `.timed` (its own) is given one
+        // scope's worth: the outer scope takes the places, the inner one runs the body.
+        if RealTimePlaces.held { return try await function() }
+        let alone = test.traits.contains { ($0 as? OwnThreadTrait)?.alone == true }
+        let places = alone ? RealTimePlaces.width : 1
+        await RealTimePlaces.shared.take(places)
+        do {
+            try await RealTimePlaces.$held.withValue(true) {
+                try await withTaskExecutorPreference(QueueExecutor(label: "test.\(test.name)")) { try await function() }
+            }
+        } catch {
+            await RealTimePlaces.shared.giveBack(places)
+            throw error
+        }
+        await RealTimePlaces.shared.giveBack(places)
     }
 }
 
 extension Trait where Self == OwnThreadTrait {
     /// Each test runs on a thread of its own, off the cooperative pool (see `OwnThreadTrait`).
-    public static var ownThread: Self { Self() }
+    public static var ownThread: Self { Self(alone: false) }
+
+    /// A test that measures real time: on a thread of its own, with no other test that waits
+    /// in real time running beside it (see `OwnThreadTrait`).
+    public static var timed: Self { Self(alone: true) }
+}
+
+/// The places among tests that wait in real time: taken first come, first served (a `.timed`
+/// test that waits for every place is not overtaken by later ones that need one).
+public actor RealTimePlaces {
+    /// How many real-time tests run at once: two cores, each test a child process or a
+    /// server besides itself.
+    public static let width = 3
+    public static let shared = RealTimePlaces(width: RealTimePlaces.width)
+    @TaskLocal static var held = false
+
+    /// Places no test holds now.
+    public private(set) var free: Int
+    private var waiting: [(places: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    public init(width: Int) { free = width }
+
+    /// How many wait for places now.
+    public var waitingCount: Int { waiting.count }
+
+    public func take(_ places: Int) async {
+        if waiting.isEmpty, free >= places { free -= places; return }
+        await withCheckedContinuation { waiting.append((places, $0)) }
+    }
+
+    public func giveBack(_ places: Int) {
+        free += places
+        while let first = waiting.first, first.places <= free {
+            free -= first.places
+            waiting.removeFirst()
+            first.continuation.resume()
+        }
+    }
 }
 
 /// A device where every write fails with "No space left on device" (`/dev/full`, char 1,7),
