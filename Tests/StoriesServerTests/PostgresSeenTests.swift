@@ -125,6 +125,12 @@ import Testing
         // connected to (127.0.0.1) whatever name led there.
         let byName = try await Self.open(verify.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:") + "&sslrootcert=" + postgres.folder + "/data/server.crt")
         await byName.close()
+        // An address the certificate does not name (127.0.0.2, loopback too, where the test
+        // server also listens): refused in the handshake, said as TLS and as a name.
+        let elsewhere = verify.replacingOccurrences(of: "@127.0.0.1:", with: "@127.0.0.2:") + "&sslrootcert=" + postgres.folder + "/data/server.crt"
+        await #expect { try await Self.open(elsewhere) } throws: {
+            "\($0)".contains("TLS with PostgreSQL at 127.0.0.2:\(postgres.port) failed: its certificate does not name 127.0.0.2")
+        }
         // A file that is not there, or holds no certificate, is said at start.
         await #expect { try await Self.open(verify + "&sslrootcert=/nowhere/ca.pem") } throws: {
             "\($0)".contains("sslrootcert /nowhere/ca.pem: ") && "\($0)".contains("postgres://postgres@127.0.0.1")

@@ -61,7 +61,7 @@ public final class TestPostgres: @unchecked Sendable {
         var fds: [Int32] = [-1, -1]
         guard let pipe2 = Child.pipe2, pipe2(&fds, O_CLOEXEC) == 0 else { throw Unavailable(description: "no pipe for the watcher") }
         watch = fds[1]
-        let start = Self.command(["\(bin)/postgres", "-D", data, "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1",
+        let start = Self.command(["\(bin)/postgres", "-D", data, "-p", String(port), "-k", folder, "-c", "listen_addresses=127.0.0.1,127.0.0.2",
                                   "-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB",
                                   "-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"], asPostgres)
         let script = "\"$@\" </dev/null >\(folder)/log 2>&1 & cat >/dev/null; kill -INT $(head -1 \(data)/postmaster.pid 2>/dev/null) 2>/dev/null"
@@ -111,7 +111,7 @@ public final class TestPostgres: @unchecked Sendable {
     /// test that restarts it stops it).
     public func restart() -> Bool {
         let started = Self.run(command(["\(bin)/pg_ctl", "-D", data, "-l", folder + "/log2", "-w", "-t", "30",
-                                        "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key", "start"]))
+                                        "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1,127.0.0.2 -c fsync=off -c max_connections=200 -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key", "start"]))
         return started.status == 0
     }
 
