@@ -1,8 +1,9 @@
 import Foundation
 
 /// A PostgreSQL server of the test's own (Debian's `postgresql` package): a data folder made
-/// with `initdb` in a scratch folder, the server on loopback at a free port, trusting local
-/// connections, offering TLS with a certificate signed by itself. As root (CI) it runs as the `postgres` user, which initdb needs.
+/// with `initdb` in a scratch folder, the server on loopback at a free port (127.0.0.1, and
+/// 127.0.0.2, an address its certificate does not name), trusting local connections,
+/// offering TLS with a certificate for 127.0.0.1 signed by itself. As root (CI) it runs as the `postgres` user, which initdb needs.
 ///
 /// It stops when `finish()` is called or when the test process ends, however it ends: a
 /// watching shell reads a pipe only this process holds, and stops the server when it closes.
