@@ -47,9 +47,25 @@ static inline int stories_can_address_cursor(void) {
 
 /// term.h's, declared here alone (term.h defines macros such as `lines` and `columns`).
 extern int setupterm(const char *, int, int *);
+extern struct term *cur_term;
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
 
 /// The colours terminfo entry `term` has, read without starting ncurses (`stories doctor`);
 /// -1 without an entry.
+/// Whether `term` has a terminfo entry on this machine (1) or not (0); ncurses' current
+/// terminal is left as it was.
+static inline int stories_terminfo_exists(const char *term) {
+    int error = 0;
+    struct term *before = cur_term;
+    int found = setupterm(term, 1, &error) == OK;
+    if (found && cur_term != before) {
+        struct term *made = set_curterm(before);
+        del_curterm(made);
+    }
+    return found;
+}
+
 static inline int stories_terminfo_colors(const char *term) {
     int error = 0;
     if (setupterm(term, 1, &error) != OK) return -1;

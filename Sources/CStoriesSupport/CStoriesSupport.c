@@ -1,5 +1,6 @@
 #include "CStoriesSupport.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -58,4 +59,64 @@ void stories_install_crash_restore(int fd) {
         action.sa_flags = SA_RESETHAND;
         sigaction(signals[i], &action, NULL);
     }
+}
+
+// The probe's guard (stories_guard_terminal): the modes to give back, the program's own,
+// and the handlers it replaced.
+static struct termios guard_saved, guard_raw;
+static volatile sig_atomic_t guard_fd = -1;
+static const int guarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP };
+#define GUARDED_COUNT (sizeof guarded_signals / sizeof guarded_signals[0])
+static struct sigaction guard_previous[GUARDED_COUNT];
+
+static void guard_install(int sig, void (*handler)(int)) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    for (unsigned i = 0; i < GUARDED_COUNT; i++) sigaddset(&action.sa_mask, guarded_signals[i]);
+    sigaction(sig, &action, NULL);
+}
+
+static void guard_unblock_and_raise(int sig) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
+static void on_guarded(int sig) {
+    int saved_errno = errno;
+    int fd = guard_fd;
+    if (fd >= 0) tcsetattr(fd, TCSANOW, &guard_saved);
+    if (sig == SIGTSTP) {
+        signal(SIGTSTP, SIG_DFL);
+        guard_unblock_and_raise(SIGTSTP); // stopped here until SIGCONT
+        guard_install(SIGTSTP, on_guarded);
+        if (guard_fd >= 0) tcsetattr(guard_fd, TCSANOW, &guard_raw);
+        errno = saved_errno;
+        return;
+    }
+    signal(sig, SIG_DFL);
+    guard_unblock_and_raise(sig);
+    _exit(128 + sig); // a signal whose default is not to end the process (never for these)
+}
+
+void stories_guard_terminal(int fd, const struct termios *saved, const struct termios *raw) {
+    guard_saved = *saved;
+    guard_raw = *raw;
+    for (unsigned i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], NULL, &guard_previous[i]);
+    guard_fd = fd;
+    for (unsigned i = 0; i < GUARDED_COUNT; i++) {
+        // A signal the shell set to be ignored (nohup, a background job) stays ignored.
+        if (guard_previous[i].sa_handler == SIG_IGN) continue;
+        guard_install(guarded_signals[i], on_guarded);
+    }
+}
+
+void stories_unguard_terminal(void) {
+    if (guard_fd < 0) return;
+    for (unsigned i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &guard_previous[i], NULL);
+    guard_fd = -1;
 }

@@ -28,20 +28,28 @@ public final class CursesScreen {
     private let mouseEnabled: Bool
 
     /// Sets up ncurses on the given streams. `termName` nil means `$TERM`. Uses `newterm`,
-    /// never `initscr`, which would exit the process on an unknown terminal.
+    /// never `initscr`, which would exit the process on an unknown terminal. `evidence`: what
+    /// the terminal said of itself (24-bit colour, a stand-in for an unknown TERM, the modes
+    /// to give back); nil: the environment alone.
     public init(termName: String? = nil, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>,
-                environment: [String: String] = ProcessInfo.processInfo.environment, mouse: Bool = true) throws(TerminalError) {
-        let name = termName ?? environment["TERM"]
-        guard let name, !name.isEmpty else { throw TerminalError.termNotSet }
+                environment: [String: String] = ProcessInfo.processInfo.environment, mouse: Bool = true,
+                evidence: TerminalEvidence? = nil) throws(TerminalError) {
+        let said = termName ?? environment["TERM"]
+        guard let said, !said.isEmpty else { throw TerminalError.termNotSet }
+        let evidence = evidence ?? .environment(environment)
         Self.useUTF8Locale()
+        // A TERM this machine has no entry for (ssh from foot, Ghostty, WezTerm): drawn as
+        // an xterm when the terminal answered like one, with a line saying so.
+        guard let (name, standInNote) = TerminalEntry.choose(said, evidence: evidence) else { throw TerminalError.unknownTerminal(said) }
+        self.standInNote = standInNote
         // ncurses installs its own SIGWINCH handler unless one is set; the run loop takes
         // SIGWINCH through a Dispatch signal source instead.
         signal(SIGWINCH, SIG_IGN)
-        // COLORTERM=truecolor says the terminal takes 24-bit colour even when its terminfo
-        // entry has 256: ncurses can only send it through a *-direct entry, so use the
-        // entry's direct sibling when one is installed (package ncurses-term).
+        // A terminal that shows 24-bit colour (COLORTERM, or its own answers) gets it even
+        // when its terminfo entry has 8 or 256: ncurses can only send it through a *-direct
+        // entry, so use the entry's direct sibling when one is installed (ncurses-term).
         var screen: OpaquePointer?
-        let (direct, directNote) = DirectColorEntry.find(for: name, environment: environment) { term in
+        let (direct, directNote) = DirectColorEntry.find(for: name, truecolor: evidence.truecolor, environment: environment) { term in
             guard let directory = DirectColorEntry.cacheDirectory(environment: environment) else {
                 return .failure(.init(reason: "no cache folder (HOME unset) for a 24-bit terminfo entry"))
             }
@@ -51,8 +59,15 @@ public final class CursesScreen {
             screen = Self.open(direct, output: output, input: input)
         }
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
-        guard let screen else { throw TerminalError.unknownTerminal(name) }
+        guard let screen else { throw TerminalError.unknownTerminal(said) }
+        truecolorReason = evidence.truecolor
         set_term(screen)
+        // The probe left the terminal raw (so late answers are neither echoed nor lost):
+        // what ncurses gives back at the end is the person's own modes.
+        if var shell = evidence.shellModes {
+            tcsetattr(fileno(input), TCSANOW, &shell)
+            def_shell_mode()
+        }
         guard stories_can_address_cursor() == 1 else {
             endwin()
             delscreen(screen)
@@ -96,7 +111,7 @@ public final class CursesScreen {
             // at start, with how to get it (never silently 256).
             if colorDepth != .direct, let directNote {
                 truecolorNote = "\(colorDepth.name) colours: " + directNote
-            } else if colorDepth != .direct, direct != nil, DirectColorEntry.wantsTruecolor(environment) {
+            } else if colorDepth != .direct, direct != nil, evidence.truecolor != nil {
                 truecolorNote = "\(colorDepth.name) colours: the direct-colour terminfo entry would not open"
             }
         } else {
@@ -131,6 +146,10 @@ public final class CursesScreen {
 
     /// Why the terminal asked for truecolor and does not get it, when that is so.
     public private(set) var truecolorNote: String?
+    /// Why the terminal is taken to show 24-bit colour (nil: its terminfo entry decided).
+    public private(set) var truecolorReason: String?
+    /// The line saying TERM had no entry here and what it is drawn as instead.
+    public let standInNote: String?
 
     /// A cell's width over its height, from the terminal's pixel size when it reports one
     /// (TIOCGWINSZ), else the usual 1:2. Read at start and on every resize.

@@ -4,7 +4,8 @@ import StoriesCore
 /// How a terminal that takes 24-bit colour gets it through ncurses, which sends it only
 /// through a terminfo entry with direct colour (`RGB`, `colors#0x1000000`).
 ///
-/// When `COLORTERM` says `truecolor` or `24bit`: the direct entry of the terminal's family
+/// When the terminal shows 24-bit colour (`COLORTERM`, or its own answers:
+/// `DirectColourEvidence`): the direct entry of the terminal's family
 /// (`xterm-kitty` → `kitty-direct`, VTE → `vte-direct`, tmux → `tmux-direct` …) when it is
 /// installed (Debian's ncurses-term has most); else an entry derived from the terminal's own
 /// — its keys and capabilities, with direct colour — compiled with `tic` into the app's cache;
@@ -71,10 +72,12 @@ public struct DirectColorEntry: Equatable, Sendable {
 
     /// The entry to use for `term`, or nil with the reason when none can be had (nil and no
     /// reason: none is needed — COLORTERM does not ask, or `term` has direct colour already).
-    public static func find(for term: String, environment: [String: String],
+    /// `truecolor`: why the terminal is taken to show 24-bit colour (`DirectColourEvidence`);
+    /// nil: nothing says it does, and no entry is needed.
+    public static func find(for term: String, truecolor: String?, environment: [String: String],
                             installed: [String] = systemDirectories,
                             compile: (String) -> Result<DirectColorEntry, CompileFailure>) -> (entry: DirectColorEntry?, note: String?) {
-        guard wantsTruecolor(environment), !term.contains("direct"), isPlainName(term) else { return (nil, nil) }
+        guard truecolor != nil, !term.contains("direct"), isPlainName(term) else { return (nil, nil) }
         let family = familyEntries(of: term, environment: environment)
         if family.isEmpty {
             return (nil, "GNU screen (TERM=\(term.truncated(toWidth: 20))) passes no 24-bit colour")

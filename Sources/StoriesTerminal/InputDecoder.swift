@@ -23,39 +23,30 @@ public struct InputDecoder: Sendable {
     /// Focus reports read (`CSI I`: the window gained the focus, true; `CSI O`: lost it), in
     /// order; taken with `takeFocusReports()`. Not input events: nothing routes them.
     private var focusReports: [Bool] = []
-    /// Operating-system command answers (`ESC ] body BEL` or `ESC ] body ESC \`): their
-    /// bodies, at most 256 characters (OSC 11's "11;rgb:…" says the background).
-    private var oscReports: [String] = []
-    /// Inside an OSC answer (or a DCS or APC one: `stringKind`): its body so far.
+    /// Inside a string answer (OSC, DCS or APC: `stringKind`): its body so far.
     private var osc: String.UnicodeScalarView?
     private var oscSawEscape = false
-    /// What follows ESC for the string being read: `]` (OSC, an answer kept), `P` (DCS:
-    /// XTVERSION's, DECRQSS's) or `_` (APC: kitty's graphics answers), which are read to
-    /// their end and dropped. A terminal slower than the start-up probe's 100 ms (over ssh)
-    /// answers while the app runs: its answers are never keys.
+    /// What follows ESC for the string being read: `]` (OSC: the background, colours), `P`
+    /// (DCS: XTVERSION's, XTGETTCAP's, DECRQSS's) or `_` (APC: kitty's graphics answers).
     private var stringKind: Unicode.Scalar = "]"
 
-    /// Answers to the start-up probe that came after it stopped waiting (a terminal slower
-    /// than 100 ms: kitty's graphics answer, XTVERSION, DA1, the cell size), whole, as the
-    /// terminal sent them, for `ProbeReplies` to read; at most 16 kept.
-    private var lateAnswers: [String] = []
+    /// The terminal's answers read since the last `takeAnswers()`, whole, as the terminal
+    /// sent them (`ESC` … to the end), for `ProbeReplies.read(answer:)`: every form the
+    /// start-up probe asks for, whenever it comes (issue 45, point 3). A terminal slower
+    /// than the probe's 100 ms (over ssh) answers while the app runs: its answers are never
+    /// keys. At most 32 kept between takes, each at most 256 characters.
+    private var answers: [String] = []
 
     public init() {}
 
-    /// The probe's answers read since the last call.
-    public mutating func takeLateAnswers() -> [String] {
-        defer { lateAnswers = [] }
-        return lateAnswers
+    /// The terminal's answers read since the last call.
+    public mutating func takeAnswers() -> [String] {
+        defer { answers = [] }
+        return answers
     }
 
     private mutating func keepAnswer(_ sequence: String) {
-        if lateAnswers.count < 16 { lateAnswers.append(sequence) }
-    }
-
-    /// The OSC answers read since the last call.
-    public mutating func takeOSCReports() -> [String] {
-        defer { oscReports = [] }
-        return oscReports
+        if answers.count < 32 { answers.append(sequence) }
     }
 
     /// The focus reports read since the last call.
@@ -63,6 +54,13 @@ public struct InputDecoder: Sendable {
         defer { focusReports = [] }
         return focusReports
     }
+
+    /// Whether a sequence is begun and not ended (an ESC, a CSI's parameters, a string's
+    /// body): `takeEvents()` leaves it for the next read, `flush()` ends it.
+    public var holdsPartialSequence: Bool { escape != nil || osc != nil || discardingSequence }
+
+    /// Whether a string answer (OSC, DCS, APC) is begun and not ended.
+    public var readsAnswer: Bool { osc.map { Self.startsAsAnswer($0, kind: stringKind) } ?? false }
 
     public mutating func feed(_ input: RawInput) {
         switch input {
@@ -75,7 +73,18 @@ public struct InputDecoder: Sendable {
         }
     }
 
-    /// Ends a batch: a pending lone `ESC` becomes the Esc key. Returns all decoded events.
+    /// The events decoded so far, leaving a sequence begun and not ended for the next read:
+    /// a terminal's answer that comes a few bytes at a time (over a slow link) is read
+    /// whole, never as keys. The run loop calls `flush()` once no more comes in time.
+    public mutating func takeEvents() -> [InputEvent] {
+        finishText()
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Ends a batch: a pending lone `ESC` becomes the Esc key, and an `ESC ]` (or `P`, `_`)
+    /// with nothing that starts an answer after it is Alt and that key. Returns all decoded
+    /// events.
     public mutating func flush() -> [InputEvent] {
         // What came after ESC ] is an answer only if it starts as one ("11;…", digits and
         // a semicolon): anything else (Alt+], a paste) is read as typed, never swallowed.
@@ -85,6 +94,8 @@ public struct InputDecoder: Sendable {
             events.append(.key(.character(Character(stringKind)), .alt))
             for scalar in body { feed(scalar) }
         }
+        // An answer begun stays begun: its rest, however late, is never typed (a body that
+        // never ends is ended by a control character, Enter among them, or at 256).
         finishText()
         finishEscapeAsTyped()
         defer { events.removeAll() }
@@ -120,11 +131,7 @@ public struct InputDecoder: Sendable {
             if scalar == "\u{07}" || (oscSawEscape && scalar == "\\") {
                 osc = nil
                 oscSawEscape = false
-                if stringKind == "]" {
-                    oscReports.append(String(body))
-                } else {
-                    keepAnswer("\u{1B}" + String(stringKind) + String(body) + "\u{1B}\\")
-                }
+                keepAnswer("\u{1B}" + String(stringKind) + String(body) + "\u{1B}\\")
                 return
             }
             if scalar == "\u{1B}", !oscSawEscape {
@@ -201,14 +208,16 @@ public struct InputDecoder: Sendable {
                 let body = Array(sequence.dropFirst(2))
                 if body == ["I"] || body == ["O"] {
                     focusReports.append(body == ["I"]) // focus in / out (CSI ? 1004 h)
-                } else if (body.first == "?" && body.last == "c") || (body.first == "6" && body.last == "t") {
-                    keepAnswer("\u{1B}[" + String(String.UnicodeScalarView(body))) // DA1; the cell size
+                } else if Self.isAnswer(body) {
+                    keepAnswer("\u{1B}[" + String(String.UnicodeScalarView(body)))
+                } else if ["?", ">", "="].contains(body.first) {
+                    // A private sequence no key sends: an answer to something not asked.
                 } else if let event = Self.csi(body) {
                     events.append(event)
                 }
             } else if !(0x20...0x3F).contains(last) {
                 escape = nil // not a sequence we can read: drop it, never print it
-            } else if sequence.count > 32 {
+            } else if sequence.count > 128 { // xterm's DA1 answer alone is 40
                 escape = nil
                 discardingSequence = true
             }
@@ -230,7 +239,6 @@ public struct InputDecoder: Sendable {
     }
 
     private mutating func finishEscapeAsTyped() {
-        discardingSequence = false
         guard let sequence = escape else { return }
         escape = nil
         if sequence.count == 1 {
@@ -239,137 +247,29 @@ public struct InputDecoder: Sendable {
             events.append(.key(.character("["), .alt))
         } else if sequence.count == 2, sequence[1] == "O" {
             events.append(.key(.character("O"), .alt))
+        } else if sequence.count > 2, sequence[1] == "[" {
+            // A CSI with parameters, unfinished: an answer whose rest is late. The rest
+            // (parameters and its final byte) is skipped when it comes, never typed.
+            discardingSequence = true
         }
         // A longer unfinished sequence is dropped: it can only be a cut-off report.
     }
 
     // MARK: - Sequences
 
-    private static func modifiers(fromParameter value: Int) -> Modifiers {
-        guard value >= 2 else { return [] }
-        let bits = value - 1
-        var modifiers: Modifiers = []
-        if bits & 1 != 0 { modifiers.insert(.shift) }
-        if bits & 2 != 0 { modifiers.insert(.alt) }
-        if bits & 4 != 0 { modifiers.insert(.control) }
-        return modifiers
-    }
-
-    static func csi(_ body: [Unicode.Scalar]) -> InputEvent? {
-        guard let final = body.last else { return nil }
-        var parameterText = String(String.UnicodeScalarView(body.dropLast()))
-        if parameterText.hasPrefix("<") {
-            parameterText.removeFirst()
-            return sgrMouse(parameterText, pressed: final == "M")
-        }
-        let numbers = parameterText.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 1 }
-        let modifiers = numbers.count >= 2 ? Self.modifiers(fromParameter: numbers[1]) : []
-        let key: Key
+    /// A CSI answer to a question the probe asks (never a key): DA1 `? … c`, DA2 `> … c`,
+    /// XTSMGRAPHICS `? … S`, the window's and cell's sizes `4|6|8 ; … t`, DECRQM
+    /// `? n ; m $ y` (and ANSI modes' `n ; m $ y`), DECXCPR `? r ; c R`, kitty's keyboard
+    /// flags `? n u`. The plain cursor report (`r ; c R`) is not asked: Shift-F3 sends it.
+    static func isAnswer(_ body: [Unicode.Scalar]) -> Bool {
+        guard let final = body.last, let first = body.first else { return false }
+        let parameters = body.dropLast()
         switch final {
-        case "A": key = .up
-        case "B": key = .down
-        case "C": key = .right
-        case "D": key = .left
-        case "H": key = .home
-        case "F": key = .end
-        case "Z": return .key(.tab, .shift)
-        case "~":
-            switch numbers.first ?? 0 {
-            case 1, 7: key = .home
-            case 4, 8: key = .end
-            case 2: key = .insert
-            case 3: key = .delete
-            case 5: key = .pageUp
-            case 6: key = .pageDown
-            case 11...15: key = .function((numbers.first ?? 11) - 10)
-            case 17...21: key = .function((numbers.first ?? 17) - 11)
-            case 23, 24: key = .function((numbers.first ?? 23) - 12)
-            default: return nil
-            }
-        default:
-            return nil
+        case "c": return first == "?" || first == ">"
+        case "S", "R", "u": return first == "?"
+        case "t": return ["4", "6", "8"].contains(first)
+        case "y": return parameters.last == "$"
+        default: return false
         }
-        return .key(key, modifiers)
-    }
-
-    static func ss3(_ final: Unicode.Scalar) -> InputEvent? {
-        switch final {
-        case "A": .key(.up)
-        case "B": .key(.down)
-        case "C": .key(.right)
-        case "D": .key(.left)
-        case "H": .key(.home)
-        case "F": .key(.end)
-        case "M": .key(.enter)
-        case "P": .key(.function(1))
-        case "Q": .key(.function(2))
-        case "R": .key(.function(3))
-        case "S": .key(.function(4))
-        default: nil
-        }
-    }
-
-    /// `b;x;y` with 1-based cell coordinates; `pressed` is false for the `m` (release) form.
-    static func sgrMouse(_ parameters: String, pressed: Bool) -> InputEvent? {
-        let parts = parameters.split(separator: ";").compactMap { Int($0) }
-        guard parts.count == 3, parts[1] >= 1, parts[2] >= 1 else { return nil }
-        let code = parts[0]
-        var modifiers: Modifiers = []
-        if code & 4 != 0 { modifiers.insert(.shift) }
-        if code & 8 != 0 { modifiers.insert(.alt) }
-        if code & 16 != 0 { modifiers.insert(.control) }
-        let isMotion = code & 32 != 0
-        let buttonBits = code & 3
-        let kind: MouseEvent.Kind
-        if code & 64 != 0 {
-            switch buttonBits {
-            case 0: kind = .wheelUp
-            case 1: kind = .wheelDown
-            case 2: kind = .wheelLeft
-            default: kind = .wheelRight
-            }
-        } else {
-            let button: MouseButton? = switch buttonBits {
-            case 0: .left
-            case 1: .middle
-            case 2: .right
-            default: nil
-            }
-            if isMotion {
-                kind = button.map { .drag($0) } ?? .move
-            } else if let button {
-                kind = pressed ? .press(button) : .release(button)
-            } else {
-                return nil
-            }
-        }
-        return .mouse(MouseEvent(kind: kind, column: parts[1] - 1, row: parts[2] - 1, modifiers: modifiers))
-    }
-
-    /// Maps ncurses key names to events. Extended names carry modifiers in a digit suffix
-    /// (xterm convention: 2 Shift, 3 Alt, 5 Ctrl, …; no digit on kUP/kDN/… means Shift).
-    static func event(forKeyName name: String) -> InputEvent? {
-        let fixed: [String: InputEvent] = [
-            "KEY_UP": .key(.up), "KEY_DOWN": .key(.down), "KEY_LEFT": .key(.left), "KEY_RIGHT": .key(.right),
-            "KEY_SR": .key(.up, .shift), "KEY_SF": .key(.down, .shift),
-            "KEY_SLEFT": .key(.left, .shift), "KEY_SRIGHT": .key(.right, .shift),
-            "KEY_HOME": .key(.home), "KEY_END": .key(.end), "KEY_SHOME": .key(.home, .shift), "KEY_SEND": .key(.end, .shift),
-            "KEY_NPAGE": .key(.pageDown), "KEY_PPAGE": .key(.pageUp),
-            "KEY_ENTER": .key(.enter), "KEY_BACKSPACE": .key(.backspace), "KEY_DC": .key(.delete),
-            "KEY_SDC": .key(.delete, .shift), "KEY_IC": .key(.insert), "KEY_BTAB": .key(.tab, .shift),
-            "KEY_A1": .key(.home), "KEY_C1": .key(.end), "KEY_A3": .key(.pageUp), "KEY_C3": .key(.pageDown),
-        ]
-        if let event = fixed[name] { return event }
-        if name.hasPrefix("KEY_F("), name.hasSuffix(")"), let n = Int(name.dropFirst(6).dropLast()) {
-            return .key(.function(n))
-        }
-        let bases: [String: Key] = ["kUP": .up, "kDN": .down, "kLFT": .left, "kRIT": .right, "kHOM": .home,
-                                    "kEND": .end, "kDC": .delete, "kIC": .insert, "kNXT": .pageDown, "kPRV": .pageUp]
-        for (base, key) in bases where name.hasPrefix(base) {
-            let suffix = name.dropFirst(base.count)
-            if suffix.isEmpty { return .key(key, .shift) }
-            if let digit = Int(suffix) { return .key(key, modifiers(fromParameter: digit)) }
-        }
-        return nil
     }
 }

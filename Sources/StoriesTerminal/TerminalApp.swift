@@ -16,41 +16,50 @@ import StoriesUI
 /// `AppEngine` on the main-queue scheduler; this class gives it a terminal.
 @MainActor
 public final class TerminalApp {
-    private let terminal: CursesScreen
-    private let engine: AppEngine
-    private var decoder = InputDecoder()
+    let terminal: CursesScreen
+    let engine: AppEngine
+    var decoder = InputDecoder()
     private var sources: [any DispatchSourceProtocol] = []
     private let seenStore: SeenStore?
     /// Where seen state is also kept, when the feed is a server's (`syncSeen`).
     private var remote: (any SeenRemote)?
     /// Run as the app ends, before the terminal is given back (a cache's last write).
     public var onQuit: (() -> Void)?
-    private var replay: (recording: InputRecording, name: String, until: Double?, notes: [String])?
+    var replay: (recording: InputRecording, name: String, until: Double?, notes: [String])?
     /// A line for stderr once the terminal is given back (the network's seed).
     public var farewell: String?
     /// Why stories.conf's colours could not be had, said at start.
     private var colorsNote: String?
     /// Which background text is kept readable on, and the one in use.
-    private let theme: ThemeChoice
-    private var background: RGB
+    let theme: ThemeChoice
+    var background: RGB
     /// The block symbols pictures are drawn with.
     private let symbols: CellSymbols
 
     /// What the terminal said about itself before the first frame.
-    private let probe: ProbeResult
-    /// Its answers that came after the probe stopped waiting, while pictures are the
-    /// terminal's to choose (no `--graphics`): a slow terminal (over ssh, or kitty starting
-    /// on software OpenGL) gets its pictures once it has answered.
-    private var lateReplies: ProbeReplies?
+    let probe: ProbeResult
+    /// Its answers: the probe's, and those that came after it stopped waiting (a slow
+    /// terminal, over ssh, or kitty starting on software OpenGL), read by the input decoder.
+    var replies: ProbeReplies
+    /// Pictures are the terminal's to choose (no `--graphics`) and DA1 had not answered in
+    /// the probe's window: its late answers choose them.
+    let picksPicturesLate: Bool
+    /// When the probe's answers were asked for: until DA1 answers (for at most
+    /// `TerminalApp.answersAwaited`), an ESC waits for the rest of its sequence.
+    let askedAt = ContinuousClock.now
+    /// When the last answer (or a piece of one) was read.
+    lazy var lastAnswerAt = askedAt
+    /// Ends a sequence begun and not ended once nothing more comes (`holdPartialSequence`).
+    var pendingFlush: DispatchWorkItem?
     /// Why pictures are shown as they are (said on the notice line when asked for and not had).
-    private var graphicsNote: String?
+    var graphicsNote: String?
     /// Inside tmux: what it says of itself and the terminal outside it.
-    private let tmux: TmuxClient?
+    let tmux: TmuxClient?
 
     /// What the terminal shows now. A cell's pixel size is the window's when the terminal
     /// says it (it changes with the font), else what it answered at start.
-    private var display: Display {
-        let cell = terminal.cellPixels ?? (probe.replies.cellPixels ?? lateReplies?.cellPixels).flatMap { CellPixels(width: $0.width, height: $0.height) }
+    var display: Display {
+        let cell = terminal.cellPixels ?? replies.cellPixels.flatMap { CellPixels(width: $0.width, height: $0.height) }
         var aspect = terminal.cellAspect
         if terminal.cellPixels == nil, let cell { aspect = Double(cell.width) / Double(cell.height) }
         var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
@@ -67,7 +76,7 @@ public final class TerminalApp {
     private var movingPixels = true
 
     /// `--step`: where the replay is, on its virtual clock.
-    private var stepper: Stepper?
+    var stepper: Stepper?
 
     struct Stepper {
         let recording: InputRecording
@@ -100,14 +109,26 @@ public final class TerminalApp {
         // Inside tmux, the terminal outside is tmux's to say (the probe reaches only tmux).
         // Asked first: nothing may stand between the probe's read and the input's (a
         // terminal slower than the probe answers into the input, which reads it).
-        tmux = stepping == nil ? TmuxClient.ask(environment: ProcessInfo.processInfo.environment) : nil
-        probe = TerminalProbe.ask()
+        // The terminal's modes are kept first: a crash from here on gives them back.
+        stories_install_crash_restore(STDOUT_FILENO)
+        let environment = ProcessInfo.processInfo.environment
+        tmux = stepping == nil ? TmuxClient.ask(environment: environment) : nil
+        // The terminal stays raw after the probe until ncurses has it: an answer later than
+        // the probe's window is read by the input decoder, neither echoed nor lost.
+        probe = TerminalProbe.ask(environment: environment, handOver: true)
+        replies = probe.replies
+        picksPicturesLate = graphics == nil && probe.asked && !probe.replies.sawDA1 && stepping == nil
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
+            if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
             throw TerminalError.notATerminal
         }
-        stories_install_crash_restore(STDOUT_FILENO)
         self.symbols = symbols
-        terminal = try CursesScreen(input: input, output: output)
+        do {
+            terminal = try CursesScreen(input: input, output: output, evidence: .from(probe, environment: environment, tmux: tmux))
+        } catch {
+            if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            throw error
+        }
         if cursor == .focus { terminal.showFocus() }
         // A VTE terminal would reorder what the app has already put in order.
         if layout.bidi == .app, ProcessInfo.processInfo.environment["VTE_VERSION"] != nil { terminal.keepTextOrder() }
@@ -148,10 +169,8 @@ public final class TerminalApp {
         }
         // Real pixels: as said, else as the terminal answered. A protocol said outright is
         // used as said (a terminal may draw what it does not announce).
-        let environment = ProcessInfo.processInfo.environment
         let chosen = graphics.map { GraphicsChoice.said($0, probe, environment: environment) }
             ?? GraphicsProtocol.detect(probe, environment: environment, tmux: tmux)
-        if graphics == nil, probe.asked, !probe.replies.sawDA1, stepping == nil { lateReplies = ProbeReplies() }
         if chosen.protocol.showsPixels, stepping == nil {
             terminal.showPictures(chosen)
             if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
@@ -162,8 +181,11 @@ public final class TerminalApp {
            geometry.width < size.width * cell.width || geometry.height < size.height * cell.height {
             sixelLimit = PixelArea(width: geometry.width, height: geometry.height)
         }
-        // The probe's stray keys, read as the first input.
-        for scalar in String(decoding: probe.replies.typed, as: UTF8.self).unicodeScalars { decoder.feed(.scalar(scalar)) }
+        // The probe's stray keys, read as the first input, then the start of an answer its
+        // window cut (the rest comes with the input).
+        for scalar in String(decoding: probe.replies.typed + probe.replies.unread, as: UTF8.self).unicodeScalars {
+            decoder.feed(.scalar(scalar))
+        }
         engine.setDisplay(display)
         engine.draw = { [unowned self] canvas in
             self.terminal.draw(canvas)
@@ -222,7 +244,7 @@ public final class TerminalApp {
         engine.start()
         // What is said at start, on the one notice line: why colours are fewer than asked,
         // and how a replay differs from its recording.
-        var notices = [terminal.truecolorNote, colorsNote, graphicsNote].compactMap { $0 }
+        var notices = [terminal.standInNote, terminal.truecolorNote, colorsNote, graphicsNote].compactMap { $0 }
         if let replay, !replay.notes.isEmpty { notices.append("Replaying: " + replay.notes.joined(separator: "; ")) }
         if !notices.isEmpty { engine.send(.notice(notices.joined(separator: " · "))) }
         if stepper != nil {
@@ -261,7 +283,14 @@ public final class TerminalApp {
             quit(status: 0) // the terminal went away; without this the source would fire forever
         }
         for input in raw { decoder.feed(input) }
-        for event in decoder.flush() {
+        dispatch(decoder.takeEvents())
+        takeAnswers()
+        holdPartialSequence()
+    }
+
+    /// Events from the decoder, to the app (or the stepper).
+    func dispatch(_ events: [InputEvent]) {
+        for event in events {
             // Ctrl-Z arrives as a key (the terminal's suspend character is off while the app
             // has the screen): the terminal is given back as on SIGTSTP.
             if event == .key(.character("z"), .control) {
@@ -272,66 +301,6 @@ public final class TerminalApp {
         }
         // Focus is not input a recording keeps: a replay is not paused by it.
         for focused in decoder.takeFocusReports() where stepper == nil && replay == nil { engine.send(.app(.focus(focused))) }
-        let late = decoder.takeLateAnswers()
-        if var replies = lateReplies, !replies.sawDA1, !late.isEmpty {
-            for answer in late { replies.feed(Array(answer.utf8)) }
-            lateReplies = replies
-            // DA1 ends the answers: the pictures they allow, from now on.
-            if replies.sawDA1, terminal.graphics == .cells {
-                let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
-                                                    tmux: tmux)
-                if found.protocol.showsPixels { terminal.showPictures(found) }
-            }
-            engine.setDisplay(display)
-        }
-        for answer in decoder.takeOSCReports() {
-            // The terminal's background (OSC 11), when the theme is its to say.
-            if theme == .auto, let colour = ThemeChoice.background(fromOSC: answer), colour != background {
-                background = colour
-                engine.setDisplay(display)
-            }
-        }
-    }
-
-    // MARK: - Stepping (--step)
-
-    /// A key while stepping: the next recorded input (→, Space, Enter, l), one frame (.), or
-    /// the end of it (q, Esc, Ctrl-C); anything else only shows the keys again.
-    private func step(_ event: InputEvent) {
-        guard var stepper else { return }
-        switch event {
-        case .key(.right, []), .key(.character(" "), []), .key(.enter, []), .key(.character("l"), []):
-            if stepper.next < stepper.recording.entries.count {
-                let (time, entry) = stepper.recording.entries[stepper.next]
-                stepper.scheduler.run(until: stepper.start + time)
-                RecordingFeeder.feed(entry, to: engine, screen: .terminal)
-                stepper.next += 1
-                stepper.scheduler.run(until: stepper.scheduler.now().uptime)
-            }
-        case .key(.character("."), []):
-            stepper.scheduler.run(until: stepper.scheduler.now().uptime + 1.0 / 30)
-        case .key(.character("q"), []), .key(.escape, []), .key(.character("c"), .control):
-            quit(status: 0)
-        default:
-            break
-        }
-        self.stepper = stepper
-        showStep()
-    }
-
-    /// The hint line's replay label and the notice say where the stepping is.
-    private func showStep() {
-        guard let stepper else { return }
-        let remaining = stepper.recording.entries.count - stepper.next
-        var status = ReplayStatus(name: stepper.name, since: stepper.start, end: stepper.end, stoppedEarly: false)
-        status.isOver = remaining == 0
-        engine.send(.replay(status))
-        let next = stepper.recording.entries[safe: stepper.next].map { entry -> String in
-            if case .input(let input) = entry.entry { return "next: \(GestureRecognizer.describe(input)) at \(ReplayStatus.seconds(entry.time)) s" }
-            return "next: the end at \(ReplayStatus.seconds(entry.time)) s"
-        } ?? "no input left"
-        engine.send(.notice("Stepping: → next input · . one frame · q quit · \(next) (\(remaining) left)"))
-        stepper.scheduler.run(until: stepper.scheduler.now().uptime)
     }
 
     // MARK: - Sources and exit
@@ -357,6 +326,14 @@ public final class TerminalApp {
         sources.append(resize)
 
         // (Every signal taken here is in `TerminalSignals.taken`, blocked in every thread.)
+        // One that came before now (Ctrl-C during the probe) waits, pending: setting it to
+        // be ignored would discard it, so it is acted on first, as it would have been.
+        let pending = TerminalSignals.pending()
+        for (signalNumber, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)] as [(Int32, Int32)]
+        where pending.contains(signalNumber) {
+            quit(status: status)
+        }
+        if pending.contains(SIGTSTP) { DispatchQueue.main.async { MainActor.assumeIsolated { self.suspend() } } }
         signal(SIGTSTP, SIG_IGN)
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
         stop.setEventHandler {
@@ -389,7 +366,7 @@ public final class TerminalApp {
 
     /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
     /// What plays waits meanwhile (not as a pause of the person's), and plays on after `fg`.
-    private func suspend() {
+    func suspend() {
         engine.send(.app(.suspend)) // the reducer decides what stops
         terminal.suspend()
         // libdispatch reads signals through signalfd, which keeps SIGTSTP blocked: raising
@@ -400,7 +377,7 @@ public final class TerminalApp {
         engine.setNeedsDisplay()
     }
 
-    private func quit(status: Int32) -> Never {
+    func quit(status: Int32) -> Never {
         engine.endRecording()
         seenStore?.flush()
         remote?.finish(timeout: 1)
@@ -419,39 +396,4 @@ public final class TerminalApp {
 
     /// The exit status of a run whose files could not all be written (sysexits' EX_IOERR).
     public nonisolated static let writeFailedStatus: Int32 = 74
-}
-
-/// The signals a run loop takes through Dispatch signal sources. libdispatch reads them with
-/// signalfd, which only sees a signal no thread takes first: the kernel offers a process's
-/// signal to a thread that does not block it, preferring the main thread, and what
-/// libdispatch's handler does with it there is a race — a Ctrl-Z, a resize or a SIGTERM
-/// lost now and then under load (the Ctrl-Z end-to-end test failed two runs in six on a
-/// loaded machine). So:
-/// - `blockInEveryThread` blocks them on the calling thread; called first thing, before any
-///   thread exists, every thread inherits the block;
-/// - `serveMainQueueForever` runs the main queue on the main thread without unblocking them.
-public enum TerminalSignals {
-    /// What the viewer in a terminal takes.
-    public static let taken: [Int32] = [SIGWINCH, SIGTSTP, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    /// What `stories serve` takes (its graceful shutdown); SIGHUP too when it has a viewers
-    /// file to read again (main.swift).
-    public static let takenByServer: [Int32] = [SIGINT, SIGTERM]
-
-    public static func blockInEveryThread(_ signals: [Int32] = taken) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signalNumber in signals { sigaddset(&set, signalNumber) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    /// Serves the main queue on the main thread, for good. Not `dispatchMain()`: on Linux it
-    /// parks the main thread in `sigsuspend` with every signal unblocked, which undoes
-    /// `blockInEveryThread` for the very thread the kernel prefers. Foundation's main run
-    /// loop serves the main queue and leaves the thread's signal mask as it is.
-    public static func serveMainQueueForever() -> Never {
-        RunLoop.main.run()
-        // The main run loop never runs out of work to wait for (it stands for the main
-        // queue); should it ever return, the queue is still served.
-        dispatchMain()
-    }
 }

@@ -1,44 +1,76 @@
 import CNcursesw
+import CStoriesSupport
 import Foundation
 import StoriesCore
 import StoriesCells
 import StoriesMedia
 
 /// What the terminal says about itself, asked in one burst before anything is drawn
-/// (issue 31, point 1): the kitty graphics query, XTVERSION, XTSMGRAPHICS's sixel geometry,
-/// the cell size in pixels, the background colour (OSC 11), whether it knows SGR mouse
-/// reports and focus reports (DECRQM), and DA1 last. Every terminal answers DA1, and
-/// answers in order, so DA1's answer marks the end: reading stops there, or after
-/// `TerminalProbe.timeout` (100 ms) for a terminal that answers nothing.
+/// (issue 31, point 1; issue 45): the kitty graphics query, XTVERSION, XTGETTCAP of `RGB`,
+/// a DECRQSS read-back of a 24-bit background, XTSMGRAPHICS's sixel geometry, the cell size
+/// in pixels, the background colour (OSC 11), whether it knows SGR mouse reports and focus
+/// reports (DECRQM), and DA1 last. Every terminal answers DA1, and answers in order, so
+/// DA1's answer marks the end: reading stops there, or after `TerminalProbe.timeout`
+/// (100 ms) for a terminal that answers nothing. What comes later is read by the input
+/// decoder, never as keys (`unread` hands it a sequence cut by the window).
 public enum TerminalProbe {
     /// The most a terminal that never answers DA1 costs.
     public static let timeout: Duration = .milliseconds(100)
     /// The kitty graphics query's id (a 1×1 picture, never shown: `a=q`).
     static let kittyQueryID = 31
+    /// The 24-bit colour the DECRQSS test sets and reads back (notcurses' method): a
+    /// terminal that keeps it as three numbers shows 24-bit colour whatever terminfo says.
+    static let directColourProbe = (red: 1, green: 2, blue: 3)
 
-    /// The queries, in the order they are sent. DA1 (`CSI c`) last.
-    public static let burst: String = [
-        "\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\", // kitty graphics: answers OK or an error
-        "\u{1B}[>0q", // XTVERSION: the terminal's name and version
-        "\u{1B}[?2;1;0S", // XTSMGRAPHICS: the largest sixel picture
-        "\u{1B}[16t", // the cell size in pixels
-        "\u{1B}]11;?\u{1B}\\", // the background colour
-        "\u{1B}[?1006$p", // DECRQM: SGR mouse reports
-        "\u{1B}[?1004$p", // DECRQM: focus reports
-        "\u{1B}[c", // DA1: its attributes (4: sixel), and the end of the answers
-    ].joined()
+    /// The queries, in the order they are sent, DA1 (`CSI c`) last. Inside tmux or GNU
+    /// screen, strings a multiplexer takes for its own (tmux 3.3 makes an APC the pane's
+    /// title, screen its hardstatus line) are not sent: tmux says what is outside it
+    /// (`TmuxClient`). The Linux console reads `ESC P` as a palette change: no DCS or APC.
+    public static func burst(environment: [String: String]) -> String {
+        let term = environment["TERM"] ?? ""
+        let multiplexed = TmuxClient.inside(environment) || !(environment["STY"] ?? "").isEmpty || term.hasPrefix("screen")
+        let strings = !multiplexed && !term.hasPrefix("linux")
+        let (r, g, b) = directColourProbe
+        var queries: [String] = []
+        if strings {
+            queries.append("\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\") // kitty graphics: OK or an error
+        }
+        queries.append("\u{1B}[>0q") // XTVERSION: the terminal's name and version
+        if strings {
+            queries.append("\u{1B}P+q524742\u{1B}\\") // XTGETTCAP RGB: direct colour in its own description
+            // DECRQSS: a 24-bit background set, read back, and reset.
+            queries.append("\u{1B}[48;2;\(r);\(g);\(b)m\u{1B}P$qm\u{1B}\\\u{1B}[m")
+        }
+        queries += [
+            "\u{1B}[?2;1;0S", // XTSMGRAPHICS: the largest sixel picture
+            "\u{1B}[16t", // the cell size in pixels
+            "\u{1B}]11;?\u{1B}\\", // the background colour
+            "\u{1B}[?1006$p", // DECRQM: SGR mouse reports
+            "\u{1B}[?1004$p", // DECRQM: focus reports
+            "\u{1B}[c", // DA1: its attributes (4: sixel), and the end of the answers
+        ]
+        return queries.joined()
+    }
 
     /// Asks the terminal on `input`/`output` (both a TTY, or nothing is asked) and reads its
     /// answers until DA1's or `timeout`. The terminal is put in raw mode (no echo, no line
-    /// editing) while it answers and given back as it was. Bytes that are not answers (keys
-    /// typed meanwhile) are kept in `typed`, never taken as answers.
+    /// editing) while it answers. Bytes that are not answers (keys typed meanwhile) are kept
+    /// in `typed`, never taken as answers.
+    ///
+    /// `handOver`: the caller reads the terminal next (the viewer): the terminal stays in
+    /// raw mode, nothing waiting is discarded, and the result's `savedModes` are the modes to
+    /// give back — an answer that arrives between the probe and the screen is neither echoed
+    /// nor lost. Otherwise the modes are given back here and what still waits is discarded.
     ///
     /// `linger`: after `timeout` without DA1's answer, how much longer to keep reading, so
     /// that a slow terminal's answers (over ssh) are read here rather than left for the
     /// shell to take as typed text (`stories doctor` waits a second; they count as late).
-    /// Input still waiting when the terminal is given back is discarded.
+    ///
+    /// A signal that ends or stops the process while the terminal is raw gives it back first
+    /// (`stories_guard_terminal`).
     public static func ask(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
-                           timeout: Duration = TerminalProbe.timeout, linger: Duration = .zero) -> ProbeResult {
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           timeout: Duration = TerminalProbe.timeout, linger: Duration = .zero, handOver: Bool = false) -> ProbeResult {
         // A terminal, and this process in its foreground where it is the controlling one
         // (in the background, writing would stop it with SIGTTOU).
         guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(asked: false) }
@@ -52,18 +84,22 @@ public enum TerminalProbe {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
+        stories_guard_terminal(input, &saved, &raw)
         // Echo left on would show the answers on the screen: nothing is asked then.
-        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return ProbeResult(asked: false) }
-        defer { _ = tcsetattr(input, TCSAFLUSH, &saved) }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { stories_unguard_terminal(); return ProbeResult(asked: false) }
+        defer {
+            if !handOver { _ = tcsetattr(input, TCSAFLUSH, &saved) }
+            stories_unguard_terminal()
+        }
 
         let clock = ContinuousClock()
         let start = clock.now
         var replies = ProbeReplies()
-        let bytes = Array(burst.utf8)
+        let bytes = Array(burst(environment: environment).utf8)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count) }
-            if n > 0 { written += n } else if errno != EINTR { return ProbeResult(asked: false) }
+            if n > 0 { written += n } else if errno != EINTR { return ProbeResult(asked: false, savedModes: handOver ? saved : nil) }
         }
         var buffer = [UInt8](repeating: 0, count: 1024)
         while !replies.sawDA1, replies.byteCount < ProbeReplies.maxBytes {
@@ -80,7 +116,8 @@ public enum TerminalProbe {
             replies.feed(buffer[0..<n], at: clock.now - start)
         }
         let elapsed = clock.now - start
-        return ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout)
+        return ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout,
+                           savedModes: handOver ? saved : nil)
     }
 }
 
@@ -93,12 +130,16 @@ public struct ProbeResult: Sendable {
     public var elapsed: Duration = .zero
     /// DA1's answer came, but after the timeout (read while lingering).
     public var late = false
+    /// `ask(handOver: true)`: the terminal's modes before the probe, to give back at the end
+    /// (the terminal is still raw).
+    public var savedModes: termios?
 
-    public init(asked: Bool, replies: ProbeReplies = ProbeReplies(), elapsed: Duration = .zero, late: Bool = false) {
+    public init(asked: Bool, replies: ProbeReplies = ProbeReplies(), elapsed: Duration = .zero, late: Bool = false, savedModes: termios? = nil) {
         self.asked = asked
         self.replies = replies
         self.elapsed = elapsed
         self.late = late
+        self.savedModes = savedModes
     }
 }
 
@@ -115,6 +156,13 @@ public struct ProbeReplies: Sendable, Equatable {
     public private(set) var kittyGraphics: Bool?
     /// XTVERSION's answer ("kitty(0.26.5)", "XTerm(379)", "tmux 3.3a").
     public private(set) var version: String?
+    /// XTGETTCAP's answer for `RGB` (or `Tc`): true when the terminal's own description has
+    /// direct colour, false when it said it has not; nil for no answer.
+    public private(set) var rgbCapability: Bool?
+    /// The DECRQSS read-back of the 24-bit background the probe set: true when it came back
+    /// as the same three numbers (the terminal keeps 24-bit colour), false when it came
+    /// back otherwise (a palette colour); nil for no answer.
+    public private(set) var keepsDirectColour: Bool?
     /// The largest sixel picture, in pixels (XTSMGRAPHICS).
     public var sixelGeometry: (width: Int, height: Int)? { sixelSize.map { ($0[0], $0[1]) } }
     private var sixelSize: [Int]?
@@ -141,8 +189,21 @@ public struct ProbeReplies: Sendable, Equatable {
 
     public init() {}
 
+    /// The start of an answer the probe stopped reading in the middle of (its window ended):
+    /// the input decoder reads it first, so the rest is never taken for keys.
+    public var unread: [UInt8] { discarding ? [] : pending }
+
+    /// Reads one whole answer the input decoder found after the probe (`ESC` … to its end).
+    /// Not counted against `maxBytes`: the decoder bounds each answer and how many it keeps.
+    public mutating func read(answer: String, at time: Duration = .zero) {
+        let bytes = Array(answer.utf8)
+        guard bytes.count <= Self.maxBody + 8, bytes.first == 0x1B, Self.scan(bytes) == .complete(bytes.count) else { return }
+        take(bytes, at: time)
+    }
+
     public static func == (a: ProbeReplies, b: ProbeReplies) -> Bool {
         a.kittyGraphics == b.kittyGraphics && a.version == b.version && a.sixelSize == b.sixelSize
+            && a.rgbCapability == b.rgbCapability && a.keepsDirectColour == b.keepsDirectColour
             && a.cellSize == b.cellSize && a.background == b.background && a.modes == b.modes
             && a.attributes == b.attributes && a.typed == b.typed
     }
@@ -229,10 +290,31 @@ public struct ProbeReplies: Sendable, Equatable {
             kittyGraphics = message == "OK"
             note("kitty")
         case UInt8(ascii: "P"):
-            // XTVERSION: ESC P > | text ESC \
-            guard text.hasPrefix(">|") else { return }
-            version = SafeText.line(String(text.dropFirst(2).prefix { $0 != "\u{1B}" }), maxColumns: 80)
-            note("version")
+            let body = text.prefix { $0 != "\u{1B}" }
+            if body.hasPrefix(">|") {
+                // XTVERSION: ESC P > | text ESC \
+                version = SafeText.line(String(body.dropFirst(2)), maxColumns: 80)
+                note("version")
+            } else if body.hasPrefix("1+r") || body.hasPrefix("0+r") {
+                // XTGETTCAP: ESC P 1 + r 524742 [= value] ESC \ (0: not in its description).
+                let name = body.dropFirst(3).prefix { $0 != "=" && $0 != ";" }.uppercased()
+                guard name == "524742" || name == "5463" else { return } // RGB, Tc
+                rgbCapability = body.hasPrefix("1")
+                note("RGB")
+            } else if body.hasPrefix("1$r") || body.hasPrefix("0$r") {
+                // DECRQSS of SGR: ESC P 1 $ r 0;48:2::1:2:3 m ESC \ — the colour's three
+                // numbers back in order, with `:` or `;` between them.
+                guard body.hasSuffix("m") else { return }
+                let (r, g, b) = TerminalProbe.directColourProbe
+                let numbers = body.dropFirst(3).dropLast().split(whereSeparator: { $0 == ";" || $0 == ":" })
+                let found = zip(numbers.indices, numbers).contains { index, number in
+                    guard number == "48" else { return false }
+                    let rest = numbers[(index + 1)...].map(String.init)
+                    return rest.starts(with: ["2", "\(r)", "\(g)", "\(b)"])
+                }
+                keepsDirectColour = body.hasPrefix("1") && found
+                note("SGR")
+            }
         case UInt8(ascii: "]"):
             let body = String(text.prefix { $0 != "\u{1B}" && $0 != "\u{07}" })
             guard body.hasPrefix("11;") else { return }
@@ -259,72 +341,5 @@ public struct ProbeReplies: Sendable, Equatable {
         default:
             return
         }
-    }
-}
-
-/// How pictures can be shown: real pixels through one of three protocols, or cells.
-extension GraphicsProtocol {
-    /// The protocol a terminal takes, from its answers and its environment, and why.
-    /// `tmux`: inside tmux (`TMUX` set), what tmux says of itself and the terminal outside
-    /// it (nil where it could not be asked).
-    public static func detect(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?) -> GraphicsChoice {
-        if TmuxClient.inside(environment) { return detectInTmux(probe, tmux) }
-        let version = probe.replies.version
-        if probe.replies.kittyGraphics == true {
-            return GraphicsChoice(.kitty, "it answered the kitty graphics query", placeholders: KittyPlaceholders.supported(version: version))
-        }
-        if probe.replies.attributes?.contains(4) == true { return GraphicsChoice(.sixel, "its DA1 answer lists sixel (4)") }
-        let program = environment["TERM_PROGRAM"] ?? ""
-        if ["iTerm.app", "WezTerm", "mintty"].contains(program) || environment["LC_TERMINAL"] == "iTerm2" {
-            return GraphicsChoice(.iterm, "TERM_PROGRAM=\(SafeText.line(program, maxColumns: 20)) shows iTerm2 inline images")
-        }
-        if !probe.asked { return GraphicsChoice(.cells, "not a terminal: nothing was asked") }
-        if !probe.replies.sawDA1 { return GraphicsChoice(.cells, "the terminal answered nothing within 100 ms") }
-        return GraphicsChoice(.cells, "the terminal answered no picture query")
-    }
-
-    /// Inside tmux the probe's answers are tmux's own. Pictures tmux keeps on screen through
-    /// its redraws, window switches and scrolling are the only ones worth showing:
-    /// - sixel where tmux draws sixel itself (built with sixel, 3.4 and later: it then lists
-    ///   4 in its own DA1 answer) and the terminal outside shows them;
-    /// - kitty's Unicode placeholders, passed through to a kitty of 0.28 or later or
-    ///   Ghostty outside: the picture is sent once through the passthrough and the cells
-    ///   that show it are text, which tmux keeps and draws again like any other.
-    /// A picture written through the passthrough at the cursor (sixel, iTerm2, kitty's
-    /// placement commands) lands where the outside terminal's cursor happens to be and is
-    /// wiped by tmux's next redraw: cells instead.
-    static func detectInTmux(_ probe: ProbeResult, _ tmux: TmuxClient?) -> GraphicsChoice {
-        guard let tmux else { return GraphicsChoice(.cells, "inside tmux, which did not say what terminal is outside it") }
-        if probe.replies.attributes?.contains(4) == true, tmux.features.contains("sixel") {
-            return GraphicsChoice(.sixel, "inside tmux \(tmux.version), which draws sixel itself (its DA1 answer lists 4)")
-        }
-        let outside = tmux.terminalType.isEmpty ? (tmux.terminalName.isEmpty ? "the terminal outside" : "the terminal outside (TERM=\(tmux.terminalName))")
-            : tmux.terminalType
-        let placeholders = KittyPlaceholders.supported(version: tmux.terminalType)
-        switch tmux.passthrough {
-        case true? where placeholders:
-            return GraphicsChoice(.kitty, "through tmux's passthrough to \(outside), as Unicode placeholders", placeholders: true, throughTmux: true)
-        case true?:
-            let kitty = tmux.terminalType.lowercased().hasPrefix("kitty") || tmux.terminalName == "xterm-kitty"
-            return GraphicsChoice(.cells, kitty
-                ? "inside tmux: \(outside) shows pictures tmux keeps only from kitty 0.28 on (Unicode placeholders)"
-                : "inside tmux: \(outside) shows no pictures tmux keeps (kitty 0.28 or later and Ghostty do)")
-        case false?:
-            return GraphicsChoice(.cells, placeholders
-                ? "inside tmux, which passes no pictures through to \(outside) (allow-passthrough is off)"
-                : "inside tmux, which passes no pictures through (allow-passthrough is off)")
-        case nil:
-            return GraphicsChoice(.cells, "inside tmux, which did not say whether it passes pictures through")
-        }
-    }
-}
-
-/// What a terminal's terminfo entry says, read without starting ncurses.
-public enum TerminalCapabilities {
-    /// The colours `term`'s entry has (`colors`), or nil without an entry.
-    public static func colours(term: String) -> Int? {
-        guard !term.isEmpty, term.utf8.count < 128, !term.contains("/") else { return nil }
-        let count = term.withCString { stories_terminfo_colors($0) }
-        return count > 0 ? Int(count) : nil
     }
 }

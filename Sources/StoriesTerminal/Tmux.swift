@@ -65,9 +65,9 @@ public struct TmuxClient: Sendable, Equatable {
     }
 
     /// `tmux -V`'s answer (tmux older than 3.3 does not know every format `ask` uses).
-    public static func versionLine(environment: [String: String]) -> String? {
-        guard inside(environment) else { return nil }
-        return run(["-V"], timeout: .milliseconds(500)).map { SafeText.line($0.trimmingCharacters(in: .whitespacesAndNewlines), maxColumns: 30) }
+    public static func versionLine(environment: [String: String], timeout: Duration = .milliseconds(500)) -> String? {
+        guard inside(environment), timeout > .milliseconds(1) else { return nil }
+        return run(["-V"], timeout: timeout).map { SafeText.line($0.trimmingCharacters(in: .whitespacesAndNewlines), maxColumns: 30) }
     }
 
     /// Runs tmux with `arguments`: what it printed (at most 4 KB), or nil when it failed or

@@ -27,11 +27,15 @@ struct DoctorCommand: ParsableCommand {
             if opened >= 0 { terminal = (opened, opened) }
         }
         defer { if opened >= 0 { close(opened) } }
-        let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, linger: .seconds(1))
-        let tmux = TmuxClient.ask(environment: environment, timeout: .seconds(1))
+        let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, environment: environment, linger: .seconds(1))
+        // tmux is asked within half a second in all: a tmux that hangs costs no more.
+        let clock = ContinuousClock()
+        let begun = clock.now
+        let tmux = TmuxClient.ask(environment: environment, timeout: .milliseconds(400))
+        let tmuxVersion = tmux == nil ? TmuxClient.versionLine(environment: environment, timeout: .milliseconds(500) - (clock.now - begun)) : nil
         for line in Self.report(probe, environment: environment, tmux: tmux,
                                 cellPixels: PrintCommand.terminalCellPixels(of: terminal.output).map { ($0.width, $0.height) },
-                                tmuxVersion: tmux == nil ? TmuxClient.versionLine(environment: environment) : nil,
+                                tmuxVersion: tmuxVersion,
                                 sound: Self.soundOutput(), settings: Self.settings(environment: environment)) {
             print(line)
         }
@@ -70,15 +74,28 @@ struct DoctorCommand: ParsableCommand {
         if let version = probe.replies.version { terminal += "; says it is \(clean(version))\(ms("version"))" }
         add("terminal", terminal)
 
-        // Colours.
-        let colorterm = environment["COLORTERM"]?.lowercased()
+        // The terminfo entry, and colours.
+        let rawTerm = environment["TERM"] ?? ""
+        let evidence = TerminalEvidence.from(probe, environment: environment, tmux: tmux)
+        if !rawTerm.isEmpty, !TerminalEntry.exists(rawTerm) {
+            if let (standIn, _) = TerminalEntry.choose(rawTerm, evidence: evidence) {
+                add("terminfo", "no entry for TERM=\(term) here: the viewer draws as \(standIn), since the terminal answers like an xterm",
+                    fix: "install the terminal's terminfo here, or from your own machine: infocmp -x \(term) | ssh HOST -- tic -x -")
+            } else {
+                add("terminfo", "no entry for TERM=\(term) here, and the terminal did not answer: the viewer cannot start",
+                    fix: "install the terminal's terminfo (infocmp -x \(term) | ssh HOST -- tic -x -), or TERM=xterm-256color")
+            }
+        }
+        let count = TerminalCapabilities.colours(term: TerminalEntry.exists(rawTerm) ? rawTerm : TerminalEntry.standIn)
         if !(environment["NO_COLOR"] ?? "").isEmpty {
             add("colours", "none: NO_COLOR is set (pictures are shaded)", fix: "unset NO_COLOR for colour")
-        } else if colorterm == "truecolor" || colorterm == "24bit" || term.hasSuffix("-direct") {
-            add("colours", "24-bit (COLORTERM=\(clean(colorterm ?? "", 12)))")
+        } else if let reason = evidence.truecolor {
+            let entry = count.map { ", though its terminfo entry says \($0 >= 1 << 24 ? "so too" : "\($0)")" } ?? ""
+            add("colours", "24-bit: \(clean(reason, 90))\(entry)\(ms("SGR").isEmpty ? ms("version") : ms("SGR"))")
+        } else if term.hasSuffix("-direct") {
+            add("colours", "24-bit (TERM=\(term))")
         } else {
-            let count = TerminalCapabilities.colours(term: environment["TERM"] ?? "")
-            add("colours", count.map { "\($0) (TERM's terminfo entry)" } ?? "unknown: no terminfo entry for TERM=\(term)",
+            add("colours", count.map { "\($0) (TERM's terminfo entry; the terminal did not say it shows more)" } ?? "unknown: no terminfo entry for TERM=\(term)",
                 fix: (count ?? 0) < 256 ? "TERM=xterm-256color (or the terminal's own 256-colour name) where it shows more; COLORTERM=truecolor for 24-bit"
                     : "if the terminal shows 24-bit colour (most do), COLORTERM=truecolor lets stories use it")
         }

@@ -31,7 +31,7 @@ import StoriesTestSupport
         #expect(out.contains("sound       none: no sound server (PulseAudio or PipeWire)"), "\(out)")
         #expect(out.contains("Not a terminal"))
         #expect(out.contains("pictures    cells: not a terminal"), "\(out)")
-        #expect(out.contains("colours     256 (TERM's terminfo entry)"), "\(out)")
+        #expect(out.contains("colours     256 (TERM's terminfo entry; the terminal did not say it shows more)"), "\(out)")
         #expect(!out.contains("asked "), "nothing was asked, so no timing")
     }
 

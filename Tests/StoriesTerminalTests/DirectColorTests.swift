@@ -105,7 +105,7 @@ import StoriesTestSupport
         #expect(!line.contains("apt install ncurses-term"))
         #expect(line.displayWidth <= 78)
         // tic cannot be had: the line says so, and fits.
-        let found = DirectColorEntry.find(for: "rxvt-unicode-256color", environment: truecolor) { term in
+        let found = DirectColorEntry.find(for: "rxvt-unicode-256color", truecolor: "COLORTERM", environment: truecolor) { term in
             DirectColorEntry.compile(term, into: cache + "/t", tic: "/nonexistent/tic")
         }
         #expect(found.entry == nil)
@@ -113,7 +113,7 @@ import StoriesTestSupport
         #expect((found.note?.displayWidth ?? 99) <= 78)
         // A TERM with characters no terminfo name has is never handed to tic or a path.
         for hostile in ["../../etc/x", "a b", "x\u{1B}[2J", String(repeating: "x", count: 200)] {
-            let result = DirectColorEntry.find(for: hostile, environment: truecolor) { _ in
+            let result = DirectColorEntry.find(for: hostile, truecolor: "COLORTERM", environment: truecolor) { _ in
                 Issue.record("compiled \(hostile)")
                 return .failure(.init(reason: ""))
             }
@@ -151,14 +151,14 @@ import StoriesTestSupport
         var decoder = InputDecoder()
         for scalar in "a\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\b\u{1B}]11;rgb:0/0/0\u{07}".unicodeScalars { decoder.feed(.scalar(scalar)) }
         #expect(decoder.flush() == [.key(.character("a")), .key(.character("b"))])
-        #expect(decoder.takeOSCReports() == ["11;rgb:ffff/ffff/ffff", "11;rgb:0/0/0"])
+        #expect(decoder.takeAnswers() == ["\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", "\u{1B}]11;rgb:0/0/0\u{1B}\\"])
         // A hostile answer that never ends is bounded and swallows nothing after its end.
         var endless = InputDecoder()
         for _ in 0..<100_000 { endless.feed(.scalar("x")) }
         for scalar in "\u{1B}]".unicodeScalars + Array(repeating: "y", count: 10_000) + "\u{07}q".unicodeScalars { endless.feed(.scalar(scalar)) }
         let events = endless.flush()
         #expect(events.last == .key(.character("q")))
-        #expect((endless.takeOSCReports().first?.count ?? 0) <= 256)
+        #expect((endless.takeAnswers().first?.count ?? 0) <= 260)
     }
 
     /// ESC ] that is not an answer (Alt+], a paste) never swallows the keys after it.
@@ -176,7 +176,7 @@ import StoriesTestSupport
         for scalar in "\u{1B}]11;rgb:ff\u{03}x".unicodeScalars { controlled.feed(.scalar(scalar)) }
         let events = controlled.flush()
         #expect(events.contains(.key(.character("c"), .control)) && events.last == .key(.character("x")), "\(events)")
-        #expect(controlled.takeOSCReports().isEmpty)
+        #expect(controlled.takeAnswers().isEmpty)
         // Numbers an answer cannot hold are not read as a colour (and trap nothing).
         for hostile in ["11;rgb:-2/0/0", "11;rgb:+f/0/0", "11;rgb:0x/0/0", "11;rgb:ffff/ffff/ffff/ffff"] {
             #expect(ThemeChoice.background(fromOSC: hostile) == nil, "\(hostile)")

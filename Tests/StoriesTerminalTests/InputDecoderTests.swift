@@ -100,24 +100,24 @@ import Testing
         // An answer's string never eats what follows its end, nor does it keep an OSC report.
         var decoder = InputDecoder()
         #expect(decoder.decode("\u{1B}_Gi=31;OK\u{1B}\\q".unicodeScalars.map { .scalar($0) }) == [.key(.character("q"))])
-        #expect(decoder.takeOSCReports().isEmpty)
+        #expect(decoder.takeAnswers() == ["\u{1B}_Gi=31;OK\u{1B}\\"])
     }
 
     /// Late answers are kept whole for the app to read (a terminal slower than the probe
-    /// still gets its pictures), at most 16.
+    /// still gets its pictures), at most 32 between two takes.
     @Test func lateAnswersAreKeptForTheApp() {
         var decoder = InputDecoder()
         let text = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}[6;19;8t\u{1B}[?62;4c\u{1B}[?1006;1$y"
         #expect(decoder.decode(text.unicodeScalars.map { .scalar($0) }).isEmpty)
-        let answers = decoder.takeLateAnswers()
-        #expect(answers == ["\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|kitty(0.26.5)\u{1B}\\", "\u{1B}[6;19;8t", "\u{1B}[?62;4c"])
+        let answers = decoder.takeAnswers()
+        #expect(answers == ["\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|kitty(0.26.5)\u{1B}\\", "\u{1B}[6;19;8t", "\u{1B}[?62;4c", "\u{1B}[?1006;1$y"])
         var replies = ProbeReplies()
-        for answer in answers { replies.feed(Array(answer.utf8)) }
-        #expect(replies.kittyGraphics == true && replies.sawDA1 && replies.cellPixels?.width == 8)
-        #expect(decoder.takeLateAnswers().isEmpty, "taken once")
+        for answer in answers { replies.read(answer: answer) }
+        #expect(replies.kittyGraphics == true && replies.sawDA1 && replies.cellPixels?.width == 8 && replies.modes[1006] == 1)
+        #expect(decoder.takeAnswers().isEmpty, "taken once")
         let many = String(repeating: "\u{1B}[?62;4c", count: 100)
         _ = decoder.decode(many.unicodeScalars.map { .scalar($0) })
-        #expect(decoder.takeLateAnswers().count == 16)
+        #expect(decoder.takeAnswers().count == 32)
     }
 
     @Test func altPAndAltUnderscoreAreStillKeys() {

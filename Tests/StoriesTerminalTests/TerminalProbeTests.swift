@@ -199,10 +199,10 @@ import StoriesTestSupport
         }
         // A long timeout here: a loaded machine may answer late; what is tested is that
         // DA1's answer ends the wait.
-        let result = TerminalProbe.ask(input: slave, output: slave, timeout: .seconds(3))
+        let result = TerminalProbe.ask(input: slave, output: slave, environment: [:], timeout: .seconds(3))
         _ = answered.wait(timeout: .now() + 2)
         #expect(result.asked && result.replies.sawDA1 && result.replies.kittyGraphics == true)
-        #expect(String(decoding: sent.bytes, as: UTF8.self) == TerminalProbe.burst, "one burst, DA1 last")
+        #expect(String(decoding: sent.bytes, as: UTF8.self) == TerminalProbe.burst(environment: [:]), "one burst, DA1 last")
         #expect(result.elapsed < .seconds(2) && !result.late, "DA1's answer ends the wait")
         var after = termios()
         tcgetattr(slave, &after)

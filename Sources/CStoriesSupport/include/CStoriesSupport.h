@@ -1,6 +1,8 @@
 #ifndef STORIES_SUPPORT_H
 #define STORIES_SUPPORT_H
 
+#include <termios.h>
+
 /// Remembers the terminal's current settings (termios of fd) and installs handlers for
 /// crash signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) that give the
 /// terminal back (mouse modes off, cursor on, main screen, saved termios) and re-raise.
@@ -13,6 +15,16 @@ void stories_restore_terminal_now(void);
 /// Whether the restore also deletes every kitty graphics picture on screen (set while the
 /// viewer shows pictures through kitty's protocol; a crash must not leave one behind).
 void stories_restore_deletes_kitty_pictures(int on);
+
+/// While the terminal `fd` is in a mode of the program's (`raw`, the probe's), the signals
+/// that end or stop the process give it back first (issue 45, point 5): SIGINT, SIGTERM,
+/// SIGHUP and SIGQUIT restore `saved` and end the process by the same signal (its usual
+/// status); SIGTSTP restores `saved`, stops, and after `fg` puts `raw` back. Signals the
+/// process blocks stay pending for whoever takes them later. Async-signal-safe handlers.
+void stories_guard_terminal(int fd, const struct termios *saved, const struct termios *raw);
+
+/// Puts back the handlers `stories_guard_terminal` replaced.
+void stories_unguard_terminal(void);
 
 /// Keeps glibc's allocator from fragmenting under the decode threads (docs/performance.md,
 /// "Memory"): at most two arenas, and every block of 128 KB or more (decoded pictures,

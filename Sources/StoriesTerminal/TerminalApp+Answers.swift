@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import StoriesApp
+import StoriesCore
+import StoriesMedia
+import StoriesCells
+
+/// The terminal's answers while the app runs (issue 45, point 3): never keys, whenever they
+/// come, in however many pieces; each one read into `replies`, and what it changes — the
+/// pictures a late DA1 allows, the background OSC 11 says — sent to the engine as news.
+extension TerminalApp {
+    /// How long the probe's answers are waited for after it stopped waiting: an ESC read
+    /// meanwhile waits `answerGap` for the rest of its sequence (a slow link sends an answer
+    /// a few bytes at a time). DA1's answer, always last, ends the wait at once.
+    static let answersAwaited: Duration = .seconds(5)
+    /// How long a sequence begun waits for its next byte while answers are awaited (or one
+    /// is half read): longer than a slow link's gap between two bytes (30 ms seen over ssh),
+    /// shorter than a person's between Esc and the next key.
+    static let answerGap: Duration = .milliseconds(150)
+
+    /// Whether answers may still come: asked, DA1 not yet answered, and the last answer (or
+    /// the question) not long ago — a slow link's answers keep the wait going.
+    var awaitsAnswers: Bool {
+        probe.asked && !replies.sawDA1 && ContinuousClock.now - lastAnswerAt < Self.answersAwaited
+    }
+
+    /// Reads the answers the decoder found into `replies`, and acts on what changed.
+    func takeAnswers() {
+        let answers = decoder.takeAnswers()
+        if decoder.readsAnswer || !answers.isEmpty { lastAnswerAt = .now }
+        guard !answers.isEmpty else { return }
+        let before = replies
+        let time = ContinuousClock.now - askedAt
+        for answer in answers { replies.read(answer: answer, at: time) }
+        guard replies != before else { return }
+        var changed = false
+        // DA1 ends the answers: the pictures they allow, from now on.
+        if picksPicturesLate, replies.sawDA1, !before.sawDA1, terminal.graphics == .cells {
+            let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
+                                                tmux: tmux)
+            if found.protocol.showsPixels { terminal.showPictures(found) }
+            changed = true
+        }
+        // The terminal's background (OSC 11), when the theme is its to say.
+        if theme == .auto, replies.background != before.background, let body = replies.background,
+           let colour = ThemeChoice.background(fromOSC: body), colour != background {
+            background = colour
+            changed = true
+        }
+        if replies.cellPixels?.width != before.cellPixels?.width || replies.cellPixels?.height != before.cellPixels?.height { changed = true }
+        if changed { engine.setDisplay(display) }
+    }
+
+    /// A sequence begun and not ended after this read: while answers are awaited, or one is
+    /// half read, it waits `answerGap` for its next byte; otherwise (a lone Esc, Alt+[) it is
+    /// ended now, as the key it is. Any read in between puts the wait off.
+    func holdPartialSequence() {
+        pendingFlush?.cancel()
+        pendingFlush = nil
+        guard decoder.holdsPartialSequence else { return }
+        guard awaitsAnswers || decoder.readsAnswer else {
+            dispatch(decoder.flush())
+            return
+        }
+        let flush = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.pendingFlush = nil
+                self.dispatch(self.decoder.flush())
+                self.takeAnswers()
+            }
+        }
+        pendingFlush = flush
+        let (seconds, attoseconds) = Self.answerGap.components
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+                                      execute: flush)
+    }
+}

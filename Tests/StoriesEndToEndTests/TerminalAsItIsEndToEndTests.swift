@@ -1,0 +1,126 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// Issue 45 through a terminal the test plays itself: answers over a slow link straddling
+/// the probe's window are never keys, signals at any moment give the terminal back, and a
+/// TERM this machine has no entry for starts when the terminal answers like an xterm.
+@Suite(.ownThread) struct TerminalAsItIsEndToEndTests {
+    static func home() throws -> URL {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("fake-terminal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    /// xterm's answers at 30 ms a byte, starting 50 ms after the burst (the probe's window
+    /// closes in the middle of them): the app waits for none of them past its window, takes
+    /// none for a key (one holds a `q`), and the keys typed after them are exactly what it
+    /// records; the terminal's modes are as they were after it quits.
+    @Test(.timed) func answersAtThirtyMillisecondsAByteAreNeverKeys() throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let recording = home.appendingPathComponent("keys.jsonl").path
+        let terminal = try FakeTerminal(["--record", recording], environment: FakeTerminal.environment(term: "xterm", home: home))
+        let burstEnd = try terminal.waitFor("\u{1B}[c")
+        // The first frame does not wait for the answers: the screen is up before they end.
+        let answers = Thread { terminal.send(XtermAnswers.all, pace: .milliseconds(30)) }
+        answers.start()
+        try terminal.waitFor("\u{1B}[?1049h", after: burstEnd, timeout: 2)
+        try terminal.waitUntil("the answers written", timeout: 30) { answers.isFinished }
+        // A key straight after the last answer's byte, then q.
+        terminal.send("\u{1B}[C")
+        try terminal.waitUntil("Right recorded") { (try? String(contentsOfFile: recording, encoding: .utf8))?.contains("\"Right\"") == true }
+        terminal.send("q")
+        #expect(try terminal.waitForExit() == 0)
+        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"key\"") }
+        #expect(lines.count == 2 && lines[0].contains("\"Right\"") && lines[1].contains("\"q\""), "keys recorded: \(lines)")
+        #expect(terminal.modesDiffer().isEmpty, "\(terminal.modesDiffer())")
+    }
+
+    /// Debian's xterm says `TERM=xterm` (8 colours in terminfo) but answers as XTerm(379):
+    /// pictures and colours are drawn in 24-bit colour (`38;2;`/`48;2;` in what it writes).
+    @Test func debiansXtermGetsTwentyFourBitColour() throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try FakeTerminal([], environment: FakeTerminal.environment(term: "xterm", home: home))
+        let burstEnd = try terminal.waitFor("\u{1B}[c")
+        terminal.send(XtermAnswers.all)
+        try terminal.waitFor("Ayla", after: burstEnd)
+        // 24-bit colour as xterm-direct sends it (`38:2::r:g:b`) or as the frame writer does.
+        try terminal.waitUntil("24-bit colour written") {
+            let text = String(decoding: terminal.written.dropFirst(burstEnd), as: UTF8.self)
+            return ["38:2:", "48:2:", "38;2;", "48;2;"].contains { text.contains($0) }
+        }
+        terminal.send("q")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.modesDiffer().isEmpty)
+    }
+
+    /// `TERM=foot`, `TERM=xterm-ghostty` (no entry here): the app starts, drawn as
+    /// xterm-256color, with one line saying so; with a terminal that answers nothing it is
+    /// refused as before, and the terminal's modes are as they were.
+    @Test(arguments: ["foot", "xterm-ghostty"]) func aTermWithNoEntryStartsWhenTheTerminalAnswers(term: String) throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try FakeTerminal([], environment: FakeTerminal.environment(term: term, home: home), width: 160)
+        let burstEnd = try terminal.waitFor("\u{1B}[c")
+        terminal.send(XtermAnswers.all)
+        try terminal.waitFor("terminfo", after: burstEnd)
+        terminal.send("q")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.modesDiffer().isEmpty)
+
+        let stderr = home.appendingPathComponent("stderr").path
+        let silent = try FakeTerminal([], environment: FakeTerminal.environment(term: term, home: home), stderr: stderr)
+        #expect(try silent.waitForExit() == 1)
+        let said = try String(contentsOfFile: stderr, encoding: .utf8)
+        #expect(said.contains("unknown terminal type '\(term)'"), "\(said)")
+        #expect(silent.modesDiffer().isEmpty, "\(silent.modesDiffer())")
+    }
+
+    /// A signal at each moment of a run — before the burst is answered, halfway through the
+    /// answers, once the screen is up, after the first frame — for the viewer and `doctor`:
+    /// the terminal's modes are given back and the status is the signal's usual one.
+    @Test(arguments: [("viewer", SIGINT), ("viewer", SIGTERM), ("viewer", SIGHUP), ("viewer", SIGQUIT),
+                      ("doctor", SIGINT), ("doctor", SIGTERM), ("doctor", SIGHUP), ("doctor", SIGQUIT)])
+    func aSignalAtAnyMomentGivesTheTerminalBack(command: String, signal: Int32) throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let moments = command == "viewer" ? ["asked", "half answered", "screen up", "first frame"] : ["asked", "half answered"]
+        for moment in moments {
+            let terminal = try FakeTerminal(command == "viewer" ? [] : ["doctor"], environment: FakeTerminal.environment(term: "xterm", home: home))
+            let burstEnd = try terminal.waitFor("\u{1B}[c")
+            switch moment {
+            case "asked":
+                break
+            case "half answered":
+                let half = XtermAnswers.all.utf8.count / 2
+                terminal.send(String(decoding: Array(XtermAnswers.all.utf8.prefix(half)), as: UTF8.self), pace: .milliseconds(5))
+            default:
+                terminal.send(XtermAnswers.all)
+                try terminal.waitFor(moment == "screen up" ? "\u{1B}[?1049h" : "Ayla", after: burstEnd)
+            }
+            terminal.child.signal(signal)
+            let status = try terminal.waitForExit()
+            #expect(status == 128 + signal, "\(command), \(moment), signal \(signal): status \(status)")
+            #expect(terminal.modesDiffer().isEmpty, "\(command), \(moment), signal \(signal): \(terminal.modesDiffer())")
+        }
+    }
+
+    /// Ctrl-Z (SIGTSTP) while `doctor` waits for answers: stopped with the terminal's own
+    /// modes, the raw mode back after `fg`, and the report still made.
+    @Test func doctorStoppedWhileAskingGivesTheTerminalBack() throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try FakeTerminal(["doctor"], environment: FakeTerminal.environment(term: "xterm", home: home))
+        try terminal.waitFor("\u{1B}[c")
+        terminal.child.signal(SIGTSTP)
+        try terminal.waitUntil("stopped") { terminal.isStopped }
+        #expect(terminal.modesDiffer().isEmpty, "while stopped: \(terminal.modesDiffer())")
+        kill(terminal.child.pid, SIGCONT)
+        terminal.send(XtermAnswers.all)
+        try terminal.waitFor("colours")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.modesDiffer().isEmpty)
+    }
+}
