@@ -120,3 +120,14 @@ void stories_unguard_terminal(void) {
     for (unsigned i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &guard_previous[i], NULL);
     guard_fd = -1;
 }
+
+static void on_ignored(int sig) { (void)sig; }
+
+void stories_ignore_keeping_pending(int sig) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_ignored;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(sig, &action, NULL);
+}

@@ -326,15 +326,16 @@ public final class TerminalApp {
         sources.append(resize)
 
         // (Every signal taken here is in `TerminalSignals.taken`, blocked in every thread.)
-        // One that came before now (Ctrl-C during the probe) waits, pending: setting it to
-        // be ignored would discard it, so it is acted on first, as it would have been.
+        // One that came before now (Ctrl-C during the probe) waits, pending: it is acted on
+        // first, as it would have been. Each is then given a handler that does nothing
+        // rather than SIG_IGN, which would discard one arriving meanwhile.
         let pending = TerminalSignals.pending()
         for (signalNumber, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)] as [(Int32, Int32)]
         where pending.contains(signalNumber) {
             quit(status: status)
         }
         if pending.contains(SIGTSTP) { DispatchQueue.main.async { MainActor.assumeIsolated { self.suspend() } } }
-        signal(SIGTSTP, SIG_IGN)
+        stories_ignore_keeping_pending(SIGTSTP)
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
         stop.setEventHandler {
             MainActor.assumeIsolated { self.suspend() }
@@ -346,7 +347,7 @@ public final class TerminalApp {
         // terminal in curses mode for half a minute.
         let exits: [(signal: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)]
         for (signalNumber, status) in exits {
-            signal(signalNumber, SIG_IGN)
+            stories_ignore_keeping_pending(signalNumber)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler {
                 MainActor.assumeIsolated { () -> Void in self.quit(status: status) }

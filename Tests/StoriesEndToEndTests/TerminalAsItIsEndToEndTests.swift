@@ -101,7 +101,11 @@ import Testing
                 try terminal.waitFor(moment == "screen up" ? "\u{1B}[?1049h" : "Ayla", after: burstEnd)
             }
             terminal.child.signal(signal)
-            let status = try terminal.waitForExit()
+            let status: Int32
+            do { status = try terminal.waitForExit() } catch {
+                Issue.record("\(command), \(moment), signal \(signal): still running")
+                throw error
+            }
             #expect(status == 128 + signal, "\(command), \(moment), signal \(signal): status \(status)")
             #expect(terminal.modesDiffer().isEmpty, "\(command), \(moment), signal \(signal): \(terminal.modesDiffer())")
         }
@@ -122,5 +126,22 @@ import Testing
         try terminal.waitFor("colours")
         #expect(try terminal.waitForExit() == 0)
         #expect(terminal.modesDiffer().isEmpty)
+    }
+
+    /// Inside tmux nothing the probe sends is taken by tmux as the pane's title (tmux 3.3a
+    /// made the kitty query's APC string the title), and doctor and the viewer leave it as
+    /// it was; doctor asks tmux within half a second.
+    @Test func insideTmuxThePanesTitleIsLeftAlone() throws {
+        let binary = try Binary.requireBuilt()
+        let tmux = try Tmux(width: 100, height: 30)
+        try tmux.tmux(["select-pane", "-T", "my-title"])
+        try tmux.type("\(binary) doctor; echo DOCTOR-DONE")
+        _ = try tmux.waitFor("doctor's report") { $0.contains("DOCTOR-DONE") }
+        #expect(try tmux.tmux(["display-message", "-p", "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "my-title")
+        try tmux.type(binary)
+        try tmux.waitForLoadedRingRow()
+        try tmux.press("q")
+        try tmux.expectGivenBack(status: 0)
+        #expect(try tmux.tmux(["display-message", "-p", "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "my-title")
     }
 }

@@ -23,6 +23,11 @@ void stories_restore_deletes_kitty_pictures(int on);
 /// process blocks stay pending for whoever takes them later. Async-signal-safe handlers.
 void stories_guard_terminal(int fd, const struct termios *saved, const struct termios *raw);
 
+/// Gives `sig` a handler that does nothing: like SIG_IGN for a thread that does not block
+/// it, but a signal already pending (blocked, for a Dispatch source to read) is kept, where
+/// setting SIG_IGN would discard it.
+void stories_ignore_keeping_pending(int sig);
+
 /// Puts back the handlers `stories_guard_terminal` replaced.
 void stories_unguard_terminal(void);
 
