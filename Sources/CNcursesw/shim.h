@@ -51,8 +51,6 @@ extern struct term *cur_term;
 extern struct term *set_curterm(struct term *);
 extern int del_curterm(struct term *);
 
-/// The colours terminfo entry `term` has, read without starting ncurses (`stories doctor`);
-/// -1 without an entry.
 /// Whether `term` has a terminfo entry on this machine (1) or not (0); ncurses' current
 /// terminal is left as it was.
 static inline int stories_terminfo_exists(const char *term) {
@@ -66,6 +64,8 @@ static inline int stories_terminfo_exists(const char *term) {
     return found;
 }
 
+/// The colours terminfo entry `term` has, read without starting ncurses (`stories doctor`);
+/// -1 without an entry.
 static inline int stories_terminfo_colors(const char *term) {
     int error = 0;
     if (setupterm(term, 1, &error) != OK) return -1;

@@ -60,7 +60,6 @@ public final class CursesScreen {
         }
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
         guard let screen else { throw TerminalError.unknownTerminal(said) }
-        truecolorReason = evidence.truecolor
         set_term(screen)
         // The probe left the terminal raw (so late answers are neither echoed nor lost):
         // what ncurses gives back at the end is the person's own modes.
@@ -146,8 +145,6 @@ public final class CursesScreen {
 
     /// Why the terminal asked for truecolor and does not get it, when that is so.
     public private(set) var truecolorNote: String?
-    /// Why the terminal is taken to show 24-bit colour (nil: its terminfo entry decided).
-    public private(set) var truecolorReason: String?
     /// The line saying TERM had no entry here and what it is drawn as instead.
     public let standInNote: String?
 

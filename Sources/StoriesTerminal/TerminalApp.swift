@@ -118,15 +118,17 @@ public final class TerminalApp {
         probe = TerminalProbe.ask(environment: environment, handOver: true)
         replies = probe.replies
         picksPicturesLate = graphics == nil && probe.asked && !probe.replies.sawDA1 && stepping == nil
+        // No screen after all: the modes from before the probe, and its late answers dropped.
+        let giveBack = { [probe] in if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
-            if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            giveBack()
             throw TerminalError.notATerminal
         }
         self.symbols = symbols
         do {
             terminal = try CursesScreen(input: input, output: output, evidence: .from(probe, environment: environment, tmux: tmux))
         } catch {
-            if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            giveBack()
             throw error
         }
         if cursor == .focus { terminal.showFocus() }

@@ -48,7 +48,7 @@ public enum TerminalEntry {
     /// nil when `term` is unknown and the terminal did not answer like an xterm.
     public static func choose(_ term: String, evidence: TerminalEvidence, exists: (String) -> Bool = exists) -> (name: String, note: String?)? {
         if exists(term) { return (term, nil) }
-        guard evidence.answersLikeXterm, DirectColorEntry.isPlainName(term) || !term.isEmpty else { return nil }
+        guard evidence.answersLikeXterm, !term.isEmpty else { return nil }
         let shown = SafeText.line(term, maxColumns: 24)
         return (standIn, "TERM=\(shown) has no terminfo entry here: drawn as \(standIn). "
             + "Install its terminfo (from your own machine: infocmp -x \(DirectColorEntry.isPlainName(term) ? term : "NAME") | ssh HOST -- tic -x -)")

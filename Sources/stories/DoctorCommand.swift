@@ -77,7 +77,8 @@ struct DoctorCommand: ParsableCommand {
         // The terminfo entry, and colours.
         let rawTerm = environment["TERM"] ?? ""
         let evidence = TerminalEvidence.from(probe, environment: environment, tmux: tmux)
-        if !rawTerm.isEmpty, !TerminalEntry.exists(rawTerm) {
+        let hasEntry = TerminalEntry.exists(rawTerm)
+        if !rawTerm.isEmpty, !hasEntry {
             if let (standIn, _) = TerminalEntry.choose(rawTerm, evidence: evidence) {
                 add("terminfo", "no entry for TERM=\(term) here: the viewer draws as \(standIn), since the terminal answers like an xterm",
                     fix: "install the terminal's terminfo here, or from your own machine: infocmp -x \(term) | ssh HOST -- tic -x -")
@@ -86,7 +87,7 @@ struct DoctorCommand: ParsableCommand {
                     fix: "install the terminal's terminfo (infocmp -x \(term) | ssh HOST -- tic -x -), or TERM=xterm-256color")
             }
         }
-        let count = TerminalCapabilities.colours(term: TerminalEntry.exists(rawTerm) ? rawTerm : TerminalEntry.standIn)
+        let count = TerminalCapabilities.colours(term: hasEntry ? rawTerm : TerminalEntry.standIn)
         if !(environment["NO_COLOR"] ?? "").isEmpty {
             add("colours", "none: NO_COLOR is set (pictures are shaded)", fix: "unset NO_COLOR for colour")
         } else if let reason = evidence.truecolor {

@@ -138,4 +138,25 @@ import Testing
             #expect(burst.contains("\u{1B}[>0q") && burst.hasSuffix("\u{1B}[c"))
         }
     }
+
+    /// The probe's window can close in the middle of an answer: what it read of it is
+    /// handed to the decoder (`unread`), which reads the rest as the same answer.
+    @Test func anAnswerCutByTheWindowIsFinishedByTheDecoder() {
+        let answer = "\u{1B}P>|XTerm(379)\u{1B}\\"
+        var probe = ProbeReplies()
+        probe.feed(Array("k".utf8) + Array(answer.utf8.prefix(6)))
+        #expect(probe.typed == Array("k".utf8) && probe.unread == Array(answer.utf8.prefix(6)) && probe.version == nil)
+        var decoder = InputDecoder()
+        for scalar in String(decoding: probe.typed + probe.unread, as: UTF8.self).unicodeScalars { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.takeEvents() == [.key(.character("k"))])
+        for scalar in answer.unicodeScalars.dropFirst(6) { decoder.feed(.scalar(scalar)) }
+        #expect(decoder.flush().isEmpty)
+        var replies = probe
+        for late in decoder.takeAnswers() { replies.read(answer: late) }
+        #expect(replies.version == "XTerm(379)")
+        // An overlong sequence being skipped is not handed on.
+        var dropped = ProbeReplies()
+        dropped.feed(Array(("\u{1B}P>|" + String(repeating: "A", count: 400)).utf8))
+        #expect(dropped.unread.isEmpty)
+    }
 }
