@@ -11,9 +11,9 @@ import StoriesUI
 @MainActor
 public final class CursesScreen {
     public private(set) var colorDepth: ColorDepth
-    private let screen: OpaquePointer
-    private let outputFD: Int32
-    private var previous: Canvas?
+    let screen: OpaquePointer
+    let outputFD: Int32
+    var previous: Canvas?
     private var pairCache: [Int64: Int32] = [:]
     /// The next pair number to define (1…pairCapacity; 0 is the terminal's default).
     private var nextPair = 1
@@ -21,11 +21,11 @@ public final class CursesScreen {
     /// costs a scan of the whole screen), so the table is reset when it is full instead.
     private var pairCapacity: Int
     /// Cells handed to ncurses by the last `draw` (the changed ones).
-    public private(set) var lastDrawnCellCount = 0
+    public internal(set) var lastDrawnCellCount = 0
     /// The rows the last frame wrote to (links on them are written again).
     private var changedRows: Set<Int> = []
-    private var isRestored = false
-    private let mouseEnabled: Bool
+    var isRestored = false
+    let mouseEnabled: Bool
 
     /// Sets up ncurses on the given streams. `termName` nil means `$TERM`. Uses `newterm`,
     /// never `initscr`, which would exit the process on an unknown terminal. `evidence`: what
@@ -131,7 +131,7 @@ public final class CursesScreen {
     }
 
     /// The terminal is asked to report focus (the app's own screen, not a test's).
-    private var reportsFocus: Bool { mouseEnabled }
+    var reportsFocus: Bool { mouseEnabled }
 
     /// Shows fewer colours than the terminal has (stories.conf `colors`); false when asked
     /// for more than it has, which cannot be sent.
@@ -362,219 +362,23 @@ public final class CursesScreen {
         return result
     }
 
-    /// Reads everything waiting on the input stream, without blocking.
-    public func readAvailable() -> [RawInput] {
-        var inputs: [RawInput] = []
-        var value: wint_t = 0
-        while true {
-            let status = stories_get_wch(&value)
-            if status == STORIES_ERR { break }
-            if status == STORIES_KEY_CODE_YES {
-                if Int32(value) == STORIES_KEY_RESIZE { continue }
-                if let name = keyname(Int32(value)) { inputs.append(.keyName(String(cString: name))) }
-            } else if let scalar = Unicode.Scalar(UInt32(value)) {
-                inputs.append(.scalar(scalar))
-            }
-        }
-        return inputs
-    }
-
-    /// Leaves curses mode for a job-control stop (Ctrl-Z): mouse off, `endwin`.
-    public func suspend() {
-        guard !isRestored else { return }
-        let cleared = pictures.clear()
-        if !cleared.isEmpty { writeRaw(cleared) }
-        stories_restore_deletes_kitty_pictures(0) // the shell's screen may have pictures of its own
-        if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
-        if reportsFocus { writeRaw("\u{1B}[?1004l") }
-        if keepsTextOrder { writeRaw("\u{1B}[8h") }
-        endwin()
-    }
-
-    /// Comes back after a stop: curses mode and mouse on again; the next draw is full.
-    public func resume() {
-        guard !isRestored else { return }
-        stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
-        if mouseEnabled { writeRaw("\u{1B}[?1002h\u{1B}[?1006h") }
-        if reportsFocus { writeRaw("\u{1B}[?1004h") }
-        if keepsTextOrder { writeRaw("\u{1B}[8l") }
-        updateSize()
-        previous = nil
-        if showsFocus { curs_set(1) }
-    }
-
-    /// Gives the terminal back: mouse modes off, `endwin`. Safe to call more than once.
-    public func restore() {
-        guard !isRestored else { return }
-        isRestored = true
-        let cleared = pictures.clear()
-        if !cleared.isEmpty { writeRaw(cleared) }
-        stories_restore_deletes_kitty_pictures(0)
-        if mouseEnabled { writeRaw("\u{1B}[?1006l\u{1B}[?1002l") }
-        if reportsFocus { writeRaw("\u{1B}[?1004l") }
-        if keepsTextOrder { writeRaw("\u{1B}[8h") }
-        endwin()
-    }
-
-    /// Frees the SCREEN (tests create several in one process).
-    public func close() {
-        restore()
-        delscreen(screen)
-    }
-
-    /// Opens the screen on a direct-colour entry; one the app compiled is read from its
-    /// directory (TERMINFO, set for the lookup alone and put back).
-    static func open(_ entry: DirectColorEntry, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>) -> OpaquePointer? {
-        guard let directory = entry.directory else { return entry.name.withCString { newterm($0, output, input) } }
-        let previous = getenv("TERMINFO").map { String(cString: $0) }
-        setenv("TERMINFO", directory, 1)
-        defer { if let previous { setenv("TERMINFO", previous, 1) } else { unsetenv("TERMINFO") } }
-        return entry.name.withCString { newterm($0, output, input) }
-    }
-
-    /// Wide characters need a UTF-8 locale. With LANG unset (cron, CI, bare containers)
-    /// the environment's locale is "C", so fall back to C.UTF-8, which glibc always has.
-    static func useUTF8Locale() {
-        setlocale(LC_ALL, "")
-        if let codeset = stories_codeset(), String(cString: codeset) != "UTF-8" {
-            _ = setlocale(LC_CTYPE, "C.UTF-8")
-        }
-    }
-
-    /// What ncurses holds at a cell (for tests): the characters, and the pair's colours.
-    public func cell(x: Int, y: Int) -> (text: String, attributes: attr_t, foreground: Int32, background: Int32)? {
-        var chars = [wchar_t](repeating: 0, count: 8)
-        var attrs: attr_t = 0
-        var pair: Int32 = 0
-        guard stories_read_cell(Int32(y), Int32(x), &chars, &attrs, &pair) == STORIES_OK else { return nil }
-        var fg: Int32 = -1, bg: Int32 = -1
-        if pair > 0 { _ = stories_pair_colors(pair, &fg, &bg) }
-        let scalars = chars.prefix { $0 != 0 }.compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }
-        return (String(String.UnicodeScalarView(scalars)), attrs & ~STORIES_A_COLOR, fg, bg)
-    }
-
-    func writeRaw(_ text: String) {
-        writeRaw(Array(text.utf8))
-    }
-
-    /// Writes all of `bytes` (a picture is larger than one write takes), past interruptions
-    /// (ncurses has flushed its own output by the end of `doupdate`).
-    func writeRaw(_ bytes: [UInt8]) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBufferPointer { write(outputFD, $0.baseAddress, $0.count) }
-            if n > 0 {
-                written += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else if n < 0, errno == EAGAIN {
-                // Non-blocking output (someone else's setting): wait until it takes more, as a
-                // blocking write would (giving up mid-picture would leave the terminal inside
-                // an escape string).
-                var ready = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
-                if poll(&ready, 1, -1) < 0, errno != EINTR { return }
-            } else {
-                return
-            }
-        }
-    }
-
     /// The pictures in real pixels over the cells (`--graphics`; none until `showPictures`).
-    private var pictures = PictureLayer(graphics: .cells)
-
-    /// Shows `Canvas.pictures` through `graphics` from the next frame on (what the probe
-    /// found, or what `--graphics` says).
-    /// `placeholders`: kitty's Unicode placeholders rather than placement commands (kitty ≥
-    /// 0.28, Ghostty). `throughTmux`: kitty's commands wrapped for tmux's passthrough.
-    public func showPictures(_ choice: GraphicsChoice) {
-        showPictures(choice.protocol, placeholders: choice.placeholders, throughTmux: choice.throughTmux)
-    }
-
-    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false) {
-        guard graphics != pictures.graphics || placeholders != pictures.placeholders || throughTmux != pictures.throughTmux else { return }
-        let cleared = pictures.clear()
-        if !cleared.isEmpty { writeRaw(cleared) }
-        pictures = PictureLayer(graphics: graphics, placeholders: placeholders, throughTmux: throughTmux)
-        stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
-        previous = nil
-    }
-
-    /// Whether a crash writes kitty's delete-all: for kitty's own pictures, not through
-    /// tmux — there it would delete every pane's pictures in the terminal outside, and
-    /// ours are text that goes with tmux's alternate screen.
-    private var deletesOnCrash: Bool { pictures.graphics == .kitty && !pictures.throughTmux }
+    var pictures = PictureLayer(graphics: .cells)
 
     /// Frames of a motion were written past ncurses since it last drew.
-    private var wroteDirectly = false
-
-    /// A motion's frame, written by itself (issue 31: a cube or zoom frame through ncurses
-    /// cost 7 ms at 120×40, nearly all of it `tparm` formatting the changed cells): the
-    /// cells that changed since what the terminal shows (`shown`), through the one frame
-    /// writer, from the top left. ncurses is not told; when the motion ends its screen is
-    /// made whole again (above). False when it cannot be (no colours to write, another size).
-    private func drawDirectly(_ canvas: Canvas, over shown: Canvas) -> Bool {
-        guard colorDepth != .none, shown.width == canvas.width, shown.height == canvas.height else { return false }
-        var terminal = shown
-        let diff = canvas.diff(from: shown)
-        lastDrawnCellCount = diff.changes.count
-        var bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
-        // The frame writer leaves the cursor top left; in focus mode it goes back on the focus
-        // (hidden until the motion ends).
-        if showsFocus, !bytes.isEmpty, let spot = placedCursor { bytes += Array("\u{1B}[\(spot.y + 1);\(spot.x + 1)H".utf8) }
-        if showsFocus { showCursor(false) }
-        if !bytes.isEmpty { writeRaw(Array("\u{1B}[H".utf8) + bytes) }
-        previous = terminal
-        wroteDirectly = true
-        return true
-    }
+    var wroteDirectly = false
 
     /// VTE (GNOME Terminal, Tilix) reorders right-to-left text itself unless told not to
     /// (BDSM, `CSI 8 l`: explicit mode): the app puts it in order (`bidi = app`), and a
     /// second reordering would turn it back. Restored (`CSI 8 h`) when the terminal is given back.
-    public private(set) var keepsTextOrder = false
-
-    public func keepTextOrder() {
-        guard !isRestored else { return }
-        keepsTextOrder = true
-        writeRaw("\u{1B}[8l")
-    }
+    public internal(set) var keepsTextOrder = false
 
     /// The terminal's cursor stands on what has focus (`cursor = focus`, issue 33): screen
     /// readers and braille displays follow it. Off (the default), it is hidden, as before.
-    public private(set) var showsFocus = false
+    public internal(set) var showsFocus = false
     /// Where the cursor was last put (the focus of the last frame that had one).
-    private var placedCursor: Canvas.Spot?
-
-    /// Shows the cursor and puts it on the focus from the next frame on.
-    public func showFocus() {
-        guard !isRestored else { return }
-        showsFocus = true
-        leaveok(stories_stdscr(), false)
-        curs_set(1)
-    }
-
-    /// Moves ncurses' cursor to the frame's focus (before `doupdate`, which puts it there);
-    /// a frame without one (a motion) leaves it where it was.
-    private func placeCursor(_ canvas: Canvas) {
-        guard showsFocus else { return }
-        if let spot = canvas.cursor, spot.x < canvas.width, spot.y < canvas.height { placedCursor = spot }
-        if let spot = placedCursor { wmove(stories_stdscr(), Int32(spot.y), Int32(spot.x)) }
-        showCursor(!canvas.isMotion)
-    }
+    var placedCursor: Canvas.Spot?
 
     /// The cursor hides while a motion plays (nothing has focus there) and shows at rest.
-    private var cursorShown = true
-    private func showCursor(_ shown: Bool) {
-        guard shown != cursorShown else { return }
-        cursorShown = shown
-        curs_set(shown ? 1 : 0)
-    }
-
-    /// Whether moving pictures in real pixels reach the terminal in time (false: video
-    /// frames are better shown in cells).
-    public var picturesKeepUp: Bool { pictures.keepsUp }
-
-    /// The protocol pictures are shown with.
-    public var graphics: GraphicsProtocol { pictures.graphics }
-
+    var cursorShown = true
 }
