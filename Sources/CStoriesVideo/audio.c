@@ -1,15 +1,10 @@
 // A video's sound (see stories_audio.h): FFmpeg decodes, libswresample resamples to what
-// the output wants, PulseAudio's simple API plays. Both are opened at run time. Every
-// number from the file is bounded before it sizes anything.
+// the output wants (sound.c plays it). Opened at run time. Every number from the file is
+// bounded before it sizes anything.
 #include "stories_audio.h"
 #include "libav.h"
 
-#include <dlfcn.h>
 #include <math.h>
-#include <pthread.h>
-#include <pulse/error.h>
-#include <pulse/simple.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,14 +40,6 @@ struct stories_audio {
     int pending_start;
     double pending_pts;       // time of pending[pending_start]
 };
-
-static void say(char *message, size_t size, const char *format, ...) {
-    if (!message || size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-}
 
 void stories_audio_close(stories_audio *audio) {
     if (!audio) return;
@@ -91,9 +78,9 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     memset(info, 0, sizeof *info);
     info->duration = -1;
     if (!stories_libav_ready(message, message_size)) return STORIES_AUDIO_UNSUPPORTED;
-    if (!data || size == 0) { say(message, message_size, "the file is empty"); return STORIES_AUDIO_NONE; }
+    if (!data || size == 0) { stories_say(message, message_size, "the file is empty"); return STORIES_AUDIO_NONE; }
     if (rate < 8000 || rate > 192000 || channels < 1 || channels > 2) {
-        say(message, message_size, "the output asked for %d Hz and %d channels", rate, channels);
+        stories_say(message, message_size, "the output asked for %d Hz and %d channels", rate, channels);
         return STORIES_AUDIO_UNSUPPORTED;
     }
     stories_audio *audio = calloc(1, sizeof *audio);
@@ -123,26 +110,26 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     int status = p_avformat_open_input(&audio->format, NULL, NULL, NULL);
     if (status < 0) {
         audio->format = NULL;
-        say(message, message_size, "not a container FFmpeg can read");
+        stories_say(message, message_size, "not a container FFmpeg can read");
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
     if (p_avformat_find_stream_info(audio->format, NULL) < 0 || audio->format->nb_streams > 16) {
-        say(message, message_size, "the streams cannot be read");
+        stories_say(message, message_size, "the streams cannot be read");
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
     const AVCodec *decoder = NULL;
     int index = p_av_find_best_stream(audio->format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0);
     if (index == AVERROR_STREAM_NOT_FOUND) {
-        say(message, message_size, "the file has no sound");
+        stories_say(message, message_size, "the file has no sound");
         stories_audio_close(audio);
         return STORIES_AUDIO_NONE;
     }
     if (index < 0 || !decoder) {
         const char *name = index >= 0 ? p_avcodec_get_name(audio->format->streams[index]->codecpar->codec_id) : "unknown";
         snprintf(info->codec, sizeof info->codec, "%s", name);
-        say(message, message_size, "no decoder for the %s sound", name);
+        stories_say(message, message_size, "no decoder for the %s sound", name);
         stories_audio_close(audio);
         return STORIES_AUDIO_UNSUPPORTED;
     }
@@ -152,13 +139,13 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     AVCodecParameters *parameters = stream->codecpar;
     if (parameters->sample_rate <= 0 || parameters->sample_rate > MAX_RATE
         || parameters->ch_layout.nb_channels <= 0 || parameters->ch_layout.nb_channels > MAX_CHANNELS) {
-        say(message, message_size, "the sound says %d Hz and %d channels (at most %d Hz and %d channels are read)",
+        stories_say(message, message_size, "the sound says %d Hz and %d channels (at most %d Hz and %d channels are read)",
             parameters->sample_rate, parameters->ch_layout.nb_channels, MAX_RATE, MAX_CHANNELS);
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
     if (stream->time_base.num <= 0 || stream->time_base.den <= 0) {
-        say(message, message_size, "the sound has no time base");
+        stories_say(message, message_size, "the sound has no time base");
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
@@ -187,25 +174,25 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     audio->codec = p_avcodec_alloc_context3(decoder);
     if (!audio->codec) { stories_audio_close(audio); return STORIES_AUDIO_NO_MEMORY; }
     if (p_avcodec_parameters_to_context(audio->codec, parameters) < 0) {
-        say(message, message_size, "bad sound parameters");
+        stories_say(message, message_size, "bad sound parameters");
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
     audio->codec->thread_count = 1;
     audio->codec->pkt_timebase = stream->time_base;
     if (p_avcodec_open2(audio->codec, decoder, NULL) < 0) {
-        say(message, message_size, "cannot start the %s decoder", decoder->name);
+        stories_say(message, message_size, "cannot start the %s decoder", decoder->name);
         stories_audio_close(audio);
         return STORIES_AUDIO_UNSUPPORTED;
     }
     if (audio->codec->sample_rate <= 0 || audio->codec->sample_rate > MAX_RATE
         || audio->codec->ch_layout.nb_channels <= 0 || audio->codec->ch_layout.nb_channels > MAX_CHANNELS) {
-        say(message, message_size, "the decoder says %d Hz and %d channels", audio->codec->sample_rate, audio->codec->ch_layout.nb_channels);
+        stories_say(message, message_size, "the decoder says %d Hz and %d channels", audio->codec->sample_rate, audio->codec->ch_layout.nb_channels);
         stories_audio_close(audio);
         return STORIES_AUDIO_CORRUPT;
     }
     if (make_resampler(audio) < 0) {
-        say(message, message_size, "the sound cannot be resampled to %d Hz", rate);
+        stories_say(message, message_size, "the sound cannot be resampled to %d Hz", rate);
         stories_audio_close(audio);
         return STORIES_AUDIO_UNSUPPORTED;
     }
@@ -227,14 +214,14 @@ static int decode_more(stories_audio *audio, char *message, size_t message_size)
                 || frame->ch_layout.nb_channels != audio->codec->ch_layout.nb_channels || frame->format != audio->codec->sample_fmt) {
                 // A stream that changes its shape midway: skipped rather than misread.
                 audio->corrupt++;
-                if (++failures > 64) { say(message, message_size, "the sound changes its format midway"); return -1; }
+                if (++failures > 64) { stories_say(message, message_size, "the sound changes its format midway"); return -1; }
                 continue;
             }
             int wanted = p_swr_get_out_samples(audio->swr, frame->nb_samples);
             if (wanted <= 0 || wanted > MAX_PENDING) { audio->corrupt++; continue; }
             if (wanted > audio->pending_capacity) {
                 int16_t *bigger = realloc(audio->pending, (size_t)wanted * (size_t)audio->channels * sizeof(int16_t));
-                if (!bigger) { say(message, message_size, "no memory for the sound"); return -1; }
+                if (!bigger) { stories_say(message, message_size, "no memory for the sound"); return -1; }
                 audio->pending = bigger;
                 audio->pending_capacity = wanted;
             }
@@ -260,7 +247,7 @@ static int decode_more(stories_audio *audio, char *message, size_t message_size)
         if (status == AVERROR_EOF) { audio->ended = 1; return 0; }
         if (status != AVERROR(EAGAIN)) {
             audio->corrupt++;
-            if (++failures > 64) { say(message, message_size, "the sound cannot be decoded"); return -1; }
+            if (++failures > 64) { stories_say(message, message_size, "the sound cannot be decoded"); return -1; }
         }
         if (audio->draining) { audio->ended = 1; return 0; }
         for (;;) {
@@ -275,7 +262,7 @@ static int decode_more(stories_audio *audio, char *message, size_t message_size)
             p_av_packet_unref(audio->packet);
             if (status < 0 && status != AVERROR(EAGAIN)) {
                 audio->corrupt++;
-                if (++failures > 64) { say(message, message_size, "the sound cannot be decoded"); return -1; }
+                if (++failures > 64) { stories_say(message, message_size, "the sound cannot be decoded"); return -1; }
                 continue;
             }
             break;
@@ -321,131 +308,3 @@ int stories_audio_seek(stories_audio *audio, double seconds) {
 
 int stories_audio_corrupt_packets(const stories_audio *audio) { return audio->corrupt; }
 
-// MARK: - PulseAudio's simple API, opened at run time
-
-static void *lib_pulse_simple, *lib_pulse;
-static pthread_once_t pulse_once = PTHREAD_ONCE_INIT;
-static int pulse_loaded;
-static char pulse_problem[200];
-static __typeof__(pa_simple_new) *p_pa_simple_new;
-static __typeof__(pa_simple_write) *p_pa_simple_write;
-static __typeof__(pa_simple_get_latency) *p_pa_simple_get_latency;
-static __typeof__(pa_simple_flush) *p_pa_simple_flush;
-static __typeof__(pa_simple_free) *p_pa_simple_free;
-static __typeof__(pa_strerror) *p_pa_strerror;
-static __typeof__(pa_simple_read) *p_pa_simple_read;
-
-/// pa_strerror's words, or a number where it has none.
-static const char *pulse_error(int error) {
-    const char *text = p_pa_strerror ? p_pa_strerror(error) : NULL;
-    return text ? text : "unknown error";
-}
-
-static void load_pulse(void) {
-    lib_pulse = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
-    lib_pulse_simple = lib_pulse ? dlopen("libpulse-simple.so.0", RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (!lib_pulse || !lib_pulse_simple) {
-        snprintf(pulse_problem, sizeof pulse_problem, "PulseAudio's library is not installed (libpulse-simple.so.0)");
-        return;
-    }
-    p_pa_simple_new = (__typeof__(p_pa_simple_new))dlsym(lib_pulse_simple, "pa_simple_new");
-    p_pa_simple_write = (__typeof__(p_pa_simple_write))dlsym(lib_pulse_simple, "pa_simple_write");
-    p_pa_simple_get_latency = (__typeof__(p_pa_simple_get_latency))dlsym(lib_pulse_simple, "pa_simple_get_latency");
-    p_pa_simple_flush = (__typeof__(p_pa_simple_flush))dlsym(lib_pulse_simple, "pa_simple_flush");
-    p_pa_simple_free = (__typeof__(p_pa_simple_free))dlsym(lib_pulse_simple, "pa_simple_free");
-    p_pa_strerror = (__typeof__(p_pa_strerror))dlsym(lib_pulse, "pa_strerror");
-    p_pa_simple_read = (__typeof__(p_pa_simple_read))dlsym(lib_pulse_simple, "pa_simple_read");
-    if (!p_pa_simple_new || !p_pa_simple_write || !p_pa_simple_get_latency || !p_pa_simple_flush || !p_pa_simple_free || !p_pa_strerror
-        || !p_pa_simple_read) {
-        snprintf(pulse_problem, sizeof pulse_problem, "PulseAudio's library lacks the simple API");
-        return;
-    }
-    pulse_loaded = 1;
-}
-
-struct stories_sound {
-    pa_simple *simple;
-    int channels;
-};
-
-stories_sound *stories_sound_open(const char *server, int rate, int channels, const char *name, char *message, size_t message_size) {
-    pthread_once(&pulse_once, load_pulse);
-    if (!pulse_loaded) { say(message, message_size, "%s", pulse_problem); return NULL; }
-    if (rate < 8000 || rate > 192000 || channels < 1 || channels > 2) { say(message, message_size, "no such output"); return NULL; }
-    pa_sample_spec spec = { .format = PA_SAMPLE_S16LE, .rate = (uint32_t)rate, .channels = (uint8_t)channels };
-    // The server's own buffering (PulseAudio's default is about 2 s ahead). Asked for less
-    // (60, 200 ms), a stream on a sink that was idle started only after 0.3–1.6 s, writes
-    // blocking meanwhile; with the default it is heard at once. A pause throws away what
-    // is buffered (silence at once), and the clock counts what is still buffered.
-    int error = 0;
-    pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_PLAYBACK, NULL, name ? name : "story", &spec, NULL, NULL, &error);
-    if (!simple) {
-        say(message, message_size, "no sound server (PulseAudio or PipeWire): %s", pulse_error(error));
-        return NULL;
-    }
-    stories_sound *sound = calloc(1, sizeof *sound);
-    if (!sound) { p_pa_simple_free(simple); return NULL; }
-    sound->simple = simple;
-    sound->channels = channels;
-    return sound;
-}
-
-int stories_sound_write(stories_sound *sound, const int16_t *pcm, size_t frames, char *message, size_t message_size) {
-    int error = 0;
-    if (p_pa_simple_write(sound->simple, pcm, frames * (size_t)sound->channels * sizeof(int16_t), &error) < 0) {
-        say(message, message_size, "the sound server stopped taking sound: %s", pulse_error(error));
-        return -1;
-    }
-    return 0;
-}
-
-long long stories_sound_latency(stories_sound *sound) {
-    int error = 0;
-    pa_usec_t latency = p_pa_simple_get_latency(sound->simple, &error);
-    if (latency == (pa_usec_t)-1) return -1;
-    return (long long)latency;
-}
-
-int stories_sound_flush(stories_sound *sound) {
-    int error = 0;
-    return p_pa_simple_flush(sound->simple, &error);
-}
-
-void stories_sound_close(stories_sound *sound) {
-    if (!sound) return;
-    p_pa_simple_free(sound->simple);
-    free(sound);
-}
-
-stories_sound *stories_sound_record(const char *server, const char *device, int rate, int channels, int fragment_ms, char *message, size_t message_size) {
-    pthread_once(&pulse_once, load_pulse);
-    if (!pulse_loaded) { say(message, message_size, "%s", pulse_problem); return NULL; }
-    if (rate < 8000 || rate > 192000 || channels < 1 || channels > 2) { say(message, message_size, "no such input"); return NULL; }
-    if (fragment_ms < 2) fragment_ms = 2;
-    if (fragment_ms > 1000) fragment_ms = 1000;
-    pa_sample_spec spec = { .format = PA_SAMPLE_S16LE, .rate = (uint32_t)rate, .channels = (uint8_t)channels };
-    pa_buffer_attr attributes = {
-        .maxlength = (uint32_t)-1, .tlength = (uint32_t)-1, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1,
-        .fragsize = (uint32_t)rate * (uint32_t)channels * 2 / 1000 * (uint32_t)fragment_ms,
-    };
-    int error = 0;
-    pa_simple *simple = p_pa_simple_new(server, "stories", PA_STREAM_RECORD, device, "listening", &spec, NULL, &attributes, &error);
-    if (!simple) {
-        say(message, message_size, "no sound server to record from: %s", pulse_error(error));
-        return NULL;
-    }
-    stories_sound *sound = calloc(1, sizeof *sound);
-    if (!sound) { p_pa_simple_free(simple); return NULL; }
-    sound->simple = simple;
-    sound->channels = channels;
-    return sound;
-}
-
-int stories_sound_read(stories_sound *sound, int16_t *pcm, size_t frames, char *message, size_t message_size) {
-    int error = 0;
-    if (p_pa_simple_read(sound->simple, pcm, frames * (size_t)sound->channels * sizeof(int16_t), &error) < 0) {
-        say(message, message_size, "the sound server stopped giving sound: %s", pulse_error(error));
-        return -1;
-    }
-    return 0;
-}

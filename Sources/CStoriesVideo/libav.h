@@ -80,6 +80,13 @@ typedef struct {
 int stories_memory_read(void *opaque, uint8_t *buffer, int wanted);
 int64_t stories_memory_seek(void *opaque, int64_t offset, int whence);
 
+/// Writes a message (as printf) into `message` when there is room for one.
+void stories_say(char *message, size_t size, const char *format, ...);
+
+/// Set on this thread when FFmpeg refused to add a stream past `max_streams` (its own
+/// words, in the log), so that an open it made fail is said as the stream limit it is.
+extern _Thread_local int stories_stream_limit_hit;
+
 /// True once FFmpeg is there (loading it on the first call); otherwise says why.
 int stories_libav_ready(char *message, size_t size);
 

@@ -3,6 +3,7 @@
 // declared size, stream count, frame rate and duration are checked before a decoder or a
 // frame buffer exists.
 #include "stories_video.h"
+#include "libav.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -15,56 +16,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-// FFmpeg is opened on first use, not linked: its libraries and the hundred or so they pull
-// in (codecs, libjxl, libx265…) cost every process about 50 ms before main, video or not,
-// which is all of a warm start's budget. Each function is looked up once, by name, in the
-// libraries of the major versions these headers describe.
-#include <dlfcn.h>
-#include <pthread.h>
-
-#include "libav.h"
-
-#define STORIES_DEFINE(lib, name) __typeof__(name) *p_##name;
-STORIES_AV_FUNCTIONS(STORIES_DEFINE)
-
-static void *lib_avutil, *lib_avcodec, *lib_avformat, *lib_swscale, *lib_swresample;
-static pthread_once_t libav_once = PTHREAD_ONCE_INIT;
-static int libav_loaded;          // 1 when every function was found
-static char libav_problem[256];   // why not, otherwise
-
-static void forward_log(void *context, int level, const char *format, va_list args);
-/// Set on this thread when FFmpeg refused to add a stream past `max_streams` (its own
-/// words, in the log), so that an open it made fail is said as the stream limit it is.
-static _Thread_local int stream_limit_hit;
-
-
-static void *open_library(const char *name) {
-    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!handle && !libav_problem[0]) {
-        const char *why = dlerror();
-        snprintf(libav_problem, sizeof libav_problem, "%s", why ? why : name);
-    }
-    return handle;
-}
-
-static void load_libav(void) {
-    lib_avutil = open_library("libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR));
-    lib_avcodec = open_library("libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR));
-    lib_avformat = open_library("libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR));
-    lib_swscale = open_library("libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR));
-    lib_swresample = open_library("libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR));
-    if (!lib_avutil || !lib_avcodec || !lib_avformat || !lib_swscale || !lib_swresample) return;
-#define STORIES_RESOLVE(lib, name) \
-    p_##name = (__typeof__(p_##name))dlsym(lib_##lib, #name); \
-    if (!p_##name) { snprintf(libav_problem, sizeof libav_problem, "lib" #lib " has no " #name); return; }
-    STORIES_AV_FUNCTIONS(STORIES_RESOLVE)
-    // libav's default would print its warnings on the terminal.
-    p_av_log_set_callback(forward_log);
-    libav_loaded = 1;
-}
-
-
 
 struct stories_video {
     stories_memory memory;    // our copy of the file, as libavformat reads it
@@ -83,54 +34,10 @@ struct stories_video {
     int64_t start_pts;
 };
 
-static void say(char *message, size_t size, const char *format, ...) {
-    if (!message || size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-}
-
-int stories_libav_ready(char *message, size_t size) {
-    pthread_once(&libav_once, load_libav);
-    if (libav_loaded) return 1;
-    say(message, size, "FFmpeg's libraries could not be loaded (%s)", libav_problem);
-    return 0;
-}
-
 static void say_av(char *message, size_t size, const char *what, int error) {
     char text[128];
     p_av_strerror(error, text, sizeof text);
-    say(message, size, "%s: %s", what, text);
-}
-
-// The custom I/O context reads our copy of the bytes: a file name or URL never reaches
-// libavformat, so no protocol (file, http, concat…) can be reached from a hostile file.
-int stories_memory_read(void *opaque, uint8_t *buffer, int wanted) {
-    stories_memory *memory = opaque;
-    if (memory->position >= memory->size) return AVERROR_EOF;
-    size_t left = memory->size - memory->position;
-    size_t count = (size_t)wanted < left ? (size_t)wanted : left;
-    memcpy(buffer, memory->bytes + memory->position, count);
-    memory->position += count;
-    return (int)count;
-}
-
-int64_t stories_memory_seek(void *opaque, int64_t offset, int whence) {
-    stories_memory *memory = opaque;
-    int64_t base;
-    switch (whence & ~AVSEEK_FORCE) {
-    case AVSEEK_SIZE: return (int64_t)memory->size;
-    case SEEK_SET: base = 0; break;
-    case SEEK_CUR: base = (int64_t)memory->position; break;
-    case SEEK_END: base = (int64_t)memory->size; break;
-    default: return AVERROR(EINVAL);
-    }
-    if (offset > INT64_MAX - base) return AVERROR(EINVAL);
-    int64_t target = base + offset;
-    if (target < 0 || target > (int64_t)memory->size) return AVERROR(EINVAL);
-    memory->position = (size_t)target;
-    return target;
+    stories_say(message, size, "%s: %s", what, text);
 }
 
 void stories_video_close(stories_video *video) {
@@ -166,12 +73,12 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     memset(info, 0, sizeof *info);
     info->duration = -1;
     if (!stories_libav_ready(message, message_size)) return STORIES_VIDEO_UNSUPPORTED;
-    if (!data || size == 0) { say(message, message_size, "the file is empty"); return STORIES_VIDEO_NOT_VIDEO; }
+    if (!data || size == 0) { stories_say(message, message_size, "the file is empty"); return STORIES_VIDEO_NOT_VIDEO; }
 
     stories_video *video = calloc(1, sizeof *video);
     if (!video) return STORIES_VIDEO_NO_MEMORY;
     video->memory.bytes = malloc(size);
-    if (!video->memory.bytes) { free(video); say(message, message_size, "no memory for %zu bytes", size); return STORIES_VIDEO_NO_MEMORY; }
+    if (!video->memory.bytes) { free(video); stories_say(message, message_size, "no memory for %zu bytes", size); return STORIES_VIDEO_NO_MEMORY; }
     memcpy(video->memory.bytes, data, size);
     video->memory.size = size;
     video->stream = -1;
@@ -191,7 +98,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->format->max_analyze_duration = 5 * AV_TIME_BASE;
     // One more than the app allows, so that a file with too many streams opens far enough
     // to be counted and named by the check below (FFmpeg's own refusal only says "cannot
-    // read"); past that, its refusal is recognised (stream_limit_hit) and said the same way.
+    // read"); past that, its refusal is recognised (stories_stream_limit_hit) and said the same way.
     int allowed = limits->max_streams > 0 ? limits->max_streams : 16;
     if (allowed > 10000) allowed = 10000; // so that one more is still a number
     video->format->max_streams = allowed + 1;
@@ -200,24 +107,24 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv,gif");
     video->format->protocol_whitelist = p_av_strdup("none");
 
-    stream_limit_hit = 0;
+    stories_stream_limit_hit = 0;
     int status = p_avformat_open_input(&video->format, NULL, NULL, NULL);
-    if (status < 0 || stream_limit_hit) {
+    if (status < 0 || stories_stream_limit_hit) {
         // avformat_open_input frees the context on failure.
         if (status < 0) video->format = NULL;
-        if (stream_limit_hit) {
-            say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
+        if (stories_stream_limit_hit) {
+            stories_say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
             stories_video_close(video);
             return STORIES_VIDEO_LIMIT;
         }
-        say(message, message_size, "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read");
+        stories_say(message, message_size, "neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read");
         stories_video_close(video);
         return STORIES_VIDEO_NOT_VIDEO;
     }
     snprintf(info->container, sizeof info->container, "%s", video->format->iformat ? video->format->iformat->name : "?");
     status = p_avformat_find_stream_info(video->format, NULL);
-    if (stream_limit_hit) {
-        say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
+    if (stories_stream_limit_hit) {
+        stories_say(message, message_size, "the file has more than %d streams; at most %d are allowed", allowed + 1, allowed);
         stories_video_close(video);
         return STORIES_VIDEO_LIMIT;
     }
@@ -228,7 +135,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     }
     info->streams = (int)video->format->nb_streams;
     if ((int)video->format->nb_streams > allowed) {
-        say(message, message_size, "the file has %u streams; at most %d are allowed", video->format->nb_streams, allowed);
+        stories_say(message, message_size, "the file has %u streams; at most %d are allowed", video->format->nb_streams, allowed);
         stories_video_close(video);
         return STORIES_VIDEO_LIMIT;
     }
@@ -238,7 +145,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     const AVCodec *decoder = NULL;
     int index = p_av_find_best_stream(video->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (index == AVERROR_STREAM_NOT_FOUND) {
-        say(message, message_size, info->has_audio ? "the file has sound but no picture" : "the file has no video stream");
+        stories_say(message, message_size, info->has_audio ? "the file has sound but no picture" : "the file has no video stream");
         stories_video_close(video);
         return STORIES_VIDEO_NO_STREAM;
     }
@@ -254,7 +161,7 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
             }
         }
         snprintf(info->codec, sizeof info->codec, "%s", name);
-        say(message, message_size, "no decoder for the %s codec", name);
+        stories_say(message, message_size, "no decoder for the %s codec", name);
         stories_video_close(video);
         return STORIES_VIDEO_UNSUPPORTED;
     }
@@ -272,12 +179,12 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
         info->duration = (double)video->format->duration / AV_TIME_BASE;
     }
     if (info->width <= 0 || info->height <= 0) {
-        say(message, message_size, "the video stream has no picture size");
+        stories_say(message, message_size, "the video stream has no picture size");
         stories_video_close(video);
         return STORIES_VIDEO_CORRUPT;
     }
     if ((long long)info->width * info->height > limits->max_pixels) {
-        say(message, message_size, "the video is %d×%d, more than the %lld megapixels a video may be",
+        stories_say(message, message_size, "the video is %d×%d, more than the %lld megapixels a video may be",
             info->width, info->height, limits->max_pixels / 1000000);
         stories_video_close(video);
         return STORIES_VIDEO_TOO_LARGE;
@@ -409,19 +316,3 @@ int stories_video_rewind(stories_video *video) {
 
 int stories_video_corrupt_frames(const stories_video *video) { return video->corrupt; }
 
-static void (*log_sink)(int, const char *) = NULL;
-
-static void forward_log(void *context, int level, const char *format, va_list args) {
-    if (format && strncmp(format, "Number of streams exceeds max_streams", 37) == 0) stream_limit_hit = 1;
-    if (!log_sink || level > AV_LOG_WARNING) return;
-    char line[512];
-    int prefix = 1;
-    p_av_log_format_line2(context, level, format, args, line, sizeof line, &prefix);
-    size_t length = strlen(line);
-    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
-    if (length > 0) log_sink(level, line);
-}
-
-void stories_video_set_log_sink(void (*sink)(int level, const char *line)) {
-    log_sink = sink; // forward_log is installed when the libraries are loaded
-}

@@ -21,7 +21,7 @@ printf 'module CStoriesImage {\n  header "CStoriesImage.h"\n  export *\n}\nmodul
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CStoriesFiles/include" \
     -c "$root/Sources/CStoriesFiles/files.c" -o "$out/files.o"
 # StoriesMedia's video and sound half (FFmpeg, opened with dlopen when a video is first opened).
-for c in video audio; do
+for c in video audio sound libav; do
     clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CStoriesVideo/include" \
         -c "$root/Sources/CStoriesVideo/$c.c" -o "$out/$c.o"
 done
@@ -41,7 +41,7 @@ for target in jpeg png webp blurhash; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
     swiftc -parse-as-library -O -g $coverage -D "$flag" -module-name FuzzMedia \
         -I "$out/module" $media "$root/Tests/Fuzz/FuzzTarget.swift" \
-        $base "$out/video.o" "$out/audio.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -ldl -o "$out/fuzz-$target"
+        $base "$out/video.o" "$out/audio.o" "$out/sound.o" "$out/libav.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -ldl -o "$out/fuzz-$target"
     echo "built $out/fuzz-$target"
 done
 # The readers of outside bytes: the entry point compiled into one module with the sources of
@@ -71,12 +71,12 @@ for module in StoriesUI StoriesApp; do
         $(find "$root/Sources/$module" -name '*.swift' | sort)
 done
 swiftc -parse-as-library -O -g $coverage -module-name FuzzInput -I "$out/module" -I "$root/Sources/CFriBiDi" \
-    "$root/Sources/StoriesTerminal/InputDecoder.swift" "$root/Tests/Fuzz/FuzzInput.swift" \
+    "$root/Sources/StoriesTerminal/InputDecoder.swift" "$root/Sources/StoriesTerminal/InputDecoder+Keys.swift" "$root/Tests/Fuzz/FuzzInput.swift" \
     $base "$out/StoriesMedia.o" "$out/StoriesUI.o" "$out/StoriesApp.o" \
-    "$out/video.o" "$out/audio.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -lfribidi -ldl -o "$out/fuzz-input"
+    "$out/video.o" "$out/audio.o" "$out/sound.o" "$out/libav.o" "$out/jpeg.o" "$out/png.o" "$out/webp.o" "$out/encode.o" -ljpeg -lpng16 -lwebp -lfribidi -ldl -o "$out/fuzz-input"
 echo "built $out/fuzz-input"
 # The video target is C only: our FFmpeg wrapper (instrumented) over the system's libav*.
 clang -O1 -g -fsanitize=fuzzer,address -I "$root/Sources/CStoriesVideo/include" \
-    "$root/Sources/CStoriesVideo/video.c" "$root/Tests/Fuzz/video_fuzz.c" \
+    "$root/Sources/CStoriesVideo/video.c" "$root/Sources/CStoriesVideo/libav.c" "$root/Tests/Fuzz/video_fuzz.c" \
     -lavformat -lavcodec -lswscale -lavutil -lm -o "$out/fuzz-video"
 echo "built $out/fuzz-video"
