@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import StoriesAssets
 import StoriesMedia
+import StoriesCore
 
 /// `stories bench fidelity`: how faithful pictures in cells are, stories beside chafa and
 /// timg, by one method for all: each picture is centre-cropped to the grid's shape and
@@ -27,6 +28,9 @@ struct FidelityBench: ParsableCommand {
 
     @Flag(help: "One JSON object per line instead of a table.")
     var json = false
+
+    @Option(help: ArgumentHelp("Colour depths to measure, among truecolor, 256, 16, 8.", valueName: "list"))
+    var colors = "truecolor,256,16,8"
 
     @Option(help: ArgumentHelp("Write each picture's crop and every renderer's cells drawn back, as PNG, into this folder.", valueName: "dir"))
     var drawBack: String?
@@ -58,6 +62,10 @@ struct FidelityBench: ParsableCommand {
             throw ValidationError("--size must be WxH, 8-400 by 4-200 (got \(size))")
         }
         let (columns, rows) = (parts[0], parts[1])
+        let depths = colors.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard !depths.isEmpty, depths.allSatisfy(Self.depths.contains) else {
+            throw ValidationError("--colors takes a list of \(Self.depths.joined(separator: ", ")) (got \(SafeText.line(colors, maxColumns: 40)))")
+        }
         var files = pictures
         if files.isEmpty {
             guard let demo = DemoFeed.directory?.appendingPathComponent("media") else { throw fail("the demo's photos are not here") }
@@ -93,7 +101,7 @@ struct FidelityBench: ParsableCommand {
             guard let png = ImageEncoder.png(crop) else { throw fail("\(file): the crop could not be written") }
             try png.write(to: cropURL)
             if let drawBack { try png.write(to: URL(fileURLWithPath: drawBack).appendingPathComponent("\(name)-source.png")) }
-            for renderer in Self.renderers(columns: columns, rows: rows, file: cropURL.path, peers: peers) {
+            for renderer in Self.renderers(columns: columns, rows: rows, file: cropURL.path, peers: peers, depths: depths) {
                 var times: [Double] = []
                 var output = Data()
                 for _ in 0..<runs {
@@ -122,11 +130,13 @@ struct FidelityBench: ParsableCommand {
     }
 
     /// Every renderer at every depth, in the order of the table.
-    static func renderers(columns: Int, rows: Int, file: String, peers: [String]) -> [Renderer] {
+    static let depths = ["truecolor", "256", "16", "8"]
+
+    static func renderers(columns: Int, rows: Int, file: String, peers: [String], depths: [String] = Self.depths) -> [Renderer] {
         let me = Bundle.main.executablePath ?? CommandLine.arguments[0]
         let grid = "\(columns)x\(rows)"
         var list: [Renderer] = []
-        for colors in ["truecolor", "256", "16"] {
+        for colors in depths {
             for symbols in CellSymbols.allCases {
                 list.append(Renderer(name: "stories-\(symbols.rawValue)", peer: "stories", symbols: symbols.rawValue, colors: colors,
                                      command: [me, "print", "--size", grid, "--colors", colors, "--symbols", symbols.rawValue, "--fit", "fill", file]))
@@ -172,7 +182,7 @@ struct FidelityBench: ParsableCommand {
     static func summary(_ results: [Result]) {
         print("\nagainst the targets (stories' best set beside the peer's best; Δ = stories − peer)")
         let pictures = results.map(\.picture).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        for colors in ["truecolor", "256", "16"] {
+        for colors in Self.depths {
             for picture in pictures {
                 let here = results.filter { $0.picture == picture && $0.renderer.colors == colors }
                 let ours = here.filter { $0.renderer.peer == "stories" }, theirs = here.filter { $0.renderer.peer != "stories" }

@@ -198,21 +198,29 @@ import Testing
         }
     }
 
-    @Test func eightColoursShadeWithColourHints() {
-        let dark = CellImage.shadedHint(RGBPixel(20, 15, 10))
-        #expect(dark.glyph == " " && dark.background == .palette(0))
-        let red = CellImage.shadedHint(RGBPixel(220, 30, 30))
-        #expect(red.foreground == .palette(1) && red.glyph != " ")
-        let skin = CellImage.shadedHint(RGBPixel(224, 172, 140))
-        #expect(skin.foreground == .palette(7), "skin reads as light, not red")
-        let white = CellImage.shadedHint(RGBPixel(250, 250, 250))
-        #expect(white.glyph == "█" && white.foreground == .palette(7))
-        #expect(CellImage.shadedHint(RGBPixel(30, 60, 200)).foreground == .palette(4))
+    /// Issue 45, point 6: eight colours go through the symbol picker as sixteen do — the
+    /// set asked for is drawn (no shade glyphs), every colour one of the eight, and a
+    /// fitted picture's backdrop is black.
+    @Test func eightColoursDrawTheSetAskedFor() {
+        var photo = RGBImage(width: 64, height: 64, fill: RGBPixel(230, 230, 230))
+        for y in 0..<64 { for x in 0..<32 { photo[x, y] = RGBPixel(200, 20, 20) } } // red left, white right
+        for symbols in [CellSymbols.half, .quad, .sextant, .octant] {
+            let cells = CellImage(photo, width: 20, height: 10, symbols: symbols, depth: .eight, fit: .fill, cellAspect: 0.5)
+            #expect(!cells.cells.contains { "░▒▓".contains($0.glyph) }, "\(symbols): no shades")
+            for cell in cells.cells {
+                for colour in [cell.foreground, cell.background] {
+                    guard case .palette(let index) = colour else { Issue.record("\(symbols): \(colour)"); continue }
+                    #expect(index < 8, "\(symbols): \(index)")
+                }
+            }
+            #expect(cells[2, 5].foreground == .palette(1) || cells[2, 5].background == .palette(1), "red is red: \(cells[2, 5])")
+            #expect(cells[17, 5].foreground == .palette(7) || cells[17, 5].background == .palette(7), "white is white")
+        }
         // A fitted picture's backdrop is black in eight colours: nothing to compete with it.
-        let photo = RGBImage(width: 30, height: 60, fill: RGBPixel(200, 200, 200))
-        let cells = CellImage(photo, width: 40, height: 10, depth: .eight, fit: .fit, cellAspect: 0.5)
-        #expect(cells[0, 5].glyph == " " && cells[0, 5].background == .palette(0))
-        #expect(cells[20, 5].glyph != " ", "the picture is shaded")
+        let tall = RGBImage(width: 30, height: 60, fill: RGBPixel(200, 200, 200))
+        let fitted = CellImage(tall, width: 40, height: 10, depth: .eight, fit: .fit, cellAspect: 0.5)
+        #expect(fitted[0, 5].foreground == .palette(0) && fitted[0, 5].background == .palette(0))
+        #expect(fitted[20, 5].foreground == .palette(7) || fitted[20, 5].background == .palette(7), "the picture is drawn")
     }
 
     @Test func theQuickHueKeepingSearchAgreesWithTheFullOne() {

@@ -187,7 +187,8 @@ import Testing
         #expect(CellImage.pixelsPerCell(symbols: .sextant, depth: .palette256, cells: 80 * 40) == (8, 12))
         #expect(CellImage.pixelsPerCell(symbols: .octant, depth: .direct, cells: 1000 * 1000) == (2, 4))
         #expect(CellImage.pixelsPerCell(symbols: .half, depth: .direct, cells: 80 * 40) == (1, 2))
-        #expect(CellImage.pixelsPerCell(symbols: .quad, depth: .eight, cells: 80 * 40) == (2, 2))
+        #expect(CellImage.pixelsPerCell(symbols: .quad, depth: .none, cells: 80 * 40) == (2, 2))
+        #expect(CellImage.pixelsPerCell(symbols: .quad, depth: .eight, cells: 80 * 40) == (8, 8), "eight colours pick symbols as sixteen do")
         // The cache's budget counts the larger decode.
         #expect(RenditionCache.budget(width: 200, height: 60, symbols: .octant) > RenditionCache.budget(width: 200, height: 60, symbols: .half))
     }
