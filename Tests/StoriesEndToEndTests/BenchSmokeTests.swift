@@ -54,14 +54,15 @@ import StoriesTestSupport
             #expect(score > 0.2 && score <= 1 && psnr > 8, "\(line)")
             ssim["\(object["symbols"] ?? "")-\(object["colors"] ?? "")"] = score
         }
-        #expect(ssim.count == 12, "four sets at three depths: \(ssim.keys.sorted())")
+        #expect(ssim.count == 16, "four sets at four depths: \(ssim.keys.sorted())")
         let half = try #require(ssim["half-truecolor"]), octant = try #require(ssim["octant-truecolor"])
         #expect(octant >= half, "octants \(octant) against half blocks \(half)")
         #expect(half > (ssim["half-16"] ?? 1), "truecolor above 16 colours")
+        #expect((ssim["quad-8"] ?? 0) > 0.2, "eight colours draw the set asked for")
         // The peers (installed by scripts/deps; a machine without them says so here).
         let chafa = try #require(peers["chafa-vhalf-truecolor"], "chafa's lines (scripts/deps installs chafa): \(result.out.prefix(300))")
         let timg = try #require(peers["timg-half-truecolor"], "timg's lines (scripts/deps installs timg)")
         #expect(abs(chafa - half) < 0.01 && abs(timg - half) < 0.01, "half blocks: stories \(half), chafa \(chafa), timg \(timg)")
-        #expect(peers.count == 9, "chafa in three sets and two palettes' two, timg in two: \(peers.keys.sorted())")
+        #expect(peers.count == 11, "chafa in three sets and three palettes' two, timg in two: \(peers.keys.sorted())")
     }
 }
