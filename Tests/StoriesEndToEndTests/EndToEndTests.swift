@@ -307,8 +307,9 @@ import Testing
         let tmux = try Tmux.runningStories(width: 100, height: 30, arguments: "--record \(recording)", stateDirectory: state)
         try tmux.waitFor(text: "⇅ wifi")
         try tmux.press("Enter")
-        // In eight colours a photo is shading with colour hints, on black beside it (fit).
-        try tmux.waitFor("a shaded photo") { $0.count > 5 && $0[5].contains { "░▒▓█".contains($0) } && !$0[5].contains("▀") }
+        // In eight colours a photo is drawn in the symbols of its set, among the eight (issue
+        // 45: no more shading), on black beside it (fit).
+        try tmux.waitFor("a photo in blocks") { $0.count > 5 && $0[5].contains { "▀▄█▌▐▖▗▘▝▙▛▜▟▚▞".contains($0) } && !$0[5].contains { "░▒▓".contains($0) } }
         let colours = try tmux.tmux(["capture-pane", "-e", "-p", "-t", tmux.session])
         #expect(!colours.contains("38;5;") && !colours.contains("38;2;"), "eight colours only")
         try tmux.press("Escape", "q")
