@@ -7,8 +7,8 @@ import StoriesCore
 /// ssh's in from foot or Ghostty has a TERM the server may not even know. In order:
 /// `COLORTERM`; the terminal's answers — a 24-bit background read back through DECRQSS (the
 /// notcurses method), `RGB` or `Tc` in its XTGETTCAP answer, its name and version from
-/// XTVERSION; inside tmux, the `RGB` feature tmux found outside; VTE's and Konsole's own
-/// variables. Nothing found: terminfo decides, as before.
+/// XTVERSION; inside tmux, the `RGB` feature tmux found outside; VTE's, Konsole's and
+/// mlterm's own variables. Nothing found: terminfo decides, as before.
 public enum DirectColourEvidence {
     /// Why the terminal is taken to show 24-bit colour, or nil when nothing says it does.
     public static func find(environment: [String: String], replies: ProbeReplies, tmux: TmuxClient?) -> String? {
@@ -30,6 +30,11 @@ public enum DirectColourEvidence {
         }
         if let vte = environment["VTE_VERSION"].flatMap({ Int($0.prefix(8)) }), vte >= 3600 { return "VTE_VERSION=\(vte) (VTE 0.36 or later)" }
         if !(environment["KONSOLE_VERSION"] ?? "").isEmpty { return "KONSOLE_VERSION is set (Konsole)" }
+        // mlterm (3.9 in Debian 12) answers neither XTVERSION nor the DECRQSS read-back, and
+        // its TERM=mlterm entry says 8 colours; it has drawn 24-bit colour since 3.1.
+        if let mlterm = environment["MLTERM"], !mlterm.isEmpty {
+            return "MLTERM=\(SafeText.line(mlterm, maxColumns: 12)) (mlterm)"
+        }
         return nil
     }
 

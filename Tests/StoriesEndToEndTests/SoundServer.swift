@@ -86,12 +86,15 @@ final class SoundServer {
     }
 
     /// Records the sink's monitor from now on, on a thread of its own (which opens the
-    /// recorder: it is used there only).
-    func listen() throws {
+    /// recorder: it is used there only). `niceness`: the thread's own (Linux gives each
+    /// thread one, and `setpriority` with 0 sets the calling thread's), so a test run's load does not
+    /// keep it from the monitor.
+    func listen(niceness: Int32? = nil) throws {
         let heard = heard, address = address
         let opened = DispatchSemaphore(value: 0)
         let failure = Heard() // empty unless it could not open
         let thread = Thread {
+            if let niceness { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
             guard let recorder = try? SoundRecorder(server: address, device: "out.monitor", rate: Heard.rate, channels: 1,
                                                     pieceMilliseconds: 5) else {
                 failure.stop()

@@ -106,6 +106,8 @@ import Testing
         #expect(DirectColourEvidence.find(environment: inside, replies: xterm, tmux: plain) == nil, "inside tmux only tmux's word counts")
         #expect(DirectColourEvidence.find(environment: ["VTE_VERSION": "7006"], replies: none, tmux: nil) != nil)
         #expect(DirectColourEvidence.find(environment: ["VTE_VERSION": "3405"], replies: none, tmux: nil) == nil)
+        #expect(DirectColourEvidence.find(environment: ["TERM": "mlterm", "MLTERM": "3.9.0"], replies: none, tmux: nil) == "MLTERM=3.9.0 (mlterm)")
+        #expect(DirectColourEvidence.find(environment: ["TERM": "mlterm", "MLTERM": ""], replies: none, tmux: nil) == nil)
     }
 
     /// A TERM with no entry is drawn as xterm-256color when the terminal answers like an

@@ -6,14 +6,39 @@ import StoriesCore
 /// scaled canvas never holds half a character.
 extension Canvas {
     /// Every cell's colours at `factor` of their brightness (1: unchanged, 0: black); the
-    /// glyphs stay. The terminal's default colours count as light grey on black.
-    public mutating func shade(_ factor: Double) {
+    /// glyphs stay. The terminal's default colours count as `defaults` has them (its
+    /// background as the display knows it: a light terminal's white darkens through greys,
+    /// not from black).
+    public mutating func shade(_ factor: Double, defaults: ShadeDefaults = .dark) {
         guard factor < 1 else { return }
         // Colours only, in place: a wide grapheme keeps both its cells.
-        for index in cells.indices { setStyle(at: index, Self.shaded(cells[index].style, factor)) }
+        for index in cells.indices { setStyle(at: index, Self.shaded(cells[index].style, factor, defaults: defaults)) }
     }
 
-    static func shaded(_ style: Style, _ factor: Double) -> Style {
+    /// What the terminal's default text and background colours are taken to be when they
+    /// are darkened (they have to become real colours to be darker).
+    public struct ShadeDefaults: Equatable, Sendable {
+        public var foreground: (UInt8, UInt8, UInt8)
+        public var background: (UInt8, UInt8, UInt8)
+        public static let dark = ShadeDefaults(foreground: (208, 208, 208), background: (0, 0, 0))
+
+        public init(foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+            self.foreground = foreground
+            self.background = background
+        }
+
+        /// As the display has them: its background, and black or light grey text on it.
+        public init(_ display: Display) {
+            let b = display.background
+            self.init(foreground: display.isLight ? (0, 0, 0) : (208, 208, 208), background: (b.red, b.green, b.blue))
+        }
+
+        public static func == (a: ShadeDefaults, b: ShadeDefaults) -> Bool {
+            a.foreground == b.foreground && a.background == b.background
+        }
+    }
+
+    static func shaded(_ style: Style, _ factor: Double, defaults: ShadeDefaults = .dark) -> Style {
         func scale(_ color: Color, default light: (UInt8, UInt8, UInt8)) -> Color {
             let (r, g, b): (UInt8, UInt8, UInt8)
             switch color {
@@ -25,8 +50,8 @@ extension Canvas {
             return .rgb(UInt8(Double(r) * f), UInt8(Double(g) * f), UInt8(Double(b) * f))
         }
         var copy = style
-        copy.foreground = scale(style.foreground, default: (208, 208, 208))
-        copy.background = style.background == .default && factor >= 0.999 ? .default : scale(style.background, default: (0, 0, 0))
+        copy.foreground = scale(style.foreground, default: defaults.foreground)
+        copy.background = style.background == .default && factor >= 0.999 ? .default : scale(style.background, default: defaults.background)
         return copy
     }
 

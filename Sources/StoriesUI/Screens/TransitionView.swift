@@ -68,7 +68,7 @@ public enum TransitionView {
                            banners: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
         HomeScreen.render(state, into: &canvas, banners: banners)
-        canvas.shade(1 - 0.75 * max(0, min(1, backdrop)))
+        canvas.shade(1 - 0.75 * max(0, min(1, backdrop)), defaults: Canvas.ShadeDefaults(state.display))
         var face = Canvas(width: width, height: height)
         face.reordersText = canvas.reordersText
         ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
@@ -89,8 +89,9 @@ public enum TransitionView {
         let seam = Int((Double(width) * (fromRight ? 1 - t : t)).rounded())
         let left = fromRight ? (leavingFace, t) : (arrivingFace, 1 - t)
         let right = fromRight ? (arrivingFace, 1 - t) : (leavingFace, t)
-        drawFace(left.0, turnedAway: left.1, columns: 0..<seam, outerEdgeOnLeft: true, into: &canvas)
-        drawFace(right.0, turnedAway: right.1, columns: seam..<width, outerEdgeOnLeft: false, into: &canvas)
+        let defaults = Canvas.ShadeDefaults(state.display)
+        drawFace(left.0, turnedAway: left.1, columns: 0..<seam, outerEdgeOnLeft: true, defaults: defaults, into: &canvas)
+        drawFace(right.0, turnedAway: right.1, columns: seam..<width, outerEdgeOnLeft: false, defaults: defaults, into: &canvas)
     }
 
     private static func face(_ state: AppState, _ viewer: ViewerState, width: Int, height: Int,
@@ -111,7 +112,7 @@ public enum TransitionView {
     /// the viewer: its outer edge loses up to a sixth of the height at each end and up to
     /// 70% of its light.
     private static func drawFace(_ source: Canvas?, turnedAway: Double, columns: Range<Int>, outerEdgeOnLeft: Bool,
-                                 into canvas: inout Canvas) {
+                                 defaults: Canvas.ShadeDefaults, into canvas: inout Canvas) {
         let height = canvas.height
         let faceWidth = columns.count
         guard faceWidth > 0 else { return }
@@ -135,7 +136,7 @@ public enum TransitionView {
                 let sx = (tx - columns.lowerBound) * source.width / faceWidth
                 let sy = (ty - top) * source.height / (bottom - top)
                 let (grapheme, style) = Canvas.sample(picture ?? source, x: sx, y: sy)
-                canvas.put(grapheme, width: 1, x: tx, y: ty, style: light < 0.999 ? Canvas.shaded(style, light) : style)
+                canvas.put(grapheme, width: 1, x: tx, y: ty, style: light < 0.999 ? Canvas.shaded(style, light, defaults: defaults) : style)
             }
         }
         // Its text at its own size, on the row its face puts it at the run's middle, cut
@@ -150,7 +151,7 @@ public enum TransitionView {
             return top + y * (bottom - top) / source.height
         }, restyle: { tx, style in
             let light = edges(min(max(tx, columns.lowerBound), columns.upperBound - 1)).light
-            return light < 0.999 ? Canvas.shaded(style, light) : style
+            return light < 0.999 ? Canvas.shaded(style, light, defaults: defaults) : style
         })
     }
 }
