@@ -36,12 +36,33 @@ public enum Contrast {
         return (r, g, b)
     }
 
+    /// The contrast of `color` as text on `background`. Bold text at 8 and 16 colours in one
+    /// of the first eight is shown bright by some terminals (xterm's `boldColors`, the Linux
+    /// console) and as it is by others (kitty): it has to read either way, so the lesser
+    /// counts (xterm showed a bold black "3 new" as #7f7f7f on cyan: 2.0:1).
+    public static func ratio(of color: Color, bold: Bool, on background: RGB8, depth: ColorDepth, fallback: RGB8) -> Double {
+        let plain = ratio(shown(color, depth: depth, fallback: fallback), background)
+        guard bold, let brightened = brightenedByBold(color, depth: depth) else { return plain }
+        return min(plain, ratio(brightened, background))
+    }
+
+    /// What a terminal that shows bold as bright shows for `color`, where that differs.
+    public static func brightenedByBold(_ color: Color, depth: ColorDepth) -> RGB8? {
+        guard depth == .eight || depth == .sixteen else { return nil }
+        let number = ColorMapping.terminalColor(color, depth: depth)
+        guard (0...7).contains(number) else { return nil }
+        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(number + 8))
+        return (r, g, b)
+    }
+
     /// `color`, or the colour nearest it that shows at least `minimum`:1 against
-    /// `background` at `depth` (the most contrast there is when none does).
+    /// `background` at `depth` (the most contrast there is when none does). `bold`: as text
+    /// in bold, which reads both as it is and brightened (`ratio(of:bold:…)`).
     public static func readable(_ color: Color, on background: RGB8, minimum: Double, depth: ColorDepth,
-                                fallback: RGB8) -> Color {
+                                fallback: RGB8, bold: Bool = false) -> Color {
         let wanted = shown(color, depth: depth, fallback: fallback)
-        guard depth != .none, ratio(wanted, background) < minimum else { return color }
+        guard depth != .none,
+              ratio(of: color, bold: bold, on: background, depth: depth, fallback: fallback) < minimum else { return color }
         // Nearest by weighted RGB, with a grey kept grey and a hue kept as near as it goes
         // (a light grey must not turn yellow to read on purple).
         func chroma(_ c: RGB8) -> Int { Int(max(c.r, c.g, c.b)) - Int(min(c.r, c.g, c.b)) }
@@ -70,7 +91,7 @@ public enum Contrast {
         var strongest = (index: candidates.lowerBound, ratio: 0.0)
         for index in candidates {
             let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
-            let r2 = ratio((r, g, b), background)
+            let r2 = ratio(of: .palette(UInt8(index)), bold: bold, on: background, depth: depth, fallback: fallback)
             if r2 > strongest.ratio { strongest = (index, r2) }
             guard r2 >= minimum else { continue }
             let d = distance((r, g, b))

@@ -57,11 +57,12 @@ import Testing
                       !(0x2580...0x259F).contains(scalar.value) else { continue }
                 let minimum = (0x2500...0x257F).contains(scalar.value) ? Contrast.mark : Contrast.text
                 let reversed = cell.style.attributes.contains(.reverse)
-                let text = Contrast.shown(reversed ? cell.style.background : cell.style.foreground, depth: depth,
-                                          fallback: reversed ? background.tuple : foreground)
                 let under = Contrast.shown(reversed ? cell.style.foreground : cell.style.background, depth: depth,
                                            fallback: reversed ? foreground : background.tuple)
-                let ratio = Contrast.ratio(text, under)
+                // Bold text at 8 and 16 colours has to read shown bright too (xterm's boldColors).
+                let ratio = Contrast.ratio(of: reversed ? cell.style.background : cell.style.foreground,
+                                           bold: cell.style.attributes.contains(.bold) && !reversed, on: under, depth: depth,
+                                           fallback: reversed ? background.tuple : foreground)
                 if ratio < minimum - 0.005 { problems.append("'\(grapheme)' at \(x),\(y): \(String(format: "%.2f", ratio)):1") }
             }
         }

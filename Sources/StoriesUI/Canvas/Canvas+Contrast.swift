@@ -42,12 +42,19 @@ extension Canvas {
         let under = reversed ? style.foreground : style.background
         let textDefault = reversed ? background : foreground
         let underShown = Contrast.shown(under, depth: depth, fallback: reversed ? foreground : background)
-        let fixed = Contrast.readable(text, on: underShown, minimum: minimum, depth: depth, fallback: textDefault)
+        let bold = style.attributes.contains(.bold) && !reversed
+        let fixed = Contrast.readable(text, on: underShown, minimum: minimum, depth: depth, fallback: textDefault, bold: bold)
+        if bold, Contrast.ratio(of: fixed, bold: true, on: underShown, depth: depth, fallback: textDefault) < minimum {
+            // No colour of this depth reads both as it is and shown bright (bold black on
+            // white is xterm's grey, 3.9:1): the text loses its bold here, not its colour.
+            var plain = style
+            plain.attributes.remove(.bold)
+            return readable(plain, minimum: minimum, depth: depth, background: background, foreground: foreground)
+        }
         guard fixed != text else { return style }
         var copy = style
         if reversed { copy.background = fixed } else { copy.foreground = fixed }
-        let shown = Contrast.shown(fixed, depth: depth, fallback: textDefault)
-        if Contrast.ratio(shown, underShown) < minimum, under != .default {
+        if Contrast.ratio(of: fixed, bold: bold, on: underShown, depth: depth, fallback: textDefault) < minimum, under != .default {
             // No colour of this depth reads on that one (8 colours on a magenta card): the
             // text goes on the terminal's own background instead.
             let plain = Style(foreground: text, background: .default, attributes: style.attributes.subtracting(.reverse))
