@@ -18,31 +18,26 @@ extension Canvas {
     /// What the terminal's default text and background colours are taken to be when they
     /// are darkened (they have to become real colours to be darker).
     public struct ShadeDefaults: Equatable, Sendable {
-        public var foreground: (UInt8, UInt8, UInt8)
-        public var background: (UInt8, UInt8, UInt8)
-        public static let dark = ShadeDefaults(foreground: (208, 208, 208), background: (0, 0, 0))
+        public var foreground: RGB
+        public var background: RGB
+        public static let dark = ShadeDefaults(foreground: RGB(208, 208, 208), background: Display.dark)
 
-        public init(foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+        public init(foreground: RGB, background: RGB) {
             self.foreground = foreground
             self.background = background
         }
 
         /// As the display has them: its background, and black or light grey text on it.
         public init(_ display: Display) {
-            let b = display.background
-            self.init(foreground: display.isLight ? (0, 0, 0) : (208, 208, 208), background: (b.red, b.green, b.blue))
-        }
-
-        public static func == (a: ShadeDefaults, b: ShadeDefaults) -> Bool {
-            a.foreground == b.foreground && a.background == b.background
+            self.init(foreground: display.isLight ? RGB(0, 0, 0) : RGB(208, 208, 208), background: display.background)
         }
     }
 
     static func shaded(_ style: Style, _ factor: Double, defaults: ShadeDefaults = .dark) -> Style {
-        func scale(_ color: Color, default light: (UInt8, UInt8, UInt8)) -> Color {
+        func scale(_ color: Color, default light: RGB) -> Color {
             let (r, g, b): (UInt8, UInt8, UInt8)
             switch color {
-            case .default: (r, g, b) = light
+            case .default: (r, g, b) = (light.red, light.green, light.blue)
             case .rgb(let red, let green, let blue): (r, g, b) = (red, green, blue)
             case .palette(let index): (r, g, b) = ColorMapping.rgb(ofPaletteIndex: index)
             }
