@@ -65,11 +65,10 @@ public struct CellImage: Equatable, Sendable {
 
     /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
     /// `height × pixelsPerCell.y`: each cell through the `SymbolPicker` (the symbol and two
-    /// colours with the least error; in 256 and 16 colours the nearest palette pair, never
+    /// colours with the least error; in 256 colours the nearest palette pair, never
     /// dithered — an ordered dither covered smooth photos in specks and lowered every
-    /// measure of likeness, `stories bench fidelity`). Eight colours go the same way, among
-    /// the eight (shade glyphs in the nearest hue, as before issue 45, fell far below chafa's
-    /// `-c 8`: SSIM 0.29–0.42 against 0.49–0.71 on the demo's photos).
+    /// measure of likeness, `stories bench fidelity`; in 16 and 8 every pair of the palette,
+    /// scored by likeness in luma and RGB error, `SymbolPicker.shortPaletteCell`).
     /// `subject` (output pixels) is where a fitted picture lies over its backdrop: in 256
     /// colours the backdrop is one flat colour (its blur would band into rings), in 16 or 8
     /// colours or none it is black (a grey or shaded backdrop only competes with the picture).

@@ -8,11 +8,10 @@ import StoriesCells
 /// The error is weighed towards brightness (Rec. 601 luma weights, red 0.299, green 0.587,
 /// blue 0.114, on gamma-encoded values): the eye follows edges of light and dark far more
 /// than of hue, and a mean of encoded values is what a terminal's two colours can show. In
-/// 256 and 16 colours each mean's two nearest palette colours are tried in pairs (the
-/// error there counts luma differences once more, so a short palette keeps light and dark
-/// where it cannot keep hue), each sub-pixel given again to the nearer of the pair, and a
-/// plain cell in the whole's nearest colour is kept when it is nearer still: no dithering,
-/// so a smooth area is never covered in a pattern.
+/// 256 colours each mean's two nearest palette colours are tried in pairs, each sub-pixel
+/// given again to the nearer of the pair, and a plain cell in the whole's nearest colour is
+/// kept when it is nearer still: no dithering, so a smooth area is never covered in a
+/// pattern. Eight and sixteen colours search every pair instead (`shortPaletteCell`).
 struct SymbolPicker {
     let symbols: CellSymbols
     let depth: ColorDepth
@@ -27,6 +26,8 @@ struct SymbolPicker {
     let lumaWeight: Float
     /// Every split (stills); otherwise only the cuts by luma (video, `walkSplitsByLuma`).
     let exhaustive: Bool
+    /// In 8 and 16 colours, the whole search's cost (`shortPaletteCell`); nil otherwise.
+    let shortCost: ShortCost?
 
     init(symbols: CellSymbols, depth: ColorDepth, exhaustive: Bool = true) {
         self.exhaustive = exhaustive
@@ -35,17 +36,20 @@ struct SymbolPicker {
         self.symbols = symbols
         self.depth = depth
         // Measured (`stories bench fidelity`, weights 0–8): more luma keeps SSIM, less keeps
-        // PSNR. These keep both at or above chafa's on the demo's photos but the smooth
-        // orange retina, where no weight keeps both (256: SSIM +0.000, PSNR −0.02 dB; 16:
-        // chafa's flood of red is 0.5 dB nearer in PSNR, far behind in SSIM).
-        lumaWeight = depth == .palette256 ? 0.1 : 3.0
+        // PSNR. This keeps both at or above chafa's on the demo's photos but the smooth
+        // orange retina, where no weight keeps both (SSIM +0.000, PSNR −0.02 dB).
+        lumaWeight = 0.1
         let (px, py) = symbols.pixelsPerCell
         count = px * py
+        shortCost = depth == .eight || depth == .sixteen
+            ? ShortCost(palette: (0..<(depth == .eight ? 8 : 16)).map(Self.rgb), lumaWeight: Self.shortLumaWeight,
+                        rgbShare: Self.shortRGBShare) : nil
     }
 
     /// The cell for sub-pixels `r`, `g`, `b` (row by row, `count` of each).
     mutating func cell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> ImageCell {
-        cell(r, g, b, mask: bestSplit(r, g, b).mask)
+        if let shortCost { return shortGridCell(r, g, b, cost: shortCost) }
+        return cell(r, g, b, mask: bestSplit(r, g, b).mask)
     }
 
     /// The split of the sub-pixels whose two means leave the least error (0: one colour),
@@ -87,10 +91,19 @@ struct SymbolPicker {
                     columnSums[3 * x] += r[at]; columnSums[3 * x + 1] += g[at]; columnSums[3 * x + 2] += b[at]
                 }
             }
-            for i in 0..<n { sr[i] /= k; sg[i] /= k; sb[i] /= k }
-            let grid = bestSplit(sr, sg, sb)
             var total: (Float, Float, Float) = (0, 0, 0)
             for y in 0..<rows { total.0 += rowSums[3 * y]; total.1 += rowSums[3 * y + 1]; total.2 += rowSums[3 * y + 2] }
+            if let shortCost {
+                var squares: Float = 0
+                for i in 0..<(8 * rows) {
+                    let y = ShortCost.luma((r[i], g[i], b[i]))
+                    squares += y * y
+                }
+                return shortFineCell(sums: (sr, sg, sb), partSize: k, rowSums: rowSums, columnSums: columnSums, rows: rows,
+                                     total: total, lumaSquares: squares, cost: shortCost)
+            }
+            for i in 0..<n { sr[i] /= k; sg[i] /= k; sb[i] /= k }
+            let grid = bestSplit(sr, sg, sb)
             // The best cut at an eighth, across (t: rows of eighths above it) or down (t: columns left of it).
             var best = (score: k * max(grid.score, grid.whole) + 1e-3 * all, across: true, t: 0)
             // Across, at the eighths that fall between rows of fine pixels (every one at 8 or
@@ -367,5 +380,5 @@ struct SymbolPicker {
 
     /// A cell of one colour: `▀` in both colours for half blocks (as every half-block cell
     /// is drawn), `█` otherwise.
-    private var solid: Character { symbols == .half ? "▀" : "█" }
+    var solid: Character { symbols == .half ? "▀" : "█" }
 }

@@ -1,0 +1,234 @@
+import StoriesCells
+
+/// Eight and sixteen colours: the whole search, not a split chosen first and colours after.
+/// With so few colours the best split of the means is often one no pair of palette colours
+/// can show (a dark-red edge on maroon, in black and red, is a different edge), so every pair
+/// of the palette is tried on every sub-pixel — each sub-pixel takes the nearer of the two,
+/// which is a pattern every set can draw — and on every cut at an eighth, where each part
+/// takes its own nearest; a plain cell in one colour as well. The least error wins: the
+/// exact best cell for the cost below, in 120 pairs × 8 sub-pixels at sixteen colours.
+///
+/// A part's error in colour `c` comes from its sum alone: Σ (p − c)ᵀ M (p − c) is
+/// Σ pᵀ M p − 2 cᵀ M S + k cᵀ M c, and the first term is the same whatever colour the part
+/// is given, so it is left out of every candidate alike.
+extension SymbolPicker {
+    /// The short-palette cost's quadratic form: plain RGB error (what PSNR measures), and
+    /// the difference in luma `shortLumaWeight` times more (what SSIM follows).
+    struct ShortCost {
+        /// The palette colours (8 or 16), and for each, M c and cᵀ M c.
+        let colors: [(Float, Float, Float)]
+        let weighted: [(Float, Float, Float)]
+        let own: [Float]
+
+        init(palette: [(Float, Float, Float)], lumaWeight: Float, rgbShare: Float) {
+            colors = palette
+            let (wr, wg, wb) = SymbolPicker.weights
+            // M = α I / 3 + (1 − α) diag(w) + λ y yᵀ, w and y the luma weights.
+            let a = rgbShare / 3, o = 1 - rgbShare
+            func times(_ c: (Float, Float, Float)) -> (Float, Float, Float) {
+                let y = lumaWeight * (wr * c.0 + wg * c.1 + wb * c.2)
+                return (a * c.0 + o * wr * c.0 + wr * y, a * c.1 + o * wg * c.1 + wg * y, a * c.2 + o * wb * c.2 + wb * y)
+            }
+            weighted = palette.map(times)
+            own = zip(palette, weighted).map { c, m in c.0 * m.0 + c.1 * m.1 + c.2 * m.2 }
+            lumas = palette.map(Self.luma)
+            squares = palette.map { $0.0 * $0.0 + $0.1 * $0.1 + $0.2 * $0.2 }
+        }
+
+        /// Each colour's luma and squared length (for `ShortScore`).
+        let lumas: [Float]
+        let squares: [Float]
+
+        @inline(__always)
+        static func luma(_ c: (Float, Float, Float)) -> Float {
+            let (wr, wg, wb) = SymbolPicker.weights
+            return wr * c.0 + wg * c.1 + wb * c.2
+        }
+
+        /// The three colours nearest a part of `size` pixels summing to `s`.
+        func nearestThree(sum s: (Float, Float, Float), size: Float) -> (Int, Int, Int) {
+            let far = Float.greatestFiniteMagnitude
+            var first = (far, 0), second = (far, 0), third = (far, 0)
+            for c in colors.indices {
+                let e = (error(c, sum: s, size: size), c)
+                if e.0 < first.0 { third = second; second = first; first = e
+                } else if e.0 < second.0 { third = second; second = e
+                } else if e.0 < third.0 { third = e }
+            }
+            return (first.1, second.1, third.1)
+        }
+
+        /// A part of `size` pixels summing to `s`: its error in colour `c`, less the part's own constant.
+        @inline(__always)
+        func error(_ c: Int, sum s: (Float, Float, Float), size: Float) -> Float {
+            let m = weighted[c]
+            return size * own[c] - 2 * (m.0 * s.0 + m.1 * s.1 + m.2 * s.2)
+        }
+    }
+
+    /// How much more a luma difference counts than an RGB one in 8 and 16 colours, and how
+    /// much of the rest is plain RGB (against the luma-weighted channels): the cost a part's
+    /// nearer colour is chosen by. Measured with `stories bench fidelity --colors 16,8`
+    /// (docs/architecture.md): RGB share 0–1, luma 1–8.
+    static let shortLumaWeight: Float = 1
+    static let shortRGBShare: Float = 1
+
+    /// The best cell of the set for the grid's `n` parts (their sums and sizes), and, when
+    /// `cuts` is given, the cuts at eighths (each part below or left of the cut: its sum and
+    /// size, and the glyph drawing it). `total`/`all`: the whole cell's sum and size;
+    /// `lumaSquares`: the sum of its pixels' squared luma (their spread, for the score).
+    func shortPaletteCell(parts: UnsafePointer<(Float, Float, Float)>, sizes: UnsafePointer<Float>, n: Int,
+                          cuts: [(sum: (Float, Float, Float), size: Float, glyph: Character)],
+                          total: (Float, Float, Float), all: Float, lumaSquares: Float, cost: ShortCost) -> ImageCell {
+        let colors = cost.colors.count
+        let score = ShortScore(cost: cost, total: total, all: all, lumaSquares: lumaSquares)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * colors) { e -> ImageCell in
+            guard let e = e.baseAddress else { return ImageCell(glyph: " ", foreground: .default, background: .default) }
+            for s in 0..<n {
+                for c in 0..<colors { e[s * colors + c] = cost.error(c, sum: parts[s], size: sizes[s]) }
+            }
+            // One colour.
+            var best = (score: Float.greatestFiniteMagnitude, glyph: solid, fg: 0, bg: 0)
+            for c in 0..<colors {
+                var tally = ShortScore.Tally()
+                tally.add(c, sum: total, size: all, cost: cost)
+                let j = score.of(tally)
+                if j < best.score { best = (j, solid, c, c) }
+            }
+            // Every pair on the grid: each part the nearer of the two.
+            for a in 0..<colors {
+                for z in (a + 1)..<max(a + 1, colors) {
+                    var tally = ShortScore.Tally(), mask = 0
+                    for s in 0..<n {
+                        let c = e[s * colors + a] < e[s * colors + z] ? a : z
+                        if c == a { mask |= 1 << s }
+                        tally.add(c, sum: parts[s], size: sizes[s], cost: cost)
+                    }
+                    guard mask != 0, mask != (1 << n) - 1 else { continue }
+                    let j = score.of(tally)
+                    guard j < best.score - 1e-5 else { continue }
+                    // Half blocks are always `▀`, the top in front (as every half-block cell is drawn).
+                    best = symbols == .half && mask == 2 ? (j, "▀", z, a) : (j, Self.glyph(mask, symbols), a, z)
+                }
+            }
+            // Every cut: each part among its three nearest.
+            for cut in cuts {
+                let rest = (total.0 - cut.sum.0, total.1 - cut.sum.1, total.2 - cut.sum.2), restSize = all - cut.size
+                let fronts = cost.nearestThree(sum: cut.sum, size: cut.size), backs = cost.nearestThree(sum: rest, size: restSize)
+                for f in [fronts.0, fronts.1, fronts.2] {
+                    for b in [backs.0, backs.1, backs.2] where f != b {
+                        var tally = ShortScore.Tally()
+                        tally.add(f, sum: cut.sum, size: cut.size, cost: cost)
+                        tally.add(b, sum: rest, size: restSize, cost: cost)
+                        let j = score.of(tally)
+                        guard j < best.score - 1e-5 else { continue }
+                        best = (j, cut.glyph, f, b)
+                    }
+                }
+            }
+            return ImageCell(glyph: best.glyph, foreground: .palette(UInt8(best.fg)), background: .palette(UInt8(best.bg)))
+        }
+    }
+}
+
+/// How good a short-palette cell is: its structural likeness in luma, as SSIM measures it
+/// within the cell (means, spreads and their covariance: a dark navy sky drawn black has
+/// lost all of it, drawn blue little), and its RGB error, as PSNR measures it, `rgbWeight`
+/// times. The less, the better.
+struct ShortScore {
+    static let c1: Float = 6.5025, c2: Float = 58.5225
+    /// Measured 3–30: more keeps PSNR, less SSIM (docs/architecture.md).
+    static let rgbWeight: Float = 5
+    let all: Float, meanX: Float, varianceX: Float
+
+    init(cost: SymbolPicker.ShortCost, total: (Float, Float, Float), all: Float, lumaSquares: Float) {
+        self.all = all
+        meanX = SymbolPicker.ShortCost.luma(total) / all
+        varianceX = max(0, lumaSquares / all - meanX * meanX)
+    }
+
+    /// The sums over a candidate's parts.
+    struct Tally {
+        var y: Float = 0, yy: Float = 0, xy: Float = 0, rgb: Float = 0
+
+        @inline(__always)
+        mutating func add(_ c: Int, sum s: (Float, Float, Float), size: Float, cost: SymbolPicker.ShortCost) {
+            let yc = cost.lumas[c]
+            y += size * yc
+            yy += size * yc * yc
+            xy += SymbolPicker.ShortCost.luma(s) * yc
+            let p = cost.colors[c]
+            rgb += size * cost.squares[c] - 2 * (p.0 * s.0 + p.1 * s.1 + p.2 * s.2)
+        }
+    }
+
+    @inline(__always)
+    func of(_ t: Tally) -> Float {
+        let meanY = t.y / all
+        let varianceY = max(0, t.yy / all - meanY * meanY)
+        let covariance = t.xy / all - meanX * meanY
+        let l = (2 * meanX * meanY + Self.c1) / (meanX * meanX + meanY * meanY + Self.c1)
+        let cs = (2 * covariance + Self.c2) / (varianceX + varianceY + Self.c2)
+        return (1 - l * cs) + Self.rgbWeight * t.rgb / (3 * all * 65025)
+    }
+}
+
+extension SymbolPicker {
+    /// A still's cell in 8 or 16 colours from its fine pixels' sums: the grid's parts (each
+    /// `partSize` pixels), and the cuts at eighths from the rows' and columns' sums (8
+    /// across, `rows` down) — across only where an eighth falls between rows of fine pixels.
+    func shortFineCell(sums: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                       partSize: Float, rowSums: UnsafeMutablePointer<Float>, columnSums: UnsafeMutablePointer<Float>,
+                       rows: Int, total: (Float, Float, Float), lumaSquares: Float, cost: ShortCost) -> ImageCell {
+        let n = count, all = Float(8 * rows)
+        var cuts: [(sum: (Float, Float, Float), size: Float, glyph: Character)] = []
+        cuts.reserveCapacity(14)
+        // Across: the glyph draws what is below the cut (a lower block of 8 − t eighths).
+        var below = total
+        for y in 0..<(rows - 1) {
+            below.0 -= rowSums[3 * y]; below.1 -= rowSums[3 * y + 1]; below.2 -= rowSums[3 * y + 2]
+            guard 8 * (y + 1) % rows == 0 else { continue }
+            let t = 8 * (y + 1) / rows
+            cuts.append((below, Float(8 * (rows - y - 1)), Character(Unicode.Scalar(0x2580 + UInt32(8 - t)) ?? " ")))
+        }
+        // Down: the glyph draws what is left of the cut (a left block of t eighths).
+        var left: (Float, Float, Float) = (0, 0, 0)
+        for x in 0..<7 {
+            left.0 += columnSums[3 * x]; left.1 += columnSums[3 * x + 1]; left.2 += columnSums[3 * x + 2]
+            cuts.append((left, Float(rows * (x + 1)), Character(Unicode.Scalar(0x2590 - UInt32(x + 1)) ?? " ")))
+        }
+        return withUnsafeTemporaryAllocation(of: (Float, Float, Float).self, capacity: n) { parts in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sizes in
+                guard let parts = parts.baseAddress, let sizes = sizes.baseAddress else {
+                    return ImageCell(glyph: " ", foreground: .default, background: .default)
+                }
+                for i in 0..<n { parts[i] = (sums.0[i], sums.1[i], sums.2[i]); sizes[i] = partSize }
+                return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: cuts, total: total, all: all, lumaSquares: lumaSquares,
+                                        cost: cost)
+            }
+        }
+    }
+}
+
+extension SymbolPicker {
+    /// A cell in 8 or 16 colours from the set's grid of sub-pixels (a video frame, a BlurHash).
+    func shortGridCell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, cost: ShortCost) -> ImageCell {
+        let n = count
+        return withUnsafeTemporaryAllocation(of: (Float, Float, Float).self, capacity: n) { parts in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sizes in
+                guard let parts = parts.baseAddress, let sizes = sizes.baseAddress else {
+                    return ImageCell(glyph: " ", foreground: .default, background: .default)
+                }
+                var total: (Float, Float, Float) = (0, 0, 0), squares: Float = 0
+                for i in 0..<n {
+                    parts[i] = (r[i], g[i], b[i]); sizes[i] = 1
+                    total.0 += r[i]; total.1 += g[i]; total.2 += b[i]
+                    let y = ShortCost.luma(parts[i])
+                    squares += y * y
+                }
+                return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: [], total: total, all: Float(n),
+                                        lumaSquares: squares, cost: cost)
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import StoriesCells
+import Testing
+@testable import StoriesMedia
+
+/// Issue 45, point 6: eight and sixteen colours search every pair of the palette.
+@Suite struct EveryPairTests {
+    static func rgb(_ index: Int) -> RGBPixel {
+        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+        return RGBPixel(r, g, b)
+    }
+
+    /// A cell drawn in two palette colours in any pattern comes back exactly: that pattern,
+    /// those colours — in the grid (sub-pixels) and from fine pixels, in 8 and 16 colours.
+    @Test(arguments: [ColorDepth.eight, .sixteen])
+    func aCellInTwoPaletteColoursComesBackExactly(depth: ColorDepth) {
+        let colours = depth == .eight ? 8 : 16
+        for (mask, front, back) in [(0b1001_0110, 1, 7), (0b0000_0001, 4, 0), (0b1110_1101, 3, 5), (0b0101_1010, 2, colours - 1)] {
+            var grid = RGBImage(width: 2, height: 4)
+            for i in 0..<8 { grid[i % 2, i / 2] = Self.rgb(mask & 1 << i != 0 ? front : back) }
+            let cell = CellImage(pixels: grid, symbols: .octant, depth: depth)[0, 0]
+            // That pattern in front, or its inverse with the colours swapped: the same picture.
+            let asDrawn = ImageCell(glyph: SymbolPicker.glyph(mask, .octant), foreground: .palette(UInt8(front)), background: .palette(UInt8(back)))
+            let inverse = ImageCell(glyph: SymbolPicker.glyph(255 ^ mask, .octant), foreground: .palette(UInt8(back)),
+                                    background: .palette(UInt8(front)))
+            #expect(cell == asDrawn || cell == inverse, "\(cell)")
+            // The same cell at 8×8 fine pixels: each sub-pixel 4 across, 2 down.
+            var fine = RGBImage(width: 8, height: 8)
+            for y in 0..<8 { for x in 0..<8 { fine[x, y] = grid[x / 4, y / 2] } }
+            let fineCell = CellImage(pixels: fine, symbols: .octant, depth: depth, fine: true)[0, 0]
+            #expect(fineCell == cell)
+        }
+    }
+
+    /// A line a few eighths from the top is placed by a cut at an eighth, in palette colours.
+    @Test func anEdgeBetweenTheGridsRowsIsCutAtItsEighth() {
+        var fine = RGBImage(width: 8, height: 8)
+        for y in 0..<8 { for x in 0..<8 { fine[x, y] = Self.rgb(y < 3 ? 4 : 3) } }
+        let cell = CellImage(pixels: fine, symbols: .octant, depth: .eight, fine: true)[0, 0]
+        #expect(cell == ImageCell(glyph: "▅", foreground: .palette(3), background: .palette(4)))
+    }
+
+    /// A dark navy sky is blue in eight colours, not black: black keeps nothing of its
+    /// light (SSIM's luminance term near 0), though black is nearer in plain RGB.
+    @Test func aDarkColourIsNotDrawnBlackWhereABlueKeepsItsLight() {
+        var grid = RGBImage(width: 2, height: 4)
+        for i in 0..<8 { grid[i % 2, i / 2] = RGBPixel(30, 40, 80) }
+        let cell = CellImage(pixels: grid, symbols: .octant, depth: .eight)[0, 0]
+        #expect(cell.background == .palette(4) || cell.foreground == .palette(4), "\(cell)")
+        #expect(cell.background != .palette(0) && cell.foreground != .palette(0), "\(cell)")
+    }
+}
