@@ -47,6 +47,7 @@ extension TerminalApp {
             background = colour
             changed = true
         }
+        if replies.paletteAnswers != before.paletteAnswers { changed = true }
         if replies.cellPixels?.width != before.cellPixels?.width || replies.cellPixels?.height != before.cellPixels?.height { changed = true }
         if changed { engine.setDisplay(display) }
     }

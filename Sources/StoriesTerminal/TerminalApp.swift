@@ -66,6 +66,7 @@ public final class TerminalApp {
                               graphics: terminal.graphics, cellPixels: cell)
         display.movingPixels = movingPixels
         if terminal.graphics == .sixel { display.largestPicture = sixelLimit }
+        display.palette = replies.palette(defaults: paletteDefaults)
         return display
     }
     /// The largest sixel picture the terminal takes (XTSMGRAPHICS), when it is smaller than
@@ -74,6 +75,8 @@ public final class TerminalApp {
     private var sixelLimit: PixelArea?
     /// Whether video frames are still shown in real pixels (until the terminal falls behind).
     private var movingPixels = true
+    /// The 16 colours of the terminal's kind, for those OSC 4 does not answer.
+    private let paletteDefaults = TerminalPalette.defaults(term: ProcessInfo.processInfo.environment["TERM"] ?? "")
 
     /// `--step`: where the replay is, on its virtual clock.
     var stepper: Stepper?

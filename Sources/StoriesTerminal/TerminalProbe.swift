@@ -27,9 +27,7 @@ public enum TerminalProbe {
     /// title, screen its hardstatus line) are not sent: tmux says what is outside it
     /// (`TmuxClient`). The Linux console reads `ESC P` as a palette change: no DCS or APC.
     public static func burst(environment: [String: String]) -> String {
-        let term = environment["TERM"] ?? ""
-        let multiplexed = TmuxClient.inside(environment) || !(environment["STY"] ?? "").isEmpty || term.hasPrefix("screen")
-        let strings = !multiplexed && !term.hasPrefix("linux")
+        let strings = sendsStrings(environment)
         let (r, g, b) = directColourProbe
         var queries: [String] = []
         if strings {
@@ -45,11 +43,32 @@ public enum TerminalProbe {
             "\u{1B}[?2;1;0S", // XTSMGRAPHICS: the largest sixel picture
             "\u{1B}[16t", // the cell size in pixels
             "\u{1B}]11;?\u{1B}\\", // the background colour
+        ]
+        if asksPalette(environment) {
+            // OSC 4: the 16 colours, each answered on its own.
+            queries.append("\u{1B}]4;" + (0..<16).map { "\($0);?" }.joined(separator: ";") + "\u{1B}\\")
+        }
+        queries += [
             "\u{1B}[?1006$p", // DECRQM: SGR mouse reports
             "\u{1B}[?1004$p", // DECRQM: focus reports
             "\u{1B}[c", // DA1: its attributes (4: sixel), and the end of the answers
         ]
         return queries.joined()
+    }
+
+    /// Whether strings (DCS, APC, OSC 4) are sent: not inside tmux or GNU screen, not to the
+    /// Linux console.
+    static func sendsStrings(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        let multiplexed = TmuxClient.inside(environment) || !(environment["STY"] ?? "").isEmpty || term.hasPrefix("screen")
+        return !multiplexed && !term.hasPrefix("linux")
+    }
+
+    /// Whether the 16 colours are asked for (OSC 4): where strings are sent, and not where
+    /// COLORTERM says 24-bit colour (pictures never use the palette there, and a slow link
+    /// is spared 16 answers).
+    public static func asksPalette(_ environment: [String: String]) -> Bool {
+        sendsStrings(environment) && !["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
     }
 
     /// Asks the terminal on `input`/`output` (both a TTY, or nothing is asked) and reads its
@@ -171,11 +190,20 @@ public struct ProbeReplies: Sendable, Equatable {
     private var cellSize: [Int]?
     /// The OSC 11 answer's body ("11;rgb:ffff/ffff/ffff").
     public private(set) var background: String?
+    /// OSC 4's answers: palette number (0–15) → red, green, blue.
+    public private(set) var paletteAnswers: [Int: [UInt8]] = [:]
     /// DECRQM answers: mode → 0 not known, 1 set, 2 reset, 3 always set, 4 always reset.
     public private(set) var modes: [Int: Int] = [:]
     /// DA1's attributes (4: sixel graphics); nil until DA1 answers.
     public private(set) var attributes: [Int]?
     public var sawDA1: Bool { attributes != nil }
+
+    /// The terminal's 16 colours: what OSC 4 answered, `defaults` for the rest.
+    public func palette(defaults: TerminalPalette) -> TerminalPalette {
+        paletteAnswers.reduce(defaults) { palette, answer in
+            answer.value.count == 3 ? palette.setting(answer.key, to: (answer.value[0], answer.value[1], answer.value[2])) : palette
+        }
+    }
     /// When each answer came, after the burst was sent ("kitty", "version", "sixel",
     /// "cell", "background", "mode 1006", "DA1").
     public private(set) var timings: [String: Duration] = [:]
@@ -205,7 +233,7 @@ public struct ProbeReplies: Sendable, Equatable {
         a.kittyGraphics == b.kittyGraphics && a.version == b.version && a.sixelSize == b.sixelSize
             && a.rgbCapability == b.rgbCapability && a.keepsDirectColour == b.keepsDirectColour
             && a.cellSize == b.cellSize && a.background == b.background && a.modes == b.modes
-            && a.attributes == b.attributes && a.typed == b.typed
+            && a.attributes == b.attributes && a.typed == b.typed && a.paletteAnswers == b.paletteAnswers
     }
 
     /// Reads `bytes`, the next piece of the terminal's output, at `time` after the burst.
@@ -317,6 +345,11 @@ public struct ProbeReplies: Sendable, Equatable {
             }
         case UInt8(ascii: "]"):
             let body = String(text.prefix { $0 != "\u{1B}" && $0 != "\u{07}" })
+            if let (index, color) = TerminalPalette.color(fromOSC: body) {
+                paletteAnswers[index] = [color.0, color.1, color.2]
+                note("palette")
+                return
+            }
             guard body.hasPrefix("11;") else { return }
             background = body
             note("background")

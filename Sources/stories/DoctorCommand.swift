@@ -112,6 +112,17 @@ struct DoctorCommand: ParsableCommand {
             add("background", "no answer to OSC 11: the dark theme", fix: "on a light terminal, --theme light or `theme = light` in stories.conf")
         }
 
+        // The 16 colours pictures in 8 and 16 colours are picked among.
+        let answered = probe.replies.paletteAnswers.count
+        let kind = term.hasPrefix("linux") ? "the Linux console's" : "xterm's"
+        if answered == 16 {
+            add("palette", "the terminal's own 16 colours (OSC 4)\(ms("palette"))")
+        } else if answered > 0 {
+            add("palette", "\(answered) of 16 colours from OSC 4, \(kind) defaults for the rest\(ms("palette"))")
+        } else {
+            add("palette", "\(kind) defaults (\(TerminalProbe.asksPalette(environment) ? "no answer to OSC 4" : "not asked"))")
+        }
+
         // Pictures.
         let choice = GraphicsProtocol.detect(probe, environment: environment, tmux: tmux)
         let kittyTime = inTmux ? "" : ms("kitty"), da1Time = ms("DA1")

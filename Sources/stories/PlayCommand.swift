@@ -144,6 +144,8 @@ struct TerminalPlayback {
     var width: Int, height: Int
     let symbols: CellSymbols
     let depth: ColorDepth
+    /// The palette of the terminal's kind (play asks the terminal nothing of its colours).
+    let palette = TerminalPalette.defaults(term: ProcessInfo.processInfo.environment["TERM"] ?? "")
     let fit: FitMode
     let cellAspect: Double
     let loop: Bool
@@ -278,7 +280,7 @@ struct TerminalPlayback {
                 continue
             }
             guard let cells = decoder.cells(width: width, height: height, symbols: symbols, depth: depth, fit: fit,
-                                            cellAspect: cellAspect) else { throw .video("a frame could not be scaled") }
+                                            cellAspect: cellAspect, palette: palette) else { throw .video("a frame could not be scaled") }
             let wait = due - elapsed()
             if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
             var bytes: [UInt8]

@@ -111,8 +111,9 @@ struct PrintCommand: ParsableCommand {
             (columns, rows) = fittedCells(imageWidth: image.width, imageHeight: image.height, within: (width, height),
                                           cellAspect: cellAspect)
         }
+        // The palette of the terminal's kind (print asks the terminal nothing of its colours).
         let cells = CellImage(image, width: columns, height: rows, symbols: options.symbols, depth: depth, fit: options.fit,
-                              cellAspect: cellAspect)
+                              cellAspect: cellAspect, palette: .defaults(term: ProcessInfo.processInfo.environment["TERM"] ?? ""))
         PlayCommand.write(ANSIWriter.bytes(of: cells, depth: depth))
         // Shown as far as it decoded, and said (on stderr: stdout is the picture alone).
         if let damage = image.damage { FileWrites.sayOnStandardError("stories: \(SafeText.line(name)): \(damage)") }

@@ -34,6 +34,9 @@ public struct Display: Equatable, Sendable {
     /// The largest picture the terminal takes, when it says one smaller than its window
     /// (xterm's sixel limit, XTSMGRAPHICS): a larger photo is cells.
     public var largestPicture: PixelArea?
+    /// The 16 colours the terminal shows (OSC 4's answers, or its kind's defaults):
+    /// pictures in 8 and 16 colours are picked among them.
+    public var palette: TerminalPalette = .xterm
 
     public init(colorDepth: ColorDepth = .palette256, cellAspect: Double = Display.standardCellAspect,
                 background: RGB = Display.dark, symbols: CellSymbols = .half,
@@ -84,15 +87,7 @@ public enum ThemeChoice: String, Sendable, CaseIterable {
     /// An OSC 11 answer's body ("11;rgb:ffff/ffff/ffff", 1 to 4 hex digits a channel):
     /// the colour. nil for anything else.
     public static func background(fromOSC body: String) -> RGB? {
-        guard body.hasPrefix("11;rgb:") else { return nil }
-        let parts = body.dropFirst("11;rgb:".count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var channels: [UInt8] = []
-        for part in parts {
-            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let value = Int(part, radix: 16) else { return nil }
-            let top = (1 << (4 * part.count)) - 1
-            channels.append(UInt8((value * 255 + top / 2) / top))
-        }
-        return RGB(channels[0], channels[1], channels[2])
+        guard body.hasPrefix("11;"), let (r, g, b) = TerminalPalette.rgb(fromSpec: body.dropFirst(3)) else { return nil }
+        return RGB(r, g, b)
     }
 }

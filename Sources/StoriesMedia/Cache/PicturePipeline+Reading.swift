@@ -58,10 +58,10 @@ extension PicturePipeline {
             let height = max(1, Int((Double(shape.height) * scale).rounded()))
             guard let blur = try? BlurHash.decode(blurhash, width: width, height: height) else { return }
             cache.insert(CellImage(blur, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
-                                   fit: .fit, cellAspect: key.cellAspect, eighths: false), for: blurKey)
+                                   fit: .fit, cellAspect: key.cellAspect, eighths: false, palette: key.palette), for: blurKey)
             return
         }
         guard let blur = try? BlurHash.decode(blurhash, width: key.width * px, height: key.height * py) else { return }
-        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth), for: blurKey)
+        cache.insert(CellImage(pixels: blur, symbols: key.symbols, depth: key.depth, palette: key.palette), for: blurKey)
     }
 }

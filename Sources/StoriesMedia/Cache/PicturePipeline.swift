@@ -387,7 +387,7 @@ public final class PicturePipeline {
 
     nonisolated private static func cells(_ image: RGBImage, key: RenditionKey) -> CellImage {
         var cells = CellImage(image, width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
-                              cellAspect: key.cellAspect)
+                              cellAspect: key.cellAspect, palette: key.palette)
         if let cell = key.pixels {
             cells.picture = PixelPicture(image, columns: key.width, rows: key.height, cell: cell, fit: key.fit)
         }

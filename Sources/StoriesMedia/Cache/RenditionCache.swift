@@ -28,10 +28,15 @@ public struct RenditionKey: Hashable, Sendable {
     /// A cell's size in pixels when the rendition has real pixels too (`CellImage.picture`,
     /// `Display.pixelCell`); nil for cells alone.
     public var pixels: CellPixels?
+    /// The terminal's 16 colours, at 8 and 16 colours (xterm's otherwise: unused there, and
+    /// one key for every terminal).
+    public var palette: TerminalPalette
 
     public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half,
-                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect, pixels: CellPixels? = nil) {
+                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect, pixels: CellPixels? = nil,
+                palette: TerminalPalette = .xterm) {
         self.pixels = pixels
+        self.palette = depth == .eight || depth == .sixteen ? palette : .xterm
         self.location = location
         self.width = width
         self.height = height

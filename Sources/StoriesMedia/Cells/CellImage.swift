@@ -77,8 +77,10 @@ public struct CellImage: Equatable, Sendable {
     /// `fine`: the pixels were scaled to `CellImage.finePixels(symbols)` a cell instead, and
     /// each cell may also be cut at an eighth (a still in a set richer than half blocks; the
     /// caller keeps to `fineCellLimit`, as the scaling init does).
+    /// `palette`: the terminal's 16 colours, which 8 and 16 colours are picked among.
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
-                subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false) {
+                subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false,
+                palette: TerminalPalette = .xterm) {
         let fine = fine && Self.takesFinePixels(symbols: symbols, depth: depth)
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         width = image.width / px
@@ -133,7 +135,7 @@ public struct CellImage: Equatable, Sendable {
             self.cells = cells
             return
         }
-        var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, everySplit: everySplit,
+        var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, palette: palette, everySplit: everySplit,
                                  fine: fine)
         if let subject, depth == .palette256 || depth == .sixteen || depth == .eight {
             // In a short palette the blurred backdrop would come out in bands of flat colour,
@@ -163,8 +165,8 @@ public struct CellImage: Equatable, Sendable {
     /// the least error against its pixels — from the set's grid of pixels, or, `fine`, from
     /// `finePixels` a cell, where it may also be cut at an eighth.
     static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth,
-                       everySplit: Bool = true, fine: Bool = false) -> [ImageCell] {
-        var picker = SymbolPicker(symbols: symbols, depth: depth, exhaustive: everySplit)
+                       palette: TerminalPalette = .xterm, everySplit: Bool = true, fine: Bool = false) -> [ImageCell] {
+        var picker = SymbolPicker(symbols: symbols, depth: depth, palette: palette, exhaustive: everySplit)
         let (px, py) = fine ? finePixels(symbols) : symbols.pixelsPerCell
         let n = px * py, w = image.width
         var cells: [ImageCell] = []
@@ -220,7 +222,7 @@ public struct CellImage: Equatable, Sendable {
     /// Scales and renders in one step: a still picture fitted into `width`×`height` cells.
     /// `eighths`: false keeps to the set's grid (a BlurHash, which has no edge to place).
     public init(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth,
-                fit: FitMode = .fill, cellAspect: Double = 0.5, eighths: Bool = true) {
+                fit: FitMode = .fill, cellAspect: Double = 0.5, eighths: Bool = true, palette: TerminalPalette = .xterm) {
         let fine = eighths && Self.takesFinePixels(symbols: symbols, depth: depth, cells: width * height)
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
         // A cell is `cellAspect` as wide as it is tall; each output pixel is a slice of it.
@@ -228,7 +230,7 @@ public struct CellImage: Equatable, Sendable {
         let scaled = ImageScaler.scale(image, width: width * px, height: height * py, fit: fit, pixelAspect: pixelAspect)
         let subject = fit == .fit ? ImageScaler.fitRect(imageWidth: image.width, imageHeight: image.height, width: width * px,
                                                         height: height * py, pixelAspect: pixelAspect) : nil
-        self.init(pixels: scaled, symbols: symbols, depth: depth, subject: subject, fine: fine)
+        self.init(pixels: scaled, symbols: symbols, depth: depth, subject: subject, fine: fine, palette: palette)
     }
 
     static let quadrantGlyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]

@@ -29,7 +29,7 @@ struct SymbolPicker {
     /// In 8 and 16 colours, the whole search's cost (`shortPaletteCell`); nil otherwise.
     let shortCost: ShortCost?
 
-    init(symbols: CellSymbols, depth: ColorDepth, exhaustive: Bool = true) {
+    init(symbols: CellSymbols, depth: ColorDepth, palette: TerminalPalette = .xterm, exhaustive: Bool = true) {
         self.exhaustive = exhaustive
         nearMemo = depth == .palette256 || depth == .sixteen || depth == .eight
             ? Array(repeating: (.max, 0, 0), count: 1 << 13) : []
@@ -42,7 +42,10 @@ struct SymbolPicker {
         let (px, py) = symbols.pixelsPerCell
         count = px * py
         shortCost = depth == .eight || depth == .sixteen
-            ? ShortCost(palette: (0..<(depth == .eight ? 8 : 16)).map(Self.rgb), lumaWeight: Self.shortLumaWeight,
+            ? ShortCost(palette: (0..<(depth == .eight ? 8 : 16)).map { index in
+                let (r, g, b) = palette[index]
+                return (Float(r), Float(g), Float(b))
+            }, lumaWeight: Self.shortLumaWeight,
                         rgbShare: Self.shortRGBShare) : nil
     }
 

@@ -181,11 +181,11 @@ public final class VideoDecoder: @unchecked Sendable {
 
     /// The frame last decoded as cells of `width`×`height`.
     public func cells(width: Int, height: Int, symbols: CellSymbols = .half, depth: ColorDepth, fit: FitMode,
-                      cellAspect: Double = 0.5) -> CellImage? {
+                      cellAspect: Double = 0.5, palette: TerminalPalette = .xterm) -> CellImage? {
         let (px, py) = symbols.pixelsPerCell
         guard let pixels = picture(width: width * px, height: height * py, fit: fit,
                                    pixelAspect: cellAspect * Double(py) / Double(px)) else { return nil }
-        return CellImage(pixels: pixels, symbols: symbols, depth: depth, everySplit: false)
+        return CellImage(pixels: pixels, symbols: symbols, depth: depth, everySplit: false, palette: palette)
     }
 
     static func string(_ chars: [CChar]) -> String {

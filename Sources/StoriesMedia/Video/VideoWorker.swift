@@ -84,7 +84,7 @@ final class VideoWorker: @unchecked Sendable {
                     continue
                 }
                 guard let cells = decoder.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth,
-                                                fit: key.fit, cellAspect: cellAspect) else {
+                                                fit: key.fit, cellAspect: cellAspect, palette: key.palette) else {
                     return .failure(.video("a frame could not be scaled"))
                 }
                 var settled = shown?.settled(toward: cells, tolerance: Self.tolerance) ?? cells
@@ -108,7 +108,7 @@ final class VideoWorker: @unchecked Sendable {
 
     func redraw(key: RenditionKey, cellAspect: Double) -> CellImage? {
         shown = decoder?.cells(width: key.width, height: key.height, symbols: key.symbols, depth: key.depth, fit: key.fit,
-                               cellAspect: cellAspect)
+                               cellAspect: cellAspect, palette: key.palette)
         if let decoder { shown?.picture = Self.picture(decoder, key: key) }
         return shown
     }

@@ -20,7 +20,7 @@ extension ViewerScreen {
         }
         return RenditionKey(location: media.location, width: max(1, size.width), height: max(1, size.height),
                             depth: display.colorDepth, symbols: display.symbols, fit: fit ? .fit : .fill, cellAspect: display.cellAspect,
-                            pixels: pixels)
+                            pixels: pixels, palette: display.palette)
     }
 }
 
@@ -30,7 +30,7 @@ extension HomeScreen {
     public static func bannerKey(for media: Media, screenWidth: Int, display: Display) -> RenditionKey {
         let size = HomeGeometry.bannerPictureSize(screenWidth: screenWidth)
         return RenditionKey(location: media.location, width: size.width, height: size.height, depth: display.colorDepth,
-                            symbols: display.symbols, fit: .fill, cellAspect: display.cellAspect)
+                            symbols: display.symbols, fit: .fill, cellAspect: display.cellAspect, palette: display.palette)
     }
 }
 
