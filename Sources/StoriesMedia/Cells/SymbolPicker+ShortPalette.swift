@@ -12,6 +12,22 @@ import StoriesCells
 /// Σ pᵀ M p − 2 cᵀ M S + k cᵀ M c, and the first term is the same whatever colour the part
 /// is given, so it is left out of every candidate alike.
 extension SymbolPicker {
+    /// A cut at an eighth: the part the glyph draws (its sum and size) and the glyph.
+    struct Cut {
+        var sum: (Float, Float, Float)
+        var size: Float
+        var glyph: Character
+    }
+
+    @inline(__always)
+    static func third(_ three: (Int, Int, Int), _ i: Int) -> Int {
+        switch i {
+        case 0: three.0
+        case 1: three.1
+        default: three.2
+        }
+    }
+
     /// The short-palette cost's quadratic form: plain RGB error (what PSNR measures), and
     /// the difference in luma `shortLumaWeight` times more (what SSIM follows).
     struct ShortCost {
@@ -20,14 +36,13 @@ extension SymbolPicker {
         let weighted: [(Float, Float, Float)]
         let own: [Float]
 
-        init(palette: [(Float, Float, Float)], lumaWeight: Float, rgbShare: Float) {
+        init(palette: [(Float, Float, Float)], lumaWeight: Float) {
             colors = palette
             let (wr, wg, wb) = SymbolPicker.weights
-            // M = α I / 3 + (1 − α) diag(w) + λ y yᵀ, w and y the luma weights.
-            let a = rgbShare / 3, o = 1 - rgbShare
+            // M = I / 3 + λ y yᵀ, y the luma weights.
             func times(_ c: (Float, Float, Float)) -> (Float, Float, Float) {
                 let y = lumaWeight * (wr * c.0 + wg * c.1 + wb * c.2)
-                return (a * c.0 + o * wr * c.0 + wr * y, a * c.1 + o * wg * c.1 + wg * y, a * c.2 + o * wb * c.2 + wb * y)
+                return (c.0 / 3 + wr * y, c.1 / 3 + wg * y, c.2 / 3 + wb * y)
             }
             weighted = palette.map(times)
             own = zip(palette, weighted).map { c, m in c.0 * m.0 + c.1 * m.1 + c.2 * m.2 }
@@ -66,19 +81,17 @@ extension SymbolPicker {
         }
     }
 
-    /// How much more a luma difference counts than an RGB one in 8 and 16 colours, and how
-    /// much of the rest is plain RGB (against the luma-weighted channels): the cost a part's
-    /// nearer colour is chosen by. Measured with `stories bench fidelity --colors 16,8`
-    /// (docs/architecture.md): RGB share 0–1, luma 1–8.
+    /// How much a luma difference counts beside the mean RGB one in 8 and 16 colours: the
+    /// cost a part's nearer colour is chosen by. Measured with `stories bench fidelity
+    /// --colors 16,8` (docs/architecture.md): 1–8, and luma-weighted channels instead of plain.
     static let shortLumaWeight: Float = 1
-    static let shortRGBShare: Float = 1
 
     /// The best cell of the set for the grid's `n` parts (their sums and sizes), and, when
     /// `cuts` is given, the cuts at eighths (each part below or left of the cut: its sum and
     /// size, and the glyph drawing it). `total`/`all`: the whole cell's sum and size;
     /// `lumaSquares`: the sum of its pixels' squared luma (their spread, for the score).
     func shortPaletteCell(parts: UnsafePointer<(Float, Float, Float)>, sizes: UnsafePointer<Float>, n: Int,
-                          cuts: [(sum: (Float, Float, Float), size: Float, glyph: Character)],
+                          cuts: UnsafeBufferPointer<Cut>,
                           total: (Float, Float, Float), all: Float, lumaSquares: Float, cost: ShortCost) -> ImageCell {
         let colors = cost.colors.count
         let score = ShortScore(cost: cost, total: total, all: all, lumaSquares: lumaSquares)
@@ -111,19 +124,19 @@ extension SymbolPicker {
                     best = symbols == .half && mask == 2 ? (j, "▀", z, a) : (j, Self.glyph(mask, symbols), a, z)
                 }
             }
-            // Every cut: each part among its three nearest.
+            // Every cut: each part among its three nearest (9 pairs).
             for cut in cuts {
                 let rest = (total.0 - cut.sum.0, total.1 - cut.sum.1, total.2 - cut.sum.2), restSize = all - cut.size
                 let fronts = cost.nearestThree(sum: cut.sum, size: cut.size), backs = cost.nearestThree(sum: rest, size: restSize)
-                for f in [fronts.0, fronts.1, fronts.2] {
-                    for b in [backs.0, backs.1, backs.2] where f != b {
-                        var tally = ShortScore.Tally()
-                        tally.add(f, sum: cut.sum, size: cut.size, cost: cost)
-                        tally.add(b, sum: rest, size: restSize, cost: cost)
-                        let j = score.of(tally)
-                        guard j < best.score - 1e-5 else { continue }
-                        best = (j, cut.glyph, f, b)
-                    }
+                for i in 0..<9 {
+                    let f = Self.third(fronts, i / 3), b = Self.third(backs, i % 3)
+                    guard f != b else { continue }
+                    var tally = ShortScore.Tally()
+                    tally.add(f, sum: cut.sum, size: cut.size, cost: cost)
+                    tally.add(b, sum: rest, size: restSize, cost: cost)
+                    let j = score.of(tally)
+                    guard j < best.score - 1e-5 else { continue }
+                    best = (j, cut.glyph, f, b)
                 }
             }
             return ImageCell(glyph: best.glyph, foreground: .palette(UInt8(best.fg)), background: .palette(UInt8(best.bg)))
@@ -180,23 +193,38 @@ extension SymbolPicker {
     func shortFineCell(sums: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
                        partSize: Float, rowSums: UnsafeMutablePointer<Float>, columnSums: UnsafeMutablePointer<Float>,
                        rows: Int, total: (Float, Float, Float), lumaSquares: Float, cost: ShortCost) -> ImageCell {
-        let n = count, all = Float(8 * rows)
-        var cuts: [(sum: (Float, Float, Float), size: Float, glyph: Character)] = []
-        cuts.reserveCapacity(14)
-        // Across: the glyph draws what is below the cut (a lower block of 8 − t eighths).
-        var below = total
-        for y in 0..<(rows - 1) {
-            below.0 -= rowSums[3 * y]; below.1 -= rowSums[3 * y + 1]; below.2 -= rowSums[3 * y + 2]
-            guard 8 * (y + 1) % rows == 0 else { continue }
-            let t = 8 * (y + 1) / rows
-            cuts.append((below, Float(8 * (rows - y - 1)), Character(Unicode.Scalar(0x2580 + UInt32(8 - t)) ?? " ")))
+        let all = Float(8 * rows)
+        return withUnsafeTemporaryAllocation(of: Cut.self, capacity: rows - 1 + 7) { buffer in
+            guard let cuts = buffer.baseAddress else { return ImageCell(glyph: " ", foreground: .default, background: .default) }
+            var made = 0
+            // Across: the glyph draws what is below the cut (a lower block of 8 − t eighths).
+            var below = total
+            for y in 0..<(rows - 1) {
+                below.0 -= rowSums[3 * y]; below.1 -= rowSums[3 * y + 1]; below.2 -= rowSums[3 * y + 2]
+                guard 8 * (y + 1) % rows == 0 else { continue }
+                let t = 8 * (y + 1) / rows
+                (cuts + made).initialize(to: Cut(sum: below, size: Float(8 * (rows - y - 1)),
+                                                 glyph: Character(Unicode.Scalar(0x2580 + UInt32(8 - t)) ?? " ")))
+                made += 1
+            }
+            // Down: the glyph draws what is left of the cut (a left block of t eighths).
+            var left: (Float, Float, Float) = (0, 0, 0)
+            for x in 0..<7 {
+                left.0 += columnSums[3 * x]; left.1 += columnSums[3 * x + 1]; left.2 += columnSums[3 * x + 2]
+                (cuts + made).initialize(to: Cut(sum: left, size: Float(rows * (x + 1)),
+                                                 glyph: Character(Unicode.Scalar(0x2590 - UInt32(x + 1)) ?? " ")))
+                made += 1
+            }
+            defer { cuts.deinitialize(count: made) }
+            return shortFineCell(sums: sums, partSize: partSize, cuts: UnsafeBufferPointer(start: cuts, count: made), total: total,
+                                 all: all, lumaSquares: lumaSquares, cost: cost)
         }
-        // Down: the glyph draws what is left of the cut (a left block of t eighths).
-        var left: (Float, Float, Float) = (0, 0, 0)
-        for x in 0..<7 {
-            left.0 += columnSums[3 * x]; left.1 += columnSums[3 * x + 1]; left.2 += columnSums[3 * x + 2]
-            cuts.append((left, Float(rows * (x + 1)), Character(Unicode.Scalar(0x2590 - UInt32(x + 1)) ?? " ")))
-        }
+    }
+
+    private func shortFineCell(sums: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                               partSize: Float, cuts: UnsafeBufferPointer<Cut>, total: (Float, Float, Float), all: Float,
+                               lumaSquares: Float, cost: ShortCost) -> ImageCell {
+        let n = count
         return withUnsafeTemporaryAllocation(of: (Float, Float, Float).self, capacity: n) { parts in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sizes in
                 guard let parts = parts.baseAddress, let sizes = sizes.baseAddress else {
@@ -226,7 +254,7 @@ extension SymbolPicker {
                     let y = ShortCost.luma(parts[i])
                     squares += y * y
                 }
-                return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: [], total: total, all: Float(n),
+                return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: UnsafeBufferPointer(start: nil, count: 0), total: total, all: Float(n),
                                         lumaSquares: squares, cost: cost)
             }
         }

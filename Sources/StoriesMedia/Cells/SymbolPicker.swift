@@ -17,7 +17,7 @@ struct SymbolPicker {
     let depth: ColorDepth
     /// Sub-pixels a cell: 2, 4, 6 or 8.
     let count: Int
-    /// `nearestTwo` remembered (a palette only: truecolor, every video frame, makes none).
+    /// `nearestTwo` remembered (256 colours only: truecolor makes none, 8 and 16 search every pair).
     private var nearMemo: [(key: UInt32, first: Int, second: Int)]
 
     static let weights: (Float, Float, Float) = (0.299, 0.587, 0.114)
@@ -31,7 +31,7 @@ struct SymbolPicker {
 
     init(symbols: CellSymbols, depth: ColorDepth, palette: TerminalPalette = .xterm, exhaustive: Bool = true) {
         self.exhaustive = exhaustive
-        nearMemo = depth == .palette256 || depth == .sixteen || depth == .eight
+        nearMemo = depth == .palette256
             ? Array(repeating: (.max, 0, 0), count: 1 << 13) : []
         self.symbols = symbols
         self.depth = depth
@@ -45,8 +45,7 @@ struct SymbolPicker {
             ? ShortCost(palette: (0..<(depth == .eight ? 8 : 16)).map { index in
                 let (r, g, b) = palette[index]
                 return (Float(r), Float(g), Float(b))
-            }, lumaWeight: Self.shortLumaWeight,
-                        rgbShare: Self.shortRGBShare) : nil
+            }, lumaWeight: Self.shortLumaWeight) : nil
     }
 
     /// The cell for sub-pixels `r`, `g`, `b` (row by row, `count` of each).
@@ -334,8 +333,8 @@ struct SymbolPicker {
     private static let palette: [(Float, Float, Float)] = (0...255).map { rgb($0) }
     private var palette: [(Float, Float, Float)] { Self.palette }
 
-    /// The two palette colours nearest `p` by the picker's error (of 16…255 in 256 colours,
-    /// of 0…15 in 16), remembered for the picture: a photo's cells share many means.
+    /// The two palette colours nearest `p` by the picker's error, of 16…255 (256 colours: 8
+    /// and 16 never ask), remembered for the picture: a photo's cells share many means.
     private mutating func nearestTwo(_ p: RGBPixel) -> (Int, Int) {
         let key = UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b)
         let slot = Int((key &* 0x9E37_79B1) >> 19) & (nearMemo.count - 1)
@@ -347,19 +346,15 @@ struct SymbolPicker {
             let e = cost(r - cr, g - cg, b - cb)
             if e < first.error { second = first; first = (index, e) } else if e < second.error { second = (index, e) }
         }
-        if depth == .palette256 {
-            // The cube cells a level round the colour, and every grey.
-            func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (Int(v) - 35) / 40)) }
-            let (ri, gi, bi) = (level(p.r), level(p.g), level(p.b))
-            for x in max(0, ri - 1)...min(5, ri + 1) {
-                for y in max(0, gi - 1)...min(5, gi + 1) {
-                    for z in max(0, bi - 1)...min(5, bi + 1) { consider(16 + 36 * x + 6 * y + z) }
-                }
+        // The cube cells a level round the colour, and every grey.
+        func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (Int(v) - 35) / 40)) }
+        let (ri, gi, bi) = (level(p.r), level(p.g), level(p.b))
+        for x in max(0, ri - 1)...min(5, ri + 1) {
+            for y in max(0, gi - 1)...min(5, gi + 1) {
+                for z in max(0, bi - 1)...min(5, bi + 1) { consider(16 + 36 * x + 6 * y + z) }
             }
-            for index in 232...255 { consider(index) }
-        } else {
-            for index in 0..<(depth == .eight ? 8 : 16) { consider(index) }
         }
+        for index in 232...255 { consider(index) }
         let found = (first.index, second.error < .greatestFiniteMagnitude ? second.index : first.index)
         if !nearMemo.isEmpty { nearMemo[slot] = (key, found.0, found.1) }
         return found
