@@ -228,6 +228,9 @@ import Testing
             worker.asyncAfter(deadline: .now() + .milliseconds(300)) { ran.mark() }
             #expect(worker.sync { 7 } == 7)
             try await Self.wait("the worker's thread named in /proc", timeout: 5) { running() }
+            // Kept until here: after its last use the worker may go at once, and its thread
+            // with it once the job due at 300 ms has run — before a loaded machine looked.
+            withExtendedLifetime(worker) {}
         }
         try await Self.wait("the job due after the worker went", timeout: 5) { ran.marked }
         try await Self.wait("the worker's thread ended", timeout: 5) { !running() }
