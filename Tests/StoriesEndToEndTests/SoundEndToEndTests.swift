@@ -90,10 +90,24 @@ import Testing
     }
 
     /// When a key (sent at `sent`) silenced the sound: the first moment after it from which
-    /// the recording stays silent for 150 ms.
+    /// the recording stays silent for 150 ms — waited for as the recording grows (not a fixed
+    /// wait: the clip is 6 s long, and three presses of each key must fit in it), nil when
+    /// none came within `within` seconds.
     static func silenced(after sent: Double, in server: SoundServer, within: Double = 1) throws -> Double? {
-        usleep(UInt32(within * 1_000_000) + 200_000)
-        let (samples, start) = server.heard.snapshot
+        var found: Double?
+        var heardPast = false
+        try XTerminal.wait("the recording past \(within) s after the key", timeout: within + 5) {
+            let (samples, start) = server.heard.snapshot
+            found = firstSilence(after: sent, in: samples, start: start, within: within)
+            heardPast = start + Double(samples.count) / Double(rate) > sent + within + 0.2
+            return found != nil || heardPast
+        }
+        return found
+    }
+
+    /// The first 5 ms step after `sent` (and before `sent + within`) from which 150 ms of
+    /// the recording are silent; only where 200 ms of recording follow it.
+    static func firstSilence(after sent: Double, in samples: [Int16], start: Double, within: Double) -> Double? {
         let window = rate / 200 // 5 ms
         var index = max(0, Int((sent - start) * Double(rate)))
         while index + rate / 5 < samples.count, Double(index) / Double(rate) + start < sent + within {
