@@ -167,6 +167,7 @@ public struct CellImage: Equatable, Sendable {
     static func picked(_ image: RGBImage, width: Int, height: Int, symbols: CellSymbols, depth: ColorDepth,
                        palette: TerminalPalette = .xterm, everySplit: Bool = true, fine: Bool = false) -> [ImageCell] {
         var picker = SymbolPicker(symbols: symbols, depth: depth, palette: palette, exhaustive: everySplit)
+        if picker.shortCost != nil { picker.neighbours = ShortNeighbours(width: width) }
         let (px, py) = fine ? finePixels(symbols) : symbols.pixelsPerCell
         let n = px * py, w = image.width
         var cells: [ImageCell] = []

@@ -92,21 +92,22 @@ extension SymbolPicker {
     /// `lumaSquares`: the sum of its pixels' squared luma (their spread, for the score).
     func shortPaletteCell(parts: UnsafePointer<(Float, Float, Float)>, sizes: UnsafePointer<Float>, n: Int,
                           cuts: UnsafeBufferPointer<Cut>,
-                          total: (Float, Float, Float), all: Float, lumaSquares: Float, cost: ShortCost) -> ImageCell {
+                          total: (Float, Float, Float), all: Float, lumaSquares: Float, cost: ShortCost,
+                          beside: ShortScore.Beside = .init()) -> (cell: ImageCell, luma: Float) {
         let colors = cost.colors.count
-        let score = ShortScore(cost: cost, total: total, all: all, lumaSquares: lumaSquares)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * colors) { e -> ImageCell in
-            guard let e = e.baseAddress else { return ImageCell(glyph: " ", foreground: .default, background: .default) }
+        let score = ShortScore(cost: cost, total: total, all: all, lumaSquares: lumaSquares, beside: beside)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: n * colors) { e -> (cell: ImageCell, luma: Float) in
+            guard let e = e.baseAddress else { return (ImageCell(glyph: " ", foreground: .default, background: .default), 0) }
             for s in 0..<n {
                 for c in 0..<colors { e[s * colors + c] = cost.error(c, sum: parts[s], size: sizes[s]) }
             }
             // One colour.
-            var best = (score: Float.greatestFiniteMagnitude, glyph: solid, fg: 0, bg: 0)
+            var best = (score: Float.greatestFiniteMagnitude, glyph: solid, fg: 0, bg: 0), luma: Float = 0
             for c in 0..<colors {
                 var tally = ShortScore.Tally()
                 tally.add(c, sum: total, size: all, cost: cost)
                 let j = score.of(tally)
-                if j < best.score { best = (j, solid, c, c) }
+                if j < best.score { best = (j, solid, c, c); luma = tally.y / all }
             }
             // Every pair on the grid: each part the nearer of the two.
             for a in 0..<colors {
@@ -122,6 +123,7 @@ extension SymbolPicker {
                     guard j < best.score - 1e-5 else { continue }
                     // Half blocks are always `▀`, the top in front (as every half-block cell is drawn).
                     best = symbols == .half && mask == 2 ? (j, "▀", z, a) : (j, Self.glyph(mask, symbols), a, z)
+                    luma = tally.y / all
                 }
             }
             // Every cut: each part among its three nearest (9 pairs).
@@ -137,9 +139,10 @@ extension SymbolPicker {
                     let j = score.of(tally)
                     guard j < best.score - 1e-5 else { continue }
                     best = (j, cut.glyph, f, b)
+                    luma = tally.y / all
                 }
             }
-            return ImageCell(glyph: best.glyph, foreground: .palette(UInt8(best.fg)), background: .palette(UInt8(best.bg)))
+            return (ImageCell(glyph: best.glyph, foreground: .palette(UInt8(best.fg)), background: .palette(UInt8(best.bg))), luma)
         }
     }
 }
@@ -150,14 +153,39 @@ extension SymbolPicker {
 /// times. The less, the better.
 struct ShortScore {
     static let c1: Float = 6.5025, c2: Float = 58.5225
-    /// Measured 3–30: more keeps PSNR, less SSIM (docs/architecture.md).
-    static let rgbWeight: Float = 5
-    let all: Float, meanX: Float, varianceX: Float
+    /// How much the RGB error counts, at 16 colours and at 8. Measured 3–30: more keeps
+    /// PSNR, less SSIM; past 10 at 8 colours a navy sky goes black (docs/architecture.md).
+    static func rgbWeight(colors: Int) -> Float { colors == 8 ? 7 : 6.5 }
+    /// How much each neighbour's step counts beside the cell's own likeness. Measured
+    /// 0.25–1 with `rgbWeight` 5–20: 0.25 kept SSIM ahead of chafa's on every photo at both
+    /// depths with the least PSNR lost (docs/architecture.md).
+    static let besideWeight: Float = 0.25
+    let all: Float, meanX: Float, varianceX: Float, rgbWeight: Float
+    let beside: Beside
 
-    init(cost: SymbolPicker.ShortCost, total: (Float, Float, Float), all: Float, lumaSquares: Float) {
+    /// The cells already drawn left of and above this one: each one's mean luma in the
+    /// picture and as drawn. SSIM's windows straddle cells, so a step between two cells
+    /// that the picture does not have (a smooth orange drawn half grey, half red) costs as
+    /// much as one inside a cell.
+    struct Beside {
+        var left: (picture: Float, drawn: Float)?
+        var above: (picture: Float, drawn: Float)?
+    }
+
+    init(cost: SymbolPicker.ShortCost, total: (Float, Float, Float), all: Float, lumaSquares: Float, beside: Beside = .init()) {
         self.all = all
         meanX = SymbolPicker.ShortCost.luma(total) / all
         varianceX = max(0, lumaSquares / all - meanX * meanX)
+        self.beside = beside
+        rgbWeight = Self.rgbWeight(colors: cost.colors.count)
+    }
+
+    /// The step from a neighbour to this cell as SSIM's structure term sees a window on both.
+    @inline(__always)
+    func step(_ neighbour: (picture: Float, drawn: Float)?, _ meanY: Float) -> Float {
+        guard let neighbour else { return 0 }
+        let dx = (meanX - neighbour.picture) / 2, dy = (meanY - neighbour.drawn) / 2
+        return 1 - (2 * dx * dy + Self.c2) / (dx * dx + dy * dy + Self.c2)
     }
 
     /// The sums over a candidate's parts.
@@ -182,7 +210,8 @@ struct ShortScore {
         let covariance = t.xy / all - meanX * meanY
         let l = (2 * meanX * meanY + Self.c1) / (meanX * meanX + meanY * meanY + Self.c1)
         let cs = (2 * covariance + Self.c2) / (varianceX + varianceY + Self.c2)
-        return (1 - l * cs) + Self.rgbWeight * t.rgb / (3 * all * 65025)
+        return (1 - l * cs) + rgbWeight * t.rgb / (3 * all * 65025)
+            + Self.besideWeight * (step(beside.left, meanY) + step(beside.above, meanY))
     }
 }
 
@@ -192,10 +221,11 @@ extension SymbolPicker {
     /// across, `rows` down) — across only where an eighth falls between rows of fine pixels.
     func shortFineCell(sums: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
                        partSize: Float, rowSums: UnsafeMutablePointer<Float>, columnSums: UnsafeMutablePointer<Float>,
-                       rows: Int, total: (Float, Float, Float), lumaSquares: Float, cost: ShortCost) -> ImageCell {
+                       rows: Int, total: (Float, Float, Float), lumaSquares: Float, cost: ShortCost,
+                       beside: ShortScore.Beside) -> (cell: ImageCell, luma: Float) {
         let all = Float(8 * rows)
         return withUnsafeTemporaryAllocation(of: Cut.self, capacity: rows - 1 + 7) { buffer in
-            guard let cuts = buffer.baseAddress else { return ImageCell(glyph: " ", foreground: .default, background: .default) }
+            guard let cuts = buffer.baseAddress else { return (ImageCell(glyph: " ", foreground: .default, background: .default), 0) }
             var made = 0
             // Across: the glyph draws what is below the cut (a lower block of 8 − t eighths).
             var below = total
@@ -217,22 +247,22 @@ extension SymbolPicker {
             }
             defer { cuts.deinitialize(count: made) }
             return shortFineCell(sums: sums, partSize: partSize, cuts: UnsafeBufferPointer(start: cuts, count: made), total: total,
-                                 all: all, lumaSquares: lumaSquares, cost: cost)
+                                 all: all, lumaSquares: lumaSquares, cost: cost, beside: beside)
         }
     }
 
     private func shortFineCell(sums: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
                                partSize: Float, cuts: UnsafeBufferPointer<Cut>, total: (Float, Float, Float), all: Float,
-                               lumaSquares: Float, cost: ShortCost) -> ImageCell {
+                               lumaSquares: Float, cost: ShortCost, beside: ShortScore.Beside) -> (cell: ImageCell, luma: Float) {
         let n = count
         return withUnsafeTemporaryAllocation(of: (Float, Float, Float).self, capacity: n) { parts in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sizes in
                 guard let parts = parts.baseAddress, let sizes = sizes.baseAddress else {
-                    return ImageCell(glyph: " ", foreground: .default, background: .default)
+                    return (ImageCell(glyph: " ", foreground: .default, background: .default), 0)
                 }
                 for i in 0..<n { parts[i] = (sums.0[i], sums.1[i], sums.2[i]); sizes[i] = partSize }
                 return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: cuts, total: total, all: all, lumaSquares: lumaSquares,
-                                        cost: cost)
+                                        cost: cost, beside: beside)
             }
         }
     }
@@ -240,7 +270,7 @@ extension SymbolPicker {
 
 extension SymbolPicker {
     /// A cell in 8 or 16 colours from the set's grid of sub-pixels (a video frame, a BlurHash).
-    func shortGridCell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, cost: ShortCost) -> ImageCell {
+    mutating func shortGridCell(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, cost: ShortCost) -> ImageCell {
         let n = count
         return withUnsafeTemporaryAllocation(of: (Float, Float, Float).self, capacity: n) { parts in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { sizes in
@@ -254,9 +284,35 @@ extension SymbolPicker {
                     let y = ShortCost.luma(parts[i])
                     squares += y * y
                 }
-                return shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: UnsafeBufferPointer(start: nil, count: 0), total: total, all: Float(n),
-                                        lumaSquares: squares, cost: cost)
+                let picked = shortPaletteCell(parts: parts, sizes: sizes, n: n, cuts: UnsafeBufferPointer(start: nil, count: 0), total: total,
+                                              all: Float(n), lumaSquares: squares, cost: cost, beside: neighbours?.beside ?? .init())
+                neighbours?.record(picture: ShortCost.luma(total) / Float(n), drawn: picked.luma)
+                return picked.cell
             }
         }
+    }
+}
+
+/// A still's cells in 8 and 16 colours are picked row by row, left to right: what was drawn
+/// left of and above the next one (`ShortScore.Beside`), kept for one row.
+struct ShortNeighbours {
+    let width: Int
+    private var above: [(picture: Float, drawn: Float)], current: [(picture: Float, drawn: Float)]
+    private var column = 0, hasAbove = false
+
+    init(width: Int) {
+        self.width = max(1, width)
+        above = Array(repeating: (0, 0), count: self.width)
+        current = above
+    }
+
+    var beside: ShortScore.Beside {
+        ShortScore.Beside(left: column > 0 ? current[column - 1] : nil, above: hasAbove ? above[column] : nil)
+    }
+
+    mutating func record(picture: Float, drawn: Float) {
+        current[column] = (picture, drawn)
+        column += 1
+        if column == width { swap(&above, &current); column = 0; hasAbove = true }
     }
 }

@@ -28,6 +28,8 @@ struct SymbolPicker {
     let exhaustive: Bool
     /// In 8 and 16 colours, the whole search's cost (`shortPaletteCell`); nil otherwise.
     let shortCost: ShortCost?
+    /// In 8 and 16 colours, a still's cells drawn so far beside the next (set by `CellImage.picked`).
+    var neighbours: ShortNeighbours?
 
     init(symbols: CellSymbols, depth: ColorDepth, palette: TerminalPalette = .xterm, exhaustive: Bool = true) {
         self.exhaustive = exhaustive
@@ -101,8 +103,10 @@ struct SymbolPicker {
                     let y = ShortCost.luma((r[i], g[i], b[i]))
                     squares += y * y
                 }
-                return shortFineCell(sums: (sr, sg, sb), partSize: k, rowSums: rowSums, columnSums: columnSums, rows: rows,
-                                     total: total, lumaSquares: squares, cost: shortCost)
+                let picked = shortFineCell(sums: (sr, sg, sb), partSize: k, rowSums: rowSums, columnSums: columnSums, rows: rows,
+                                           total: total, lumaSquares: squares, cost: shortCost, beside: neighbours?.beside ?? .init())
+                neighbours?.record(picture: ShortCost.luma(total) / all, drawn: picked.luma)
+                return picked.cell
             }
             for i in 0..<n { sr[i] /= k; sg[i] /= k; sb[i] /= k }
             let grid = bestSplit(sr, sg, sb)
