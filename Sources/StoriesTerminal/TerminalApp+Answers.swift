@@ -43,8 +43,10 @@ extension TerminalApp {
         }
         // The terminal's background (OSC 11), when the theme is its to say.
         if theme == .auto, replies.background != before.background, let body = replies.background,
-           let colour = ThemeChoice.background(fromOSC: body), colour != background {
+           let colour = ThemeChoice.background(fromOSC: body), colour != background || !backgroundKnown {
+            // Said late, even if it is the colour guessed: known now.
             background = colour
+            backgroundKnown = true
             changed = true
         }
         if replies.paletteAnswers != before.paletteAnswers { changed = true }

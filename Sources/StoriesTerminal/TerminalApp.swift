@@ -33,6 +33,8 @@ public final class TerminalApp {
     /// Which background text is kept readable on, and the one in use.
     let theme: ThemeChoice
     var background: RGB
+    /// Whether something said the background (`Display.backgroundKnown`).
+    var backgroundKnown = true
     /// The block symbols pictures are drawn with.
     private let symbols: CellSymbols
 
@@ -65,6 +67,7 @@ public final class TerminalApp {
         var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
                               graphics: terminal.graphics, cellPixels: cell)
         display.movingPixels = movingPixels
+        display.backgroundKnown = backgroundKnown
         if terminal.graphics == .sixel { display.largestPicture = sixelLimit }
         display.palette = replies.palette(defaults: paletteDefaults)
         return display
@@ -168,8 +171,12 @@ public final class TerminalApp {
         case .auto:
             // Its answer to OSC 11, else COLORFGBG's hint; a terminal slower than the probe
             // answers with the input (`takeOSCReports`).
-            background = probe.replies.background.flatMap(ThemeChoice.background(fromOSC:))
-                ?? ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"]) ?? Display.dark
+            let said = probe.replies.background.flatMap(ThemeChoice.background(fromOSC:))
+                ?? ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"])
+            // Nothing said: the terminal's own colours for text; for darkening, XTerm's
+            // default white where it says it is XTerm, black elsewhere.
+            backgroundKnown = said != nil
+            background = said ?? (probe.replies.version?.hasPrefix("XTerm") == true ? Display.light : Display.dark)
             if !probe.asked { terminal.askBackground() }
         }
         // Real pixels: as said, else as the terminal answered. A protocol said outright is

@@ -109,7 +109,8 @@ struct DoctorCommand: ParsableCommand {
         } else if let hint = ThemeChoice.background(fromCOLORFGBG: environment["COLORFGBG"]) {
             add("background", "no answer to OSC 11; COLORFGBG says \(Display(background: hint).isLight ? "light" : "dark")")
         } else {
-            add("background", "no answer to OSC 11: the dark theme", fix: "on a light terminal, --theme light or `theme = light` in stories.conf")
+            add("background", "no answer to OSC 11: text in the terminal's own colours, accents that read on black and on white",
+                fix: "--theme light or dark (or `theme =` in stories.conf) for the theme's colours")
         }
 
         // The 16 colours pictures in 8 and 16 colours are picked among.

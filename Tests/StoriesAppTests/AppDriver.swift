@@ -27,14 +27,16 @@ final class AppDriver {
          motion: Bool = false, preload: PreloadPolicy = .on, seen: SeenState = SeenState(),
          bindings: KeyBindings = .standard, depth: ColorDepth = .palette256, start: Moment = Fixture.moment,
          pauseOnBlur: Bool = true, background: RGB = Display.dark, sound: SoundState = SoundState(enabled: false),
-         layout: LayoutChoice = LayoutChoice()) {
+         layout: LayoutChoice = LayoutChoice(), backgroundKnown: Bool = true) {
         scheduler = VirtualScheduler(start: start)
         let client = FeedClient(source: source ?? Fixture.demoSource, profile: network)
         services = VirtualServices(client: client, scheduler: scheduler)
         engine = AppEngine(services: services, scheduler: scheduler, bindings: bindings, width: width, height: height,
                            seen: seen, reduceMotion: !motion, preload: preload, pauseOnBlur: pauseOnBlur, sound: sound,
                            layout: layout)
-        engine.setDisplay(Display(colorDepth: depth, background: background))
+        var display = Display(colorDepth: depth, background: background)
+        display.backgroundKnown = backgroundKnown
+        engine.setDisplay(display)
         screen = TestScreen(width: width, height: height)
         engine.draw = { [screen] in screen.draw($0) }
         engine.quit = { [weak self] status in self?.quitStatus = status }

@@ -12,9 +12,9 @@ import Testing
 @Suite struct ThemeContrastTests {
     /// The screens a person meets: the home, its sections, the search, the help and the
     /// problems list, the viewer on a photo, a text card and a video, the g and i overlays.
-    static func screens(depth: ColorDepth, background: RGB) -> [(String, Canvas)] {
+    static func screens(depth: ColorDepth, background: RGB, known: Bool = true) -> [(String, Canvas)] {
         var screens: [(String, Canvas)] = []
-        let pilot = AppDriver(width: 100, height: 30, depth: depth, background: background)
+        let pilot = AppDriver(width: 100, height: 30, depth: depth, background: background, backgroundKnown: known)
         pilot.finishWork()
         screens.append(("home", pilot.canvas))
         pilot.press(.key(.down))
@@ -80,6 +80,48 @@ import Testing
             }
             #expect(checked == 10)
         }
+    }
+
+    /// Issue 45, point 6: nothing said the background (no OSC 11 answer, no COLORFGBG, the
+    /// theme left to the terminal). On every screen, text on the terminal's own background is
+    /// in its own colour (SGR 39) or one that reads on black and on white alike; text on a
+    /// colour of the app's is never the terminal's own colour (which could be anything) and
+    /// reads there — on a dark terminal and a light one alike.
+    @Test(arguments: [ColorDepth.direct, .palette256, .sixteen, .eight])
+    func withTheBackgroundUnknownTextReadsOnAnyBackground(depth: ColorDepth) {
+        var checked = 0, ownColour = 0
+        for (name, canvas) in Self.screens(depth: depth, background: Display.dark, known: false) {
+            var problems: [String] = []
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width {
+                    let cell = canvas[x, y], style = cell.style
+                    guard let grapheme = cell.grapheme, grapheme != " ", let scalar = grapheme.unicodeScalars.first,
+                          !(0x2580...0x259F).contains(scalar.value) else { continue }
+                    let minimum = (0x2500...0x257F).contains(scalar.value) ? Contrast.mark : Contrast.text
+                    switch (style.foreground, style.background) {
+                    case (.default, .default):
+                        ownColour += 1
+                    case (let text, .default) where !style.attributes.contains(.reverse):
+                        let bold = style.attributes.contains(.bold)
+                        let worst = min(Contrast.ratio(of: text, bold: bold, on: (0, 0, 0), depth: depth, fallback: (255, 255, 255)),
+                                        Contrast.ratio(of: text, bold: bold, on: (255, 255, 255), depth: depth, fallback: (0, 0, 0)))
+                        if worst < minimum - 0.005 { problems.append("'\(grapheme)' at \(x),\(y) in \(text): \(String(format: "%.2f", worst)):1 on black or white") }
+                    case (.default, _), (_, .default):
+                        problems.append("'\(grapheme)' at \(x),\(y): the terminal's own colour beside one of the app's (\(style))")
+                    default:
+                        let reversed = style.attributes.contains(.reverse)
+                        let under = Contrast.shown(reversed ? style.foreground : style.background, depth: depth, fallback: (0, 0, 0))
+                        let ratio = Contrast.ratio(of: reversed ? style.background : style.foreground,
+                                                   bold: style.attributes.contains(.bold) && !reversed, on: under, depth: depth, fallback: (0, 0, 0))
+                        if ratio < minimum - 0.005 { problems.append("'\(grapheme)' at \(x),\(y): \(String(format: "%.2f", ratio)):1") }
+                    }
+                }
+            }
+            checked += 1
+            #expect(problems.isEmpty, "\(name) at \(depth.name), background unknown: \(problems.count) cells, \(problems.prefix(6))")
+        }
+        #expect(checked == 10)
+        #expect(ownColour > 200, "most text is in the terminal's own colour: \(ownColour) cells")
     }
 
     @Test func unseenRingsStayApartFromSeenOnesInBothThemes() {

@@ -20,6 +20,11 @@ public struct Display: Equatable, Sendable {
     /// The terminal's background: what it answered to OSC 11, or what `COLORFGBG` or the
     /// `theme` setting say (black when nothing says). Text is kept readable against it.
     public var background: RGB
+    /// Whether anything said the background (OSC 11, `COLORFGBG`, the `theme` setting).
+    /// When nothing did, `background` is only a guess for darkening: text keeps the
+    /// terminal's own colours (SGR 39/49, which read on whatever it has), and an accent is
+    /// kept only where it reads on black and on white alike (`Canvas.keepReadable`).
+    public var backgroundKnown = true
     /// The block symbols pictures are drawn with (`--symbols`, `symbols =`; by default the
     /// richest the terminal is known to draw).
     public var symbols: CellSymbols

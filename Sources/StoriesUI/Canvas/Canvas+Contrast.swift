@@ -8,6 +8,7 @@ import StoriesCore
 extension Canvas {
     public mutating func keepReadable(on display: Display) {
         guard display.colorDepth != .none else { return }
+        guard display.backgroundKnown else { return keepReadableAnywhere(depth: display.colorDepth) }
         let background = display.background.tuple
         // The terminal's own text colour, as a light or dark terminal usually has it.
         let foreground: Contrast.RGB8 = display.isLight ? (0, 0, 0) : (229, 229, 229)
@@ -61,5 +62,70 @@ extension Canvas {
             return readable(plain, minimum: minimum, depth: depth, background: background, foreground: foreground)
         }
         return copy
+    }
+
+    /// The background unknown (nothing answered OSC 11, no `COLORFGBG`, the theme left to
+    /// the terminal): text on the terminal's own background keeps its colour only where it
+    /// reads on black and on white alike, else takes the terminal's own (SGR 39); the
+    /// terminal's own colour on a colour of the app's (a badge, a card, a reversed cell)
+    /// becomes black or white, whichever reads there. Both the terminal's own: as they are.
+    mutating func keepReadableAnywhere(depth: ColorDepth) {
+        var memo: [Style: Style] = [:], markMemo: [Style: Style] = [:]
+        for index in cells.indices {
+            let cell = cells[index]
+            let isMark: Bool
+            if let grapheme = cell.grapheme {
+                guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else {
+                    // A blank shows only its background: a reversed blank in the terminal's
+                    // own colours is a bar in its text colour, which reads anywhere.
+                    continue
+                }
+                if CellSymbols.isBlockSymbol(scalar) { continue }
+                isMark = (0x2500...0x257F).contains(scalar.value)
+            } else {
+                isMark = false
+            }
+            let style = cell.style
+            if let known = isMark ? markMemo[style] : memo[style] {
+                if known != style { setStyle(at: index, known) }
+                continue
+            }
+            let fixed = Self.readableAnywhere(style, minimum: isMark ? Contrast.mark : Contrast.text, depth: depth)
+            if isMark { markMemo[style] = fixed } else { memo[style] = fixed }
+            if fixed != style { setStyle(at: index, fixed) }
+        }
+    }
+
+    static let black: Contrast.RGB8 = (0, 0, 0), white: Contrast.RGB8 = (255, 255, 255)
+
+    /// A style that reads whatever the terminal's background is (see `keepReadableAnywhere`).
+    static func readableAnywhere(_ style: Style, minimum: Double, depth: ColorDepth) -> Style {
+        switch (style.foreground, style.background) {
+        case (.default, .default):
+            return style
+        case (let text, .default) where !style.attributes.contains(.reverse):
+            // Text of the app's on the terminal's background.
+            let bold = style.attributes.contains(.bold)
+            let onBlack = Contrast.ratio(of: text, bold: bold, on: black, depth: depth, fallback: white)
+            let onWhite = Contrast.ratio(of: text, bold: bold, on: white, depth: depth, fallback: black)
+            guard min(onBlack, onWhite) < minimum else { return style }
+            var copy = style
+            copy.foreground = .default
+            return copy
+        default:
+            // One of the app's colours under or over the terminal's own: that one becomes
+            // black or white, whichever reads on the app's colour; then as on a known one.
+            var copy = style
+            let concrete = style.foreground == .default ? style.background : style.foreground
+            let shown = Contrast.shown(concrete, depth: depth, fallback: black)
+            let partner: Color = Contrast.ratio(shown, black) >= Contrast.ratio(shown, white) ? .rgb(0, 0, 0) : .rgb(255, 255, 255)
+            if copy.foreground == .default { copy.foreground = partner }
+            if copy.background == .default { copy.background = partner }
+            let fixed = readable(copy, minimum: minimum, depth: depth, background: black, foreground: white)
+            // Nothing of this depth read on the app's colour (8 colours on a cyan card): the
+            // text went on the terminal's own background, and is judged as it is there.
+            return fixed.background == .default || fixed.foreground == .default
+                ? readableAnywhere(fixed, minimum: minimum, depth: depth) : fixed
+        }
     }
 }

@@ -207,8 +207,10 @@ enum HomeSectionsView {
             canvas.text(dots, x: textX, y: rect.maxY - 1, style: Style(foreground: .palette(252), background: panel))
         }
         if isSelected {
-            // The focus colour down the banner's left edge, and arrows where there is more.
-            for row in rect.y..<rect.maxY { canvas.overlay("▌", x: rect.x, y: row, foreground: focusColor) }
+            // The focus colour down the banner's left edge (a line, not a block: block cells
+            // are a picture's, which the readability pass leaves alone; a line is a mark it
+            // keeps at 3:1 on whatever the banner has there), and arrows where there is more.
+            for row in rect.y..<rect.maxY { canvas.overlay("┃", x: rect.x, y: row, foreground: focusColor) }
             let arrow = Style(foreground: focusColor, attributes: [.bold])
             if position > 0 { canvas.text("‹", x: 0, y: rect.y + rect.height / 2, style: arrow) }
             if position < count - 1 { canvas.text("›", x: min(canvas.width - 1, rect.maxX), y: rect.y + rect.height / 2, style: arrow) }
