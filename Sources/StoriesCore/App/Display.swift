@@ -23,7 +23,7 @@ public struct Display: Equatable, Sendable {
     /// Whether anything said the background (OSC 11, `COLORFGBG`, the `theme` setting).
     /// When nothing did, `background` is only a guess for darkening: text keeps the
     /// terminal's own colours (SGR 39/49, which read on whatever it has), and an accent is
-    /// kept only where it reads on black and on white alike (`Canvas.keepReadable`).
+    /// kept only where it reads on black and on white alike (`Canvas.readableAnywhere`).
     public var backgroundKnown = true
     /// The block symbols pictures are drawn with (`--symbols`, `symbols =`; by default the
     /// richest the terminal is known to draw).

@@ -7,11 +7,19 @@ import StoriesCore
 /// already reads is kept, one that does not becomes the nearest that does.
 extension Canvas {
     public mutating func keepReadable(on display: Display) {
-        guard display.colorDepth != .none else { return }
-        guard display.backgroundKnown else { return keepReadableAnywhere(depth: display.colorDepth) }
+        let depth = display.colorDepth
+        guard depth != .none else { return }
+        // Nothing said the background: styles that read on any (`readableAnywhere`).
+        guard display.backgroundKnown else { return fixEveryText { Self.readableAnywhere($0, minimum: $1, depth: depth) } }
         let background = display.background.tuple
         // The terminal's own text colour, as a light or dark terminal usually has it.
         let foreground: Contrast.RGB8 = display.isLight ? (0, 0, 0) : (229, 229, 229)
+        fixEveryText { Self.readable($0, minimum: $1, depth: depth, background: background, foreground: foreground) }
+    }
+
+    /// Every text cell's style through `fix`, with the contrast it needs (marks 3:1, text
+    /// 4.5:1), once a style and kind; blanks and pictures' block cells as they are.
+    private mutating func fixEveryText(_ fix: (Style, Double) -> Style) {
         var memo: [Style: Style] = [:], markMemo: [Style: Style] = [:]
         for index in cells.indices {
             let cell = cells[index]
@@ -28,8 +36,7 @@ extension Canvas {
                 if known != style { setStyle(at: index, known) }
                 continue
             }
-            let fixed = Self.readable(style, minimum: isMark ? Contrast.mark : Contrast.text, depth: display.colorDepth,
-                                      background: background, foreground: foreground)
+            let fixed = fix(style, isMark ? Contrast.mark : Contrast.text)
             if isMark { markMemo[style] = fixed } else { memo[style] = fixed }
             if fixed != style { setStyle(at: index, fixed) }
         }
@@ -64,41 +71,13 @@ extension Canvas {
         return copy
     }
 
-    /// The background unknown (nothing answered OSC 11, no `COLORFGBG`, the theme left to
-    /// the terminal): text on the terminal's own background keeps its colour only where it
-    /// reads on black and on white alike, else takes the terminal's own (SGR 39); the
-    /// terminal's own colour on a colour of the app's (a badge, a card, a reversed cell)
-    /// becomes black or white, whichever reads there. Both the terminal's own: as they are.
-    mutating func keepReadableAnywhere(depth: ColorDepth) {
-        var memo: [Style: Style] = [:], markMemo: [Style: Style] = [:]
-        for index in cells.indices {
-            let cell = cells[index]
-            let isMark: Bool
-            if let grapheme = cell.grapheme {
-                guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else {
-                    // A blank shows only its background: a reversed blank in the terminal's
-                    // own colours is a bar in its text colour, which reads anywhere.
-                    continue
-                }
-                if CellSymbols.isBlockSymbol(scalar) { continue }
-                isMark = (0x2500...0x257F).contains(scalar.value)
-            } else {
-                isMark = false
-            }
-            let style = cell.style
-            if let known = isMark ? markMemo[style] : memo[style] {
-                if known != style { setStyle(at: index, known) }
-                continue
-            }
-            let fixed = Self.readableAnywhere(style, minimum: isMark ? Contrast.mark : Contrast.text, depth: depth)
-            if isMark { markMemo[style] = fixed } else { memo[style] = fixed }
-            if fixed != style { setStyle(at: index, fixed) }
-        }
-    }
-
     static let black: Contrast.RGB8 = (0, 0, 0), white: Contrast.RGB8 = (255, 255, 255)
 
-    /// A style that reads whatever the terminal's background is (see `keepReadableAnywhere`).
+    /// A style that reads whatever the terminal's background is — when nothing said it (no
+    /// OSC 11 answer, no `COLORFGBG`, the theme left to the terminal). Text on the terminal's
+    /// own background keeps its colour only where it reads on black and on white alike, else
+    /// takes the terminal's own (SGR 39); the terminal's own colour beside one of the app's
+    /// (a badge, a card, a reversed cell) becomes black or white, whichever reads there.
     static func readableAnywhere(_ style: Style, minimum: Double, depth: ColorDepth) -> Style {
         switch (style.foreground, style.background) {
         case (.default, .default):
