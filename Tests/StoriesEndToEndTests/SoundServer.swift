@@ -165,3 +165,23 @@ func alignment(of clip: [Int16], in recording: [Int16], lags: Range<Int>) -> (la
     }
     return best
 }
+
+/// `clip` heard in `recording` from `lag` on, a quarter second at a time, each piece looked
+/// for from where the one before was heard (up to half a second later): the pieces not
+/// found (above 0.9 nowhere), the gaps (a piece later than the one before by more than a
+/// millisecond: silence the sink filled in when a write came late) and the delay they add
+/// up to, in samples. Quiet pieces of the clip are skipped.
+func heardInOrder(_ clip: [Int16], in recording: [Int16], from lag: Int, rate: Int) -> (unmatched: [Int], gaps: Int, delay: Int) {
+    let piece = rate / 4
+    var delay = 0, gaps = 0, unmatched: [Int] = []
+    for index in stride(from: 0, to: clip.count - piece + 1, by: piece) where rms(clip[index..<(index + piece)]) > 300 {
+        let expected = lag + index + delay
+        let lower = max(0, expected - 48), upper = min(recording.count - piece / 2, expected + rate / 2)
+        guard lower < upper else { unmatched.append(index / piece); continue } // past the recording's end
+        let found = alignment(of: Array(clip[index..<(index + piece)]), in: recording, lags: lower..<upper)
+        guard found.correlation > 0.9 else { unmatched.append(index / piece); continue }
+        if found.lag > expected + 48 { gaps += 1 }
+        delay = max(delay, found.lag - lag - index)
+    }
+    return (unmatched, gaps, delay)
+}
