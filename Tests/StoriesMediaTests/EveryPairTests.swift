@@ -86,4 +86,24 @@ import Testing
         #expect(steps(together) * 2 < steps(alone), "steps with the neighbours: \(steps(together)), each cell alone: \(steps(alone))")
         #expect(steps(alone) > 4 * height, "each cell alone: \(steps(alone)) (the grain must tip cells for this test to mean anything)")
     }
+
+    /// Eight colours have no grey between black and white: a grey wall is drawn in those two,
+    /// not in the green whose luma matches it, nor in specks of red, cyan and magenta.
+    @Test func aGreyWallIsDrawnInBlackAndWhiteAtEightColours() {
+        let width = 30, height = 10
+        var image = RGBImage(width: width * 2, height: height * 4)
+        var seed: UInt32 = 11
+        for y in 0..<(height * 4) {
+            for x in 0..<(width * 2) {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let mortar = y % 8 == 0 || (x + (y / 8) * 3) % 9 == 0
+                let v = UInt8((mortar ? 200 : 100) + Int(seed >> 28) - 8)
+                image[x, y] = RGBPixel(v, v, v)
+            }
+        }
+        let cells = CellImage.picked(image, width: width, height: height, symbols: .octant, depth: .eight)
+        let used = Set(cells.flatMap { [$0.foreground, $0.background] })
+        #expect(used.isSubset(of: [.palette(0), .palette(7)]), "colours used: \(used)")
+        #expect(used.count == 2, "the mortar must show: \(used)")
+    }
 }

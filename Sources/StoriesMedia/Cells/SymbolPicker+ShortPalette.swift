@@ -48,6 +48,16 @@ extension SymbolPicker {
             own = zip(palette, weighted).map { c, m in c.0 * m.0 + c.1 * m.1 + c.2 * m.2 }
             lumas = palette.map(Self.luma)
             squares = palette.map { $0.0 * $0.0 + $0.1 * $0.1 + $0.2 * $0.2 }
+            chromas = palette.map(Self.chroma)
+        }
+
+        /// Each colour's squared distance from the grey of its luma.
+        let chromas: [Float]
+
+        @inline(__always)
+        static func chroma(_ c: (Float, Float, Float)) -> Float {
+            let y = luma(c)
+            return (c.0 - y) * (c.0 - y) + (c.2 - y) * (c.2 - y)
         }
 
         /// Each colour's luma and squared length (for `ShortScore`).
@@ -160,7 +170,18 @@ struct ShortScore {
     /// 0.25–1 with `rgbWeight` 5–20: 0.25 kept SSIM ahead of chafa's on every photo at both
     /// depths with the least PSNR lost (docs/architecture.md).
     static let besideWeight: Float = 0.25
+    /// How much a colour counts against a grey cell, at 8 colours: each sub-pixel's distance
+    /// from the grey of its luma, as the RGB error counts. Eight colours have no grey between
+    /// black and white, and SSIM alone draws a grey wall green (its luma) and a grey photo in
+    /// red, cyan and magenta specks; a person reads those as wrong. Sixteen colours have two
+    /// greys, and there the term cost SSIM (the camera 0.320 → 0.275) for nothing seen.
+    /// Measured 0–14 (docs/architecture.md).
+    static func greyWeight(colors: Int) -> Float { colors == 8 ? 7 : 0 }
+    /// A cell is grey below `near` (its mean's distance from grey, 0–255), coloured past `far`.
+    static let grey: (near: Float, far: Float) = (6, 20)
     let all: Float, meanX: Float, varianceX: Float, rgbWeight: Float
+    /// `greyWeight`, as much as the cell is grey.
+    let neutral: Float
     let beside: Beside
 
     /// The cells already drawn left of and above this one: each one's mean luma in the
@@ -178,6 +199,8 @@ struct ShortScore {
         varianceX = max(0, lumaSquares / all - meanX * meanX)
         self.beside = beside
         rgbWeight = Self.rgbWeight(colors: cost.colors.count)
+        let chroma = SymbolPicker.ShortCost.chroma((total.0 / all, total.1 / all, total.2 / all)).squareRoot()
+        neutral = Self.greyWeight(colors: cost.colors.count) * min(1, max(0, (Self.grey.far - chroma) / (Self.grey.far - Self.grey.near)))
     }
 
     /// The step from a neighbour to this cell as SSIM's structure term sees a window on both.
@@ -190,7 +213,7 @@ struct ShortScore {
 
     /// The sums over a candidate's parts.
     struct Tally {
-        var y: Float = 0, yy: Float = 0, xy: Float = 0, rgb: Float = 0
+        var y: Float = 0, yy: Float = 0, xy: Float = 0, rgb: Float = 0, chroma: Float = 0
 
         @inline(__always)
         mutating func add(_ c: Int, sum s: (Float, Float, Float), size: Float, cost: SymbolPicker.ShortCost) {
@@ -199,6 +222,7 @@ struct ShortScore {
             yy += size * yc * yc
             xy += SymbolPicker.ShortCost.luma(s) * yc
             let p = cost.colors[c]
+            chroma += size * cost.chromas[c]
             rgb += size * cost.squares[c] - 2 * (p.0 * s.0 + p.1 * s.1 + p.2 * s.2)
         }
     }
@@ -210,7 +234,7 @@ struct ShortScore {
         let covariance = t.xy / all - meanX * meanY
         let l = (2 * meanX * meanY + Self.c1) / (meanX * meanX + meanY * meanY + Self.c1)
         let cs = (2 * covariance + Self.c2) / (varianceX + varianceY + Self.c2)
-        return (1 - l * cs) + rgbWeight * t.rgb / (3 * all * 65025)
+        return (1 - l * cs) + (rgbWeight * t.rgb + neutral * t.chroma) / (3 * all * 65025)
             + Self.besideWeight * (step(beside.left, meanY) + step(beside.above, meanY))
     }
 }
@@ -316,3 +340,4 @@ struct ShortNeighbours {
         if column == width { swap(&above, &current); column = 0; hasAbove = true }
     }
 }
+
