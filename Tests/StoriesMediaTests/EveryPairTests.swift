@@ -55,14 +55,8 @@ import Testing
     /// see as structure the picture does not have; measured 95 against 221 of 468).
     @Test func aSmoothAreaIsNotAMosaicOfItsTwoNearestDrawings() {
         let width = 40, height = 12
-        var image = RGBImage(width: width * 2, height: height * 4)
-        var seed: UInt32 = 7
-        for y in 0..<(height * 4) {
-            for x in 0..<(width * 2) {
-                seed = seed &* 1_664_525 &+ 1_013_904_223
-                let grain = Int(seed >> 28) - 8
-                image[x, y] = RGBPixel(UInt8(190 + grain), UInt8(80 + grain), UInt8(56 + grain))
-            }
+        let image = Self.grained(width: width * 2, height: height * 4, seed: 7) { _, _, grain in
+            RGBPixel(UInt8(190 + grain), UInt8(80 + grain), UInt8(56 + grain))
         }
         func steps(_ cells: [ImageCell]) -> Int {
             func colours(_ c: ImageCell) -> Set<Color> { c.glyph == " " ? [c.background] : c.glyph == "█" ? [c.foreground] : [c.foreground, c.background] }
@@ -91,19 +85,26 @@ import Testing
     /// not in the green whose luma matches it, nor in specks of red, cyan and magenta.
     @Test func aGreyWallIsDrawnInBlackAndWhiteAtEightColours() {
         let width = 30, height = 10
-        var image = RGBImage(width: width * 2, height: height * 4)
-        var seed: UInt32 = 11
-        for y in 0..<(height * 4) {
-            for x in 0..<(width * 2) {
-                seed = seed &* 1_664_525 &+ 1_013_904_223
-                let mortar = y % 8 == 0 || (x + (y / 8) * 3) % 9 == 0
-                let v = UInt8((mortar ? 200 : 100) + Int(seed >> 28) - 8)
-                image[x, y] = RGBPixel(v, v, v)
-            }
+        let image = Self.grained(width: width * 2, height: height * 4, seed: 11) { x, y, grain in
+            let mortar = y % 8 == 0 || (x + (y / 8) * 3) % 9 == 0
+            let v = UInt8((mortar ? 200 : 100) + grain)
+            return RGBPixel(v, v, v)
         }
         let cells = CellImage.picked(image, width: width, height: height, symbols: .octant, depth: .eight)
         let used = Set(cells.flatMap { [$0.foreground, $0.background] })
         #expect(used.isSubset(of: [.palette(0), .palette(7)]), "colours used: \(used)")
         #expect(used.count == 2, "the mortar must show: \(used)")
+    }
+
+    /// A picture whose every pixel is `pixel(x, y, grain)`, the grain a repeatable −8…7.
+    static func grained(width: Int, height: Int, seed: UInt32, _ pixel: (Int, Int, Int) -> RGBPixel) -> RGBImage {
+        var image = RGBImage(width: width, height: height), seed = seed
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                image[x, y] = pixel(x, y, Int(seed >> 28) - 8)
+            }
+        }
+        return image
     }
 }

@@ -340,4 +340,3 @@ struct ShortNeighbours {
         if column == width { swap(&above, &current); column = 0; hasAbove = true }
     }
 }
-
