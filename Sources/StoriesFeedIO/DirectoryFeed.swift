@@ -44,18 +44,19 @@ public struct DirectoryFeed: FeedSource {
         let end = min(ids.count, offset + max(1, limit))
         var summaries: [StorySummary] = []
         var warnings = offset == 0 ? index.warnings : []
-        var bytes = 0
+        var bytes = 0, skipped = 0
         for id in ids[offset..<end] {
             do throws(FeedError) {
                 let load = try story(id: id)
                 summaries.append(StorySummary(load.story))
                 bytes += load.bytes
             } catch {
+                skipped += 1
                 warnings.append(FeedWarning("skipped story '\(id)': \(error)"))
             }
         }
         return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: ids.count),
-                        warnings: warnings, bytes: bytes, direction: index.direction)
+                        warnings: warnings, bytes: bytes, direction: index.direction, skipped: skipped)
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {

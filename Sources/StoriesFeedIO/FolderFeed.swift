@@ -242,21 +242,22 @@ public struct FolderFeed: FeedSource {
         let wanted = max(1, limit)
         var summaries: [StorySummary] = []
         var warnings = offset == 0 ? scan.warnings : []
-        var next = offset
+        var next = offset, skipped = 0
         while next < stories.count, summaries.count < wanted, next - offset < max(wanted, Self.maxScannedPerPage) {
             let entry = stories[next]
             next += 1
             // A folder that cannot be read has said why; an empty one says so here.
-            guard let (listing, _) = self.listing(of: entry, warnings: &warnings) else { continue }
+            guard let (listing, _) = self.listing(of: entry, warnings: &warnings) else { skipped += 1; continue }
             guard !listing.files.isEmpty else {
                 warnings.append(FeedWarning(Self.nothingIn(entry, listing)))
+                skipped += 1
                 continue
             }
             summaries.append(StorySummary(id: entry.id, author: Author(name: entry.name, avatar: avatar(of: entry, listing)),
                                           itemIDs: listing.files.map { $0.name }, latest: entry.latest))
         }
         warnings += cache?.takeWarnings() ?? []
-        return FeedPage(stories: summaries, nextCursor: next < stories.count ? String(next) : nil, warnings: warnings)
+        return FeedPage(stories: summaries, nextCursor: next < stories.count ? String(next) : nil, warnings: warnings, skipped: skipped)
     }
 
     public func story(id: StoryID) throws(FeedError) -> StoryLoad {

@@ -133,7 +133,7 @@ public struct FeedAPI: Sendable {
     private func buildPage(_ feed: DirectoryFeed, offset: Int, limit: Int) -> FeedPage {
         let ids = feed.index.storyIDs
         let end = min(ids.count, offset + limit)
-        var summaries: [StorySummary] = []
+        var summaries: [StorySummary] = [], skipped = 0
         var warnings = offset == 0 ? feed.index.warnings.map { FeedWarning(hidingFolder($0.message)) } : []
         for id in ids[offset..<end] {
             let name = "stories/\(id).json"
@@ -142,15 +142,17 @@ public struct FeedAPI: Sendable {
                 bytes = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes).contents()
             } catch {
                 warnings.append(FeedWarning("skipped story '\(id)': \(name): \(error)"))
+                skipped += 1
                 continue
             }
             do throws(FeedError) {
                 summaries.append(StorySummary(try FeedDecoder.story(from: bytes, file: name, expectedID: id).0))
             } catch {
                 warnings.append(FeedWarning("skipped story '\(id)': \(hidingFolder(error.description))"))
+                skipped += 1
             }
         }
-        return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings)
+        return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings, skipped: skipped)
     }
 
     /// A folder feed's page: listed from the folder (its own warnings name places in it),

@@ -251,7 +251,7 @@ extension FeedDecoder {
         let title = try root.member("title").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.title) } ?? "Stories"
         var summaries: [StorySummary] = []
         var seen: Set<StoryID> = []
-        var warnings: [FeedWarning] = []
+        var warnings: [FeedWarning] = [], skipped = 0
         for element in try root.required("stories").array() {
             do throws(FeedError) {
                 let id = try storyID(try element.required("id"))
@@ -275,11 +275,17 @@ extension FeedDecoder {
                 summaries.append(StorySummary(id: id, author: Author(name: name, handle: handle?.isEmpty == true ? nil : handle, avatar: avatar),
                                               itemIDs: itemIDs, latest: latest))
             } catch {
+                skipped += 1
                 warnings.append(FeedWarning("skipped a story: \(error)"))
             }
         }
         for warning in try root.member("warnings")?.array() ?? [] where warnings.count < 100 {
             warnings.append(FeedWarning(try warning.string()))
+        }
+        // Entries the source left out of the page (its warnings say why): bounded by a page's size.
+        if let field = try root.member("skipped") {
+            guard case .number(let n) = field.value, n >= 0, n <= 1000, n == n.rounded() else { throw field.fail("expected a whole number from 0 to 1000") }
+            skipped += Int(n)
         }
         var next: FeedCursor?
         if let field = try root.member("nextCursor") {
@@ -294,7 +300,7 @@ extension FeedDecoder {
             }
         }
         return (title.isEmpty ? "Stories" : title, FeedPage(stories: summaries, nextCursor: next, warnings: warnings, bytes: data.count,
-                                                            direction: try direction(root)))
+                                                            direction: try direction(root), skipped: skipped))
     }
 }
 

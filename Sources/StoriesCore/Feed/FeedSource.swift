@@ -40,9 +40,14 @@ public struct FeedPage: Equatable, Sendable {
     public var total: Int?
     /// Which way the feed reads, when it says (`"direction"`, or its `"language"`).
     public var direction: LayoutDirection?
+    /// Entries the page held that could not be shown (a story with a bad field, a folder
+    /// that cannot be read or has nothing in it): their problems are in `warnings`. A page
+    /// of only such entries is still a page — paging goes on past it (`StoryStore.advance`).
+    public var skipped: Int
 
     public init(stories: [StorySummary], nextCursor: FeedCursor?, warnings: [FeedWarning] = [], bytes: Int = 0,
-                title: String? = nil, total: Int? = nil, direction: LayoutDirection? = nil) {
+                title: String? = nil, total: Int? = nil, direction: LayoutDirection? = nil, skipped: Int = 0) {
+        self.skipped = max(0, skipped)
         self.direction = direction
         self.total = total
         self.stories = stories

@@ -5,7 +5,8 @@ import Foundation
 /// summaries exists only on the wire. Keys are written sorted, so the same page is always
 /// the same bytes (and the same ETag).
 public enum FeedWire {
-    /// `{"version":1,"title":…,"stories":[summary…],"nextCursor":…,"warnings":[…]}`; a
+    /// `{"version":1,"title":…,"stories":[summary…],"nextCursor":…,"warnings":[…]}` (and `"skipped"`: how many
+    /// entries of the page could not be shown, when any); a
     /// summary is `{"id","author":{"name","handle","avatar"},"itemIDs":[…],"latest"}`.
     public static func page(_ page: FeedPage, title: String) -> Data {
         var document: [String: Any] = [
@@ -15,6 +16,7 @@ public enum FeedWire {
             "warnings": page.warnings.map(\.message),
         ]
         if let direction = page.direction { document["direction"] = direction.rawValue }
+        if page.skipped > 0 { document["skipped"] = page.skipped }
         document["nextCursor"] = page.nextCursor ?? NSNull()
         return json(document)
     }

@@ -14,6 +14,10 @@ public struct StoryStore: Equatable, Sendable {
     /// host that answers every cursor with the same page, an API whose empty last page still
     /// carries a cursor) before paging ends for good.
     public static let maxPagesWithoutProgress = 5
+    /// Pages in a row whose every entry was broken (`FeedPage.skipped`) that are paged past
+    /// at once; then paging ends, so a source that names a next page of broken entries for
+    /// ever cannot be paged for ever (500 broken stories at 10 a page).
+    public static let maxBrokenPagesInARow = 50
 
     /// Seconds before a page after `count` pages in a row that added no story is asked for
     /// (and then only when the person comes near the end again): 5, 10, 20, 40, 60.
@@ -58,7 +62,10 @@ public struct StoryStore: Equatable, Sendable {
     public private(set) var isProvisional = false
     /// Pages in a row that added no story (see `maxPagesWithoutProgress`).
     public private(set) var pagesWithoutProgress = 0
-    /// Paging ended because `maxPagesWithoutProgress` pages in a row added no story.
+    /// Pages in a row that held only broken entries (see `maxBrokenPagesInARow`).
+    public private(set) var brokenPagesInARow = 0
+    /// Paging ended because `maxPagesWithoutProgress` pages in a row added no story, or
+    /// `maxBrokenPagesInARow` held only broken ones.
     public private(set) var endedWithoutProgress = false
     /// The feed's size as its latest page gave it (bounded; nil when not said).
     public private(set) var total: Int?
@@ -177,10 +184,13 @@ public struct StoryStore: Equatable, Sendable {
         return added
     }
 
-    /// Where paging stands after a page: its next cursor is ready when the page added a story;
-    /// when it added none, paging stalls (the next page waits for `stallBackoff` and for the
-    /// person to come near the end), and after `maxPagesWithoutProgress` such pages in a row
-    /// it ends, so a feed that always names a next page cannot be paged for ever.
+    /// Where paging stands after a page: its next cursor is ready when the page added a story,
+    /// or held entries that could not be shown (`FeedPage.skipped`: a page of broken stories
+    /// is still a page, and the good story after it must be reachable — up to
+    /// `maxBrokenPagesInARow` such pages in a row). When it held nothing new, paging stalls
+    /// (the next page waits for `stallBackoff` and for the person to come near the end), and
+    /// after `maxPagesWithoutProgress` such pages in a row it ends, so a feed that always
+    /// names a next page cannot be paged for ever.
     mutating func advance(after page: FeedPage, progressed: Bool, at uptime: Double) {
         if let given = page.total { total = min(max(0, given), Self.maxTotal) }
         guard let next = page.nextCursor else {
@@ -189,7 +199,18 @@ public struct StoryStore: Equatable, Sendable {
         }
         if progressed {
             pagesWithoutProgress = 0
+            brokenPagesInARow = 0
             paging = .ready(next: next)
+            return
+        }
+        if page.skipped > 0 {
+            brokenPagesInARow += 1
+            if brokenPagesInARow >= Self.maxBrokenPagesInARow {
+                endedWithoutProgress = true
+                paging = .complete
+            } else {
+                paging = .ready(next: next)
+            }
             return
         }
         pagesWithoutProgress += 1

@@ -138,6 +138,10 @@ extension Reduction {
     /// and once more when it ends for good.
     mutating func noteStalledPaging(before: Int) {
         let now = store.pagesWithoutProgress
+        if store.brokenPagesInARow >= StoryStore.maxBrokenPagesInARow, store.endedWithoutProgress, now == before {
+            state.feed.warnings.append(FeedWarning("the feed's last \(StoryStore.maxBrokenPagesInARow) pages in a row held only stories that could not be shown; no more pages are asked for"))
+            return
+        }
         guard now > before else { return }
         if store.endedWithoutProgress {
             state.feed.warnings.append(FeedWarning("the feed's last \(StoryStore.maxPagesWithoutProgress) pages in a row added no new story although each named a next page; no more pages are asked for"))
