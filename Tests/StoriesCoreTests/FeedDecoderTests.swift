@@ -99,6 +99,15 @@ import Testing
         #expect(throws: FeedError(file: "feed.json", field: "version", reason: "unsupported version 2; this build reads version 1")) {
             try FeedDecoder.index(from: Data(#"{"version":2,"stories":[]}"#.utf8), file: "feed.json")
         }
+        #expect(throws: FeedError(file: "feed.json", field: "version", reason: "missing; this build reads version 1")) {
+            try FeedDecoder.index(from: Data(#"{"stories":[]}"#.utf8), file: "feed.json")
+        }
+        // A story file may leave the version out (it had none at first), but not say another.
+        let story = #"{"id":"a","author":{"name":"A"},"items":[{"id":"1","type":"text","text":"hi"}]"#
+        #expect(try FeedDecoder.story(from: Data((story + "}").utf8), file: "a.json", expectedID: "a").0.items.count == 1)
+        #expect(throws: FeedError(file: "a.json", field: "version", reason: "unsupported version 2; this build reads version 1")) {
+            try FeedDecoder.story(from: Data((story + #","version":2}"#).utf8), file: "a.json", expectedID: "a")
+        }
         #expect(throws: FeedError(file: "feed.json", field: "stories[0]", reason: "'../x' is not a valid id (letters, digits, '-', '_', '.'; not starting with '.')")) {
             try FeedDecoder.index(from: Data(#"{"version":1,"stories":["../x"]}"#.utf8), file: "feed.json")
         }

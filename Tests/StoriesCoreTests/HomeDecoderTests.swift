@@ -88,7 +88,7 @@ import Testing
 
     @Test(arguments: [
         ("not json", "home.json: not valid JSON"),
-        (#"{"version":2,"sections":[]}"#, "home.json: version: unsupported version; this build reads version 1"),
+        (#"{"version":2,"sections":[]}"#, "home.json: version: unsupported version 2; this build reads version 1"),
         (#"{"version":1,"sections":{}}"#, "home.json: sections: expected an array, found an object"),
         (#"[]"#, "home.json: expected an object, found an array"),
     ])

@@ -193,11 +193,11 @@ import Testing
             #expect(SeenWire.batch(.init(entries: entries, tooltips: tooltips))
                     == FeedWire.json(["version": 1, "seen": entries.map(entry), "tooltips": tooltips]))
             #expect(SeenWire.receipt(.init(next: next, recorded: entries.count, ignored: ignored))
-                    == FeedWire.json(["next": next, "recorded": entries.count,
+                    == FeedWire.json(["next": next, "recorded": entries.count, "version": 1,
                                       "ignored": ignored.map { ["story": $0.story, "item": $0.item, "reason": SafeText.line($0.reason)] }]))
             let more = Bool.random(using: &random)
             #expect(SeenWire.changes(.init(entries: entries, tooltips: tooltips, next: next, more: more))
-                    == FeedWire.json(["next": next, "more": more, "seen": entries.map(entry), "tooltips": tooltips]))
+                    == FeedWire.json(["next": next, "more": more, "seen": entries.map(entry), "tooltips": tooltips, "version": 1]))
             // And changes read back as they were written.
             let valid = [SeenWire.Entry(story: "ayla", item: Self.randomString(&random).isEmpty ? "a" : "a-\(next)", at: next)]
             let written = SeenWire.Changes(entries: valid, tooltips: ["tip.\(next)"], next: next, more: more)
@@ -214,7 +214,7 @@ import Testing
                        String(repeating: "abcd ", count: 60), // the 200th character a space
                        "plain", "\u{1B}[31mred\u{1B}[0m  and  spaced   "]
         for reason in reasons {
-            let body = FeedWire.json(["next": 3, "recorded": 0, "ignored": [["story": "x", "item": "y", "reason": reason]]])
+            let body = FeedWire.json(["next": 3, "recorded": 0, "version": 1, "ignored": [["story": "x", "item": "y", "reason": reason]]])
             let read = try SeenWire.decodeReceipt(body, file: "t")
             #expect(try SeenWire.decodeReceipt(SeenWire.receipt(read), file: "t") == read, "\(reason.debugDescription)")
             #expect(read.ignored.first.map { $0.reason.count <= 200 && !$0.reason.contains("\u{1B}") } == true)

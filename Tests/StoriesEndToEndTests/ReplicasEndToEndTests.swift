@@ -65,7 +65,7 @@ import Testing
                         count += 1
                         let tooltip = "load-\(index)-\(count)"
                         let (story, item) = items[count % items.count]
-                        let body = #"{"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
+                        let body = #"{"version":1,"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
                         let answer = ReplicasEndToEndTests.send(port: port, "PUT", "/v1/seen", token: token, body: body)
                         lock.withLock {
                             if answer.status == 200 { sent[index, default: []].append(tooltip) } else { failed.append("\(answer.status) \(answer.body.prefix(120))") }
@@ -187,7 +187,7 @@ import Testing
         for port in ports { try Self.expectKept(sent, port: port, tokens: tokens) }
         // The replica killed left no lock or half a batch: both answer a new batch.
         for port in ports {
-            #expect(Self.send(port: port, "PUT", "/v1/seen", token: tokens[0], body: #"{"seen":[{"story":"ayla","item":"rocket"}]}"#).status == 200)
+            #expect(Self.send(port: port, "PUT", "/v1/seen", token: tokens[0], body: #"{"version":1,"seen":[{"story":"ayla","item":"rocket"}]}"#).status == 200)
         }
     }
 }

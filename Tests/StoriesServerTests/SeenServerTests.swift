@@ -121,7 +121,7 @@ import Testing
             let theirs = try Self.json(try await client.execute(uri: "/v1/seen?since=0", method: .get, headers: Self.auth(bo)).body)
             #expect((theirs["seen"] as? [Any])?.isEmpty == true && theirs["next"] as? Int == 0)
             let forged = try await client.execute(uri: "/v1/seen?viewer=ayla", method: .put, headers: Self.auth(bo),
-                                                  body: ByteBuffer(string: #"{"viewer":"ayla","seen":[{"story":"ayla","item":"rocket"}]}"#))
+                                                  body: ByteBuffer(string: #"{"version":1,"viewer":"ayla","seen":[{"story":"ayla","item":"rocket"}]}"#))
             #expect(forged.status == .ok)
             let after = try Self.json(try await client.execute(uri: "/v1/seen?since=0", method: .get, headers: Self.auth(ayla)).body)
             let items = (after["seen"] as? [[String: Any]])?.compactMap { $0["item"] as? String } ?? []
@@ -163,15 +163,20 @@ import Testing
             let cases: [(String, HTTPResponse.Status, String)] = [
                 ("{", .badRequest, "not valid JSON at line 1"),
                 ("[]", .badRequest, "expected an object"),
-                (#"{"seen":[{"story":"../x","item":"a"}]}"#, .badRequest, "seen[0].story"),
-                (#"{"seen":[{"story":"ayla"}]}"#, .badRequest, "seen[0].item"),
-                (#"{"seen":[{"story":"ayla","item":"astronaut","at":-5}]}"#, .badRequest, "seen[0].at"),
-                (#"{"seen":[{"story":"ayla","item":"astronaut","at":1e300}]}"#, .badRequest, "seen[0].at"),
-                (#"{"seen":"all"}"#, .badRequest, "seen"),
-                (#"{"tooltips":[""]}"#, .badRequest, "tooltips[0]"),
-                ("{\"seen\":[" + Array(repeating: #"{"story":"ayla","item":"rocket"}"#, count: 1001).joined(separator: ",") + "]}", .contentTooLarge, "1001 items is more than the 1000"),
+                (#"{"version":1,"seen":[{"story":"../x","item":"a"}]}"#, .badRequest, "seen[0].story"),
+                (#"{"version":1,"seen":[{"story":"ayla"}]}"#, .badRequest, "seen[0].item"),
+                (#"{"version":1,"seen":[{"story":"ayla","item":"astronaut","at":-5}]}"#, .badRequest, "seen[0].at"),
+                (#"{"version":1,"seen":[{"story":"ayla","item":"astronaut","at":1e300}]}"#, .badRequest, "seen[0].at"),
+                (#"{"version":1,"seen":"all"}"#, .badRequest, "seen"),
+                (#"{"version":1,"tooltips":[""]}"#, .badRequest, "tooltips[0]"),
+                ("{\"version\":1,\"seen\":[" + Array(repeating: #"{"story":"ayla","item":"rocket"}"#, count: 1001).joined(separator: ",") + "]}", .contentTooLarge, "1001 items is more than the 1000"),
                 (String(repeating: " ", count: SeenWire.maxBatchBytes + 10), .contentTooLarge, "a batch may be at most 512 KB"),
                 (String(repeating: "[", count: 200), .badRequest, "nested more than"),
+                // The version, checked as every document's: missing, another, not a number.
+                (#"{"seen":[{"story":"ayla","item":"astronaut"}]}"#, .badRequest, "PUT /v1/seen: version: missing; this build reads version 1"),
+                (#"{"version":2,"seen":[{"story":"ayla","item":"astronaut"}]}"#, .badRequest, "version: unsupported version 2; this build reads version 1"),
+                (#"{"version":"1","seen":[{"story":"ayla","item":"astronaut"}]}"#, .badRequest, "version: expected a number, found a string"),
+                (#"{"version":1.5,"seen":[{"story":"ayla","item":"astronaut"}]}"#, .badRequest, "version: unsupported version 1.5"),
             ]
             for (body, status, said) in cases {
                 let answer = try await client.execute(uri: "/v1/seen", method: .put, body: ByteBuffer(string: body))

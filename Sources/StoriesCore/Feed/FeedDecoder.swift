@@ -24,11 +24,7 @@ public enum FeedDecoder {
         try checkSize(data, file: file)
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
         _ = try root.object()
-        let version = try root.required("version")
-        let number = try version.number()
-        guard number == Double(supportedVersion) else {
-            throw version.fail("unsupported version \(number.rounded() == number ? String(Int(number)) : String(number)); this build reads version \(supportedVersion)")
-        }
+        try root.checkVersion()
         let title = try root.member("title").map { field throws(FeedError) in SafeText.line(try field.string(), maxColumns: SafeText.Limit.title) } ?? "Stories"
         var ids: [StoryID] = []
         var seen: Set<StoryID> = []
@@ -68,6 +64,7 @@ public enum FeedDecoder {
         try checkSize(data, file: file)
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
         _ = try root.object()
+        try root.checkVersion(required: false) // story files had none at first
         let idField = try root.required("id")
         let id = try storyID(idField)
         guard id == expectedID else { throw idField.fail("'\(id)' does not match the id '\(expectedID)' the feed lists") }
@@ -244,10 +241,7 @@ extension FeedDecoder {
         try checkSize(data, file: file)
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
         _ = try root.object()
-        let version = try root.required("version").number()
-        guard version == Double(supportedVersion) else {
-            throw FeedError(file: file, field: "version", reason: "unsupported version; this build reads version \(supportedVersion)")
-        }
+        try root.checkVersion()
         let title = try root.member("title").map { f throws(FeedError) in SafeText.line(try f.string(), maxColumns: SafeText.Limit.title) } ?? "Stories"
         var summaries: [StorySummary] = []
         var seen: Set<StoryID> = []

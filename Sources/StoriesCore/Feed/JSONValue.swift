@@ -123,6 +123,22 @@ struct JSONField {
         return number
     }
 
+    /// The document's `version`, checked the one way every document is: present, a number,
+    /// and the one this build reads (`FeedDecoder.supportedVersion`). `required` false: a
+    /// document kind that had none at first may leave it out, but not say another.
+    func checkVersion(required: Bool = true) throws(FeedError) {
+        let supported = FeedDecoder.supportedVersion
+        guard let field = try member("version") else {
+            guard required else { return }
+            throw FeedError(file: file, field: path.isEmpty ? "version" : "\(path).version", reason: "missing; this build reads version \(supported)")
+        }
+        let number = try field.number()
+        guard number == Double(supported) else {
+            let said = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            throw field.fail("unsupported version \(said); this build reads version \(supported)")
+        }
+    }
+
     func positiveInt() throws(FeedError) -> Int {
         let number = try number()
         guard number >= 1, number <= 1_000_000_000, number.rounded() == number else {

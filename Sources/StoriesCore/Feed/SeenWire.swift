@@ -112,7 +112,7 @@ public enum SeenWire {
         out.number(receipt.next)
         out.raw(",\"recorded\":")
         out.number(Int64(receipt.recorded))
-        out.raw("}")
+        out.raw(",\"version\":1}")
         return Data(out.bytes)
     }
 
@@ -124,7 +124,7 @@ public enum SeenWire {
         out.number(changes.next)
         out.raw(",")
         seenAndTooltips(&out, changes.entries, changes.tooltips)
-        out.raw("}")
+        out.raw(",\"version\":1}")
         return Data(out.bytes)
     }
 
@@ -161,6 +161,7 @@ public enum SeenWire {
         }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
         _ = try root.object()
+        try root.checkVersion()
         let seen = try root.member("seen")?.array() ?? []
         guard seen.count <= maxItems else {
             throw FeedError(file: file, field: "seen", reason: "\(seen.count) items is more than the \(maxItems) a batch may carry; send several")
@@ -181,6 +182,7 @@ public enum SeenWire {
     public static func decodeReceipt(_ data: Data, file: String) throws(FeedError) -> Receipt {
         guard data.count <= maxBatchBytes * 4 else { throw FeedError(file: file, reason: "the receipt is \(data.count) bytes, far more than one is") }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
+        try root.checkVersion()
         let next = try counter(root.required("next"))
         let recorded = try counter(root.member("recorded")) 
         var ignored: [Ignored] = []
@@ -197,6 +199,7 @@ public enum SeenWire {
             throw FeedError(file: file, reason: "\(data.count) bytes is more than the \(maxChangesBytes >> 20) MB an answer of changes may be")
         }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
+        try root.checkVersion()
         let next = try counter(root.required("next"))
         let more: Bool
         if let field = try root.member("more") {

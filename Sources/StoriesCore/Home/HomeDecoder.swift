@@ -34,11 +34,7 @@ public enum HomeDecoder {
         }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
         _ = try root.object()
-        let versionField = try root.required("version")
-        let version = try versionField.number()
-        guard version == Double(FeedDecoder.supportedVersion) else {
-            throw versionField.fail("unsupported version; this build reads version \(FeedDecoder.supportedVersion)")
-        }
+        try root.checkVersion()
         var reader = Reader()
         let sections = try reader.sections(try root.required("sections"), depth: 1)
         var warnings = reader.warnings
