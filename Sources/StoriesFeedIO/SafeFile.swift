@@ -20,6 +20,9 @@ public enum SafeFile {
         case notFolder(String)
         case tooLarge(Int)
         case unreadable(String)
+        /// A file that holds who may do what (viewers, a token, a store) that others could
+        /// change: what is wrong and how to fix it (`SafeFile.checkPrivate`).
+        case notPrivate(String)
     }
 
     /// Which version of which file was opened: a file replaced or changed since has another.
@@ -38,9 +41,13 @@ public enum SafeFile {
         public let size: Int
         public let modified: Date
         public let identity: Identity
+        /// Its owner and permission bits, as opened.
+        public let owner: UInt32, permissions: UInt32
         let descriptor: Int32
 
-        init(descriptor: Int32, size: Int, modified: Date, identity: Identity) {
+        init(descriptor: Int32, size: Int, modified: Date, identity: Identity, owner: UInt32 = 0, permissions: UInt32 = 0) {
+            self.owner = owner
+            self.permissions = permissions
             self.descriptor = descriptor
             self.size = size
             self.modified = modified
@@ -123,7 +130,8 @@ public enum SafeFile {
             throw .notRegular(kind(of: info.st_mode))
         }
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        return Opened(descriptor: fd, size: max(0, Int(info.st_size)), modified: modified, identity: identity(info))
+        return Opened(descriptor: fd, size: max(0, Int(info.st_size)), modified: modified, identity: identity(info),
+                      owner: UInt32(info.st_uid), permissions: UInt32(info.st_mode & 0o7777))
     }
 
     static func identity(_ info: stat) -> Identity {
@@ -164,6 +172,35 @@ public enum SafeFile {
         try bounded(file, maxBytes: maxBytes, wholeOrNothing: true).0
     }
 
+    /// A file that says who may do what — the viewers file, a token file, the seen store —
+    /// is refused, as OpenSSH refuses such files, when another user could change it: owned
+    /// by someone other than this user (or root), or writable by its group or by anyone.
+    public static func checkPrivate(owner: UInt32, permissions: UInt32, path: String) throws(Failure) {
+        let me = UInt32(geteuid()), shown = SafeText.line(path)
+        if owner != me && owner != 0 {
+            throw .notPrivate("is owned by user \(owner), not by you (user \(me)), who could change it: make it as this user, or `chown \(me) \(shown)`")
+        }
+        if permissions & 0o022 != 0 {
+            let who = permissions & 0o002 != 0 ? "anyone on this machine" : "its group"
+            throw .notPrivate("is writable by \(who) (mode \(String(format: "%04o", permissions))), who could change it: `chmod 600 \(shown)`")
+        }
+    }
+
+    /// Reads a file that says who may do what: the one safe way, then `checkPrivate`.
+    public static func readPrivate(_ path: String, maxBytes: Int, followLinks: Bool = false) throws(Failure) -> Data {
+        let file = try open(path, followLinks: followLinks)
+        try checkPrivate(owner: file.owner, permissions: file.permissions, path: path)
+        return try bounded(file, maxBytes: maxBytes)
+    }
+
+    /// The same check on a path not read here (an SQLite store, which SQLite opens): nothing
+    /// to say when there is no such file yet.
+    public static func checkPrivate(path: String) throws(Failure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        try checkPrivate(owner: UInt32(info.st_uid), permissions: UInt32(info.st_mode & 0o7777), path: path)
+    }
+
     /// In words for a feed-problems line.
     public static func describe(_ failure: Failure, maxBytes: Int) -> String {
         failure.description(maxBytes: maxBytes)
@@ -182,6 +219,7 @@ extension SafeFile.Failure {
         case .notFolder(let kind): "is \(kind), not a folder"
         case .tooLarge(let size): "\(size) bytes is more than the \(maxBytes.map { SafeFile.megabytes($0) } ?? "size") allowed here"
         case .unreadable(let why): "cannot read: \(why)"
+        case .notPrivate(let why): why
         }
     }
 }

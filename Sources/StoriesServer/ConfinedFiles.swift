@@ -202,7 +202,7 @@ public final class ConfinedFiles: @unchecked Sendable {
         case .missing, .link: .notFound
         case .notRegular, .notFolder: .forbidden("not a regular file")
         case .tooLarge(let size): .tooLarge(size)
-        case .cannotOpen(let why), .unreadable(let why): .unreadable(why)
+        case .cannotOpen(let why), .unreadable(let why), .notPrivate(let why): .unreadable(why)
         }
     }
 }

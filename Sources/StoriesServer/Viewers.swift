@@ -62,7 +62,7 @@ public struct Viewers: Sendable {
     public static func load(_ path: String) throws(Problem) -> Viewers {
         let shown = SafeText.line(path)
         let data: Data
-        do { data = try SafeFile.read(path, maxBytes: maxFileBytes).0 } catch {
+        do { data = try SafeFile.readPrivate(path, maxBytes: maxFileBytes) } catch {
             throw Problem(description: "viewers file \(shown): \(SafeFile.describe(error, maxBytes: maxFileBytes))")
         }
         return try parse(data, file: shown)
@@ -154,7 +154,7 @@ public struct Viewers: Sendable {
             throw Problem(description: "'\(SafeText.line(String(name.prefix(64))))' is not a name: 1 to 64 letters, digits, '.', '_' or '-'")
         }
         var existing = Data()
-        do { existing = try SafeFile.read(path, maxBytes: maxFileBytes).0 } catch .missing {
+        do { existing = try SafeFile.readPrivate(path, maxBytes: maxFileBytes) } catch .missing {
         } catch {
             throw Problem(description: "viewers file \(SafeText.line(path)): \(SafeFile.describe(error, maxBytes: maxFileBytes))")
         }

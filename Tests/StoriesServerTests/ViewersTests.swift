@@ -1,5 +1,6 @@
 import Foundation
 import StoriesCore
+import StoriesFeedIO
 import StoriesTestSupport
 import Testing
 @testable import StoriesServer
@@ -89,5 +90,54 @@ import Testing
         let link = dir.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         #expect { try Viewers.load(link.path) } throws: { ($0 as? Viewers.Problem)?.description.contains("symbolic link") == true }
+    }
+
+    /// Issue 46, point 3: a file that says who may watch is refused, as OpenSSH refuses a key
+    /// file, when another user could change it — writable by its group or by anyone, or owned
+    /// by someone else — with what is wrong and how to fix it; the viewers file, a token file
+    /// and the seen store alike.
+    @Test func aFileOthersCouldChangeIsRefusedWithTheFix() async throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("viewers.txt").path
+        _ = try Viewers.add(name: "ayla", to: file)
+        let store = dir.appendingPathComponent("seen.sqlite").path
+        try await SQLiteSeenDatabase.open(path: store).close()
+        let made = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
+        #expect(made == 0o600, "the store is made private, whatever the umask, so the next start does not refuse it")
+        let token = dir.appendingPathComponent("token").path
+        try Data("st_abc\n".utf8).write(to: URL(fileURLWithPath: token))
+        func refusal(_ path: String) async -> String? {
+            if path == store {
+                do { try await SQLiteSeenDatabase.open(path: path).close(); return nil } catch { return error.description }
+            }
+            if path == token {
+                do { _ = try SafeFile.readPrivate(path, maxBytes: 4096); return nil } catch { return error.description }
+            }
+            do { _ = try Viewers.load(path); return nil } catch { return error.description }
+        }
+        for path in [file, store, token] {
+            #expect(await refusal(path) == nil, "mode 0600, owned by this user: read")
+            #expect(chmod(path, 0o666) == 0)
+            let anyone = await refusal(path) ?? ""
+            #expect(anyone.contains("is writable by anyone on this machine (mode 0666)") && anyone.contains("chmod 600 \(path)"), "\(anyone)")
+            #expect(chmod(path, 0o620) == 0)
+            let group = await refusal(path) ?? ""
+            #expect(group.contains("is writable by its group (mode 0620)"), "\(group)")
+            #expect(chmod(path, 0o644) == 0)
+            #expect(await refusal(path) == nil, "readable by others is not refused: the viewers file holds only hashes")
+            // Owned by another user: only root can make such a file here (CI runs as root).
+            if geteuid() == 0 {
+                #expect(chown(path, 4242, 4242) == 0)
+                let owned = await refusal(path) ?? ""
+                #expect(owned.contains("is owned by user 4242, not by you (user 0)"), "\(owned)")
+                #expect(chown(path, 0, 0) == 0)
+            }
+        }
+        // `add-viewer` refuses to add to a file others could change, and leaves it as it was.
+        #expect(chmod(file, 0o666) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect { try Viewers.add(name: "bo", to: file) } throws: { ($0 as? Viewers.Problem)?.description.contains("chmod 600") == true }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 }
