@@ -107,7 +107,10 @@ extension PostgresSeenDatabase {
         typealias Outcome = Result<Int64, SeenStoreFailure>
         private struct Waiting {
             let batch: Batch
-            let continuation: CheckedContinuation<Outcome, Never>
+            /// Taken by whichever answers first: the group's write, or the batch's own
+            /// deadline (`patience` from its arrival, however long it waited for a writer).
+            let answer: TakenOnce<CheckedContinuation<Outcome, Never>>
+            let deadline: DispatchTime
         }
         /// Groups written at once (each on a connection of its own). One or two wrote the
         /// held minute alike (p99 6–9 ms); four made groups smaller and commits more. Two,
@@ -122,11 +125,11 @@ extension PostgresSeenDatabase {
         /// Groups and batches written so far (tests).
         var counts: (groups: Int, batches: Int) { lock.withLock { written } }
         private let write: @Sendable ([Batch]) async throws -> [String: Int64]
-        private let patience: Duration
+        private let patience: DispatchTimeInterval
         private let timeout: SeenStoreFailure
         private let describe: @Sendable (any Error) -> String
 
-        init(patience: Duration, timeout: SeenStoreFailure, describe: @escaping @Sendable (any Error) -> String,
+        init(patience: DispatchTimeInterval, timeout: SeenStoreFailure, describe: @escaping @Sendable (any Error) -> String,
              write: @escaping @Sendable ([Batch]) async throws -> [String: Int64]) {
             self.patience = patience
             self.timeout = timeout
@@ -134,19 +137,31 @@ extension PostgresSeenDatabase {
             self.write = write
         }
 
+        /// Records a batch, answered within `patience` of its arrival whatever is ahead of it:
+        /// past its deadline it is answered `timeout` and, when no writer has taken it yet,
+        /// never written.
         func record(_ batch: Batch) async -> Outcome {
             await withCheckedContinuation { continuation in
+                let answer = TakenOnce(continuation), deadline = DispatchTime.now() + patience
                 let group: [Waiting]? = lock.withLock {
-                    pending.append(Waiting(batch: batch, continuation: continuation))
+                    pending.append(Waiting(batch: batch, answer: answer, deadline: deadline))
                     return nextGroup()
+                }
+                SeenSignals.timers.asyncAfter(deadline: deadline) { [self] in
+                    guard let late = answer.take() else { return }
+                    lock.withLock { pending.removeAll { $0.answer === answer } }
+                    late.resume(returning: .failure(timeout))
                 }
                 if let group { start(group) }
             }
         }
 
+
         /// The next group, when a writer is free (under `lock`): the earliest batches, one a
         /// viewer, up to `groupItems`.
         private func nextGroup() -> [Waiting]? {
+            let now = DispatchTime.now()
+            pending.removeAll { $0.deadline <= now } // answered by their own deadlines
             guard writing < Self.writers, !pending.isEmpty else { return nil }
             var group: [Waiting] = [], left: [Waiting] = [], viewers = Set<String>(), items = 0
             for waiting in pending {
@@ -184,8 +199,7 @@ extension PostgresSeenDatabase {
                     finished()
                 }
             }
-            let seconds = Int(patience.components.seconds)
-            SeenSignals.timers.asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
+            SeenSignals.timers.asyncAfter(deadline: .now() + patience) { [self] in
                 if let group = settled.take() {
                     Self.answer(group, .failure(timeout))
                     task.cancel()
@@ -207,7 +221,7 @@ extension PostgresSeenDatabase {
         /// Answers each batch of a group with its viewer's counter (or the failure).
         private static func answer(_ group: [Waiting], _ result: Result<[String: Int64], SeenStoreFailure>) {
             for each in group {
-                each.continuation.resume(returning: result.flatMap { counters in
+                each.answer.take()?.resume(returning: result.flatMap { counters in
                     counters[each.batch.viewer].map { .success($0) }
                         ?? .failure(SeenStoreFailure("the batch was not recorded (no counter came back)"))
                 })
