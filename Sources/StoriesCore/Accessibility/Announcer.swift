@@ -31,6 +31,8 @@ public struct SpokenScreen: Equatable, Sendable {
     public var ended = false
     public var notice: String?
     public var problem: String?
+    /// How many stories, as the home's corner says it (nil while the first page loads).
+    public var count: String?
     /// When this was taken, and how far the viewer's item had played then (to tell an item
     /// that ended from one skipped).
     public var uptime: Double = 0
@@ -41,6 +43,7 @@ public struct SpokenScreen: Equatable, Sendable {
         uptime = state.now.uptime
         notice = state.chrome.notice
         problem = state.pagingNotice
+        count = state.isLoading ? nil : state.feed.store.countText(spoken: true)
         if let modal = state.chrome.modal {
             place = .box(modal)
         } else if let viewer = state.viewer {
@@ -74,6 +77,7 @@ public struct SpokenScreen: Equatable, Sendable {
     /// Nothing a listener is told of differs (the clock aside).
     public func tellsTheSame(as other: SpokenScreen) -> Bool {
         place == other.place && paused == other.paused && ended == other.ended && notice == other.notice && problem == other.problem
+            && count == other.count
     }
 
     /// Why the viewer's photo or video is not shown, when it failed.
@@ -160,6 +164,10 @@ public enum Announcer {
                 lines.append("Esc closes it.")
             }
         }
+        // Pages that add stories: one line, so a later "Story 12 of 20" is not news.
+        if let before = old?.count, let now = new.count, before != now, !lines.contains(where: { $0.contains(now) }) {
+            lines.append("Now \(now).")
+        }
         if let notice = new.notice, notice != old?.notice { lines.append(clean(notice)) }
         if let problem = new.problem, problem != old?.problem { lines.append(clean(problem)) }
         return lines
@@ -199,11 +207,13 @@ public enum Announcer {
         }
     }
 
-    /// "11 stories", or "10 stories so far" while more pages may come.
+    /// "11 stories", or "10 stories so far" while more pages may come (`StoryStore.countText`,
+    /// as the home's corner says it); without the noun, for "Story 3 of 11".
     static func countText(_ state: AppState, stories: Bool = true) -> String {
-        let count = state.feed.store.count
-        let noun = stories ? (count == 1 ? " story" : " stories") : ""
-        return "\(count)\(noun)" + (state.feed.store.hasMore ? " so far" : "")
+        let store = state.feed.store
+        if stories { return store.countText(spoken: true) }
+        if let total = store.total, store.hasMore, total > store.count { return "\(total)" }
+        return "\(store.count)" + (store.hasMore ? " so far" : "")
     }
 
     /// "Item 1 of 3: photo, An astronaut…. ‘Training day at the space centre.’ 5 seconds."

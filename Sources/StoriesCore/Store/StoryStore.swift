@@ -78,6 +78,17 @@ public struct StoryStore: Equatable, Sendable {
 
     /// More pages may come (one is loading, failed, or not asked for yet). A paging that
     /// stalled has none to give for now: the row and the viewer end where it is.
+    /// How many stories there are, the one way the home's corner writes it and the
+    /// screen-reader mode says it: "1 story", "11 stories", "20+ stories" (spoken: "20
+    /// stories so far") while more pages may come, "340 of 1012 stories" when the feed says
+    /// its size.
+    public func countText(spoken: Bool = false) -> String {
+        if let total, hasMore, total > count { return "\(count) of \(total) stories" }
+        if count == 1 && !hasMore { return "1 story" }
+        guard hasMore else { return "\(count) stories" }
+        return spoken ? "\(count) \(count == 1 ? "story" : "stories") so far" : "\(count)+ stories"
+    }
+
     public var hasMore: Bool {
         switch paging {
         case .complete, .stalled, .broken: false

@@ -24,11 +24,7 @@ public enum HomeScreen {
         canvas.text(title, x: titleX, y: 0, style: Style(attributes: [.bold]), maxWidth: width - titleX - 24)
         let count = state.feed.store.count
         if count > 0 || !state.feed.store.hasMore {
-            // "20+ stories" while more pages may come.
-            let more = state.feed.store.hasMore ? "+" : ""
-            var text = count == 1 && more.isEmpty ? "1 story" : "\(count)\(more) stories"
-            // A feed that says its size: "340 of 1012 stories" while pages come.
-            if let total = state.feed.store.total, !more.isEmpty, total > count { text = "\(count) of \(total) stories" }
+            var text = state.feed.store.countText() // as the screen-reader mode says it
             if let network = state.network { text = "⇅ \(network) · " + text }
             canvas.text(text, x: width - text.displayWidth - 1, y: 0, style: Theme.mutedText)
         }
