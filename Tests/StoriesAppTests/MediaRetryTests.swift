@@ -164,4 +164,29 @@ import Testing
             #expect(driver.state.feed.store.story(at: driver.state.feed.store.positions[id] ?? -1) != nil, "\(id) asked again and here")
         }
     }
+
+    /// Issue 46, point 1's example: a story opened on the row during an outage, preloading
+    /// off, with nothing else asking the source. Before, its ⚠ stayed for ever — nothing
+    /// was wanted, so nothing was asked, so the source was never heard again. Now the bubble
+    /// the person is on is retried by the policy (1, 2, 4 … 30 s) and comes back by itself;
+    /// one they have moved off is not asked for, and no request storm.
+    @Test(arguments: [PreloadPolicy.off, .on])
+    func aStoryOpenedDuringAnOutageComesBackWhileThePersonIsOnIt(preload: PreloadPolicy) {
+        let source = Source()
+        source.down = false
+        let driver = AppDriver(width: 80, height: 24, source: Self.feed(source, storiesToo: true), preload: preload)
+        driver.finishWork()
+        source.down = true
+        driver.press(.key(.end), .key(.enter))
+        let last = driver.state.feed.store.count - 1
+        let id = driver.state.feed.store.summaries[last].id
+        driver.finishWork()
+        #expect(driver.state.viewer == nil && driver.text.contains("⚠"), "\(driver.text)")
+        source.down = false // the server is started again; nobody presses anything
+        driver.wait(60)
+        driver.finishWork()
+        #expect(driver.state.feed.store.story(at: last) != nil, "\(id) came back by itself:\n\(driver.text)")
+        #expect(!driver.text.contains("⚠"), "\(driver.text)")
+        #expect(source.storyFetches(id) <= 8, "retried by the policy, not in a storm: \(source.storyFetches(id))")
+    }
 }
