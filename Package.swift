@@ -134,7 +134,8 @@ let package = Package(
         // gestures, snapshots, replays, preloading, generated input sequences.
         .testTarget(
             name: "StoriesAppTests",
-            dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"],
+            dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport",
+                           "StoriesHTTP"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

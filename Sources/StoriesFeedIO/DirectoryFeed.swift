@@ -44,7 +44,7 @@ public struct DirectoryFeed: FeedSource {
         let end = min(ids.count, offset + max(1, limit))
         var summaries: [StorySummary] = []
         var warnings = offset == 0 ? index.warnings : []
-        var bytes = 0, skipped = 0
+        var bytes = 0, skipped = 0, unreadable: [FeedError] = []
         for id in ids[offset..<end] {
             do throws(FeedError) {
                 let load = try story(id: id)
@@ -52,8 +52,15 @@ public struct DirectoryFeed: FeedSource {
                 bytes += load.bytes
             } catch {
                 skipped += 1
+                if error.isTransient { unreadable.append(error) }
                 warnings.append(FeedWarning("skipped story '\(id)': \(error)"))
             }
+        }
+        // None of the page could be read now (the folder unmounted, moved away for a
+        // moment): the page is asked for again by the policy, not passed over for good.
+        if summaries.isEmpty, let first = unreadable.first, unreadable.count == skipped {
+            throw FeedError(file: first.file, field: first.field, reason: first.reason + (skipped > 1 ? " (and the page's \(skipped - 1) other stories)" : ""),
+                            isTransient: true)
         }
         return FeedPage(stories: summaries, nextCursor: OffsetCursor.next(after: offset, limit: max(1, limit), count: ids.count),
                         warnings: warnings, bytes: bytes, direction: index.direction, skipped: skipped)
@@ -90,7 +97,8 @@ public struct DirectoryFeed: FeedSource {
         do {
             return try root.read(relative, maxBytes: maxBytes).0
         } catch {
-            throw FeedError(file: directory.appendingPathComponent(relative).path, reason: SafeFile.describe(error, maxBytes: maxBytes))
+            throw FeedError(file: directory.appendingPathComponent(relative).path, reason: SafeFile.describe(error, maxBytes: maxBytes),
+                            isTransient: error.mayPass)
         }
     }
 }

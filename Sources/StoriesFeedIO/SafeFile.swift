@@ -210,6 +210,17 @@ public enum SafeFile {
 extension SafeFile.Failure {
     public var description: String { description(maxBytes: nil) }
 
+    /// A failure that may pass by itself — the file not there or not readable now (a disk
+    /// unmounted, a deploy swapping folders, permissions being fixed) — rather than one
+    /// about what the file is (a link, a FIFO, too large, others could change it). A feed
+    /// read from a folder retries these by the one policy, as it does a server gone away.
+    public var mayPass: Bool {
+        switch self {
+        case .missing, .cannotOpen, .unreadable: true
+        case .link, .notRegular, .notFolder, .tooLarge, .notPrivate: false
+        }
+    }
+
     func description(maxBytes: Int?) -> String {
         switch self {
         case .missing: "no such file"

@@ -3,18 +3,11 @@ import StoriesTestSupport
 import StoriesCore
 import Testing
 
-/// The built `stories` binary, next to this test bundle in the build folder.
+/// The built `stories` binary (`BuiltBinary`), and running it without a terminal.
 enum Binary {
-    static var url: URL {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("stories")
-    }
+    static var url: URL { BuiltBinary.url }
 
-    static func requireBuilt() throws -> String {
-        let path = url.path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "no stories binary at \(path); run `swift build` first")
-        return path
-    }
+    static func requireBuilt() throws -> String { try BuiltBinary.requireBuilt() }
 
     /// Runs the binary without a terminal; returns exit status, stdout and stderr.
     /// `stdoutPath`: standard output goes there instead (`/dev/full`), and `out` is empty.

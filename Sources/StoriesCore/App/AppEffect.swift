@@ -13,6 +13,8 @@ public enum WakeID: Hashable, Sendable {
     case retryMedia
     /// The backoff of a story whose items the source did not answer for is over.
     case retryStories
+    /// The source has been silent for the policy's longest wait: ask something (`probeSource`).
+    case probeSource
 }
 
 /// Work in flight that can be called off by name.

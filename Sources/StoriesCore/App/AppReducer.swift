@@ -83,6 +83,7 @@ struct Reduction {
         case .firstPageOverdue, .retryPage, .retryStories: feedWake(id)
         case .retryHome: homeWake()
         case .retryMedia: retryMedia(state.media.retries.due(at: state.now.uptime))
+        case .probeSource: probeSource()
         }
     }
 }

@@ -97,6 +97,8 @@ extension Reduction {
         case .sourceFailed(let reason):
             state.sourceUnreachable = true
             state.sourceProblem = reason
+            // Heard again through the retries pending, or, when none is left, the probe.
+            effects.append(.wake(.probeSource, after: Backoff.maximum))
         case .resolved(let topic):
             state.feed.warnings.removeAll { $0.topic == topic }
         case .sourceAnswered:
@@ -182,6 +184,7 @@ extension Reduction {
         guard state.sourceUnreachable else { return }
         state.sourceUnreachable = false
         state.sourceProblem = nil
+        effects.append(.cancel(.wake(.probeSource)))
         if !state.media.retries.isEmpty { retryMedia(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true }) }
         if !state.feed.storyRetries.isEmpty { retryStories(state.feed.storyRetries.keys, recovered: true) }
         if case .failed(let cursor, let attempt, _, _) = store.paging {
@@ -189,6 +192,22 @@ extension Reduction {
             effects.append(.cancel(.wake(.retryPage)))
             effects.append(.loadPage(cursor))
         }
+    }
+
+    /// The source has not answered for the policy's longest wait. While a retry is pending
+    /// (a story, a photo, a page, the home), its answer will say whether the source is back;
+    /// when none is left — what failed is no longer wanted — nothing would ever ask again,
+    /// and the "no answer" line would stay for ever, so the home is asked for again (a
+    /// small document, and the one request every source answers; its own retries carry on
+    /// from there). Then again every `Backoff.maximum` while the source stays silent.
+    mutating func probeSource() {
+        guard state.sourceUnreachable else { return }
+        var pending = !state.feed.storyRetries.isEmpty || !state.media.retries.isEmpty
+        if case .failed = store.paging { pending = true }
+        if case .loading = store.paging { pending = true }
+        if state.home.request != .loaded { pending = true }
+        if !pending { reduce(HomeNews.stale) }
+        effects.append(.wake(.probeSource, after: Backoff.maximum))
     }
 
     /// Asks for a wake-up when the earliest retry is due (one wake-up a kind: a new one

@@ -95,8 +95,12 @@ extension Reduction {
     mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
         guard !ids.isEmpty else { return }
         let wanted = storiesOnThePerson()
+        // With none of them wanted, one is asked for anyway, at the policy's pace: the probe
+        // that hears the source again. Otherwise, with nothing else asking (preloading off, a
+        // person reading the home), its ⚠ and the "no answer" line would stay for ever.
+        let probe = recovered || ids.contains(where: wanted.contains) ? nil : ids.first
         for id in ids {
-            if wanted.contains(id) {
+            if wanted.contains(id) || id == probe {
                 state.feed.storyRetries.asked(id)
                 loadItems(id)
                 ringChanged.append(id)
