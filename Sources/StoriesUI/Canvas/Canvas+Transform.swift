@@ -133,14 +133,29 @@ extension Canvas {
         return copy
     }
 
+    /// Takes the text out of `rows` outside `columns` (pictures and marks stay): the rows
+    /// where a face growing over this screen drew words, so that no row reads as two
+    /// screens at once (the viewer's author line running on into the home's "11 stories").
+    mutating func removeText(rows: Set<Int>, outside columns: Range<Int>) {
+        for y in rows where y >= 0 && y < height {
+            for x in 0..<width where !columns.contains(x) {
+                let index = y * width + x
+                guard Self.isText(cells[index]) else { continue }
+                record(Cell(" ", style: Style(background: cells[index].style.background)), at: index)
+            }
+        }
+    }
+
     /// Draws text runs of a face `faceWidth` × `faceHeight` laid into the columns `columns`
     /// of this canvas, each run's row at `row(y)` (nil: not shown), at its own size, cut to
     /// the columns; one run a row (the first to land there), so no two texts mix.
     /// `restyle` shades a run as its face is shaded where the run's middle lands (one shade
     /// a run: its letters read as one).
+    /// Returns the rows it drew on.
+    @discardableResult
     mutating func drawText(_ runs: [TextRun], faceWidth: Int, columns: Range<Int>, row: (Int) -> Int?,
-                           restyle: (Int, Style) -> Style = { $1 }) {
-        guard faceWidth > 0, !columns.isEmpty else { return }
+                           restyle: (Int, Style) -> Style = { $1 }) -> Set<Int> {
+        guard faceWidth > 0, !columns.isEmpty else { return [] }
         var taken = Set<Int>()
         for run in runs {
             guard let ty = row(run.y), ty >= 0, ty < height, !taken.contains(ty) else { continue }
@@ -162,15 +177,18 @@ extension Canvas {
                 index += w
             }
         }
+        return taken
     }
 
     /// `draw(_:scaledInto:)` for a face that holds text: its pictures scaled, its text moved.
+    /// Words of the screen behind are taken out of the rows where the face put words.
     public mutating func drawFace(_ source: Canvas, scaledInto rect: Rect) {
         guard rect.width > 0, rect.height > 0, source.width > 0, source.height > 0 else { return }
         draw(source.withoutText(), scaledInto: rect)
-        drawText(source.textRuns(), faceWidth: source.width, columns: rect.x..<rect.maxX, row: { y in
+        let rows = drawText(source.textRuns(), faceWidth: source.width, columns: rect.x..<rect.maxX, row: { y in
             let ty = rect.y + y * rect.height / source.height
             return ty >= rect.y && ty < rect.maxY ? ty : nil
         })
+        removeText(rows: rows, outside: rect.x..<rect.maxX)
     }
 }

@@ -9,8 +9,11 @@ public enum HomeScreen {
     /// The first row of the ring row.
     public static let ringRow = RingLayout.row
 
+    /// `backdrop`: drawn behind the viewer growing out of its bubble or shrinking into it —
+    /// without the key hints, which are the viewer's then (the keys work on it), so the
+    /// bottom line never holds the viewer's keys and the home's "↓ 2 more sections".
     public static func render(_ state: AppState, into canvas: inout Canvas,
-                              banners: AppView.PictureLookup = { _ in .loading }) {
+                              banners: AppView.PictureLookup = { _ in .loading }, backdrop: Bool = false) {
         let width = canvas.width, height = canvas.height
         let nested = state.home.levels.count > 1
 
@@ -61,6 +64,7 @@ public enum HomeScreen {
             drawSearch(search, state: state, into: &canvas, y: height - 1)
             return
         }
+        guard !backdrop else { return }
         let hintsEnd = Hints.draw(state, into: &canvas, y: height - 1)
         // At the right of the hints' room: a replay's label, when there is one, is beyond it.
         let room = width - (HintLine.replayLabel(state).map { $0.displayWidth + 3 } ?? 0)

@@ -67,11 +67,12 @@ public enum TransitionView {
                            into canvas: inout Canvas, pictures: AppView.PictureLookup,
                            banners: AppView.PictureLookup = { _ in .loading }) {
         let width = canvas.width, height = canvas.height
-        HomeScreen.render(state, into: &canvas, banners: banners)
+        HomeScreen.render(state, into: &canvas, banners: banners, backdrop: true)
         canvas.shade(1 - 0.75 * max(0, min(1, backdrop)), defaults: Canvas.ShadeDefaults(state.display))
         var face = Canvas(width: width, height: height)
         face.reordersText = canvas.reordersText
         ViewerScreen.render(state, viewer: viewer, into: &face, pictures: pictures)
+        // The settled home stays behind, but not its words on the rows the face puts words on.
         canvas.drawFace(face, scaledInto: zoomRect(state, storyIndex: viewer.storyIndex, scale: scale, width: width, height: height))
     }
 
