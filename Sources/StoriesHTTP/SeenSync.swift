@@ -162,7 +162,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
             if problemSaid { problemSaid = false; problem?(nil) }
         case .failed(let reason):
             sendFailures += 1
-            let delay = min(30, pow(2, Double(min(sendFailures, 6) - 1)))
+            let delay = Backoff.delay(afterAttempt: sendFailures) // the one policy
             nextSend = .now() + delay
             problemSaid = true
             problem?("Seen state not synced with the server: \(reason); kept here, trying again in \(Int(delay)) s")
@@ -251,7 +251,7 @@ public final class SeenSync: SeenRemote, @unchecked Sendable {
                 return
             case .failure(let refusal):
                 failures += 1
-                let delay = min(30, pow(2, Double(min(failures, 6) - 1)))
+                let delay = Backoff.delay(afterAttempt: failures) // the one policy
                 queue.sync { [self] in
                     // Sending goes on from what is known (the server dedups what it has).
                     ready = true
