@@ -34,7 +34,7 @@ public struct DirectoryFeed: FeedSource {
     public init(root: OpenFolder, directory: URL) throws(FeedError) {
         self.directory = directory
         self.root = root
-        index = try FeedDecoder.index(from: Self.read(root, "feed.json", in: directory, maxBytes: FeedDecoder.maxDocumentBytes),
+        index = try FeedDecoder.index(from: Self.read(root, "feed.json", in: directory, maxBytes: FeedDecoder.maxDocumentBytes, retried: false),
                                       file: directory.appendingPathComponent("feed.json").path)
     }
 
@@ -93,12 +93,14 @@ public struct DirectoryFeed: FeedSource {
     /// From the folder's descriptor: a link (a feed.json pointing at a 3 GB file, a photo
     /// outside the folder, a folder of it swapped for a link) is refused by what it is,
     /// before any size is trusted.
-    private static func read(_ root: OpenFolder, _ relative: String, in directory: URL, maxBytes: Int) throws(FeedError) -> Data {
+    /// `retried`: a failure that may pass is said as one (the app asks again by its policy);
+    /// not for `feed.json` at start, which nothing asks again.
+    private static func read(_ root: OpenFolder, _ relative: String, in directory: URL, maxBytes: Int, retried: Bool = true) throws(FeedError) -> Data {
         do {
             return try root.read(relative, maxBytes: maxBytes).0
         } catch {
             throw FeedError(file: directory.appendingPathComponent(relative).path, reason: SafeFile.describe(error, maxBytes: maxBytes),
-                            isTransient: error.mayPass)
+                            isTransient: retried && error.mayPass)
         }
     }
 }

@@ -155,7 +155,8 @@ private func story(_ id: String) -> Story {
         #expect(h.work == [.loadPage("10")])
         let before = h.state.feed.store.summaries
         h.send(.pageFailed("timed out after 15 s"))
-        #expect(h.work == [.wake(.retryPage, after: 1)])
+        // The page's own retry; and the probe, which asks only if nothing else is pending by then.
+        #expect(h.work == [.wake(.probeSource, after: 30), .wake(.retryPage, after: 1)])
         #expect(h.state.pagingNotice == "More stories did not load: timed out after 15 s. Trying again…")
         #expect(h.state.feed.store.summaries == before)
         #expect(h.state.viewModels.ring.count == 10)
@@ -165,12 +166,12 @@ private func story(_ id: String) -> Story {
         h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage("10")], "the same page again")
         h.send(.pageFailed("the connection failed"))
-        #expect(h.work == [.wake(.retryPage, after: 2)], "backoff doubles")
+        #expect(h.work == [.wake(.probeSource, after: 30), .wake(.retryPage, after: 2)], "backoff doubles")
         #expect(h.state.pagingNotice?.contains("attempt 3") == true)
         for expected in [4.0, 8, 16, 30, 30] {
             h.send(.wake(.retryPage))
             h.send(.pageFailed("x"))
-            #expect(h.work == [.wake(.retryPage, after: expected)])
+            #expect(h.work == [.wake(.probeSource, after: 30), .wake(.retryPage, after: expected)])
         }
         h.send(.wake(.retryPage))
         h.send(.pageLoaded(page(1)))
@@ -248,7 +249,7 @@ private func story(_ id: String) -> Story {
         #expect(h.state.feed.store.count == 2)
         #expect(h.state.pagingNotice?.hasPrefix("Showing the stories saved from the last visit; the feed did not answer: cannot reach") == true,
                 "\(h.state.pagingNotice ?? "nil")")
-        #expect(h.work == [.wake(.retryPage, after: 1)])
+        #expect(h.work == [.wake(.probeSource, after: 30), .wake(.retryPage, after: 1)])
         h.send(.wake(.retryPage))
         #expect(h.work == [.loadPage(nil)])
         h.send(.pageLoaded(page(0, ids: ["a", "b"], next: false)))

@@ -116,6 +116,23 @@ public enum PreloadPlanner {
     }
 
     /// Stories whose items should be loaded now, most urgent first.
+    /// The stories a person is on, whose failures are retried by the policy while they stay
+    /// on them: what is loading for the screen (preloads, the viewer's, one opening) and —
+    /// with preloading off as on — the bubble selected on the row and the home cell with the
+    /// keyboard, whose ⚠ "could not load" is in front of them.
+    public static func storiesOnThePerson(_ state: AppState) -> Set<StoryID> {
+        let store = state.feed.store
+        var wanted = Set(storiesToLoad(state))
+        if let opening = state.row.opening { wanted.insert(opening) }
+        guard state.viewer == nil else { return wanted }
+        if let selected = store.summaries[safe: state.row.selection]?.id { wanted.insert(selected) }
+        if let focused = state.home.level.focusedCell,
+           case .openStory(let id)? = state.home.level.cell(section: focused.section, index: focused.cell)?.action {
+            wanted.insert(id)
+        }
+        return wanted
+    }
+
     public static func storiesToLoad(_ state: AppState) -> [StoryID] {
         let store = state.feed.store
         var ids: [StoryID] = []

@@ -94,7 +94,7 @@ extension Reduction {
     /// (`recovered`), when their ⚠ goes.
     mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
         guard !ids.isEmpty else { return }
-        let wanted = storiesOnThePerson()
+        let wanted = PreloadPlanner.storiesOnThePerson(state)
         // With none of them wanted, one is asked for anyway, at the policy's pace: the probe
         // that hears the source again. Otherwise, with nothing else asking (preloading off, a
         // person reading the home), its ⚠ and the "no answer" line would stay for ever.
@@ -113,22 +113,6 @@ extension Reduction {
             }
         }
         scheduleRetry(.retryStories, state.feed.storyRetries.nextDue)
-    }
-
-    /// The stories a person is on, whose failures are retried by the policy while they stay
-    /// on them: what is loading for the screen (preloads, the viewer's, one opening) and —
-    /// with preloading off as on — the bubble selected on the row and the home cell with the
-    /// keyboard, whose ⚠ "could not load" is in front of them.
-    func storiesOnThePerson() -> Set<StoryID> {
-        var wanted = Set(PreloadPlanner.storiesToLoad(state))
-        if let opening = state.row.opening { wanted.insert(opening) }
-        guard state.viewer == nil else { return wanted }
-        if let selected = store.summaries[safe: state.row.selection]?.id { wanted.insert(selected) }
-        if let focused = state.home.level.focusedCell,
-           case .openStory(let id)? = state.home.level.cell(section: focused.section, index: focused.cell)?.action {
-            wanted.insert(id)
-        }
-        return wanted
     }
 
     mutating func loadItems(_ id: StoryID) {
