@@ -15,7 +15,7 @@ import Testing
 /// a retry would clear, nothing marked seen that was not shown, and no request storm. The
 /// same for a feed folder whose `stories/` and `media/` are moved away for a while (a disk
 /// unmounted, a deploy swapping folders).
-@MainActor @Suite(.serialized) struct FaultInjectionTests {
+@Suite(.serialized) @MainActor struct FaultInjectionTests {
     /// Where the stories come from, and how it goes away and comes back.
     protocol Outage: AnyObject {
         var isUp: Bool { get }

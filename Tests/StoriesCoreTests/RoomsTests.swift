@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// Rooms that fit: no source file of the project — Swift or C, app or test — over 400
+/// lines. A change that makes one grow past it splits the file by what it holds.
+@Suite struct RoomsTests {
+    static let limit = 400
+
+    @Test func noSourceFileIsOverFourHundredLines() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var checked = 0, over: [String] = []
+        for folder in ["Sources", "Tests", "Assets"] {
+            let walker = try #require(FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+            for case let url as URL in walker where ["swift", "c", "h"].contains(url.pathExtension) {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+                checked += 1
+                if lines > Self.limit { over.append("\(url.path.dropFirst(root.path.count + 1)): \(lines) lines") }
+            }
+        }
+        #expect(checked > 300, "the project's files were found: \(checked)")
+        #expect(over.isEmpty, "over \(Self.limit) lines: \(over)")
+    }
+}
