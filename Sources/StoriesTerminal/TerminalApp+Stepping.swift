@@ -7,8 +7,9 @@ extension TerminalApp {
     /// the end of it (q, Esc, Ctrl-C); anything else only shows the keys again.
     func step(_ event: InputEvent) {
         guard var stepper else { return }
-        switch event {
-        case .key(.right, []), .key(.character(" "), []), .key(.enter, []), .key(.character("l"), []):
+        // Through the key map, like every key (`stepping` in keys.conf).
+        switch engine.bindings.command(for: event, in: .stepping) {
+        case .stepNext?:
             if stepper.next < stepper.recording.entries.count {
                 let (time, entry) = stepper.recording.entries[stepper.next]
                 stepper.scheduler.run(until: stepper.start + time)
@@ -16,9 +17,9 @@ extension TerminalApp {
                 stepper.next += 1
                 stepper.scheduler.run(until: stepper.scheduler.now().uptime)
             }
-        case .key(.character("."), []):
+        case .stepFrame?:
             stepper.scheduler.run(until: stepper.scheduler.now().uptime + 1.0 / 30)
-        case .key(.character("q"), []), .key(.escape, []), .key(.character("c"), .control):
+        case .quit?:
             quit(status: 0)
         default:
             break

@@ -30,6 +30,20 @@ import Testing
     /// A keys.conf written before the box context and the screenful actions had their
     /// names still reads: `help` is the box, `pageNext`, `pagePrevious` and `closeHelp`
     /// are `screenfulNext`, `screenfulPrevious` and `closeBox`.
+    /// `--step`'s keys are the key map's too (issue 47: they were hard-coded in the terminal
+    /// runtime), and rebound like any other.
+    @Test func steppingKeysAreInTheKeyMap() throws {
+        let standard = KeyBindings.standard
+        for key in [InputEvent.key(.right), .key(.enter), .key(.character(" ")), .key(.character("l"))] {
+            #expect(standard.command(for: key, in: .stepping) == .stepNext)
+        }
+        #expect(standard.command(for: .key(.character(".")), in: .stepping) == .stepFrame)
+        #expect(standard.command(for: .key(.character("q")), in: .stepping) == .quit)
+        let rebound = try standard.applying("stepping stepNext n\n", file: "keys.conf")
+        #expect(rebound.command(for: .key(.character("n")), in: .stepping) == .stepNext)
+        #expect(rebound.command(for: .key(.right), in: .stepping) == nil)
+    }
+
     @Test func formerNamesStillRead() throws {
         let bindings = try KeyBindings.standard.applying("""
             help pageNext n
@@ -44,7 +58,7 @@ import Testing
 
     @Test(arguments: [
         ("viewer nextItem", "keys.conf:1: expected: context action key [key …]"),
-        ("gallery nextItem n", "keys.conf:1: unknown context 'gallery' (home, viewer, box, search)"),
+        ("gallery nextItem n", "keys.conf:1: unknown context 'gallery' (home, viewer, box, search, stepping)"),
         ("viewer nextItm n", "keys.conf:1: unknown action 'nextItm'"),
         ("\nviewer nextItem Rigth", "keys.conf:2: unknown key 'Rigth'"),
         ("viewer nextItem Hyper-n", "keys.conf:1: unknown key 'Hyper-n'"),

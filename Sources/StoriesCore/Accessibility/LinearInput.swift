@@ -31,11 +31,11 @@ public enum LinearInput: Equatable, Sendable {
         let rest = words.dropFirst().joined(separator: " ")
         switch words[0] {
         case "next", "forward":
-            if rest == "story" { return .send([key(.character("]"))]) }
+            if rest == "story" { return .send([.command(.nextStory)]) } // the action, whatever key it is on
             if rest == "new" || rest == "unseen" { return .send([.command(.nextUnseen)]) }
             return rest.isEmpty ? .send([key(.right)]) : unknown(text)
         case "previous", "prev", "back", "backward":
-            if rest == "story" { return .send([key(.character("["))]) }
+            if rest == "story" { return .send([.command(.previousStory)]) }
             return rest.isEmpty ? .send([key(.left)]) : unknown(text)
         case "open", "go":
             guard !rest.isEmpty else { return .send([key(.enter)]) }

@@ -233,6 +233,7 @@ public enum GestureRecognizer {
         case .copyLink: ("copy the link", "viewer.link")
         case .searchNext, .searchPrevious, .searchSubmit, .searchCancel, .searchDeleteBackward, .searchClear:
             ("edit the / field", "home.search")
+        case .stepNext, .stepFrame: ("step the replay", "replay.step")
         }
     }
 

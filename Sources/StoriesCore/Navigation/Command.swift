@@ -14,6 +14,8 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     /// The `/` field's keys (context `search`): the next or previous match, look along the
     /// feed, give up (back where the search began), delete a character, empty the field.
     case searchNext, searchPrevious, searchSubmit, searchCancel, searchDeleteBackward, searchClear
+    /// `--replay FILE --step`: the next recorded input, a thirtieth of a second on.
+    case stepNext, stepFrame
 
     /// Names a `keys.conf` written for an older version may use.
     public static let formerNames: [String: Command] = [
@@ -41,6 +43,8 @@ public enum InputContext: String, Equatable, Sendable, CaseIterable {
     case box
     /// The `/` field on the row: printable keys type into it; the rest are bindings.
     case search
+    /// `--replay FILE --step`: the keys move the replay on, not the app.
+    case stepping
 
     /// Names a `keys.conf` written for an older version may use ("help" was the box).
     public static let formerNames: [String: InputContext] = ["help": .box]

@@ -69,6 +69,10 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.box, [.key(.escape)] + chars("?qp"), .closeBox, "close"),
         KeyBinding(.box, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
 
+        KeyBinding(.stepping, [.key(.right), .key(.enter)] + chars(" l"), .stepNext, "replay the next recorded input"),
+        KeyBinding(.stepping, chars("."), .stepFrame, "a thirtieth of a second on"),
+        KeyBinding(.stepping, [.key(.escape), .key(.character("c"), .control)] + chars("q"), .quit, "stop and quit"),
+
         KeyBinding(.search, [.key(.tab), .key(.down)], .searchNext, "the next story that matches"),
         KeyBinding(.search, [.key(.tab, .shift), .key(.up)], .searchPrevious, "the previous one"),
         KeyBinding(.search, [.key(.enter)], .searchSubmit, "keep it (none loaded: look along the feed)"),

@@ -15,6 +15,8 @@ extension Reduction {
             if let edit = command.searchEdit { self.edit(edit) } // as the field's own keys do
         case .quit:
             effects.append(.quit)
+        case .stepNext, .stepFrame:
+            break // the stepper's, bound only where it reads them (`--step`)
         case .redraw:
             effects.append(.redrawScreen)
         case .openLink, .copyLink, .toggleLinkAddress:
