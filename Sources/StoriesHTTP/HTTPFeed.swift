@@ -278,8 +278,7 @@ public final class HTTPFeed: FeedSource, @unchecked Sendable {
 
     /// The `error` field of a JSON error body, made printable.
     static func serverMessage(_ body: Data) -> String? {
-        guard body.count <= 64 << 10, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let message = object["error"] as? String else { return nil }
+        guard let message = FeedDecoder.errorMessage(in: body) else { return nil }
         let line = SafeText.line(message, maxColumns: 200)
         return line.isEmpty ? nil : line
     }

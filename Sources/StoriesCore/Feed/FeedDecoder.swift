@@ -234,6 +234,14 @@ public enum StoryIDRule {
 }
 
 extension FeedDecoder {
+    /// The `error` field of a server's JSON error body (`{"error": "…", "status": N}`), read
+    /// by the one JSON reader; nil when the body is not such a document.
+    public static func errorMessage(in body: Data) -> String? {
+        guard body.count <= 64 << 10, case .object(let members)? = try? JSONValue.parse(body, file: ""),
+              case .string(let message)? = members["error"] else { return nil }
+        return message
+    }
+
     /// Decodes a page of `GET /v1/feed` (`FeedWire.page`), as hostile as any document: a
     /// summary that does not parse is left out with a warning; the page itself must have
     /// the version, the stories array and a string or null `nextCursor`.

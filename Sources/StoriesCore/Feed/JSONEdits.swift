@@ -173,8 +173,9 @@ public enum JSONEdits {
                 case UInt8(ascii: "\""):
                     at += 1
                     let raw = Data(bytes[start..<at])
-                    guard let decoded = try? JSONSerialization.jsonObject(with: Data("[".utf8) + raw + Data("]".utf8)) as? [String],
-                          let text = decoded.first else { throw Failure(offset: start, reason: "not a valid string") }
+                    // The project's one JSON reader decodes the string, escapes and all.
+                    guard case .array(let decoded)? = try? JSONValue.parse(Data("[".utf8) + raw + Data("]".utf8), file: ""),
+                          case .string(let text)? = decoded.first else { throw Failure(offset: start, reason: "not a valid string") }
                     return text
                 case UInt8(ascii: "\\"): at += 2
                 case 0..<0x20: throw fail("a control character in a string")
