@@ -100,7 +100,7 @@ public struct DirectoryFeed: FeedSource {
             return try root.read(relative, maxBytes: maxBytes).0
         } catch {
             throw FeedError(file: directory.appendingPathComponent(relative).path, reason: SafeFile.describe(error, maxBytes: maxBytes),
-                            isTransient: retried && error.mayPass)
+                            isTransient: retried && root.mayPass(error, reading: relative))
         }
     }
 }

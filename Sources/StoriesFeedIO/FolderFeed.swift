@@ -321,7 +321,7 @@ public struct FolderFeed: FeedSource {
         do {
             return try root.read(location, maxBytes: maxBytes).0
         } catch {
-            throw FeedError(file: SafeText.line(location), reason: SafeFile.describe(error, maxBytes: maxBytes), isTransient: error.mayPass)
+            throw FeedError(file: SafeText.line(location), reason: SafeFile.describe(error, maxBytes: maxBytes), isTransient: root.mayPass(error, reading: location))
         }
     }
 

@@ -90,6 +90,17 @@ public final class OpenFolder: Sendable {
 
     /// What `name` (one part: no `/`) in this folder is, the link itself for a link
     /// (`fstatat` with `AT_SYMLINK_NOFOLLOW`); nil when it is not there.
+    /// Whether a failure reading `relative` may pass: an I/O or permission error, or a file
+    /// missing because the folder it is in (its first part: `stories/`, `media/`, a
+    /// sub-folder) is missing now. A file missing beside its folder's others is not.
+    public func mayPass(_ failure: SafeFile.Failure, reading relative: String) -> Bool {
+        guard failure.mayPass else { return false }
+        guard failure == .missing else { return true }
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count > 1, let top = parts.first else { return false } // the folder itself is open
+        return status(of: String(top)) == nil
+    }
+
     public func status(of name: String) -> stat? {
         guard Self.isPart(name) else { return nil }
         var info = stat()

@@ -45,7 +45,7 @@ public enum SafeFile {
         public let owner: UInt32, permissions: UInt32
         let descriptor: Int32
 
-        init(descriptor: Int32, size: Int, modified: Date, identity: Identity, owner: UInt32 = 0, permissions: UInt32 = 0) {
+        init(descriptor: Int32, size: Int, modified: Date, identity: Identity, owner: UInt32, permissions: UInt32) {
             self.owner = owner
             self.permissions = permissions
             self.descriptor = descriptor
@@ -175,7 +175,9 @@ public enum SafeFile {
     /// A file that says who may do what — the viewers file, a token file, the seen store —
     /// is refused, as OpenSSH refuses such files, when another user could change it: owned
     /// by someone other than this user (or root), or writable by its group or by anyone.
-    public static func checkPrivate(owner: UInt32, permissions: UInt32, path: String) throws(Failure) {
+    /// `secret`: a file that holds a secret itself (a token), refused as well when its group
+    /// or anyone can read it, as OpenSSH refuses a private key.
+    public static func checkPrivate(owner: UInt32, permissions: UInt32, path: String, secret: Bool = false) throws(Failure) {
         let me = UInt32(geteuid()), shown = SafeText.line(path)
         if owner != me && owner != 0 {
             throw .notPrivate("is owned by user \(owner), not by you (user \(me)), who could change it: make it as this user, or `chown \(me) \(shown)`")
@@ -184,21 +186,17 @@ public enum SafeFile {
             let who = permissions & 0o002 != 0 ? "anyone on this machine" : "its group"
             throw .notPrivate("is writable by \(who) (mode \(String(format: "%04o", permissions))), who could change it: `chmod 600 \(shown)`")
         }
+        if secret, permissions & 0o044 != 0 {
+            let who = permissions & 0o004 != 0 ? "anyone on this machine" : "its group"
+            throw .notPrivate("is readable by \(who) (mode \(String(format: "%04o", permissions))), who could use the token in it: `chmod 600 \(shown)`")
+        }
     }
 
     /// Reads a file that says who may do what: the one safe way, then `checkPrivate`.
-    public static func readPrivate(_ path: String, maxBytes: Int, followLinks: Bool = false) throws(Failure) -> Data {
+    public static func readPrivate(_ path: String, maxBytes: Int, followLinks: Bool = false, secret: Bool = false) throws(Failure) -> Data {
         let file = try open(path, followLinks: followLinks)
-        try checkPrivate(owner: file.owner, permissions: file.permissions, path: path)
+        try checkPrivate(owner: file.owner, permissions: file.permissions, path: path, secret: secret)
         return try bounded(file, maxBytes: maxBytes)
-    }
-
-    /// The same check on a path not read here (an SQLite store, which SQLite opens): nothing
-    /// to say when there is no such file yet.
-    public static func checkPrivate(path: String) throws(Failure) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        try checkPrivate(owner: UInt32(info.st_uid), permissions: UInt32(info.st_mode & 0o7777), path: path)
     }
 
     /// In words for a feed-problems line.
@@ -210,10 +208,12 @@ public enum SafeFile {
 extension SafeFile.Failure {
     public var description: String { description(maxBytes: nil) }
 
-    /// A failure that may pass by itself — the file not there or not readable now (a disk
-    /// unmounted, a deploy swapping folders, permissions being fixed) — rather than one
+    /// A failure that may pass by itself — the file not readable now (an I/O error, a
+    /// permission being fixed), or not there because the folder holding it is not there now
+    /// (a disk unmounted, a deploy swapping folders: `OpenFolder.mayPass`) — rather than one
     /// about what the file is (a link, a FIFO, too large, others could change it). A feed
-    /// read from a folder retries these by the one policy, as it does a server gone away.
+    /// read from a folder retries these by the one policy, as it does a server gone away;
+    /// a file missing from a folder that is there is a mistake in the feed, said once.
     public var mayPass: Bool {
         switch self {
         case .missing, .cannotOpen, .unreadable: true

@@ -13,9 +13,10 @@ extension PostgresSeenDatabase {
 
     /// The longest a request waits for PostgreSQL, from its arrival: past it the request is
     /// answered 503 (the pool would otherwise wait for a server that is gone for as long as
-    /// it keeps trying). 3.5 s, so that with the request's own handling and the writes'
-    /// 25 ms gathering the 503 comes within the 4 s docs/deploy.md promises (tested).
-    static let patienceMilliseconds = 3500
+    /// it keeps trying). 3 s, so that with the request's own handling, the writes' 25 ms
+    /// gathering and a loaded machine the 503 comes within the 4 s docs/deploy.md promises
+    /// (tested).
+    static let patienceMilliseconds = 3000
     static let patience = DispatchTimeInterval.milliseconds(patienceMilliseconds)
 
     /// `work`, within `patience`, with PostgreSQL's errors said in words a person can act on.

@@ -160,8 +160,10 @@ extension PostgresSeenDatabase {
         /// The next group, when a writer is free (under `lock`): the earliest batches, one a
         /// viewer, up to `groupItems`.
         private func nextGroup() -> [Waiting]? {
-            let now = DispatchTime.now()
-            pending.removeAll { $0.deadline <= now } // answered by their own deadlines
+            // Answered by their own deadlines: none is taken with less than a quarter second
+            // left, so that a batch answered 503 is not committed a moment later.
+            let soon = DispatchTime.now() + .milliseconds(250)
+            pending.removeAll { $0.deadline <= soon }
             guard writing < Self.writers, !pending.isEmpty else { return nil }
             var group: [Waiting] = [], left: [Waiting] = [], viewers = Set<String>(), items = 0
             for waiting in pending {

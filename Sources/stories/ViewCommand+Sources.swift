@@ -71,7 +71,7 @@ extension ViewCommand {
         if let tokenFile {
             origin = "--token-file \(SafeText.line(tokenFile))"
             do {
-                let data = try SafeFile.readPrivate(tokenFile, maxBytes: 4096, followLinks: true)
+                let data = try SafeFile.readPrivate(tokenFile, maxBytes: 4096, followLinks: true, secret: true)
                 token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             } catch {
                 throw fail("\(origin): \(SafeFile.describe(error, maxBytes: 4096))")

@@ -91,4 +91,32 @@ import Testing
         let lying = Data(#"{"version":1,"title":"T","stories":[],"nextCursor":"1","skipped":1e9}"#.utf8)
         #expect(throws: FeedError.self) { try FeedDecoder.page(from: lying, file: "page") }
     }
+
+    /// A story file missing beside the others (a typo in feed.json) is a broken entry, said
+    /// once — not a folder gone for a while, retried for ever: the page after ten good
+    /// stories, whose one story is missing, ends paging.
+    @Test func aStoryFileMissingBesideTheOthersIsSaidOnceNotRetried() throws {
+        let folder = try Self.folder(broken: 0, good: 10)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let list = (0..<10).map { "\"s\($0)\"" }.joined(separator: ",") + ",\"typo\""
+        try Data(#"{"version":1,"title":"Typo","stories":[\#(list)]}"#.utf8).write(to: folder.appendingPathComponent("feed.json"))
+        let driver = AppDriver(source: try DirectoryFeed(directory: folder))
+        driver.finishWork()
+        driver.press(.key(.end))
+        driver.wait(120)
+        driver.finishWork()
+        #expect(driver.state.feed.store.count == 10 && driver.state.feed.store.paging == .complete, "\(driver.state.feed.store.paging)")
+        #expect(driver.state.feed.warnings.filter { $0.message.contains("typo") }.count == 1, "\(driver.state.feed.warnings.map(\.message))")
+        #expect(!driver.state.sourceUnreachable)
+    }
+
+    /// A page of stories already here with a broken one besides is no new entry: it stalls
+    /// like any page that adds nothing (a server repeating a page cannot page 50 times).
+    @Test func aPageOfDuplicatesAndABrokenOneStalls() {
+        var store = StoryStore()
+        let story = StorySummary(id: "a", author: Author(name: "A"), itemIDs: ["1"])
+        _ = store.append(FeedPage(stories: [story], nextCursor: "1"), at: 0)
+        _ = store.append(FeedPage(stories: [story], nextCursor: "2", skipped: 1), at: 1)
+        #expect(store.paging == .stalled(next: "2", retryAt: 6) && store.brokenPagesInARow == 0)
+    }
 }

@@ -211,8 +211,9 @@ import Testing
             #expect(!b.contains("⚠"), "no ⚠ left that a retry clears:\n\(b)\n\(faulty.warnings)")
         }
         #expect(faulty.seenWithoutShowing.isEmpty && clean.seenWithoutShowing.isEmpty, "seen but never shown: \(faulty.seenWithoutShowing)")
-        // No storm: the outages cost retries, bounded by the policy — at most a few a fault.
+        // No storm: the outages cost retries, bounded by the policy — at most two a fault
+        // (measured: at most 14 more for 20).
         let extra = faulty.asked.values.reduce(0, +) - clean.asked.values.reduce(0, +)
-        #expect(extra <= 8 * 20, "\(extra) more requests for 20 outages: \(faulty.asked) against \(clean.asked)")
+        #expect(extra <= 2 * 20, "\(extra) more requests for 20 outages: \(faulty.asked) against \(clean.asked)")
     }
 }

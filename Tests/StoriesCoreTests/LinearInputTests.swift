@@ -20,9 +20,12 @@ import Testing
         let home = state()
         #expect(LinearInput.parse("next", state: home) == .send([key(.right)]))
         #expect(LinearInput.parse("  Previous ", state: home) == .send([key(.left)]))
-        // The action itself, not the key it is on by default: a rebound `]` does not break it.
-        #expect(LinearInput.parse("next story", state: home) == .send([.command(.nextStory)]))
-        #expect(LinearInput.parse("previous story", state: home) == .send([.command(.previousStory)]))
+        // The key the action is on now, not `]` written in: a rebound key follows.
+        #expect(LinearInput.parse("next story", state: home) == .send([key(.character("]"))]))
+        #expect(LinearInput.parse("previous story", state: home) == .send([key(.character("["))]))
+        var rebound = home
+        rebound.bindings = (try? KeyBindings.standard.applying("viewer nextStory x\n", file: "keys.conf")) ?? .standard
+        #expect(LinearInput.parse("next story", state: rebound) == .send([key(.character("x"))]))
         #expect(LinearInput.parse("open", state: home) == .send([key(.enter)]))
         #expect(LinearInput.parse("open 2", state: home) == .send([.select(1), key(.enter)]))
         #expect(LinearInput.parse("close", state: home) == .send([key(.escape)]))

@@ -107,12 +107,14 @@ import Testing
         #expect(made == 0o600, "the store is made private, whatever the umask, so the next start does not refuse it")
         let token = dir.appendingPathComponent("token").path
         try Data("st_abc\n".utf8).write(to: URL(fileURLWithPath: token))
+        #expect(chmod(token, 0o600) == 0)
         func refusal(_ path: String) async -> String? {
             if path == store {
                 do { try await SQLiteSeenDatabase.open(path: path).close(); return nil } catch { return error.description }
             }
             if path == token {
-                do { _ = try SafeFile.readPrivate(path, maxBytes: 4096); return nil } catch { return error.description }
+                // As the app reads `--token-file`: a link followed, a secret.
+                do { _ = try SafeFile.readPrivate(path, maxBytes: 4096, followLinks: true, secret: true); return nil } catch { return error.description }
             }
             do { _ = try Viewers.load(path); return nil } catch { return error.description }
         }
@@ -125,7 +127,15 @@ import Testing
             let group = await refusal(path) ?? ""
             #expect(group.contains("is writable by its group (mode 0620)"), "\(group)")
             #expect(chmod(path, 0o644) == 0)
-            #expect(await refusal(path) == nil, "readable by others is not refused: the viewers file holds only hashes")
+            if path == token {
+                let readable = await refusal(path) ?? ""
+                #expect(readable.contains("is readable by anyone on this machine (mode 0644), who could use the token in it"), "\(readable)")
+                #expect(chmod(path, 0o640) == 0)
+                #expect((await refusal(path) ?? "").contains("is readable by its group"))
+                #expect(chmod(path, 0o600) == 0)
+            } else {
+                #expect(await refusal(path) == nil, "readable by others is not refused: the viewers file holds only hashes")
+            }
             // Owned by another user: only root can make such a file here (CI runs as root).
             if geteuid() == 0 {
                 #expect(chown(path, 4242, 4242) == 0)

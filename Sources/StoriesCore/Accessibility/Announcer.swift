@@ -31,8 +31,10 @@ public struct SpokenScreen: Equatable, Sendable {
     public var ended = false
     public var notice: String?
     public var problem: String?
-    /// How many stories, as the home's corner says it (nil while the first page loads).
+    /// How many stories, as the home's corner says it (nil while the first page loads), and
+    /// the number itself.
     public var count: String?
+    public var storyCount = 0
     /// When this was taken, and how far the viewer's item had played then (to tell an item
     /// that ended from one skipped).
     public var uptime: Double = 0
@@ -44,6 +46,7 @@ public struct SpokenScreen: Equatable, Sendable {
         notice = state.chrome.notice
         problem = state.pagingNotice
         count = state.isLoading ? nil : state.feed.store.countText(spoken: true)
+        storyCount = state.feed.store.count
         if let modal = state.chrome.modal {
             place = .box(modal)
         } else if let viewer = state.viewer {
@@ -77,7 +80,7 @@ public struct SpokenScreen: Equatable, Sendable {
     /// Nothing a listener is told of differs (the clock aside).
     public func tellsTheSame(as other: SpokenScreen) -> Bool {
         place == other.place && paused == other.paused && ended == other.ended && notice == other.notice && problem == other.problem
-            && count == other.count
+            && storyCount == other.storyCount
     }
 
     /// Why the viewer's photo or video is not shown, when it failed.
@@ -165,7 +168,10 @@ public enum Announcer {
             }
         }
         // Pages that add stories: one line, so a later "Story 12 of 20" is not news.
-        if let before = old?.count, let now = new.count, before != now, !lines.contains(where: { $0.contains(now) }) {
+        // Said when the number grows (not when paging stalls and goes on, which changes only
+        // "so far"), unless a line above has just said the count.
+        if let old, old.count != nil, let now = new.count, new.storyCount > old.storyCount,
+           !lines.contains(where: { $0.hasSuffix(": \(now).") }) {
             lines.append("Now \(now).")
         }
         if let notice = new.notice, notice != old?.notice { lines.append(clean(notice)) }

@@ -31,11 +31,11 @@ public enum LinearInput: Equatable, Sendable {
         let rest = words.dropFirst().joined(separator: " ")
         switch words[0] {
         case "next", "forward":
-            if rest == "story" { return .send([.command(.nextStory)]) } // the action, whatever key it is on
+            if rest == "story" { return .send([storyKey(.nextStory, state)]) }
             if rest == "new" || rest == "unseen" { return .send([.command(.nextUnseen)]) }
             return rest.isEmpty ? .send([key(.right)]) : unknown(text)
         case "previous", "prev", "back", "backward":
-            if rest == "story" { return .send([.command(.previousStory)]) }
+            if rest == "story" { return .send([storyKey(.previousStory, state)]) }
             return rest.isEmpty ? .send([key(.left)]) : unknown(text)
         case "open", "go":
             guard !rest.isEmpty else { return .send([key(.enter)]) }
@@ -90,6 +90,15 @@ public enum LinearInput: Equatable, Sendable {
     }
 
     private static func key(_ key: Key) -> AppAction { .input(.key(key), readAt: 0) }
+
+    /// The key the viewer has `command` on now (keys.conf may have moved it), sent as a key
+    /// so the context decides, as it does for a press: with a box open it does nothing.
+    private static func storyKey(_ command: Command, _ state: AppState) -> AppAction {
+        guard let input = state.bindings.bindings(in: .viewer).first(where: { $0.command == command })?.inputs.first else {
+            return .command(command)
+        }
+        return .input(input, readAt: 0)
+    }
 
     private static func unknown(_ text: String) -> LinearInput {
         .say("Unknown command ‘\(SafeText.line(text, maxColumns: 40))’. Type help for the commands.")

@@ -194,15 +194,16 @@ extension Reduction {
         }
     }
 
-    /// The source has not answered for the policy's longest wait. While a retry is pending
-    /// (a story, a photo, a page, the home), its answer will say whether the source is back;
+    /// The source has not answered for the policy's longest wait. While a retry waits for its
+    /// time (a story, a photo, a page, the home), its answer will say whether the source is back;
     /// when none is left — what failed is no longer wanted — nothing would ever ask again,
     /// and the "no answer" line would stay for ever, so the home is asked for again (a
     /// small document, and the one request every source answers; its own retries carry on
     /// from there). Then again every `Backoff.maximum` while the source stays silent.
     mutating func probeSource() {
         guard state.sourceUnreachable else { return }
-        var pending = !state.feed.storyRetries.isEmpty || !state.media.retries.isEmpty
+        // Retries waiting for their time; one already asked (or let go) may never answer.
+        var pending = state.feed.storyRetries.nextDue != nil || state.media.retries.nextDue != nil
         if case .failed = store.paging { pending = true }
         if case .loading = store.paging { pending = true }
         if state.home.request != .loaded { pending = true }

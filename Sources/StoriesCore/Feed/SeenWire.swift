@@ -182,7 +182,7 @@ public enum SeenWire {
     public static func decodeReceipt(_ data: Data, file: String) throws(FeedError) -> Receipt {
         guard data.count <= maxBatchBytes * 4 else { throw FeedError(file: file, reason: "the receipt is \(data.count) bytes, far more than one is") }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
-        try root.checkVersion()
+        try root.checkVersion(required: false) // a server before version 1 was written said none
         let next = try counter(root.required("next"))
         let recorded = try counter(root.member("recorded")) 
         var ignored: [Ignored] = []
@@ -199,7 +199,7 @@ public enum SeenWire {
             throw FeedError(file: file, reason: "\(data.count) bytes is more than the \(maxChangesBytes >> 20) MB an answer of changes may be")
         }
         let root = JSONField(value: try JSONValue.parse(data, file: file), file: file, path: "")
-        try root.checkVersion()
+        try root.checkVersion(required: false) // a server before version 1 was written said none
         let next = try counter(root.required("next"))
         let more: Bool
         if let field = try root.member("more") {

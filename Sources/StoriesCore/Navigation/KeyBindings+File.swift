@@ -16,7 +16,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 ///     viewer     nextItem    n Right
 ///     home       quit        q Ctrl-c
 ///
-/// Contexts: home, viewer, help. Actions: the `Command` names. Keys: one character, or
+/// Contexts: home, viewer, box, search, stepping (`help` still reads as `box`). Actions: the `Command` names. Keys: one character, or
 /// Space Enter Esc Tab Backspace Delete Insert Up Down Left Right (or ↑ ↓ ← →) Home End PgUp
 /// PgDn F1…F12, with Shift- Alt- Ctrl- in front. `#` starts a comment.
 extension KeyBindings {

@@ -115,7 +115,6 @@ public enum PreloadPlanner {
         return "preload \(chose) ← " + learned.joined(separator: ", ")
     }
 
-    /// Stories whose items should be loaded now, most urgent first.
     /// The stories a person is on, whose failures are retried by the policy while they stay
     /// on them: what is loading for the screen (preloads, the viewer's, one opening) and —
     /// with preloading off as on — the bubble selected on the row and the home cell with the
@@ -133,6 +132,7 @@ public enum PreloadPlanner {
         return wanted
     }
 
+    /// Stories whose items should be loaded now, most urgent first.
     public static func storiesToLoad(_ state: AppState) -> [StoryID] {
         let store = state.feed.store
         var ids: [StoryID] = []

@@ -76,8 +76,6 @@ public struct StoryStore: Equatable, Sendable {
 
     public var count: Int { summaries.count }
 
-    /// More pages may come (one is loading, failed, or not asked for yet). A paging that
-    /// stalled has none to give for now: the row and the viewer end where it is.
     /// How many stories there are, the one way the home's corner writes it and the
     /// screen-reader mode says it: "1 story", "11 stories", "20+ stories" (spoken: "20
     /// stories so far") while more pages may come, "340 of 1012 stories" when the feed says
@@ -89,6 +87,8 @@ public struct StoryStore: Equatable, Sendable {
         return spoken ? "\(count) \(count == 1 ? "story" : "stories") so far" : "\(count)+ stories"
     }
 
+    /// More pages may come (one is loading, failed, or not asked for yet). A paging that
+    /// stalled has none to give for now: the row and the viewer end where it is.
     public var hasMore: Bool {
         switch paging {
         case .complete, .stalled, .broken: false
@@ -214,7 +214,7 @@ public struct StoryStore: Equatable, Sendable {
             paging = .ready(next: next)
             return
         }
-        if page.skipped > 0 {
+        if page.skipped > 0, page.stories.isEmpty { // a page of duplicates is no new entry
             brokenPagesInARow += 1
             if brokenPagesInARow >= Self.maxBrokenPagesInARow {
                 endedWithoutProgress = true

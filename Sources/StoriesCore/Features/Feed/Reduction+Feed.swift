@@ -95,12 +95,10 @@ extension Reduction {
     mutating func retryStories(_ ids: [StoryID], recovered: Bool) {
         guard !ids.isEmpty else { return }
         let wanted = PreloadPlanner.storiesOnThePerson(state)
-        // With none of them wanted, one is asked for anyway, at the policy's pace: the probe
-        // that hears the source again. Otherwise, with nothing else asking (preloading off, a
-        // person reading the home), its ⚠ and the "no answer" line would stay for ever.
-        let probe = recovered || ids.contains(where: wanted.contains) ? nil : ids.first
+        // Those nobody wants wait for the source to answer something (`probeSource` asks when
+        // nothing else will).
         for id in ids {
-            if wanted.contains(id) || id == probe {
+            if wanted.contains(id) {
                 state.feed.storyRetries.asked(id)
                 loadItems(id)
                 ringChanged.append(id)
