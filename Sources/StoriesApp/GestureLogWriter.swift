@@ -17,34 +17,21 @@ final class GestureLogWriter {
 
     init(file: LineFile) { self.file = file }
 
-    struct Line: Encodable {
-        struct Declined: Encodable {
-            var recognizer: String
-            var reason: String
-        }
-        var t: Double
-        var phase: String
-        var input: String
-        var gesture: String
-        var handler: String
-        var result: [String]
-        var notes: [String]
-        var declined: [Declined]
-    }
-
     /// Writes the decisions logged since the state was `before` (each with the phase the
     /// input met).
     func write(_ state: AppState, before: AppState, startUptime: Double) {
         let new = state.gesture.decisionCount - before.gesture.decisionCount
         guard new > 0 else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let phase = GesturePhase(before).rawValue
         for decision in state.gesture.log.suffix(min(new, state.gesture.log.count)) {
-            let line = Line(t: ((decision.time - startUptime) * 1000).rounded() / 1000, phase: phase, input: decision.input,
-                            gesture: decision.gesture, handler: decision.handler, result: decision.result, notes: decision.notes,
-                            declined: decision.declined.map { Line.Declined(recognizer: $0.recognizer, reason: $0.reason) })
-            guard let data = try? encoder.encode(line), let file else { continue }
+            let line: JSONValue = .object([
+                "t": .rounded(decision.time - startUptime, places: 3), "phase": .string(phase), "input": .string(decision.input),
+                "gesture": .string(decision.gesture), "handler": .string(decision.handler),
+                "result": .strings(decision.result), "notes": .strings(decision.notes),
+                "declined": .array(decision.declined.map { .object(["recognizer": .string($0.recognizer), "reason": .string($0.reason)]) }),
+            ])
+            guard let file else { continue }
+            let data = line.data()
             // A full disk or a closed pipe ends the log, never the app; it is said.
             if let failure = file.write([UInt8](data)) {
                 self.file = nil

@@ -16,7 +16,7 @@ public final class FolderCache: @unchecked Sendable {
     // under `lock`; everything else is immutable.
 
     /// What is known about one file.
-    public struct Entry: Codable, Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         public var size: Int
         /// Modification time in nanoseconds since 1970: with `size`, the entry's key.
         public var modified: Int64
@@ -185,13 +185,6 @@ public final class FolderCache: @unchecked Sendable {
         return entries
     }
 
-    struct Document: Codable {
-        var version: Int
-        var feed: String
-        var folder: String
-        var files: [String: Entry]
-    }
-
     private func read(_ folder: String) -> [String: Entry] {
         let url = file(for: folder)
         let data: Data
@@ -199,15 +192,16 @@ public final class FolderCache: @unchecked Sendable {
             setAside(url, reason: SafeFile.describe(error, maxBytes: Self.maxFileBytes))
             return [:]
         }
-        guard let document = try? JSONDecoder().decode(Document.self, from: data), document.version == 1 else {
+        guard let document = try? JSONValue.parse(data, file: url.path), document["version"] == 1,
+              let files = document["files"]?.objectValue else {
             setAside(url, reason: "not a cache file this version can read")
             return [:]
         }
         // Two paths with the same hash: the other one's file is not this folder's.
-        guard document.feed == feed, document.folder == folder else { return [:] }
+        guard document["feed"]?.stringValue == feed, document["folder"]?.stringValue == folder else { return [:] }
         var entries: [String: Entry] = [:]
-        for (name, entry) in document.files.prefix(Self.maxEntries) {
-            if let entry = Self.checked(entry) { entries[name] = entry }
+        for (name, value) in files.prefix(Self.maxEntries) {
+            if let entry = Entry(json: value).flatMap(Self.checked) { entries[name] = entry }
         }
         return entries
     }
@@ -251,13 +245,13 @@ public final class FolderCache: @unchecked Sendable {
         }
         guard !batch.isEmpty else { return }
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         for (folder, entries) in batch {
-            let document = Document(version: 1, feed: feed, folder: folder, files: entries)
+            let document: JSONValue = .object(["version": 1, "feed": .string(feed), "folder": .string(folder),
+                                               "files": .object(entries.mapValues(\.json))])
             // A cache that cannot be written is only slower next time; one larger than this
             // cache reads back is not written at all (it would only be set aside).
-            if let data = try? encoder.encode(document), data.count <= Self.maxFileBytes { try? AtomicFile.write(data, to: file(for: folder)) }
+            let data = document.data()
+            if data.count <= Self.maxFileBytes { try? AtomicFile.write(data, to: file(for: folder)) }
         }
     }
 

@@ -58,14 +58,10 @@ public final class SeenStore: Sendable {
         case .failure(let failure):
             return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) \(SafeFile.describe(failure, maxBytes: Self.maxFileBytes)); starting clean, the file is left as it is"))
         }
-        do {
-            let document = try JSONDecoder().decode(Document.self, from: data)
-            guard document.version == 1 else { throw CocoaError(.fileReadCorruptFile) }
-            return Loaded(state: SeenState(items: document.seen.mapValues(Set.init), tooltips: Set(document.tooltips ?? [])),
-                          warning: nil)
-        } catch {
+        guard let state = Self.state(from: data) else {
             return Loaded(state: SeenState(), warning: FeedWarning("seen state \(file.path) could not be read; starting clean (\(setAside()))"))
         }
+        return Loaded(state: state, warning: nil)
     }
 
     /// The largest seen state written (and so read): a write that would be larger fails,
@@ -117,11 +113,10 @@ public final class SeenStore: Sendable {
     }
 
     private func write(_ state: SeenState) throws {
-        let document = Document(version: 1, feed: feedKey, seen: state.items.mapValues { $0.sorted() },
-                                tooltips: state.tooltips.isEmpty ? nil : state.tooltips.sorted())
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(document)
+        var document: [String: JSONValue] = ["version": 1, "feed": .string(feedKey),
+                                             "seen": .object(state.items.mapValues { .strings($0.sorted()) })]
+        if !state.tooltips.isEmpty { document["tooltips"] = .strings(state.tooltips.sorted()) }
+        let data = JSONValue.object(document).data(pretty: true)
         guard data.count <= Self.maxFileBytes else {
             throw AtomicFile.Failure(description: "cannot write \(SafeText.line(file.path)): \(data.count) bytes is more than the \(SafeFile.megabytes(Self.maxFileBytes)) a seen state may be")
         }
@@ -132,12 +127,22 @@ public final class SeenStore: Sendable {
         AtomicFile.removeAbandonedTemporaryFiles(in: file.deletingLastPathComponent(), prefix: ".\(file.lastPathComponent).")
     }
 
-    struct Document: Codable {
-        var version: Int
-        var feed: String
-        var seen: [String: [String]]
-        /// Home tooltips already shown (absent in files written before there were any).
-        var tooltips: [String]?
+    /// The state a file holds (`{"version":1,"feed":…,"seen":{story:[item…]},"tooltips":[…]}`,
+    /// tooltips absent in files written before there were any); nil when it is not one.
+    static func state(from data: Data) -> SeenState? {
+        guard let document = try? JSONValue.parse(data, file: ""), document["version"] == 1,
+              document["feed"]?.stringValue != nil, let seen = document["seen"]?.objectValue else { return nil }
+        var items: [StoryID: Set<ItemID>] = [:]
+        for (story, list) in seen {
+            guard let ids = list.arrayValue?.compactMap(\.stringValue), ids.count == list.arrayValue?.count else { return nil }
+            items[story] = Set(ids)
+        }
+        var tooltips: Set<String> = []
+        if let list = document["tooltips"], list != .null {
+            guard let names = list.arrayValue?.compactMap(\.stringValue), names.count == list.arrayValue?.count else { return nil }
+            tooltips = Set(names)
+        }
+        return SeenState(items: items, tooltips: tooltips)
     }
 
     /// FNV-1a, 64 bits: a stable file name for a feed path.

@@ -20,68 +20,66 @@ enum ViewerHome {
 
     /// The stories a template's cells open (nested sections too), for reading their items.
     static func stories(in template: Data) -> [StoryID] {
-        guard let root = try? JSONSerialization.jsonObject(with: template) as? [String: Any] else { return [] }
+        guard let root = try? JSONValue.parse(template, file: "home.json") else { return [] }
         var found: Set<StoryID> = []
-        func walk(_ sections: [Any]) {
-            for case let section as [String: Any] in sections {
-                for case let cell as [String: Any] in section["cells"] as? [Any] ?? [] {
-                    guard let action = cell["action"] as? [String: Any] else { continue }
-                    if let story = action["story"] as? String, StoryIDRule.isValid(story) { found.insert(story) }
-                    if let nested = action["sections"] as? [Any] { walk(nested) }
+        func walk(_ sections: [JSONValue], depth: Int) {
+            for section in sections {
+                for cell in section["cells"]?.arrayValue ?? [] {
+                    guard let action = cell["action"] else { continue }
+                    if let story = action["story"]?.stringValue, StoryIDRule.isValid(story) { found.insert(story) }
+                    if let nested = action["sections"]?.arrayValue, depth < 8 { walk(nested, depth: depth + 1) }
                 }
             }
         }
-        walk(root["sections"] as? [Any] ?? [])
+        walk(root["sections"]?.arrayValue ?? [], depth: 0)
         return found.sorted()
     }
 
     /// The template worked out for one viewer; nil when it is not a JSON object (it is then
     /// served as it is, and the app says what is wrong with it).
     static func personalize(_ template: Data, seen: Seen, items: [StoryID: Set<ItemID>]) -> Data? {
-        guard var root = try? JSONSerialization.jsonObject(with: template) as? [String: Any] else { return nil }
-        if let sections = root["sections"] as? [Any] { root["sections"] = self.sections(sections, seen: seen, items: items, depth: 0) }
-        return try? JSONSerialization.data(withJSONObject: root, options: [.sortedKeys, .withoutEscapingSlashes])
+        guard case .object(var root)? = try? JSONValue.parse(template, file: "home.json") else { return nil }
+        if let sections = root["sections"]?.arrayValue { root["sections"] = .array(self.sections(sections, seen: seen, items: items, depth: 0)) }
+        return JSONValue.object(root).data()
     }
 
-    private static func sections(_ sections: [Any], seen: Seen, items: [StoryID: Set<ItemID>], depth: Int) -> [Any] {
-        sections.compactMap { entry -> Any? in
-            guard var section = entry as? [String: Any], let cells = section["cells"] as? [Any] else { return entry }
-            let kept = cells.compactMap { cell(($0), seen: seen, items: items, depth: depth) }
+    private static func sections(_ sections: [JSONValue], seen: Seen, items: [StoryID: Set<ItemID>], depth: Int) -> [JSONValue] {
+        sections.compactMap { entry -> JSONValue? in
+            guard case .object(var section) = entry, let cells = section["cells"]?.arrayValue else { return entry }
+            let kept = cells.compactMap { cell($0, seen: seen, items: items, depth: depth) }
             if kept.isEmpty, !cells.isEmpty { return nil }
-            section["cells"] = kept
-            return section
+            section["cells"] = .array(kept)
+            return .object(section)
         }
     }
 
-    private static func cell(_ entry: Any, seen: Seen, items: [StoryID: Set<ItemID>], depth: Int) -> Any? {
-        guard var cell = entry as? [String: Any] else { return entry }
-        let hide = cell.removeValue(forKey: "hide") as? String == "seen"
-        if var action = cell["action"] as? [String: Any] {
-            if let nested = action["sections"] as? [Any], depth < 8 {
-                action["sections"] = sections(nested, seen: seen, items: items, depth: depth + 1)
-                cell["action"] = action
-            }
+    private static func cell(_ entry: JSONValue, seen: Seen, items: [StoryID: Set<ItemID>], depth: Int) -> JSONValue? {
+        guard case .object(var cell) = entry else { return entry }
+        let hide = cell.removeValue(forKey: "hide")?.stringValue == "seen"
+        if case .object(var action)? = cell["action"], let nested = action["sections"]?.arrayValue, depth < 8 {
+            action["sections"] = .array(sections(nested, seen: seen, items: items, depth: depth + 1))
+            cell["action"] = .object(action)
         }
-        let story = (cell["action"] as? [String: Any])?["story"] as? String
+        let story = cell["action"]?["story"]?.stringValue
         let all = story.flatMap { items[$0] }
         let mine = story.flatMap { seen.items[$0] } ?? []
         let seenCount = all.map { $0.intersection(mine).count } ?? 0
         if let all, hide, !all.isEmpty, seenCount == all.count { return nil }
-        if cell["progress"] as? String == "seen" {
-            if let all, !all.isEmpty { cell["progress"] = Double(seenCount) / Double(all.count) } else { cell.removeValue(forKey: "progress") }
+        if cell["progress"]?.stringValue == "seen" {
+            if let all, !all.isEmpty { cell["progress"] = .number(Double(seenCount) / Double(all.count)) } else { cell.removeValue(forKey: "progress") }
         }
-        if var badge = cell["badge"] as? [String: Any], let text = badge["text"] as? String, text.contains(Badge.newCount) {
+        if case .object(var badge)? = cell["badge"], let text = badge["text"]?.stringValue, text.contains(Badge.newCount) {
             let unseen = (all?.count ?? 0) - seenCount
             if unseen > 0 {
-                badge["text"] = text.replacingOccurrences(of: Badge.newCount, with: String(unseen))
-                cell["badge"] = badge
+                badge["text"] = .string(text.replacingOccurrences(of: Badge.newCount, with: String(unseen)))
+                cell["badge"] = .object(badge)
             } else {
                 cell.removeValue(forKey: "badge")
             }
         }
-        if let tip = cell["tooltip"] as? [String: Any], let id = tip["id"] as? String, seen.tooltips.contains(id) {
+        if let id = cell["tooltip"]?["id"]?.stringValue, seen.tooltips.contains(id) {
             cell.removeValue(forKey: "tooltip")
         }
-        return cell
+        return .object(cell)
     }
 }

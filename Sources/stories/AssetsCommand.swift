@@ -47,8 +47,8 @@ struct BlurHashAssets: ParsableCommand {
             let path = "stories/\(id).json"
             // The document as its author wrote it: only the hashes' values change (JSONEdits).
             guard let (data, _) = try? documents.read("\(id).json", maxBytes: FeedDecoder.maxDocumentBytes),
-                  let story = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let items = story["items"] as? [[String: Any]] else {
+                  let story = try? JSONValue.parse(data, file: path),
+                  let items = story["items"]?.arrayValue else {
                 warn("\(path): skipped (not a story document)")
                 failed += 1
                 continue
@@ -67,8 +67,8 @@ struct BlurHashAssets: ParsableCommand {
             }
             var edits: [(range: Range<Int>, replacement: [UInt8])] = []
             for (n, item) in items.enumerated() {
-                guard ["image", "video"].contains(item["type"] as? String), let media = item["media"] as? [String: Any],
-                      let mediaPath = media["path"] as? String,
+                guard ["image", "video"].contains(item["type"]?.stringValue), let media = item["media"],
+                      let mediaPath = media["path"]?.stringValue,
                       let span = mediaSpans[n] else { continue }
                 if media["blurhash"] != nil && !force { kept += 1; continue }
                 if let problem = FeedPath.problem(with: mediaPath) {

@@ -103,8 +103,9 @@ struct InitCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("stories: init: \(n + 1) of \(load.stories.count) stories written\n".utf8))
             }
         }
-        let document: [String: Any] = ["version": 1, "title": feed.title, "stories": load.stories.map(\.id)]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let document: JSONValue = .object(["version": .int(FeedDecoder.supportedVersion), "title": .string(feed.title),
+                                           "stories": .strings(load.stories.map(\.id))])
+        let data = document.data(pretty: true)
         try write(data, to: "feed.json", in: root)
         cache?.flush()
         let stories = load.stories.count == 1 ? "1 story" : "\(load.stories.count) stories"

@@ -99,12 +99,10 @@ struct MemoryBench: ParsableCommand {
 
     /// One row of the table from a walk's JSON line.
     static func tableLine(_ json: String) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return json }
+        guard let object = try? JSONValue.parse(Data(json.utf8), file: "") else { return json }
         func value(_ key: String) -> String {
-            switch object[key] {
-            case let number as NSNumber: number.stringValue
-            default: "-"
-            }
+            guard let number = object[key]?.numberValue else { return "-" }
+            return JSONValue.number(number).text()
         }
         func cell(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
         return cell(value("pace_ms") + " ms", 9) + cell(value("walked"), 8) + cell(value("rss_mb"), 8) + cell(value("peak_mb"), 9)

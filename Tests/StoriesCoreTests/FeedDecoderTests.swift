@@ -134,7 +134,7 @@ import Testing
             let (read, warnings) = try FeedDecoder.story(from: data, file: "x.json", expectedID: "Space-trip")
             #expect(read == story && warnings.isEmpty)
         }
-        #expect(String(decoding: FeedWire.story(story, pretty: true), as: UTF8.self).contains("\n  \"author\" : {"))
+        #expect(String(decoding: FeedWire.story(story, pretty: true), as: UTF8.self).contains("\n  \"author\": {"))
     }
 }
 

@@ -210,8 +210,8 @@ import Testing
         let second = cache(folder, cacheRoot)
         _ = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
         second.flush()
-        let document = try JSONDecoder().decode(FolderCache.Document.self, from: Data(contentsOf: second.file(for: "Trip")))
-        #expect(document.files.keys.sorted() == ["a.jpg"])
+        let document = try JSONValue.parse(Data(contentsOf: second.file(for: "Trip")), file: "cache")
+        #expect(document["files"]?.objectValue?.keys.sorted() == ["a.jpg"])
     }
 
     @Test func theCacheFolderFollowsXDG() {

@@ -21,4 +21,25 @@ import Testing
         #expect(checked > 300, "the project's files were found: \(checked)")
         #expect(over.isEmpty, "over \(Self.limit) lines: \(over)")
     }
+
+    /// One JSON reader and one writer (`JSONValue.parse`, `JSONValue.data`): nothing the app
+    /// reads or writes goes through Foundation's JSON coders or `Codable` (tests may use them
+    /// as an independent check).
+    @Test func everyJSONGoesThroughTheOneReaderAndWriter() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let walker = try #require(FileManager.default.enumerator(at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil))
+        var checked = 0, found: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            checked += 1
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for word in ["JSONDecoder", "JSONEncoder", "JSONSerialization", "Codable", ": Encodable", ": Decodable"] where line.contains(word) {
+                    found.append("\(url.lastPathComponent):\(n + 1): \(word)")
+                }
+            }
+        }
+        #expect(checked > 200)
+        #expect(found.isEmpty, "\(found)")
+    }
 }

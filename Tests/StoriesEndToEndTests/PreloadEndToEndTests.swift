@@ -76,7 +76,9 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines.first?.hasPrefix("{\"trigger\":\"open\",\"story\":\"ayla\",\"item\":\"astronaut\",") == true)
+        let first = try lines.first.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(first??["trigger"] as? String == "open" && first??["story"] as? String == "ayla" && first??["item"] as? String == "astronaut",
+                "\(lines.first ?? "")")
         #expect(lines.last?.contains("\"trigger\":\"swipe to the next story\"") == true)
         let again = try Binary.run(["--headless", "--preload", "sometimes"])
         #expect(again.err.contains("--preload takes on or off; got 'sometimes'"))

@@ -9,32 +9,36 @@ public enum FeedWire {
     /// entries of the page could not be shown, when any); a
     /// summary is `{"id","author":{"name","handle","avatar"},"itemIDs":[…],"latest"}`.
     public static func page(_ page: FeedPage, title: String) -> Data {
-        var document: [String: Any] = [
-            "version": 1,
-            "title": title,
-            "stories": page.stories.map(summary),
-            "warnings": page.warnings.map(\.message),
+        var document: [String: JSONValue] = [
+            "version": .int(FeedDecoder.supportedVersion),
+            "title": .string(title),
+            "stories": .array(page.stories.map(summary)),
+            "warnings": .strings(page.warnings.map(\.message)),
+            "nextCursor": page.nextCursor.map(JSONValue.string) ?? .null,
         ]
-        if let direction = page.direction { document["direction"] = direction.rawValue }
-        if page.skipped > 0 { document["skipped"] = page.skipped }
-        document["nextCursor"] = page.nextCursor ?? NSNull()
-        return json(document)
+        document.put("direction", page.direction.map { .string($0.rawValue) })
+        if page.skipped > 0 { document["skipped"] = .int(page.skipped) }
+        return JSONValue.object(document).data()
     }
 
     /// A story as `stories/<id>.json` holds it (docs/feed-format.md), keys sorted: what
     /// `GET /v1/stories/{id}` answers for a story that has no file of its own (a folder's),
     /// and what `stories init` writes (`pretty`).
     public static func story(_ story: Story, pretty: Bool = false) -> Data {
-        var author: [String: Any] = ["name": story.author.name]
-        if let handle = story.author.handle { author["handle"] = handle }
-        if let avatar = story.author.avatar { author["avatar"] = avatar }
-        let document: [String: Any] = ["id": story.id, "author": author, "items": story.items.map(item)]
-        return json(document, pretty: pretty)
+        let document: JSONValue = .object(["id": .string(story.id), "author": author(story.author), "items": .array(story.items.map(item))])
+        return document.data(pretty: pretty)
     }
 
-    static func item(_ item: StoryItem) -> [String: Any] {
-        var result: [String: Any] = ["id": item.id]
-        if item.duration != StoryItem.defaultDuration { result["duration"] = item.duration }
+    static func author(_ author: Author) -> JSONValue {
+        var result: [String: JSONValue] = ["name": .string(author.name)]
+        result.put("handle", author.handle.map(JSONValue.string))
+        result.put("avatar", author.avatar.map(JSONValue.string))
+        return .object(result)
+    }
+
+    static func item(_ item: StoryItem) -> JSONValue {
+        var result: [String: JSONValue] = ["id": .string(item.id)]
+        if item.duration != StoryItem.defaultDuration { result["duration"] = .number(item.duration) }
         switch item.content {
         case .image(let media):
             result["type"] = "image"
@@ -44,45 +48,35 @@ public enum FeedWire {
             result["media"] = self.media(media)
         case .text(let text, let background):
             result["type"] = "text"
-            result["text"] = text
-            result["background"] = String(format: "#%02x%02x%02x", background.red, background.green, background.blue)
+            result["text"] = .string(text)
+            result["background"] = .string(String(format: "#%02x%02x%02x", background.red, background.green, background.blue))
         }
-        if let caption = item.caption { result["caption"] = caption }
-        if let alt = item.alt { result["alt"] = alt }
-        if let createdAt = item.createdAt { result["createdAt"] = createdAt.formatted(.iso8601) }
-        if let link = item.link { result["link"] = ["title": link.title, "url": link.url] }
-        return result
+        result.put("caption", item.caption.map(JSONValue.string))
+        result.put("alt", item.alt.map(JSONValue.string))
+        result.put("createdAt", item.createdAt.map { .string($0.formatted(.iso8601)) })
+        result.put("link", item.link.map { .object(["title": .string($0.title), "url": .string($0.url)]) })
+        return .object(result)
     }
 
-    static func media(_ media: Media) -> [String: Any] {
-        var result: [String: Any] = [:]
+    static func media(_ media: Media) -> JSONValue {
+        var result: [String: JSONValue] = [:]
         let remote = media.location.hasPrefix("http://") || media.location.hasPrefix("https://")
-        result[remote ? "url" : "path"] = media.location
-        if let width = media.width { result["width"] = width }
-        if let height = media.height { result["height"] = height }
-        if let bytes = media.bytes, bytes > 0 { result["bytes"] = bytes }
-        if let blurhash = media.blurhash { result["blurhash"] = blurhash }
-        return result
+        result[remote ? "url" : "path"] = .string(media.location)
+        result.put("width", media.width.map(JSONValue.int))
+        result.put("height", media.height.map(JSONValue.int))
+        if let bytes = media.bytes, bytes > 0 { result["bytes"] = .int(bytes) }
+        result.put("blurhash", media.blurhash.map(JSONValue.string))
+        return .object(result)
     }
 
     /// `{"error": message, "status": code}`: every answer that is not a document.
     public static func error(_ message: String, status: Int) -> Data {
-        json(["error": SafeText.line(message), "status": status])
+        JSONValue.object(["error": .string(SafeText.line(message)), "status": .int(status)]).data()
     }
 
-    static func summary(_ summary: StorySummary) -> [String: Any] {
-        var author: [String: Any] = ["name": summary.author.name]
-        if let handle = summary.author.handle { author["handle"] = handle }
-        if let avatar = summary.author.avatar { author["avatar"] = avatar }
-        var result: [String: Any] = ["id": summary.id, "author": author, "itemIDs": summary.itemIDs]
-        if let latest = summary.latest { result["latest"] = latest.formatted(.iso8601) }
-        return result
-    }
-
-    static func json(_ object: [String: Any], pretty: Bool = false) -> Data {
-        // Only strings, numbers, arrays, dictionaries and NSNull go in: serialisation cannot fail.
-        let options: JSONSerialization.WritingOptions = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-            : [.sortedKeys, .withoutEscapingSlashes]
-        return (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8)
+    static func summary(_ summary: StorySummary) -> JSONValue {
+        var result: [String: JSONValue] = ["id": .string(summary.id), "author": author(summary.author), "itemIDs": .strings(summary.itemIDs)]
+        result.put("latest", summary.latest.map { .string($0.formatted(.iso8601)) })
+        return .object(result)
     }
 }

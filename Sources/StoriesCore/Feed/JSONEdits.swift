@@ -63,11 +63,7 @@ public enum JSONEdits {
         return result
     }
 
-    static func quoted(_ string: String) -> String {
-        // A one-element array is the simplest thing JSONSerialization will write.
-        let data = (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
-    }
+    static func quoted(_ string: String) -> String { JSONValue.string(string).text() }
 
     struct Walker {
         let bytes: [UInt8]

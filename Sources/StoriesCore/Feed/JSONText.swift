@@ -1,10 +1,10 @@
-/// JSON written straight to bytes for the small documents a server answers many times a
-/// second (a seen receipt, a batch, changes). The same bytes `FeedWire.json` writes
-/// through JSONSerialization (keys in order, slashes unescaped; a test compares them),
-/// without its dictionaries of `Any` and their sorting, which cost more than the
+/// JSON written straight to bytes: the one writer's output (`JSONValue.data`), and, for the
+/// small documents a server answers many times a second (a seen receipt, a batch, changes),
+/// written by hand with keys in order — the same bytes `JSONValue.data` gives (a test
+/// compares them) without building a value and sorting its keys, which cost more than the
 /// request's database work.
 struct JSONText {
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 
     init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
 
@@ -21,8 +21,8 @@ struct JSONText {
         raw(value ? "true" : "false")
     }
 
-    /// A string, quoted: `"` and `\` escaped, control characters as JSONSerialization writes
-    /// them (`\n`, `\u001f`), everything else as its UTF-8.
+    /// A string, quoted: `"` and `\` escaped, control characters as `\n` or `\u001f`,
+    /// everything else as its UTF-8.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {

@@ -1,8 +1,10 @@
 import Foundation
 
 /// A parsed JSON document that keeps the difference between numbers, booleans and strings,
-/// so validation can say exactly what a field held.
-enum JSONValue: Equatable {
+/// so validation can say exactly what a field held. The project's one JSON reader
+/// (`parse`) and, through `data(pretty:)`, its one writer: every document read or written —
+/// feeds, homes, stories, seen batches, recordings, caches, logs — goes through it.
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +12,7 @@ enum JSONValue: Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -32,7 +34,7 @@ enum JSONValue: Equatable {
     /// reader would take is not defined). Kept from the Foundation decoder this replaces,
     /// so no feed that loaded stops loading: a byte order mark before the document and a
     /// comma after an object's or array's last member are let through.
-    static func parse(_ data: Data, file: String) throws(FeedError) -> JSONValue {
+    public static func parse(_ data: Data, file: String) throws(FeedError) -> JSONValue {
         let result: Result<JSONValue, JSONParser.Failure> = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             return Result { () throws(JSONParser.Failure) -> JSONValue in try parser.document() }

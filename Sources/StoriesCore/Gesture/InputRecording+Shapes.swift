@@ -4,7 +4,7 @@ import Foundation
 extension InputRecording {
     // MARK: - JSON shapes
 
-    /// The header line: written with the setup's values (`SessionSetup.Wire`), read with the
+    /// The header line: written with the setup's values (`SessionSetup.json`), read with the
     /// setup as JSON (`JSONValue`), so `SessionSetup(json:)` checks each field by its own rule.
     struct HeaderShape<Setup> {
         var recording: Int
@@ -21,10 +21,9 @@ extension InputRecording {
         }
     }
 
-    typealias WrittenHeader = HeaderShape<SessionSetup.Wire>
     typealias Header = HeaderShape<JSONValue>
 
-    struct Line: Encodable {
+    struct Line {
         var t: Double
         var key: String?
         var mouse: String?
@@ -58,7 +57,27 @@ extension InputRecording {
                       end: try fields.optional("end", Fields.bool, "true or false"))
         }
     }
+}
 
+extension InputRecording.Line {
+    /// The line as written: only the members it has.
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["t": .number(t)]
+        members.put("key", key.map(JSONValue.string))
+        members.put("mouse", mouse.map(JSONValue.string))
+        members.put("button", button.map(JSONValue.string))
+        members.put("direction", direction.map(JSONValue.string))
+        members.put("x", x.map(JSONValue.int))
+        members.put("y", y.map(JSONValue.int))
+        members.put("mods", mods.map(JSONValue.strings))
+        members.put("resize", resize.map { .array($0.map(JSONValue.int)) })
+        members.put("cell", cell.map(JSONValue.number))
+        members.put("end", end.map(JSONValue.bool))
+        return .object(members)
+    }
+}
+
+extension InputRecording {
     /// The members of one line's object, read by kind; a member of the wrong kind is a
     /// `Problem` naming it. `null` reads as absent.
     struct Fields {
@@ -123,9 +142,18 @@ extension InputRecording {
     }
 }
 
-extension InputRecording.HeaderShape: Encodable where Setup: Encodable {}
-
 extension InputRecording.HeaderShape where Setup == JSONValue {
+    /// The line as written.
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            CodingKeys.recording.rawValue: .int(recording), "width": .int(width), "height": .int(height), "started": .number(started),
+        ]
+        members.put("seen", seen.map { .object($0.mapValues(JSONValue.strings)) })
+        members.put("tooltips", tooltips.map(JSONValue.strings))
+        members.put("setup", setup)
+        return .object(members)
+    }
+
     /// The header's fields, each of the kind it must be (the values are checked after).
     init(_ fields: InputRecording.Fields) throws(InputRecording.Fields.Problem) {
         typealias Fields = InputRecording.Fields

@@ -62,9 +62,9 @@ public struct InputRecording: Equatable, Sendable {
 
     /// The first line of the file.
     public var headerLine: String {
-        Self.json(WrittenHeader(recording: Self.formatVersion, width: width, height: height, started: started,
-                         seen: seen.items.mapValues { $0.sorted() },
-                         tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted(), setup: setup?.wire))
+        Header(recording: Self.formatVersion, width: width, height: height, started: started,
+               seen: seen.items.mapValues { $0.sorted() },
+               tooltips: seen.tooltips.isEmpty ? nil : seen.tooltips.sorted(), setup: setup?.json).json.text()
     }
 
     /// One line of the file for an entry at a time.
@@ -94,7 +94,7 @@ public struct InputRecording: Equatable, Sendable {
             case .wheelRight: (line.mouse, line.direction) = ("wheel", "right")
             }
         }
-        return json(line)
+        return line.json.text()
     }
 
     /// The whole file.
@@ -266,12 +266,5 @@ public struct InputRecording: Equatable, Sendable {
             throw fail("\"mouse\": unknown kind '\(SafeText.line(String(kind.prefix(40))))' (press, release, drag, move, wheel)")
         }
         return .input(.mouse(MouseEvent(kind: mouseKind, column: x, row: y, modifiers: modifiers)))
-    }
-
-    private static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else { return "{}" }
-        return text
     }
 }

@@ -103,45 +103,25 @@ public struct SessionSetup: Equatable, Sendable {
 
     // MARK: - JSON
 
-    struct Wire: Codable, Equatable {
-        struct FeedWire: Codable, Equatable {
-            var demo: Bool?
-            var folder: String?
-            var server: String?
-            var synthetic: Int?
-            var seed: UInt64?
+    /// The setup as a recording's header writes it (read back by `init(json:)`).
+    var json: JSONValue {
+        let feedWire: [String: JSONValue] = switch feed {
+        case .demo: ["demo": true]
+        case .folder(let path): ["folder": .string(path)]
+        case .server(let address): ["server": .string(address)]
+        case .synthetic(let count, let seed): ["synthetic": .int(count), "seed": .number(Double(seed))]
         }
-        struct NetworkWire: Codable, Equatable {
-            var name: String
-            var latency: Double
-            var jitter: Double
-            var bandwidth: Double?
-            var fail: Double
-            var timeout: Double
-            var offline: Bool
-        }
-        var feed: FeedWire
-        var network: NetworkWire
-        var seed: UInt64
-        var preload: String
-        var reduceMotion: Bool
-        var keys: String
-        var colors: String
-        var fit: Bool?
-    }
-
-    var wire: Wire {
-        let feedWire: Wire.FeedWire = switch feed {
-        case .demo: .init(demo: true)
-        case .folder(let path): .init(folder: path)
-        case .server(let address): .init(server: address)
-        case .synthetic(let count, let seed): .init(synthetic: count, seed: seed)
-        }
-        return Wire(feed: feedWire,
-                    network: .init(name: network.name, latency: network.latency, jitter: network.jitter, bandwidth: network.bandwidth,
-                                   fail: network.failureRate, timeout: network.timeout, offline: network.isOffline),
-                    seed: seed, preload: preload.rawValue, reduceMotion: reduceMotion, keys: keys, colors: colors,
-                    fit: photosFit)
+        var networkWire: [String: JSONValue] = [
+            "name": .string(network.name), "latency": .number(network.latency), "jitter": .number(network.jitter),
+            "fail": .number(network.failureRate), "timeout": .number(network.timeout), "offline": .bool(network.isOffline),
+        ]
+        networkWire.put("bandwidth", network.bandwidth.map(JSONValue.number))
+        let wire: [String: JSONValue] = [
+            "feed": .object(feedWire), "network": .object(networkWire), "seed": .number(Double(seed)),
+            "preload": .string(preload.rawValue), "reduceMotion": .bool(reduceMotion), "keys": .string(keys), "colors": .string(colors),
+            "fit": .bool(photosFit),
+        ]
+        return .object(wire)
     }
 
     /// The setup a recording's header holds, every value checked and bounded, each field by

@@ -38,17 +38,17 @@ public struct NavigationRecord: Equatable, Sendable {
         self.hit = hit
     }
 
-    /// One JSON line (the `--metrics` file; docs/performance.md lists the fields).
-    public var jsonLine: String {
-        func ms(_ value: Double) -> String { String(format: "%.2f", value) }
-        return "{\"trigger\":\(Self.quoted(trigger)),\"story\":\(Self.quoted(story)),\"item\":\(Self.quoted(item)),"
-            + "\"t1_ms\":\(ms(t1)),\"t2_ms\":\(ms(t2)),\"t3_ms\":\(ms(t3)),\"ttv_ms\":\(ms(timeToVisible)),"
-            + "\"first_frame_ms\":\(ms(firstFrame)),\"hit\":\(hit),\"complete\":\(complete)}"
-    }
+    /// One JSON line (the `--metrics` file; docs/performance.md lists the fields), times in
+    /// milliseconds to two places.
+    public var jsonLine: String { json.text() }
 
-    static func quoted(_ text: String) -> String {
-        guard let data = try? JSONEncoder().encode(text), let json = String(data: data, encoding: .utf8) else { return "\"\"" }
-        return json
+    public var json: JSONValue {
+        .object([
+            "trigger": .string(trigger), "story": .string(story), "item": .string(item),
+            "t1_ms": .rounded(t1, places: 2), "t2_ms": .rounded(t2, places: 2), "t3_ms": .rounded(t3, places: 2),
+            "ttv_ms": .rounded(timeToVisible, places: 2), "first_frame_ms": .rounded(firstFrame, places: 2),
+            "hit": .bool(hit), "complete": .bool(complete),
+        ])
     }
 }
 
