@@ -15,7 +15,7 @@ extension PostgresSeenDatabase {
     /// open, and tells the observers whose batch it was. While the connection is away every
     /// waiting answer is woken once it is back (what came meanwhile was not heard).
     static func listen(_ configuration: PostgresConnection.Configuration, _ observers: Observers) async {
-        var delay = Duration.milliseconds(250)
+        var failures = 0 // tries in a row that did not listen; waits by the one rule (`Backoff.reconnect`)
         var id = 1
         while !Task.isCancelled {
             do {
@@ -24,7 +24,7 @@ extension PostgresSeenDatabase {
                 do {
                     try await connection.listen(on: channel) { notifications in
                         observers.tell(nil)
-                        delay = .milliseconds(250)
+                        failures = 0
                         for try await notification in notifications {
                             for viewer in notification.payload.split(separator: ",", omittingEmptySubsequences: false) {
                                 observers.tell(String(viewer))
@@ -35,8 +35,8 @@ extension PostgresSeenDatabase {
                 try? await connection.close()
             } catch {}
             guard !Task.isCancelled else { return }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
+            failures += 1
+            try? await Task.sleep(for: .seconds(Backoff.reconnect.delay(afterAttempt: failures)))
             observers.tell(nil)
         }
     }

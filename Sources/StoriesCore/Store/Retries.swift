@@ -1,14 +1,34 @@
 import Foundation
 
 /// The wait before the next try after `attempt` tries that failed for a reason that may
-/// pass (a timeout, a refused connection, a 5xx): 1, 2, 4, 8, 16, then 30 s. One rule for
-/// pages, the home, stories' items and media.
-public enum Backoff {
-    public static let maximum: Double = 30
+/// pass (a timeout, a refused connection, a 5xx): the first wait, doubled each try, up to
+/// a ceiling. The one retry rule of the project: the app's (`standard`: 1, 2, 4, 8, 16,
+/// then 30 s) for pages, the home, stories' items, media and seen sync; the server's
+/// listening connection to PostgreSQL (`reconnect`: 0.25 s doubling to 5 s — a replica
+/// that hears no NOTIFY misses other terminals' seen state, so it tries sooner); a page
+/// that added nothing (`stall`: 5 s doubling to 60).
+public struct Backoff: Equatable, Sendable {
+    public var first: Double
+    public var ceiling: Double
 
-    public static func delay(afterAttempt attempt: Int) -> Double {
-        min(maximum, pow(2, Double(min(max(0, attempt - 1), 8))))
+    public init(first: Double, ceiling: Double) {
+        self.first = first
+        self.ceiling = ceiling
     }
+
+    public static let standard = Backoff(first: 1, ceiling: 30)
+    public static let reconnect = Backoff(first: 0.25, ceiling: 5)
+    /// A page that added nothing (`StoryStore.stallBackoff`): 5 s doubling to a minute.
+    public static let stall = Backoff(first: 5, ceiling: 60)
+
+    /// The wait after `attempt` tries that failed in a row (1 or more).
+    public func delay(afterAttempt attempt: Int) -> Double {
+        min(ceiling, first * pow(2, Double(min(max(0, attempt - 1), 16))))
+    }
+
+    public static var maximum: Double { standard.ceiling }
+
+    public static func delay(afterAttempt attempt: Int) -> Double { standard.delay(afterAttempt: attempt) }
 }
 
 /// Things (media by location, stories by id) whose last try failed for a reason that may

@@ -22,7 +22,7 @@ public struct StoryStore: Equatable, Sendable {
     /// Seconds before a page after `count` pages in a row that added no story is asked for
     /// (and then only when the person comes near the end again): 5, 10, 20, 40, 60.
     public static func stallBackoff(after count: Int) -> Double {
-        min(60, 5 * pow(2, Double(max(0, count - 1))))
+        Backoff.stall.delay(afterAttempt: count)
     }
 
     public enum Paging: Equatable, Sendable {
