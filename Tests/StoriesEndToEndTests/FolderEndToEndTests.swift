@@ -97,7 +97,11 @@ import Testing
         let ids = try #require(index["stories"] as? [String])
         #expect(ids.count == 2 && ids.first == "Cats" && ids.last?.hasPrefix("Space-trip-") == true, "\(ids)")
         let cats = try String(contentsOf: root.appendingPathComponent("stories/Cats.json"), encoding: .utf8)
-        #expect(cats.contains("\"caption\" : \"Chelsea asleep on the sofa\"") && cats.contains("\"blurhash\" : "), "\(cats)")
+        let story = try #require(try JSONSerialization.jsonObject(with: Data(cats.utf8)) as? [String: Any], "\(cats)")
+        let items = try #require(story["items"] as? [[String: Any]], "\(cats)")
+        #expect(items.contains { $0["caption"] as? String == "Chelsea asleep on the sofa" }, "\(cats)")
+        #expect(items.allSatisfy { (($0["media"] as? [String: Any])?["blurhash"] as? String)?.isEmpty == false }, "\(cats)")
+        #expect(cats.contains("\n  \"items\": ["), "written indented for a person to edit: \(cats)")
 
         let again = try Binary.run(["init", root.path], environment: environment)
         #expect(again.status == 1 && again.err.contains("feed.json is already there"), "\(again)")
