@@ -1,7 +1,7 @@
 /// How many terminal columns text takes, and what the terminal is given so that it agrees.
 ///
-/// The width of a code point is glibc's `wcwidth` (the table in `DisplayWidth+Table.swift`, written by
-/// `scripts/gen-widths`): ncurses places characters by that function and tmux measures with it
+/// The width of a code point is glibc's `wcwidth` (the table in `DisplayWidth+Table.swift`,
+/// written by `scripts/gen-widths`): ncurses places characters by that function and tmux measures with it
 /// too, so the app, ncurses and the terminal agree. It is pure Swift, so tests (C locale) get
 /// the same answers as the app.
 ///
