@@ -122,7 +122,7 @@ let package = Package(
             ],
             path: "Sources/stories"
         ),
-        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesAssets"]),
+        .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"]),
         .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(

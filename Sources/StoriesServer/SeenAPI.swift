@@ -28,6 +28,10 @@ public struct SeenAPI: Sendable {
     /// Seen times before this (2001) are taken as this.
     static let earliest: Int64 = 978_307_200
 
+    /// The long polls held open in this process now (what a test waits for, and what a
+    /// replica holds per viewer).
+    public var heldPolls: Int { signals.waitingCount }
+
     public init(database: any SeenDatabase, catalog: @escaping @Sendable ([StoryID]) async -> [StoryID: Set<ItemID>],
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.database = database
@@ -162,6 +166,9 @@ final class SeenSignals: @unchecked Sendable {
     private let lock = NSLock()
     private var generations: [String: UInt64] = [:]
     private var waiting: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+
+    /// The GETs waiting now, every viewer's.
+    var waitingCount: Int { lock.withLock { waiting.values.reduce(0) { $0 + $1.count } } }
 
     /// Where the viewer's signals are now: a wait `after` it returns at once if a batch came since.
     func ticket(_ viewer: String) -> UInt64 { lock.withLock { generations[viewer] ?? 0 } }

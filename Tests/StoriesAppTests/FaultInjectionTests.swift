@@ -67,10 +67,9 @@ import Testing
                                   environment: environment, stdout: .file(out.path), stderr: .file(out.path + ".err"))
             process = child
             var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("\n"), Date() < deadline, child.isRunning {
+            Wait.until(20, every: 0.01) {
                 text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-                if !text.contains("\n") { usleep(10_000) } // waits for the line, bounded
+                return text.contains("\n") || !child.isRunning
             }
             let address = try #require(text.range(of: "127.0.0.1:"), "stories serve did not start: '\(text)' \((try? String(contentsOfFile: out.path + ".err", encoding: .utf8)) ?? "")")
             port = try #require(Int(text[address.upperBound...].prefix { $0.isNumber }))

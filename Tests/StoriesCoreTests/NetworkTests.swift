@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Testing
+import StoriesTestSupport
 @testable import StoriesCore
 
 /// A source whose page weighs `pageBytes` and which counts how often it was read.
@@ -71,8 +72,8 @@ private func timed<T: Sendable>(_ start: (@escaping @Sendable (Result<T, FeedErr
         request.cancel()
         // A second request on the same client shows the time has passed.
         _ = await timed { client.page(after: nil, deliverOn: .global(), completion: $0) }
-        try await Task.sleep(nanoseconds: 50_000_000)
-        #expect(!answered.isSet)
+        let held = await AsyncWait.holds(for: 0.05) { !answered.isSet }
+        #expect(held)
         #expect(source.readCount == 1, "only the second request read the source")
         #expect(request.isCancelled)
     }

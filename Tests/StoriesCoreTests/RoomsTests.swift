@@ -42,4 +42,24 @@ import Testing
         #expect(checked > 200)
         #expect(found.isEmpty, "\(found)")
     }
+
+    /// Tests wait on conditions, never on time: the one place any test lets time pass is
+    /// `Tests/StoriesTestSupport/Timing.swift` (`Wait.until`, `Wait.holds`, `Pace`, `Fault`),
+    /// where each kind of waiting is named.
+    @Test func testsSleepOnlyThroughTheTimingHelpers() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let walker = try #require(FileManager.default.enumerator(at: root.appendingPathComponent("Tests"), includingPropertiesForKeys: nil))
+        let sleeping = try Regex(#"(\b|\.)(u|nano)?sleep\(|Thread\.sleep|Task\.sleep"#)
+        var checked = 0, found: [String] = []
+        for case let url as URL in walker where ["swift", "c"].contains(url.pathExtension) && url.lastPathComponent != "Timing.swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            checked += 1
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(sleeping) && !line.contains("let sleeping") {
+                found.append("\(url.lastPathComponent):\(n + 1)")
+            }
+        }
+        #expect(checked > 100)
+        #expect(found.isEmpty, "sleeps outside Timing.swift: \(found)")
+    }
 }

@@ -10,13 +10,8 @@ import Testing
     /// being drawn (the progress bar), which no reader sees as the focus.
     @discardableResult
     private func expectCursor(_ tmux: Tmux, on prefix: String, _ what: String) throws -> (x: Int, y: Int, visible: Bool, text: String) {
-        let deadline = Date().addingTimeInterval(15)
         var last = (x: 0, y: 0, visible: false, text: "")
-        while Date() < deadline {
-            last = try tmux.cursor()
-            if last.visible, last.text.hasPrefix(prefix) { return last }
-            usleep(50_000)
-        }
+        if try Wait.until(15, every: 0.05, { last = try tmux.cursor(); return last.visible && last.text.hasPrefix(prefix) }) { return last }
         Issue.record("the cursor was not on \(what) ('\(prefix)…'): it was at \(last.x),\(last.y) (\(last.visible ? "shown" : "hidden")) before '\(last.text)'; the screen:\n\(tmux.text)")
         throw CancellationError()
     }

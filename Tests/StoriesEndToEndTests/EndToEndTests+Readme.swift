@@ -99,11 +99,7 @@ extension EndToEndTests {
                   let close = stat.lastIndex(of: ")") else { return true }
             return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
         }
-        var gone = false
-        for _ in 0..<250 where !gone {
-            gone = isGone()
-            usleep(20_000)
-        }
-        #expect(gone, "tmux server \(pid) still running: test servers would pile up")
+        let held = Wait.until(5, every: 0.02, isGone)
+        #expect(held, "tmux server \(pid) still running: test servers would pile up")
     }
 }

@@ -197,7 +197,8 @@ extension EndToEndTests {
         // without a tick first (an app that never gets there is polling, and fails here).
         _ = try tmux.settledScreen()
         let start = try #require(cpuTicks(of: pid))
-        sleep(3)
+        // Three seconds in which it must not tick: the window is the claim.
+        _ = Wait.holds(for: 3, every: 0.25) { (cpuTicks(of: pid) ?? .max) - start <= 1 }
         let end = try #require(cpuTicks(of: pid))
         #expect(end - start <= 1, "an idle home screen used \(end - start) ticks in 3 s: something polls")
         try tmux.press("q")

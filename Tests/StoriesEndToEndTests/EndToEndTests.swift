@@ -101,12 +101,10 @@ import Testing
             try tmux.press("Right", "Enter")
             try tmux.waitFor("Mika's story") { $0.count > 1 && $0[1].contains("Mika") && $0[1].hasSuffix("1/3") }
             // The batched write starts half a second later and stops before its rename.
-            let deadline = Date().addingTimeInterval(10)
             var leftovers: [String] = []
-            while Date() < deadline {
+            try Wait.until(10, every: 0.05) {
                 leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
-                if !leftovers.isEmpty { break }
-                usleep(50_000)
+                return !leftovers.isEmpty
             }
             #expect(leftovers.count == 1, "the new file was written beside the old one")
             let pid = try #require(tmux.foregroundPID(named: "stories"))

@@ -69,11 +69,7 @@ import Testing
         try tmux.press("Enter")
         _ = try tmux.waitFor("the viewer") { $0.joined(separator: "\n").contains("Esc close") }
         try tmux.press("Space")
-        var captioned = false
-        for _ in 0..<30 where !captioned {
-            captioned = try tmux.screen().joined(separator: "\n").contains("Chelsea asleep on the sofa")
-            if !captioned { usleep(100_000) }
-        }
+        let captioned = try Wait.until(3, every: 0.1) { try tmux.screen().joined(separator: "\n").contains("Chelsea asleep on the sofa") }
         if !captioned { try tmux.press("Left") }
         try tmux.waitFor(text: "Chelsea asleep on the sofa")
         try tmux.press("q")

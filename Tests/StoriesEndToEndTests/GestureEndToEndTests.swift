@@ -18,10 +18,10 @@ import Testing
     static func drag(_ tmux: Tmux, from: (Int, Int), through: [(Int, Int)]) throws {
         try tmux.sendRaw(sgr(0, from.0, from.1))
         for point in through {
-            usleep(30_000)
+            Pace.pause(0.03) // a hand's pace: each motion its own report
             try tmux.sendRaw(sgr(32, point.0, point.1))
         }
-        usleep(30_000)
+        Pace.pause(0.03)
         let end = through.last ?? from
         try tmux.sendRaw(sgr(0, end.0, end.1, release: true))
     }
@@ -100,8 +100,8 @@ import Testing
         try tmux.waitFor("Teo Kaur's story") { header($0).contains("@user3") }
         try tmux.press("l", "Space")
         try tmux.waitFor("paused on the second item") { header($0).contains("paused") && header($0).contains(" 2/") }
-        usleep(2_500_000) // the photo arrives over 3G and is drawn
-        let shown = try tmux.screen()
+        // The photo arrives over 3G and is drawn (the loading sign moves until then).
+        let shown = try tmux.settledScreen()
         try tmux.press("q", "q")
         try tmux.waitForPrompt()
 
@@ -149,7 +149,9 @@ import Testing
         try tmux.waitFor(text: "▶ replaying r.jsonl")
         try tmux.waitFor(text: "Replaying: the recording is version 1")
         try tmux.waitFor(text: "■ replay r.jsonl stopped at 1.5 s", timeout: 5)
-        usleep(2_000_000)
+        // The Right at 3 s, due 1.5 s after the stop, never comes (the window is the claim)…
+        let held = try Wait.holds(for: 2, every: 0.1) { try !tmux.screen().contains { $0.hasSuffix("@hanako") } }
+        #expect(held)
         // The Right at 3 s never came: still on the second story — or on the first, when the
         // feed came after 0.5 s on a loaded machine and that Right found no story to move to.
         // Never on the third.

@@ -22,9 +22,11 @@ import Testing
         await places.take(1)
         let order = OrderBox()
         let whole = Task { await places.take(3); order.append("all three") }
-        while await places.waitingCount < 1 { try await Task.sleep(nanoseconds: 1_000_000) }
+        let held = await AsyncWait.until(10, every: 0.001) { await places.waitingCount >= 1 }
+        #expect(held)
         let one = Task { await places.take(1); order.append("one") }
-        while await places.waitingCount < 2 { try await Task.sleep(nanoseconds: 1_000_000) }
+        let held2 = await AsyncWait.until(10, every: 0.001) { await places.waitingCount >= 2 }
+        #expect(held2)
         #expect(await places.free == 2, "one place is free to take, yet the later test waits its turn")
         await places.giveBack(1)
         await whole.value

@@ -18,7 +18,7 @@ import Testing
         // second items are text, which needs no preparing. Every wait is within an item's
         // 5 s, so no item ends by itself meanwhile.
         for (ready, author, item) in [(nil, "Ayla Demir", "2/3"), ("[3/3 ready]", "Ayla Demir", "3/3"), ("[next 1/3 ready]", "Mika", "1/3")] {
-            usleep(1_200_000)
+            Pace.pause(1.2)
             if let ready { try tmux.waitFor(text: ready, timeout: 3) }
             try tmux.press("l")
             try tmux.waitFor("\(author) \(item)", timeout: 5) {

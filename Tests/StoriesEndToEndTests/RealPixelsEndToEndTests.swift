@@ -41,16 +41,11 @@ import Testing
         // wide, once (kitty, loaded) 20 high before it settled at 19. The size counts once
         // it is the same a second later.
         var cell = (width: 0, height: 0)
-        var last: (width: Int, height: Int)?
         try XTerminal.wait("the window's size", timeout: 20) {
             guard let size = try? terminal.windowSize() else { return false }
-            defer { last = size }
             cell = (size.width / columns, size.height / rows)
-            guard CellPixels(width: cell.width, height: cell.height) != nil, let last, last == size else {
-                sleep(1)
-                return false
-            }
-            return true
+            guard CellPixels(width: cell.width, height: cell.height) != nil else { return false }
+            return Wait.holds(for: 1, every: 0.2) { (try? terminal.windowSize()).map { $0 == size } ?? false }
         }
         return cell
     }
@@ -73,12 +68,12 @@ import Testing
     /// kitty's first picture, so no step counts on a fixed wait. The caller still checks.
     static func awaitScreen(_ terminal: XTerminal, _ name: String, timeout: Double = 20,
                             until done: (RGBImage) -> Bool) throws -> RGBImage {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let screen = try terminal.screenshot(name)
-            if done(screen) || Date() >= deadline { return screen }
-            usleep(500_000)
+        var screen = try terminal.screenshot(name)
+        try Wait.until(timeout, every: 0.5) {
+            screen = try terminal.screenshot(name)
+            return done(screen)
         }
+        return screen
     }
 
     /// How close the screen comes to `picture` near `origin` once it shows it.
@@ -105,14 +100,15 @@ import Testing
         let expected = try Self.expected(cell: cell)
         // The picture's top left: the window's border, then the progress bar and author band.
         let origin = (x: kind == .xterm ? 2 : 0, y: (kind == .xterm ? 2 : 0) + 2 * cell.height)
-        sleep(2)
-        // Opened, then paused once the viewer has had time to open: it stays on this photo.
-        // (Pressed together, on a loaded machine the Space reached the row before the
-        // viewer was open, and the story went on to its next item.)
+        // The home drawn and still; opened, then paused once the viewer has drawn its photo:
+        // it stays on it. (Pressed together, on a loaded machine the Space reached the row
+        // before the viewer was open, and the story went on to its next item.)
+        try terminal.awaitAppQuiet()
+        let home = terminal.appWritten() ?? 0
         try terminal.press("Return")
-        sleep(2)
+        try terminal.awaitAppWrote(since: home, atLeast: 4096)
         try terminal.press("space")
-        sleep(2)
+        try terminal.awaitAppQuiet()
         let open = graphics == "cells" ? bestMatch(try terminal.screenshot("\(graphics)-open"), expected, near: origin)
             : try Self.awaitPicture(terminal, expected, near: origin, name: "\(graphics)-open")
         let at = (x: open.x, y: open.y)
@@ -128,8 +124,10 @@ import Testing
         #expect(abs(closed - open.error) < 1, "the help closed, the photo is as it was (\(closed), \(open.error))")
         // Ctrl-L: the whole screen cleared and drawn again, the picture with it (kitty frees
         // pictures a clear leaves without a placement: it is sent again).
+        // The clear comes first: the photo as it was before it proves nothing.
+        let beforeClear = terminal.appWritten() ?? 0
         try terminal.press("ctrl+l")
-        sleep(1) // the clear comes first: the photo as it was before it proves nothing
+        try terminal.awaitAppQuiet(since: beforeClear)
         let redrawn = meanError(try Self.awaitScreen(terminal, "\(graphics)-redrawn") {
             abs(meanError($0, expected, at: at) - open.error) < 1
         }, expected, at: at)
@@ -176,7 +174,7 @@ import Testing
         let cell = try Self.windowCell(terminal)
         let expected = try Self.expected(cell: cell)
         let origin = (x: kind == .xterm ? 2 : 0, y: (kind == .xterm ? 2 : 0) + 2 * cell.height)
-        sleep(2)
+        try terminal.awaitAppQuiet()
         try terminal.press("Return", "space")
         let open = try Self.awaitPicture(terminal, expected, near: origin, name: "crash-open")
         #expect(open.error < Self.showsPicture, "\(open.error)")
@@ -259,25 +257,28 @@ import Testing
         }
         reader.start()
         defer { if let keep = ProcessInfo.processInfo.environment["STORIES_SCREENSHOTS"] { try? output.text.write(toFile: keep + "/placeholders.txt", atomically: true, encoding: .utf8) } }
-        try XTerminal.wait("the home screen", timeout: 20) { output.text.contains("Demo stories") }
-        sleep(1)
+        try XTerminal.wait("the home screen", timeout: 20) { output.text.contains("Demo stories") && output.text.contains("choose") }
         _ = write(master, "\r", 1) // open the first story: its photo
         // (Scalars, not Characters: a placeholder and its marks are one grapheme.)
         // Generous: in CI this runs in the full suite's first, busiest minutes (seen: past 20 s).
         try XTerminal.wait("the photo in placeholders", timeout: 60) { output.text.unicodeScalars.contains("\u{10EEEE}") }
-        sleep(1)
+        // The last first row written: the picture's second row (under the author band), 80
+        // cells of three scalars each, in the colour of a picture that was sent.
+        func secondRow(_ text: String) -> (id: Int?, cells: [Unicode.Scalar])? {
+            guard let row = text.range(of: "\u{1B}[3;1H\u{1B}[38;2;0;0;", options: .backwards) else { return nil }
+            let after = text[row.upperBound...].unicodeScalars.drop { $0 != "m" }.dropFirst()
+            return (Int(text[row.upperBound...].prefix { $0.isNumber }), Array(after.prefix(240)))
+        }
+        try XTerminal.wait("the photo's second row whole", timeout: 20) { secondRow(output.text)?.cells.count == 240 }
         let text = output.text
         let virtual = try #require(text.range(of: "\u{1B}_Ga=p,U=1,"), "a virtual placement")
         #expect(text[virtual.upperBound...].prefix(40).contains("c=80,r=22"), "over the photo's 80×22 cells")
         #expect(text.contains("\u{1B}_Ga=t,f=100,t=d,i=1,q=2,m=1;iVBORw0KGgo"), "the photo sent as PNG, quietly")
         #expect(!text.contains("\u{1B}_Ga=p,i="), "no placement commands")
-        // The last first row written: the picture's second row (under the author band), 80
-        // cells, in the colour of a picture that was sent.
-        let row = try #require(text.range(of: "\u{1B}[3;1H\u{1B}[38;2;0;0;", options: .backwards))
-        let id = try #require(Int(text[row.upperBound...].prefix { $0.isNumber }))
+        let row = try #require(secondRow(text))
+        let id = try #require(row.id)
         #expect(text.contains("\u{1B}_Ga=t,f=100,t=d,i=\(id),q=2"), "picture \(id) was sent")
-        let after = text[row.upperBound...].unicodeScalars.drop { $0 != "m" }.dropFirst()
-        let cells = Array(after.prefix(240))
+        let cells = row.cells
         #expect(cells.count == 240 && (0..<80).allSatisfy { cells[3 * $0] == "\u{10EEEE}" })
         #expect(KittyPlaceholders.marks.firstIndex(of: cells[1].value) == 1 && KittyPlaceholders.marks.firstIndex(of: cells[239].value) == 79)
         _ = write(master, "qq", 2)

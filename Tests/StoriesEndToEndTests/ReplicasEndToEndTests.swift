@@ -13,11 +13,12 @@ import Testing
         let child = try Child([try Binary.requireBuilt(), "serve", "--port", String(port), "--database", database, "--viewers", viewers,
                                "--log", folder.appendingPathComponent("replica-\(port).log").path],
                               environment: ProcessInfo.processInfo.environment, stdout: .file(out), stderr: .file(out + ".err"))
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, child.isRunning {
-            if ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains(says) { return child }
-            usleep(50_000)
+        var started = false
+        Wait.until(20, every: 0.05) {
+            started = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains(says)
+            return started || !child.isRunning
         }
+        if started { return child }
         let said = ((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")
         Issue.record("replica on \(port) did not start: \(said)")
         throw TestPostgres.Unavailable(description: "replica did not start")
@@ -70,7 +71,7 @@ import Testing
                         lock.withLock {
                             if answer.status == 200 { sent[index, default: []].append(tooltip) } else { failed.append("\(answer.status) \(answer.body.prefix(120))") }
                         }
-                        if answer.status != 200 { usleep(20_000) }
+                        if answer.status != 200 { Pace.pause(0.02) } // a client's pause after a failure
                     }
                 }
                 thread.start()
@@ -84,16 +85,15 @@ import Testing
         /// acknowledged (at most a minute: a machine busy with the rest of the tests answers
         /// slower, and the tests are about what is kept, not how fast); the count then.
         func acknowledged(after seconds: Double, moreThan count: Int) -> Int {
-            usleep(UInt32(seconds * 1_000_000))
-            let deadline = Date().addingTimeInterval(60)
-            while acknowledged() <= count, Date() < deadline { usleep(20_000) }
+            Pace.pause(seconds) // the load runs this long: the time is the input
+            Wait.until(60) { acknowledged() > count }
             return acknowledged()
         }
 
         /// Stops the threads; what each viewer had acknowledged, and what failed.
         func finish() -> (sent: [Int: [String]], failed: [String]) {
             lock.withLock { stopping = true }
-            while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+            Wait.until(60) { threads.allSatisfy(\.isFinished) }
             return lock.withLock { (sent, failed) }
         }
     }
@@ -167,9 +167,9 @@ import Testing
         let proxy = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
         defer { proxy.stop() }
         var up = false
-        for _ in 0..<50 where !up && proxy.isRunning {
+        Wait.until(5, every: 0.1) {
             up = Self.send(port: front, "GET", "/v1/seen", token: tokens[0]).status == 200
-            if !up { usleep(100_000) }
+            return up || !proxy.isRunning
         }
         try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
 
@@ -178,8 +178,13 @@ import Testing
         replicas[0].signal(SIGKILL)
         replicas[0].wait()
         let whileDown = load.acknowledged(after: 2, moreThan: beforeKill + 20) - beforeKill
+        let restartedLog = folder.appendingPathComponent("replica-\(ports[0]).log")
+        let batches = { ((try? String(contentsOf: restartedLog, encoding: .utf8)) ?? "").components(separatedBy: "PUT /v1/seen").count }
+        let beforeRestart = batches()
         replicas[0] = try Self.replica(port: ports[0], database: database, viewers: viewersFile, folder: folder)
-        usleep(3_000_000) // past fail_timeout: nginx sends to it again
+        // Past fail_timeout nginx sends to it again: batches reach the restarted replica.
+        let held = Wait.until(15, every: 0.1) { batches() > beforeRestart + 5 }
+        #expect(held, "nginx sends to the restarted replica again")
         let (sent, failed) = load.finish()
         #expect(beforeKill > 20 && whileDown > 20, "batches went on: \(beforeKill) before the kill, \(whileDown) while one replica was down")
         #expect(failed.count <= tokens.count, "at most the requests in flight at the kill fail: \(failed) (acknowledged \(beforeKill) before the kill, \(whileDown) while down, \(sent.values.map(\.count)) by viewer)")

@@ -53,7 +53,7 @@ import Testing
         // her card gone from both (the home hides a story once it is seen).
         try one.press("Enter")
         try one.waitForPlaying(item: 2)
-        Thread.sleep(forTimeInterval: 1.5)
+        Pace.pause(1.5)
         try one.press("Right")
         let lastShown = Date()
         let after = try other.waitFor("Mika's ring grey in the other terminal", timeout: 10) { lines in
@@ -139,11 +139,7 @@ import Testing
             return String(answer.prefix(12))
         }
         func waitUntil(_ file: String, says text: String) throws {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                if ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(text) { return }
-                usleep(50_000)
-            }
+            if Wait.until(10, every: 0.05, { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(text) }) { return }
             Issue.record("\(file) never said '\(text)': '\((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")'")
         }
         #expect(try status(ayla) == "HTTP/1.1 200" && status(bo) == "HTTP/1.1 200")

@@ -52,10 +52,10 @@ import Testing
                                 stderr: output.map { .file($0.path + ".err") } ?? .null)
             // "stories serve: Demo stories on http://127.0.0.1:PORT (…)"
             var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("\n"), Date() < deadline {
+            let child = process
+            Wait.until(20) {
                 text = (try? String(contentsOf: outFile, encoding: .utf8)) ?? ""
-                if !text.contains("\n") { if !process.isRunning { break }; usleep(20_000) }
+                return text.contains("\n") || !child.isRunning
             }
             firstLine = text
             let address = try #require(firstLine.range(of: "127.0.0.1:"), "stories serve did not start: '\(firstLine)'")
@@ -181,8 +181,11 @@ import Testing
         let line = screen[row] + screen[row + 1] // two lines: the address and its answer, whole
         #expect(line.contains("/wrong/v1/feed") && line.contains("404"), "\(line)")
         #expect(!tmux.text.contains("Trying again"))
-        sleep(4) // a retry would have come by now (1 s, then 2 s)
-        let asked = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("/wrong/v1/feed") }
+        let wrongAsks = { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("/wrong/v1/feed") } }
+        // A retry would have come within four seconds (1 s, then 2 s): none comes.
+        let held = Wait.holds(for: 4, every: 0.1) { wrongAsks().count <= 1 }
+        #expect(held)
+        let asked = wrongAsks()
         #expect(asked.count == 1, "asked once: \(asked)")
         try tmux.press("q")
         try tmux.waitForPrompt()
@@ -198,11 +201,12 @@ import Testing
 
     /// The same port again after a stop (its old socket may take a moment to be free).
     static func restart(port: Int, log: URL, shaping: [String] = []) throws -> Server {
-        for _ in 0..<20 {
-            if let server = try? Server(port: port, log: log, shaping: shaping) { return server }
-            usleep(250_000)
+        var server: Server?
+        Wait.until(5, every: 0.25) {
+            server = try? Server(port: port, log: log, shaping: shaping)
+            return server != nil
         }
-        return try #require(nil as Server?, "stories serve could not listen on port \(port) again")
+        return try #require(server, "stories serve could not listen on port \(port) again")
     }
 
     /// A warm start draws the row its cache kept before the server has answered, and the
@@ -303,13 +307,13 @@ import Testing
             try conf.write(to: confFile, atomically: true, encoding: .utf8)
             let process = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
             // Up when it answers; gone at once when the port was taken.
-            for _ in 0..<50 where process.isRunning {
-                if Self.request(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?.hasPrefix("HTTP/1.1") == true {
-                    front = process
-                    frontPort = port
-                    break
-                }
-                usleep(100_000)
+            let answers = Wait.until(5, every: 0.1) {
+                Self.request(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?.hasPrefix("HTTP/1.1") == true
+                    || !process.isRunning
+            }
+            if answers, process.isRunning {
+                front = process
+                frontPort = port
             }
             if front == nil { _ = process.stop() }
         }
@@ -331,8 +335,13 @@ import Testing
         #expect(header(second, "ETag") == tag)
         let conditional = try feed("If-None-Match: \(tag)\r\n")
         #expect(conditional.hasPrefix("HTTP/1.1 304"), "nginx answers the app's own revalidation")
-        usleep(2_300_000) // past proxy_cache_valid's second (nginx counts whole seconds)
-        let later = try feed()
+        // Past proxy_cache_valid's second (nginx counts whole seconds) the answer is no
+        // longer a HIT (a HIT reaches no one upstream).
+        var later = ""
+        try Wait.until(10, every: 0.2) {
+            later = try feed()
+            return header(later, "X-Cache-Status") != "HIT"
+        }
         #expect(header(later, "X-Cache-Status") == "REVALIDATED", "\(later.prefix(400))")
         let upstream = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("/v1/feed?limit=4") }
         #expect(upstream.count == 2, "one fetch, one revalidation reached stories serve: \(upstream)")

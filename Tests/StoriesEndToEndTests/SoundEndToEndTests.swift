@@ -60,7 +60,9 @@ import Testing
         let play = try Child(["/usr/bin/env", "nice", "-n", "-10", binary, "play", demoMedia.appendingPathComponent("liftoff.mp4").path, "--size", "20x10", "--stats"],
                              environment: server.environment(), stdout: .null, stderr: .file(err))
         let status = play.wait()
-        usleep(300_000)
+        // The monitor's recording catches up with the sink (its latency) to the play's end.
+        let ended = AudioPlayer.now()
+        Wait.until(3) { let heard = server.heard.snapshot; return heard.start + Double(heard.samples.count) / 48_000 >= ended }
         let stats = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         guard status == 0, let line = stats.split(separator: "\n").first(where: { $0.contains("first picture at") }),
               let firstPicture = Double(line.components(separatedBy: "first picture at ").last?.split(separator: " ").first ?? ""),

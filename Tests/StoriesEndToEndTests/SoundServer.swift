@@ -24,7 +24,13 @@ final class SoundServer {
         /// off by a few milliseconds either way).
         private var starts: [Double] = []
         private var stopped = false
+        /// Frames of silence the keeper stream has written (it writes as fast as the sink
+        /// plays: a write blocks while the server's buffer is full).
+        private var keeperFrames = 0
         static let rate = 48_000
+
+        func kept(_ frames: Int) { lock.withLock { keeperFrames += frames } }
+        var keptFrames: Int { lock.withLock { keeperFrames } }
 
         func append(_ piece: [Int16], at time: Double) {
             lock.lock()
@@ -76,13 +82,17 @@ final class SoundServer {
                 do throws(AudioProblem) {
                     try zeros.withUnsafeBufferPointer { buffer throws(AudioProblem) in try output.write(buffer, frames: 480) }
                 } catch { return }
+                heard.kept(480)
             }
         }.start()
         try XTerminal.wait("the null sink running", timeout: 10) {
             (try? XTerminal.output(["/usr/bin/env", "pactl", "-s", address, "list", "sinks", "short"], environment: ProcessInfo.processInfo.environment))?
                 .1.contains("RUNNING") == true
         }
-        sleep(2) // past the block the sink was asleep in
+        // Past the block the sink was asleep in: it has played two seconds of the keeper's
+        // silence since it woke.
+        let woke = heard.keptFrames
+        try XTerminal.wait("the sink to play two seconds", timeout: 10) { heard.keptFrames - woke >= 2 * 48_000 }
     }
 
     /// Records the sink's monitor from now on, on a thread of its own (which opens the

@@ -249,13 +249,8 @@ final class Tmux {
     /// Reads the screen until `condition` holds, for up to `timeout` seconds.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 15, _ condition: ([String]) -> Bool) throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
         var lines: [String] = []
-        while Date() < deadline {
-            lines = try screen()
-            if condition(lines) { return lines }
-            usleep(50_000)
-        }
+        if try Wait.until(timeout, every: 0.05, { lines = try screen(); return condition(lines) }) { return lines }
         // Two issues: a long one can reach the log cut short, and the wait must be named.
         Issue.record("timed out after \(Int(timeout)) s waiting for \(what)")
         Issue.record("the screen, waiting for \(what):\n\(lines.joined(separator: "\n"))")
@@ -271,16 +266,13 @@ final class Tmux {
     /// row, later on a loaded machine), for up to `timeout` seconds.
     func settledScreen(named name: String = "stories", timeout: Double = 20) throws -> [String] {
         let pid = try #require(foregroundPID(named: name))
-        let deadline = Date().addingTimeInterval(timeout)
-        var lines = try screen()
-        var ticks = cpuTicks(of: pid)
-        while Date() < deadline {
-            sleep(1)
-            let now = try screen(), nowTicks = cpuTicks(of: pid)
-            if now == lines && nowTicks == ticks { return now }
-            lines = now
-            ticks = nowTicks
+        var lines: [String] = []
+        let settled = try Wait.until(timeout, every: 0) {
+            lines = try screen()
+            let (before, ticks) = (lines, cpuTicks(of: pid))
+            return try Wait.holds(for: 1, every: 0.1) { try screen() == before && cpuTicks(of: pid) == ticks }
         }
+        if settled { return lines }
         Issue.record("the app never settled in \(timeout) s (something polls, or never finishes); the screen was:\n\(lines.joined(separator: "\n"))")
         throw CancellationError()
     }

@@ -35,16 +35,18 @@ import Testing
         let report = (try? String(contentsOfFile: outer.folder.path + "/doctor.txt", encoding: .utf8)) ?? ""
         #expect(report.contains(test.doctor), "\(report)")
         #expect(report.contains("the terminal outside is kitty(\(test.kitty))"), "\(report)")
-        sleep(1)
+        try XTerminal.wait("the home's key line", timeout: 30) { output.text.contains("choose") }
         outer.type("\r") // open the first story: its photo
         if test.pictures {
             try XTerminal.wait("the photo in placeholders", timeout: 30) { output.text.unicodeScalars.contains("\u{10EEEE}") }
         } else {
             try XTerminal.wait("the viewer's author line", timeout: 30) { output.text.contains("@ayla") }
-            sleep(3) // time a picture would have taken
+            // The time a picture would have taken: none comes.
+            let held = Wait.holds(for: 3) { !output.text.unicodeScalars.contains("\u{10EEEE}") && !output.text.contains("\u{1B}_G") }
+            #expect(held)
         }
         outer.type(" ") // paused: it stays on this photo
-        sleep(1)
+        try XTerminal.wait("the viewer paused", timeout: 10) { output.text.contains("paused") }
         let shown = output.text
         if test.pictures {
             // tmux unwrapped it: the commands reach the terminal as kitty reads them.

@@ -75,19 +75,18 @@ final class XTerminal {
         let log = folder.appendingPathComponent("terminal.log").path
         let said = { String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self) }
         terminal = try Child(arguments, environment: environment, stdout: .file(log), stderr: .file(log))
-        let deadline = Date().addingTimeInterval(30)
         var tries = 1
-        while (try? windowID()) == nil {
+        let up = try Wait.until(30, every: 0.1) {
+            if (try? windowID()) != nil { return true }
             if terminal?.isRunning != true, tries < 3 {
-                // It could not open the display after all: once more, a moment later.
+                // It could not open the display after all: once more.
                 tries += 1
-                usleep(500_000)
                 terminal = try Child(arguments, environment: environment, stdout: .file(log), stderr: .file(log))
             }
             try #require(terminal?.isRunning == true, "\(kind.rawValue) ended before its window came up (\(tries) tries): \(said())")
-            try #require(Date() < deadline, "no \(kind.rawValue) window on \(display) within 30 s: \(said())")
-            usleep(100_000)
+            return false
         }
+        try #require(up, "no \(kind.rawValue) window on \(display) within 30 s: \(said())")
     }
 
     deinit {
@@ -128,20 +127,41 @@ final class XTerminal {
         return names.first { $0.value == name && descends($0.key) }?.key
     }
 
+    /// The bytes the app (the terminal's process named `stories`) has written so far, from
+    /// /proc/PID/io; nil while it is not running.
+    func appWritten() -> Int? {
+        guard let pid = descendant(named: "stories"), let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+              let line = io.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }) else { return nil }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Waits until the app has written more than `atLeast` bytes beyond `since` and then
+    /// nothing for `quiet` seconds: what a key asked for is drawn, and the app is still.
+    func awaitAppQuiet(since: Int = 0, atLeast: Int = 0, quiet: Double = 0.5, timeout: Double = 30) throws {
+        try Self.wait("the app to draw and be still", timeout: timeout) {
+            guard let written = appWritten(), written > since + atLeast else { return false }
+            return Wait.holds(for: quiet, every: 0.1) { appWritten() == written }
+        }
+    }
+
+    /// Waits until the app has written more than `atLeast` bytes beyond `since`.
+    func awaitAppWrote(since: Int, atLeast: Int, timeout: Double = 30) throws {
+        try Self.wait("the app to write \(atLeast) bytes", timeout: timeout) { (appWritten() ?? 0) > since + atLeast }
+    }
+
     /// The window's size in pixels (asked again for up to 10 s while the window is coming up).
     func windowSize() throws -> (width: Int, height: Int)? {
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            if let id = try windowID() {
-                let (status, out) = try Self.output([try #require(Self.which("xdotool")), "getwindowgeometry", id], environment: environment)
-                if status == 0, let line = out.split(separator: "\n").first(where: { $0.contains("Geometry:") }) {
-                    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-                    if numbers.count >= 2, numbers[0] > 1, numbers[1] > 1 { return (numbers[0], numbers[1]) }
-                }
+        var size: (width: Int, height: Int)?
+        try Wait.until(10, every: 0.2) {
+            guard let id = try windowID() else { return false }
+            let (status, out) = try Self.output([try #require(Self.which("xdotool")), "getwindowgeometry", id], environment: environment)
+            if status == 0, let line = out.split(separator: "\n").first(where: { $0.contains("Geometry:") }) {
+                let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                if numbers.count >= 2, numbers[0] > 1, numbers[1] > 1 { size = (numbers[0], numbers[1]) }
             }
-            usleep(200_000)
-        } while Date() < deadline
-        return nil
+            return size != nil
+        }
+        return size
     }
 
     /// Presses keys (xdotool's names: Return, Escape, question, q).
@@ -150,7 +170,7 @@ final class XTerminal {
         _ = try Self.output([try #require(Self.which("xdotool")), "mousemove", "20", "20"], environment: environment)
         for key in keys {
             _ = try Self.output([try #require(Self.which("xdotool")), "key", "--clearmodifiers", key], environment: environment)
-            usleep(150_000)
+            Pace.pause(0.15) // a person's pace: each key its own
         }
     }
 
@@ -175,11 +195,8 @@ final class XTerminal {
     }
 
     static func wait(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            try #require(Date() < deadline, "timed out waiting for \(what)")
-            usleep(100_000)
-        }
+        let held = Wait.until(timeout, every: 0.1, condition)
+        try #require(held, "timed out waiting for \(what)")
     }
 
     /// Runs a program to its end; its status and what it wrote (both streams).

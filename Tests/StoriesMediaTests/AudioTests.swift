@@ -136,11 +136,8 @@ final class OutputBox: @unchecked Sendable {
 
 @Suite(.serialized, .ownThread) struct AudioPlayerTests {
     static func wait(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            try #require(Date() < deadline, "timed out: \(what)")
-            usleep(2_000)
-        }
+        let held = Wait.until(timeout, every: 0.002, condition)
+        try #require(held, "timed out: \(what)")
     }
 
     /// It writes the clip's own sound from where it is told, runs a clock from it, is
@@ -168,8 +165,8 @@ final class OutputBox: @unchecked Sendable {
         player.pause()
         try Self.wait("the pause") { player.position == nil && box.output?.flushCount ?? 0 >= 1 }
         let paused = box.output?.samples.count ?? 0
-        usleep(100_000)
-        #expect(box.output?.samples.count == paused, "nothing written while paused")
+        let held2 = Wait.holds(for: 0.1, every: 0.01) { box.output?.samples.count == paused }
+        #expect(held2, "nothing written while paused")
         player.volume = 0.5
         player.play()
         try Self.wait("playing on") { (box.output?.samples.count ?? 0) > paused + 4_800 }

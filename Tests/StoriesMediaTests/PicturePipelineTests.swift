@@ -204,14 +204,13 @@ final class FakeNetwork: @unchecked Sendable {
             pipeline.prefetch([(visible, .visible), (k(story, item + 1), .window), (k(story, item + 2), .window),
                                (k(story, max(0, item - 1)), .window), (k(story + 1, 0), .adjacent), (k(story - 1, 0), .adjacent),
                                (k(story + 2, 0), .feed)])
-            if step % 50 == 0 { try await Task.sleep(nanoseconds: 2_000_000) }
+            if step % 50 == 0 { await Pace.pause(0.002) } // a person's pace: the queues' work interleaves with the input
             #expect(duplicates.value == 0)
         }
         pipeline.prefetch([] as [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)])
         // Everything in flight settles: no deadlock.
-        let deadline = Date().addingTimeInterval(30)
-        while !pipeline.isIdle, Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        #expect(pipeline.isIdle, "\(pipeline.jobCount) jobs never finished")
+        let held = await AsyncWait.until(30, every: 0.005) { pipeline.isIdle }
+        #expect(held, "\(pipeline.jobCount) jobs never finished")
         #expect(duplicates.value == 0)
         #expect(pipeline.peakFetches <= 4 && pipeline.peakDecodes <= 2)
         #expect(cache.bytesInUse <= cache.budget, "the budget holds once nothing is pinned")
@@ -219,8 +218,8 @@ final class FakeNetwork: @unchecked Sendable {
         for key in asked.suffix(20) {
             pipeline.request(key)
         }
-        let again = Date().addingTimeInterval(30)
-        while !pipeline.isIdle, Date() < again { try await Task.sleep(nanoseconds: 5_000_000) }
+        let held2 = await AsyncWait.until(30, every: 0.005) { pipeline.isIdle }
+        #expect(held2, "\(pipeline.jobCount) jobs never finished")
         for key in asked.suffix(20) {
             let state = cache.state(peek: key)
             #expect(state != .loading, "\(key.location) resolved")

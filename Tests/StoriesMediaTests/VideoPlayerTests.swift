@@ -199,12 +199,11 @@ import Testing
                 player.advance(to: Double(rng.next() % 100) / 100)
             }
             #expect(pool.players.count <= PlayerPool.capacity)
-            if step % 50 == 0 { try await Task.sleep(nanoseconds: 1_000_000) } // let the queue and main run
+            if step % 50 == 0 { await Pace.pause(0.001) } // a person's pace: the queue and main run between inputs
         }
         pool.releaseAll()
-        let deadline = Date().addingTimeInterval(10)
-        while pool.decoders.current > 0, Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        #expect(pool.decoders.current == 0, "every decoder closed")
+        let held = await AsyncWait.until(10, every: 0.005) { pool.decoders.current == 0 }
+        #expect(held, "every decoder closed")
         #expect(pool.decoders.peak <= PlayerPool.capacity, "peak \(pool.decoders.peak)")
         #expect(pool.decoders.peak >= 1)
     }

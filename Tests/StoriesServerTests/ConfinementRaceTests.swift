@@ -72,7 +72,7 @@ import Testing
                     return
                 }
                 swaps += 1
-                if swaps % 1024 == 0 { usleep(50) } // a moment for the servers' threads on two cores
+                if swaps % 1024 == 0 { Pace.pause(0.00005) } // a moment for the servers' threads on two cores
             }
             var info = stat()
             if lstat(media, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK { _ = exchangeNames(media, link) } // the folder, at the end
@@ -125,7 +125,8 @@ import Testing
             }
             try await group.waitForAll()
         }
-        while !swapper.isFinished { try await Task.sleep(for: .milliseconds(10)) }
+        let held = await AsyncWait.until(60, every: 0.01) { swapper.isFinished }
+        #expect(held, "the swapper ends at its deadline")
         print("confinement race over \(Self.seconds) s: \(tally.all.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         #expect(tally["outside bytes"] == 0, "not one byte from outside: \(tally.all)")
         #expect(tally["swaps"] > 100 && tally["status 404"] > 0, "the folder really was a link while requests came: \(tally.all)")

@@ -1,6 +1,7 @@
 import Foundation
 import StoriesCore
 import Testing
+import StoriesTestSupport
 @testable import StoriesServer
 
 /// Issue 46, point 3: the 503 bound holds for every batch — also one queued behind both
@@ -12,7 +13,7 @@ import Testing
         let timeout = SeenStoreFailure("no answer")
         let gatherer = PostgresSeenDatabase.Gatherer(patience: .seconds(1), timeout: timeout, describe: { "\($0)" }) { _ in
             writes.add()
-            try await Task.sleep(for: .seconds(30)) // a server that is gone; cancelled at the group's deadline
+            try await Fault.late(30) // a server that is gone; cancelled at the group's deadline
             return [:]
         }
         let answers = await withTaskGroup(of: (PostgresSeenDatabase.Gatherer.Outcome, Duration).self) { group in

@@ -272,7 +272,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 for _ in 0..<100 {
                     try await writer.write(ByteBuffer(string: " "))
-                    try await Task.sleep(for: .milliseconds(500))
+                    try await Fault.late(0.5) // a byte every half second
                 }
                 try await writer.finish(nil)
             })
@@ -321,7 +321,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
                     for _ in 0..<100 {
                         try await writer.write(ByteBuffer(repeating: 0, count: 1 << 10))
                         writes.wrote()
-                        try await Task.sleep(for: .milliseconds(50))
+                        try await Fault.late(0.05) // 5 s for the whole answer
                     }
                     try await writer.finish(nil)
                 } catch {
@@ -340,16 +340,13 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
                     return "answered"
                 } catch let error as FeedError { return error.reason } catch { return "\(error)" }
             }
-            try await Task.sleep(for: .milliseconds(400))
+            let held = await AsyncWait.until(5) { writes.count >= 2 }
+            #expect(held, "the answer under way")
             request.cancel()
             let reason = try await outcome
             #expect(ContinuousClock.now - started < .milliseconds(1500), "the thread is not held for the 5 s answer")
             #expect(reason.hasPrefix("cancelled"), "\(reason)")
-            var waited = 0
-            while !writes.hasFailed, waited < 60 {
-                try await Task.sleep(for: .milliseconds(50))
-                waited += 1
-            }
+            await AsyncWait.until(3) { writes.hasFailed }
             #expect(writes.hasFailed, "the server's writes fail: the connection was closed")
             #expect(writes.count < 60, "the server stopped sending after \(writes.count) of 100 chunks")
             // A request cancelled before it starts never reaches the server.
@@ -357,8 +354,8 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             early.cancel()
             let before = writes.count
             #expect(throws: FeedError.self) { try feed.media(at: "slow.mp4", maxBytes: 1 << 20, request: early) }
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(writes.count == before)
+            let held2 = await AsyncWait.holds(for: 0.2) { writes.count == before }
+            #expect(held2)
         }
     }
 

@@ -89,14 +89,13 @@ import Testing
         /// The store's connections to `name`, with TLS and without (once there are `atLeast`).
         func connections(_ name: String, atLeast: Int) async throws -> (tls: Int, plain: Int) {
             var counts = (tls: 0, plain: 0)
-            for _ in 0..<100 {
+            await AsyncWait.until(5, every: 0.05) {
                 let said = postgres.psql(name, """
                     SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) FROM pg_stat_ssl s
                     JOIN pg_stat_activity a USING (pid) WHERE a.datname = '\(name)' AND a.pid <> pg_backend_pid()
                     """).output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
                 if said.count == 2 { counts = (said[0], said[1]) }
-                if counts.tls + counts.plain >= atLeast { break }
-                try await Task.sleep(for: .milliseconds(50))
+                return counts.tls + counts.plain >= atLeast
             }
             return counts
         }
@@ -157,7 +156,7 @@ import Testing
                 // (told to the others in one NOTIFY).
                 async let aylaWaited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(ayla))
                 async let boWaited = two.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: SeenServerTests.auth(bo))
-                try await Task.sleep(for: .milliseconds(500))
+                try await Self.eventually { second.server.seen?.heldPolls == 2 }
                 async let aylaReceipt = one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(ayla),
                                                     body: SeenServerTests.batch([("ayla", "astronaut")], tooltips: ["tip-1"]))
                 async let boReceipt = one.execute(uri: "/v1/seen", method: .put, headers: SeenServerTests.auth(bo),
@@ -285,11 +284,6 @@ import Testing
 
     /// Tries `check` until it holds, for up to 15 s.
     static func eventually(_ check: () async throws -> Bool) async throws {
-        let end = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < end {
-            if try await check() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("did not come true within 15 s")
+        if try await !AsyncWait.until(15, every: 0.1, check) { Issue.record("did not come true within 15 s") }
     }
 }

@@ -200,10 +200,12 @@ import Testing
         // AsyncHTTPClient's pool: the waiting ask and the batches on connections of their own.
         try await setup.server.application().test(.ahc()) { client in
             async let waited = client.execute(uri: "/v1/seen?since=0&wait=20", method: .get, headers: Self.auth(ayla))
-            try await Task.sleep(for: .milliseconds(300))
+            let held = await AsyncWait.until(10) { setup.server.seen?.heldPolls == 1 }
+            #expect(held, "Ayla's ask waits at the server")
             // Another viewer's batch wakes no one of Ayla's.
             _ = try await client.execute(uri: "/v1/seen", method: .put, headers: Self.auth(bo), body: Self.batch([("ayla", "rocket")]))
-            try await Task.sleep(for: .milliseconds(300))
+            let held2 = await AsyncWait.holds(for: 0.3) { setup.server.seen?.heldPolls == 1 }
+            #expect(held2, "still waiting after Bo's batch")
             _ = try await client.execute(uri: "/v1/seen", method: .put, headers: Self.auth(ayla), body: Self.batch([("ayla", "astronaut")]))
             // From the batch's acknowledgement (it is committed then): how fast a request
             // is answered on a machine busy with the rest of the suite is the benchmark's.

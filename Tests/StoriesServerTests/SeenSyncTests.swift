@@ -24,12 +24,12 @@ import Testing
     }
 
     static func wait(_ what: String, timeout: Double, _ condition: () throws -> Bool) async throws {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if try condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("timed out after \(timeout) s waiting for \(what)")
+        if try await !AsyncWait.until(timeout, condition) { Issue.record("timed out after \(timeout) s waiting for \(what)") }
+    }
+
+    /// The server's log lines (empty until it has one).
+    static func log(_ folder: URL) -> [Substring] {
+        ((try? String(contentsOf: folder.appendingPathComponent("log.txt"), encoding: .utf8)) ?? "").split(separator: "\n")
     }
 
     static func seen(_ pairs: [(String, String)], tooltips: Set<String> = []) -> SeenState {
@@ -53,8 +53,10 @@ import Testing
             try await Self.wait("the first terminal to hear of mika's coffee", timeout: 5) {
                 heardOne.merged.isSeen(story: "mika", item: "coffee")
             }
-            // Both waiting at the server now; one sees an item.
-            try await Task.sleep(for: .milliseconds(300))
+            // Both have had their first answer and wait at the server again; one sees an item.
+            try await Self.wait("both terminals' first pulls answered", timeout: 5) {
+                Self.log(setup.folder).filter { $0.contains("GET /v1/seen") }.count >= 2
+            }
             let watched = Date()
             one.push(Self.seen([("ayla", "astronaut")], tooltips: ["tip-home"]))
             try await Self.wait("the other terminal to hear of it", timeout: 3) {
@@ -65,8 +67,8 @@ import Testing
             #expect(heardOther.merged.hasShownTooltip("tip-home"))
             // What a terminal saw itself does not come back to it as news of elsewhere, and
             // nothing went wrong to be said.
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(!heardOne.merged.isSeen(story: "ayla", item: "astronaut"))
+            let held = await AsyncWait.holds(for: 0.3) { !heardOne.merged.isSeen(story: "ayla", item: "astronaut") }
+            #expect(held)
             #expect(heardOne.problems.isEmpty && heardOther.problems.isEmpty, "\(heardOne.problems) \(heardOther.problems)")
             one.finish(timeout: 1)
             other.finish(timeout: 1)
@@ -81,22 +83,21 @@ import Testing
             let sync = SeenSync(server: server, authorization: nil, wait: 5)
             let heard = Heard()
             sync.start(local: SeenState(), arrived: heard.arrived, problem: heard.said)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.wait("the first pull answered", timeout: 5) { Self.log(setup.folder).contains { $0.contains("GET /v1/seen") } }
             let items = ["astronaut", "ayla-t1", "rocket"].map { ("ayla", $0) } + ["chelsea", "mika-t1", "coffee"].map { ("mika", $0) }
             var state = SeenState()
             let start = Date()
             for (story, item) in items {
                 state.markSeen(story: story, item: item)
                 sync.push(state)
-                try await Task.sleep(for: .milliseconds(200))
+                await Pace.pause(0.2) // a person's pace through the items
             }
             // Every item reaches the store (waited for: the other suites can hold this
             // process up for a while)…
             var recorded = 0
-            let end = Date().addingTimeInterval(60)
-            while Date() < end, recorded < 6 {
+            try await AsyncWait.until(60, every: 0.1) {
                 recorded = try await setup.database.changes(viewer: "", since: 0, limit: 100).entries.count
-                if recorded < 6 { try await Task.sleep(for: .milliseconds(100)) }
+                return recorded >= 6
             }
             let spent = Date().timeIntervalSince(start)
             #expect(recorded == 6, "every item reached the store")
@@ -129,10 +130,9 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await feedServer.application().runService() }
             var recorded: [SeenWire.Entry] = []
-            let end = Date().addingTimeInterval(40)
-            while Date() < end, recorded.count < 2 {
+            try await AsyncWait.until(40, every: 0.1) {
                 recorded = try await database.changes(viewer: "", since: 0, limit: 10).entries
-                try await Task.sleep(for: .milliseconds(100))
+                return recorded.count >= 2
             }
             #expect(Set(recorded.map(\.item)) == ["astronaut", "rocket"])
             try await Self.wait("the line taken back once it works", timeout: 10) { heard.problems.last == .some(nil) }
@@ -161,10 +161,9 @@ import Testing
             #expect(try await setup.database.changes(viewer: "", since: 0, limit: 10).entries.isEmpty)
             try await sqlite.execute("PRAGMA query_only = OFF")
             var recorded: SeenWire.Changes?
-            let end = Date().addingTimeInterval(40)
-            while Date() < end, recorded?.entries.count ?? 0 < 2 {
+            try await AsyncWait.until(40, every: 0.1) {
                 recorded = try await setup.database.changes(viewer: "", since: 0, limit: 10)
-                try await Task.sleep(for: .milliseconds(100))
+                return recorded?.entries.count ?? 0 >= 2
             }
             #expect(Set(recorded?.entries.map(\.item) ?? []) == ["astronaut", "coffee"] && recorded?.tooltips == ["tip-1"],
                     "the batch refused with 503 arrived once the store could be written")
@@ -181,9 +180,11 @@ import Testing
             let heard = Heard()
             sync.start(local: Self.seen([("ayla", "astronaut")]), arrived: heard.arrived, problem: heard.said)
             try await Self.wait("the refusal said", timeout: 5) { heard.problems.contains { $0?.contains("refused this token") == true } }
-            try await Task.sleep(for: .milliseconds(1500))
-            let log = try String(contentsOf: setup.folder.appendingPathComponent("log.txt"), encoding: .utf8)
-            #expect(log.split(separator: "\n").filter { $0.contains("/v1/seen") }.count == 1, "asked once, not again and again: \(log)")
+            // A retry would come within a second and a half.
+            let held2 = await AsyncWait.holds(for: 1.5) { Self.log(setup.folder).filter { $0.contains("/v1/seen") }.count <= 1 }
+            #expect(held2,
+                    "asked once, not again and again: \(Self.log(setup.folder))")
+            #expect(Self.log(setup.folder).filter { $0.contains("/v1/seen") }.count == 1)
             sync.finish(timeout: 1)
         }
     }
@@ -199,7 +200,7 @@ import Testing
             let engine = EngineStandIn()
             engine.sync = sync // the app's engine holds the sync, and the callbacks the engine
             sync.start(local: Self.seen([("ayla", "astronaut")]), arrived: { [engine] in engine.heard($0) }, problem: { [engine] in engine.said($0) })
-            try await Task.sleep(for: .milliseconds(200))
+            await Pace.pause(0.2) // finished while its pull is under way
             sync.finish(timeout: 0.2)
             engine.sync = nil
             gone = sync

@@ -49,12 +49,7 @@ import Testing
     }
 
     func waitFor(_ condition: () -> Bool, seconds: Double = 10) async throws -> Bool {
-        let end = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
+        await AsyncWait.until(seconds, condition)
     }
 
     @Test func overTheBoundALargeFileIsRefusedAtOnceAndAStalledClientLosesItsPlace() async throws {
@@ -121,7 +116,7 @@ import Testing
                     var buffer = [UInt8](repeating: 0, count: 16 << 10)
                     let end = Date().addingTimeInterval(30)
                     while Date() < end && received <= whole {
-                        usleep(50_000)
+                        Fault.late(0.05) // the slow client: a little, now and then
                         let got = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
                         if got == 0 { break } // closed
                         if got > 0 { received += got }

@@ -193,7 +193,7 @@ import StoriesTestSupport
             sent.bytes = got
             let answer = Array(Self.kitty.utf8)
             _ = write(masterFD, answer, 20)
-            usleep(10_000)
+            Pace.pause(0.01) // the answer in two pieces, as a terminal over a slow line sends it
             _ = write(masterFD, Array(answer[20...]), answer.count - 20)
             answered.signal()
         }
@@ -219,7 +219,7 @@ import StoriesTestSupport
         // A slow terminal (ssh): answers after the timeout are read while lingering, and
         // said to be late, rather than left for the shell.
         Thread.detachNewThread {
-            usleep(200_000)
+            Fault.late(0.2)
             _ = write(masterFD, Array("\u{1B}[?62c".utf8), 6)
         }
         let slow = TerminalProbe.ask(input: slave, output: slave, linger: .seconds(3))

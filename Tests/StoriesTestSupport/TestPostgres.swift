@@ -100,11 +100,27 @@ public final class TestPostgres: @unchecked Sendable {
     /// Stops the server at once (SIGKILL: as if the machine lost it) or fast (SIGINT).
     public func stop(kill: Bool = false) {
         guard let pid = postmaster() else { return }
+        let children = Self.children(of: pid)
         Foundation.kill(pid, kill ? SIGKILL : SIGINT)
-        for _ in 0..<200 where Foundation.kill(pid, 0) == 0 { usleep(50_000) }
-        if kill {
-            // The postmaster's children notice it gone and leave; the next start cleans up.
-            usleep(300_000)
+        // The postmaster's children notice it gone and leave; the next start needs them gone.
+        Wait.until(10, every: 0.02) { ([pid] + children).allSatisfy(Self.isGone) }
+    }
+
+    /// Ended, or a zombie waiting to be reaped.
+    private static func isGone(_ pid: pid_t) -> Bool {
+        guard Foundation.kill(pid, 0) == 0 else { return true }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    /// The processes whose parent is `pid` (from /proc).
+    private static func children(of pid: pid_t) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
         }
     }
 
@@ -130,12 +146,7 @@ public final class TestPostgres: @unchecked Sendable {
     }
 
     private func waitUntilReady(seconds: Double) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if psql("postgres", "SELECT 1").status == 0 { return true }
-            usleep(100_000)
-        }
-        return false
+        Wait.until(seconds, every: 0.1) { psql("postgres", "SELECT 1").status == 0 }
     }
 
     private func command(_ arguments: [String]) -> [String] { Self.command(arguments, asPostgres) }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The one place a test lets time pass. A test waits for a condition with a bound
+/// (`Wait.until`), or holds one over a window to show that something does not happen
+/// (`Wait.holds`); where time is itself the input — a key held, the gap a person leaves
+/// between presses, an answer that arrives in two pieces — it says so (`Pace`); a fake
+/// server's or terminal's delay is the fault under test (`Fault`). `RoomsTests` fails when
+/// any other file under Tests sleeps. (`AsyncWait` is the same for async code.)
+public enum Wait {
+    /// Checks `condition` until it holds or `seconds` have passed; whether it held. A test
+    /// asserts the result (or throws) with what it waited for.
+    @available(*, noasync, message: "AsyncWait.until suspends rather than blocks")
+    @discardableResult
+    public static func until(_ seconds: Double, every: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if try condition() { return true }
+            if Date() >= deadline { return false }
+            usleep(microseconds(every))
+        }
+    }
+
+    /// Whether `condition` held the whole of `seconds` (checked every `every`): false as soon
+    /// as it does not. For what must not happen — a retry that must not come, a frame that
+    /// must not be drawn — where the window is the claim.
+    @available(*, noasync, message: "AsyncWait.holds suspends rather than blocks")
+    public static func holds(for seconds: Double, every: Double = 0.05, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try !condition() { return false }
+            usleep(microseconds(min(every, max(0.001, deadline.timeIntervalSinceNow))))
+        }
+        return try condition()
+    }
+
+    static func microseconds(_ seconds: Double) -> UInt32 {
+        UInt32(min(max(seconds, 0), 60) * 1_000_000)
+    }
+}
+
+/// `Wait` for async code: the same, suspending rather than blocking the thread (a test's
+/// server may need the cooperative pool's threads meanwhile), in the caller's isolation.
+public enum AsyncWait {
+    /// As `Wait.until`.
+    @discardableResult
+    public static func until(_ seconds: Double, every: Double = 0.02, isolation: isolated (any Actor)? = #isolation,
+                             _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if try await condition() { return true }
+            if Date() >= deadline { return false }
+            try? await Task.sleep(for: .seconds(every))
+        }
+    }
+
+    /// As `Wait.holds`.
+    public static func holds(for seconds: Double, every: Double = 0.05, isolation: isolated (any Actor)? = #isolation,
+                             _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await !condition() { return false }
+            try? await Task.sleep(for: .seconds(min(every, max(0.001, deadline.timeIntervalSinceNow))))
+        }
+        return try await condition()
+    }
+}
+
+/// Time that is itself the input: a key held down, the gap a person leaves between two
+/// presses, a long press, a terminal's answer written in two pieces.
+public enum Pace {
+    public static func pause(_ seconds: Double) {
+        usleep(Wait.microseconds(seconds))
+    }
+
+    public static func pause(_ seconds: Double) async {
+        try? await Task.sleep(for: .seconds(seconds))
+    }
+}
+
+/// The delay a fake server, network or terminal puts in on purpose: the fault under test.
+public enum Fault {
+    /// Answers `seconds` late (cancellable: a server that is gone is cancelled by its caller).
+    public static func late(_ seconds: Double) async throws {
+        try await Task.sleep(for: .seconds(seconds))
+    }
+
+    public static func late(_ seconds: Double) {
+        usleep(Wait.microseconds(seconds))
+    }
+}
