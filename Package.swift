@@ -117,10 +117,28 @@ let package = Package(
             name: "stories",
             dependencies: [
                 "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
-                "CStoriesSupport",
+                "StoriesCommandLine", "StoriesBench", "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
+        ),
+        // What the commands share: flags and their parsing, a failure's one line, headless
+        // runs' end, a video played to a byte sink (`play` and `bench video`/`sound`).
+        .target(
+            name: "StoriesCommandLine",
+            dependencies: [
+                "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `stories bench …`: every benchmark, beside the executable that wires it in.
+        .target(
+            name: "StoriesBench",
+            dependencies: [
+                "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
+                "StoriesCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "StoriesCoreTests", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"]),
         .testTarget(name: "StoriesMediaTests", dependencies: ["StoriesCells", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport"],

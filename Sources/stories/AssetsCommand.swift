@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories assets …`: tools for feed folders.
 struct AssetsCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import StoriesCells
 import ArgumentParser
 import Foundation
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories print` and `stories play` with nothing but their own options, parsed here:
 /// they are one-shot commands measured against chafa and timg from exec to exit, and

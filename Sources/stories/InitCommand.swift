@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories init DIR`: writes what `stories DIR` shows of a folder of photos and videos as
 /// a feed folder's documents (`feed.json`, `stories/<id>.json`, docs/feed-format.md), with

@@ -5,6 +5,7 @@ import Foundation
 import StoriesCore
 import StoriesMedia
 import StoriesTerminal
+import StoriesCommandLine
 
 /// `stories print FILE`: the photo pipeline on its own, writing ANSI text to stdout. A quick
 /// preview, and the honest way to compare with chafa and timg on the same work.
@@ -218,16 +219,4 @@ extension PrintCommand {
               ws.ws_col > 0, ws.ws_row > 0 else { return nil }
         return CellPixels(width: Int(ws.ws_xpixel) / Int(ws.ws_col), height: Int(ws.ws_ypixel) / Int(ws.ws_row))
     }
-}
-
-extension FitMode: ExpressibleByArgument {}
-
-/// `--size WxH`: cells, each 1 to 1000.
-func parseSize(_ text: String) throws -> (Int, Int) {
-    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-    let side = InputLimits.maxScreenSide
-    guard parts.count == 2, let width = parts[0], let height = parts[1], (1...side).contains(width), (1...side).contains(height) else {
-        throw ValidationError("--size takes WxH in cells, each 1 to \(side), like 80x40; got '\(SafeText.line(text))'")
-    }
-    return (width, height)
 }

@@ -6,6 +6,7 @@ import StoriesCore
 import StoriesMedia
 import StoriesServer
 import StoriesTerminal
+import StoriesCommandLine
 
 /// `stories serve [DIR]`: the feed API over HTTP (docs/feed-format.md, "Over HTTP").
 /// (`stories serve add-viewer NAME` is `AddViewerCommand`, reached from main.swift: a
@@ -45,14 +46,14 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         guard let folder = directory.map({ URL(fileURLWithPath: $0) }) ?? DemoFeed.directory else {
-            throw stories.fail("the demo feed is missing from this build; give a feed folder")
+            throw StoriesCommandLine.fail("the demo feed is missing from this build; give a feed folder")
         }
         var options = FeedServer.Options()
         options.host = host
         options.port = port
         options.network = try network.profile()
         if let viewers {
-            do { options.viewers = try Viewers.load(viewers) } catch { throw stories.fail("\(error)") }
+            do { options.viewers = try Viewers.load(viewers) } catch { throw StoriesCommandLine.fail("\(error)") }
         }
         let seenDatabase = try Self.openSeenDatabase(database, folder: folder)
         let server: FeedServer
@@ -60,7 +61,7 @@ struct ServeCommand: ParsableCommand {
         let isFeedFolder = (try? OpenFolder.open(folder.path))?.status(of: "feed.json") != nil
         let cache = isFeedFolder ? nil : FolderCache.standard(for: folder)
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache, seenDatabase: seenDatabase) } catch {
-            throw stories.fail("\(error)")
+            throw StoriesCommandLine.fail("\(error)")
         }
         // An IPv6 address goes in brackets in a URL.
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
@@ -121,7 +122,7 @@ struct ServeCommand: ParsableCommand {
         var postgres: PostgresSeenDatabase.Address?
         if let choice {
             if choice.hasPrefix("postgres://") || choice.hasPrefix("postgresql://") {
-                do throws(SeenStoreFailure) { postgres = try PostgresSeenDatabase.Address.parse(choice) } catch { throw stories.fail("\(error)") }
+                do throws(SeenStoreFailure) { postgres = try PostgresSeenDatabase.Address.parse(choice) } catch { throw StoriesCommandLine.fail("\(error)") }
             }
             path = choice.hasPrefix("sqlite:") ? String(choice.dropFirst("sqlite:".count)) : choice
         } else {
@@ -144,8 +145,8 @@ struct ServeCommand: ParsableCommand {
         done.wait()
         switch opened.value {
         case .success(let database): return database
-        case .failure(let failure): throw stories.fail("\(failure)")
-        case nil: throw stories.fail("the seen store could not be opened")
+        case .failure(let failure): throw StoriesCommandLine.fail("\(failure)")
+        case nil: throw StoriesCommandLine.fail("the seen store could not be opened")
         }
     }
 
@@ -175,7 +176,7 @@ struct AddViewerCommand: ParsableCommand {
 
     func run() throws {
         let token: String
-        do { token = try Viewers.add(name: name, to: viewers) } catch { throw stories.fail("\(error)") }
+        do { token = try Viewers.add(name: name, to: viewers) } catch { throw StoriesCommandLine.fail("\(error)") }
         FileHandle.standardOutput.write(Data((token + "\n").utf8))
         FileWrites.sayOnStandardError("stories serve: \(name) added to \(SafeText.line(viewers)); the token above is shown only now: give it to them (STORIES_TOKEN=… stories --server URL)")
     }

@@ -7,6 +7,7 @@ import StoriesApp
 import StoriesCore
 import StoriesHTTP
 import StoriesTerminal
+import StoriesCommandLine
 
 /// Where the viewer's stories come from, its token, and the files it reads and writes.
 extension ViewCommand {

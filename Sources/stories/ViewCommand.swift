@@ -7,6 +7,7 @@ import StoriesApp
 import StoriesCore
 import StoriesHTTP
 import StoriesTerminal
+import StoriesCommandLine
 
 /// `stories [view] [FOLDER] [--feed PATH]`: checks the feed before the screen is touched,
 /// then hands over to the terminal run loop.

@@ -1,3 +1,4 @@
+import StoriesBench
 import ArgumentParser
 import CStoriesSupport
 import StoriesCore
@@ -13,12 +14,6 @@ struct StoriesCommand: ParsableCommand {
         subcommands: [ViewCommand.self, ServeCommand.self, InitCommand.self, PrintCommand.self, PlayCommand.self, BenchCommand.self, AssetsCommand.self, DoctorCommand.self],
         defaultSubcommand: ViewCommand.self
     )
-}
-
-/// Prints one clear line to stderr and gives the exit code to leave with.
-func fail(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("stories: \(SafeText.line(message))\n".utf8))
-    return ExitCode(1)
 }
 
 /// `stories --help`: the commands, then the viewer's own flags — `stories` with no

@@ -16,6 +16,10 @@ import Testing
         "StoriesTerminal": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp",
                             "CNcursesw", "CStoriesSupport"],
         "StoriesHTTP": ["StoriesCore", "StoriesFeedIO", "CZlib", "AsyncHTTPClient", "NIOCore", "NIOHTTP1"],
+        "StoriesCommandLine": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
+                               "StoriesAssets", "StoriesHTTP", "ArgumentParser"],
+        "StoriesBench": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
+                         "StoriesAssets", "StoriesCommandLine", "ArgumentParser"],
         "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
                           "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
     ]

@@ -46,7 +46,7 @@ import Testing
             #expect(held)
         }
         outer.type(" ") // paused: it stays on this photo
-        try XTerminal.wait("the viewer paused", timeout: 10) { output.text.contains("paused") }
+        try XTerminal.wait("the viewer paused", timeout: 30) { output.text.contains("paused") }
         let shown = output.text
         if test.pictures {
             // tmux unwrapped it: the commands reach the terminal as kitty reads them.

@@ -2,10 +2,13 @@ import StoriesCells
 import ArgumentParser
 import Foundation
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories bench …`: benchmarks with medians, for release builds.
-struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct BenchCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release).",
         subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self, MemoryBench.self, FramesBench.self, FidelityBench.self, GraphicsBench.self, SoundBench.self]

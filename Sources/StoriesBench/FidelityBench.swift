@@ -4,6 +4,7 @@ import Foundation
 import StoriesAssets
 import StoriesMedia
 import StoriesCore
+import StoriesCommandLine
 
 /// `stories bench fidelity`: how faithful pictures in cells are, stories beside chafa and
 /// timg, by one method for all: each picture is centre-cropped to the grid's shape and

@@ -8,6 +8,7 @@ import StoriesCore
 import StoriesMedia
 import StoriesTerminal
 import StoriesUI
+import StoriesCommandLine
 
 /// `stories bench frames`: what one animation frame costs at 120×40 — the cube between two
 /// photo stories, and the zoom in from the bubble and back out — drawing the screen (the
@@ -94,10 +95,12 @@ enum FrameTiming {
 
         var jsonLine: String {
             let (d, o, t) = (stat(draw), stat(output), stat(total))
-            func n(_ v: Double) -> String { String(format: "%.3f", v) }
-            return "{\"bench\":\"frames\",\"colors\":\"\(depth.name)\",\"animation\":\"\(animation)\",\"writer\":\"\(writer)\",\"frames\":\(draw.count),"
-                + "\"draw_ms\":\(n(d.median)),\"draw_p90_ms\":\(n(d.p90)),\"output_ms\":\(n(o.median)),\"output_p90_ms\":\(n(o.p90)),"
-                + "\"frame_ms\":\(n(t.median)),\"frame_p90_ms\":\(n(t.p90)),\"cells_median\":\(cells.sorted()[safe: cells.count / 2] ?? 0)}"
+            func n(_ v: Double) -> JSONValue { .rounded(v, places: 3) }
+            return JSONValue.object([
+                "bench": "frames", "colors": .string(depth.name), "animation": .string("\(animation)"), "writer": .string("\(writer)"),
+                "frames": .int(draw.count), "draw_ms": n(d.median), "draw_p90_ms": n(d.p90), "output_ms": n(o.median), "output_p90_ms": n(o.p90),
+                "frame_ms": n(t.median), "frame_p90_ms": n(t.p90), "cells_median": .int(cells.sorted()[safe: cells.count / 2] ?? 0),
+            ]).text()
         }
 
         var tableLine: String {

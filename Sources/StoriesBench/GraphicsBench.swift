@@ -4,6 +4,7 @@ import StoriesAssets
 import StoriesCells
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories bench graphics` (issue 31, point 7): real pixels, side by side in one run.
 /// First what encoding costs here — an 800×1200 picture as sixel (the target: 20 ms) and

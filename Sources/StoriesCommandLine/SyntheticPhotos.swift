@@ -7,7 +7,7 @@ import StoriesCore
 /// `--synthetic N` shows real photos and videos, fetched, decoded and played like any other,
 /// at any scale. Empty when the demo feed is missing (the synthetic photos are then
 /// BlurHash only).
-func demoMediaPool() -> [SyntheticFeed.Photo] {
+public func demoMediaPool() -> [SyntheticFeed.Photo] {
     guard let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) else { return [] }
     var seen = Set<String>()
     var pool: [SyntheticFeed.Photo] = []

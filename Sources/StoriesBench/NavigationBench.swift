@@ -7,6 +7,7 @@ import StoriesApp
 import StoriesCore
 import StoriesMedia
 import StoriesTerminal
+import StoriesCommandLine
 
 /// `stories bench navigation`: LinkedIn's smoothness measure. The app runs headless on the
 /// system clock with its real queues and real decoding, behind a pretend network (300 ms,
@@ -105,8 +106,11 @@ struct NavigationBench: ParsableCommand {
         MainActor.assumeIsolated {
             NavigationWalk.runAll(cases, sources: sources, profile: profile, navigations: navigations) { result in
                 for record in result.records {
-                    let walk = "{\"feed\":\"\(result.case.feed)\",\"policy\":\"\(result.case.policy.rawValue)\",\"pace_ms\":\(result.case.paceMilliseconds),"
-                    metricsFile?.write(Data((walk + record.jsonLine.dropFirst() + "\n").utf8))
+                    var line = record.json.objectValue ?? [:]
+                    line["feed"] = .string(result.case.feed)
+                    line["policy"] = .string(result.case.policy.rawValue)
+                    line["pace_ms"] = .int(result.case.paceMilliseconds)
+                    metricsFile?.write(JSONValue.object(line).data() + Data("\n".utf8))
                 }
                 Self.say(json ? result.jsonLine : result.tableLine)
             } done: {
@@ -168,14 +172,16 @@ enum NavigationWalk {
         var placeholderMax: Double { records.map(\.firstFrame).max() ?? .nan }
 
         var jsonLine: String {
-            func number(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "null" }
-            return "{\"bench\":\"navigation\",\"feed\":\"\(self.case.feed)\",\"policy\":\"\(self.case.policy.rawValue)\","
-                + "\"pace_ms\":\(self.case.paceMilliseconds),\"navigations\":\(records.count),\"visible\":\(visible.count),"
-                + "\"p50_ms\":\(number(percentile(times, 0.5))),\"p95_ms\":\(number(percentile(times, 0.95))),"
-                + "\"max_ms\":\(number(times.last ?? .nan)),\"hit_rate\":\(String(format: "%.3f", hitRate)),"
-                + "\"placeholder_p95_ms\":\(number(placeholderP95)),\"placeholder_max_ms\":\(number(placeholderMax)),\"wasted_ratio\":\(String(format: "%.3f", wastedRatio)),"
-                + "\"bytes_fetched\":\(bytesFetched),\"peak_mb\":\(String(format: "%.1f", Double(peakBytes) / 1_048_576)),"
-                + "\"rss_mb\":\(String(format: "%.1f", Double(residentBytes) / 1_048_576))}"
+            // A time not measured (NaN) is written as null by the one writer.
+            func ms(_ value: Double) -> JSONValue { .rounded(value, places: 2) }
+            return JSONValue.object([
+                "bench": "navigation", "feed": .string(self.case.feed), "policy": .string(self.case.policy.rawValue),
+                "pace_ms": .int(self.case.paceMilliseconds), "navigations": .int(records.count), "visible": .int(visible.count),
+                "p50_ms": ms(percentile(times, 0.5)), "p95_ms": ms(percentile(times, 0.95)), "max_ms": ms(times.last ?? .nan),
+                "hit_rate": .rounded(hitRate, places: 3), "placeholder_p95_ms": ms(placeholderP95), "placeholder_max_ms": ms(placeholderMax),
+                "wasted_ratio": .rounded(wastedRatio, places: 3), "bytes_fetched": .int(bytesFetched),
+                "peak_mb": .rounded(Double(peakBytes) / 1_048_576, places: 1), "rss_mb": .rounded(Double(residentBytes) / 1_048_576, places: 1),
+            ]).text()
         }
 
         var tableLine: String {

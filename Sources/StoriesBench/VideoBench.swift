@@ -4,6 +4,7 @@ import Foundation
 import StoriesAssets
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories bench video`: decode + scale + cells per frame at two sizes, and a real-time
 /// headless playback of 10 s of video (frames shown and dropped, CPU per second of video,

@@ -3,6 +3,7 @@ import Foundation
 import StoriesAssets
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories bench sound` (issue 32, point 9): a video with sound, played by `stories play`
 /// and by `mpv --vo=tct` on the same clip in one run, while the sound server's output is

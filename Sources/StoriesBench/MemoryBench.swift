@@ -5,6 +5,7 @@ import Foundation
 import StoriesApp
 import StoriesCore
 import StoriesMedia
+import StoriesCommandLine
 
 /// `stories bench memory`: resident and peak memory after walking 20, 100, 400 and 1000
 /// stories of `--synthetic 1012` (the demo's photos and videos) with `]`, at a fast pace and a
@@ -161,12 +162,14 @@ final class MemoryWalk {
             remaining.removeFirst()
             let memory = ProcessMemory.now()
             let cache = services.pictures.cache
-            let line = "{\"bench\":\"memory\",\"pace_ms\":\(pace),\"walked\":\(walked),"
-                + "\"rss_mb\":\(String(format: "%.1f", memory.resident)),\"peak_mb\":\(String(format: "%.1f", memory.peak)),"
-                + "\"cache_mb\":\(String(format: "%.1f", Double(cache.bytesInUse) / 1_048_576)),"
-                + "\"budget_mb\":\(String(format: "%.1f", Double(cache.budget) / 1_048_576)),"
-                + "\"width\":\(engine.width),\"height\":\(engine.height)}\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            let line = JSONValue.object([
+                "bench": "memory", "pace_ms": .int(pace), "walked": .int(walked),
+                "rss_mb": .rounded(memory.resident, places: 1), "peak_mb": .rounded(memory.peak, places: 1),
+                "cache_mb": .rounded(Double(cache.bytesInUse) / 1_048_576, places: 1),
+                "budget_mb": .rounded(Double(cache.budget) / 1_048_576, places: 1),
+                "width": .int(engine.width), "height": .int(engine.height),
+            ])
+            FileHandle.standardOutput.write(line.data() + Data("\n".utf8))
         }
         if remaining.isEmpty {
             engine.stop()

@@ -7,48 +7,29 @@ import StoriesCore
 import StoriesHTTP
 import StoriesTerminal
 
-/// The files a headless run could not write. `@unchecked Sendable`: touched only on the
-/// main queue (the engine's), where the run happens.
-final class WriteFailures: @unchecked Sendable {
-    private(set) var all: [WriteFailure] = []
-    func add(_ failure: WriteFailure) { all.append(failure) }
-}
-
-/// The end of a headless run: the last screen on stdout, its lines and nothing else; every
-/// file that could not be written said again on stderr, and the exit status says what
-/// failed (a screen that could not be printed: 1; a file: 74, as in the terminal).
-func finishHeadless(_ lines: [String], failures: WriteFailures) -> Never {
-    let screen = Array((lines.joined(separator: "\n") + "\n").utf8)
-    let screenFailure = FileWrites.writeAll(STDOUT_FILENO, screen)
-    for failure in failures.all { FileWrites.sayOnStandardError("stories: " + failure.line) }
-    if let code = screenFailure {
-        FileWrites.sayOnStandardError("stories: the screen could not be written to standard output (\(String(cString: strerror(code))))")
-        Foundation.exit(1)
-    }
-    Foundation.exit(failures.all.isEmpty ? 0 : TerminalApp.writeFailedStatus)
-}
-
 /// How answers are shaped (`NetworkProfile`): a named profile, with any of its values
 /// replaced. The viewer puts it between itself and its feed; `serve` shapes its answers.
-struct ShapingOptions: ParsableArguments {
+public struct ShapingOptions: ParsableArguments, Sendable {
+    public init() {}
+
     @Option(help: ArgumentHelp("A network profile: local (the default: no delay), wifi, 4g, 3g, offline.", valueName: "name"))
-    var network: String?
+    public var network: String?
 
     @Option(help: ArgumentHelp("Delay before each response, like 300ms or 1.5s (no jitter; at most an hour).", valueName: "time"))
-    var latency: String?
+    public var latency: String?
 
     @Option(help: ArgumentHelp("Transfer rate, like 2MB/s or 500KB/s.", valueName: "rate"))
-    var bandwidth: String?
+    public var bandwidth: String?
 
     @Option(help: ArgumentHelp("Share of requests that fail, 0 to 1 (0.1: one in ten).", valueName: "share"))
-    var fail: Double?
+    public var fail: Double?
 
-    var isGiven: Bool { network != nil || latency != nil || bandwidth != nil || fail != nil }
+    public var isGiven: Bool { network != nil || latency != nil || bandwidth != nil || fail != nil }
 
     /// The profile these flags give, over `base` (what stories.conf or a recording said):
     /// `--network` replaces it; `--latency`, `--bandwidth`, `--fail`, `--timeout` change one
     /// value of it.
-    func profile(timeout: String? = nil, base: NetworkProfile = .local) throws -> NetworkProfile {
+    public func profile(timeout: String? = nil, base: NetworkProfile = .local) throws -> NetworkProfile {
         var profile = base
         if let network {
             guard let named = NetworkProfile.named[network.lowercased()] else {
@@ -86,13 +67,15 @@ struct ShapingOptions: ParsableArguments {
 }
 
 /// The pretend network between the app and its feed: the shaping, and when to give up.
-struct NetworkOptions: ParsableArguments {
-    @OptionGroup var shaping: ShapingOptions
+public struct NetworkOptions: ParsableArguments, Sendable {
+    public init() {}
+
+    @OptionGroup public var shaping: ShapingOptions
 
     @Option(help: ArgumentHelp("Give up on a request after this long, like 10s.", valueName: "time"))
-    var timeout: String?
+    public var timeout: String?
 
-    var isGiven: Bool { shaping.isGiven || timeout != nil }
+    public var isGiven: Bool { shaping.isGiven || timeout != nil }
 
-    func profile(base: NetworkProfile = .local) throws -> NetworkProfile { try shaping.profile(timeout: timeout, base: base) }
+    public func profile(base: NetworkProfile = .local) throws -> NetworkProfile { try shaping.profile(timeout: timeout, base: base) }
 }
