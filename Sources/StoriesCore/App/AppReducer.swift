@@ -68,10 +68,10 @@ struct Reduction {
         case .wake(let id): wake(id)
         case .navigation(let navigation): reduce(navigation)
         case .feed(let feed): reduce(feed)
-        case .home(let home): reduce(home)
+        case .home(let home): scope(HomeFeature.self, \.home, .news(home))
         case .mediaNews(let news): reduce(news)
         case .viewModelsBuilt(let update): install(update)
-        case .chrome(let chrome): reduce(chrome)
+        case .chrome(let chrome): scope(ChromeFeature.self, \.chrome, chrome)
         }
     }
 
@@ -81,7 +81,7 @@ struct Reduction {
         case .hold:
             if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
         case .firstPageOverdue, .retryPage, .retryStories: feedWake(id)
-        case .retryHome: homeWake()
+        case .retryHome: scope(HomeFeature.self, \.home, .retryWake)
         case .retryMedia: retryMedia(state.media.retries.due(at: state.now.uptime))
         case .probeSource: probeSource()
         }

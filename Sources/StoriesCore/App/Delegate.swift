@@ -20,6 +20,9 @@ enum Delegate: Equatable {
     /// The source answered something: what was held back is asked for at once, once.
     case sourceAnswered
 
+    /// The section view models of the screen of sections shown must be built again.
+    case homeChanged
+
     // The Chrome feature's slice.
     /// A line for the notice line (nil: the notice was read, it goes).
     case notice(String?)
@@ -103,6 +106,8 @@ extension Reduction {
             state.feed.warnings.removeAll { $0.topic == topic }
         case .sourceAnswered:
             sourceAnswered()
+        case .homeChanged:
+            homeChanged = true
         case .notice(let text):
             state.chrome.notice = text
         case .warn(let warnings):
@@ -207,7 +212,7 @@ extension Reduction {
         if case .failed = store.paging { pending = true }
         if case .loading = store.paging { pending = true }
         if state.home.request != .loaded { pending = true }
-        if !pending { reduce(HomeNews.stale) }
+        if !pending { scope(HomeFeature.self, \.home, .news(.stale)) }
         effects.append(.wake(.probeSource, after: Backoff.maximum))
     }
 

@@ -1,49 +1,64 @@
-extension Reduction {
-    /// The Home feature: the sections, asked for once and retried with backoff.
-    mutating func reduce(_ action: HomeNews) {
+/// The Home feature's news and its retry: a scoped reducer (`FeatureReducer`) that sees
+/// only `HomeState`; the rest goes out as delegate values.
+enum HomeFeature: FeatureReducer {
+    enum Action {
+        case news(HomeNews)
+        /// The backoff after the home sections failed is over: ask again.
+        case retryWake
+    }
+
+    static func reduce(_ home: inout HomeState, _ action: Action, context: Void, into out: inout FeatureOutput) {
         switch action {
+        case .news(let news): take(news, into: &home, &out)
+        case .retryWake:
+            if case .failed(let attempt) = home.request {
+                home.request = .loading(attempt: attempt + 1)
+                out.effect(.loadHome)
+            }
+        }
+    }
+
+    /// The sections, asked for once and retried with backoff.
+    private static func take(_ news: HomeNews, into home: inout HomeState, _ out: inout FeatureOutput) {
+        switch news {
         case .loaded(let load):
-            delegate(.sourceAnswered)
-            state.home.request = .loaded
-            delegate(.resolved("home")) // "did not load … trying again" is no longer true
-            delegate(.warn(load.warnings))
-            guard load.layout.sections != state.home.levels[0].sections else { break }
-            state.home.levels[0].replaceSections(load.layout.sections)
-            if state.home.levels.count == 1 {
-                state.home.generation += 1
-                homeChanged = true
+            out.delegate(.sourceAnswered)
+            home.request = .loaded
+            out.delegate(.resolved("home")) // "did not load … trying again" is no longer true
+            out.delegate(.warn(load.warnings))
+            guard load.layout.sections != home.levels[0].sections else { break }
+            home.levels[0].replaceSections(load.layout.sections)
+            if home.levels.count == 1 {
+                home.generation += 1
+                out.delegate(.homeChanged)
             }
         case .failed(let reason, let retry):
             let attempt: Int
-            if case .loading(let current) = state.home.request { attempt = current } else { attempt = 1 }
+            if case .loading(let current) = home.request { attempt = current } else { attempt = 1 }
             guard retry else {
-                state.home.request = .loaded // nothing more will come: the home has no sections
-                delegate(.sourceAnswered) // it answered, with something that will not change
-                delegate(.resolved("home"))
-                delegate(.warn([FeedWarning("home sections did not load: \(reason)")]))
+                home.request = .loaded // nothing more will come: the home has no sections
+                out.delegate(.sourceAnswered) // it answered, with something that will not change
+                out.delegate(.resolved("home"))
+                out.delegate(.warn([FeedWarning("home sections did not load: \(reason)")]))
                 break
             }
-            state.home.request = .failed(attempt: attempt)
-            delegate(.sourceFailed(reason))
+            home.request = .failed(attempt: attempt)
+            out.delegate(.sourceFailed(reason))
             // One line for a run of failures, not one per attempt.
-            if attempt == 1 { delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again", topic: "home")])) }
-            effects.append(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
+            if attempt == 1 {
+                out.delegate(.warn([FeedWarning("home sections did not load: \(reason); trying again", topic: "home")]))
+            }
+            out.effect(.wake(.retryHome, after: Backoff.delay(afterAttempt: attempt + 1)))
         case .stale:
             // Only once the first answer came; one on its way, or a retry, brings the new one.
-            guard state.home.request == .loaded else { break }
-            state.home.request = .loading(attempt: 1)
-            effects.append(.loadHome)
+            guard home.request == .loaded else { break }
+            home.request = .loading(attempt: 1)
+            out.effect(.loadHome)
         }
     }
+}
 
-    /// The backoff after the home sections failed is over: ask again.
-    mutating func homeWake() {
-        if case .failed(let attempt) = state.home.request {
-            state.home.request = .loading(attempt: attempt + 1)
-            effects.append(.loadHome)
-        }
-    }
-
+extension Reduction {
     /// Runs a home cell's action: a story opens as from its bubble, a screen of sections
     /// opens over the home (Esc comes back), a link goes to the browser (or, where there is
     /// none, to the notice line in full).
