@@ -11,7 +11,7 @@ import StoriesUI
 /// The rest is done by parts that each do one job and keep no copy of the state:
 /// `EffectRunner` (effects, cancellation by id), `FrameScheduler` (coalesced redraws and
 /// the tick), `SessionRecorder` (`--record`), `MetricsReporter` (navigation times) and the
-/// picture pipeline (photos, reporting back as `.media`).
+/// picture pipeline (photos, reporting back through `MediaRuntime` as `.mediaNews(.pictures)`).
 ///
 /// The terminal run loop feeds it keys and resizes and puts its frames on screen;
 /// `--headless` feeds it a recording and prints its last frame; tests drive it on the

@@ -7,8 +7,8 @@ import StoriesUI
 /// set, ask again for what was held back, bring the players in line with a plan, move the
 /// video on screen to its item's time — deciding nothing; what happens comes back only as
 /// actions (`.mediaNews`). Everything a rendition is made for (screen, fit, colours, cell
-/// shape; next, the graphics protocol and the audio output) comes in the effect, from the
-/// state, never from here.
+/// shape, the graphics protocol: `Display`) comes in the effect, from the state, never
+/// from here.
 @MainActor
 final class MediaRuntime {
     let pictures: PicturePipeline

@@ -7,8 +7,8 @@ import NIOHTTP1
 import StoriesCore
 
 /// A feed served over HTTP by `stories serve` (docs/feed-format.md, "Over HTTP"), read
-/// through AsyncHTTPClient: one shared client (keep-alive, connect and read timeouts, at
-/// most 3 redirects and no cycles), bodies collected up to a bound, and an `HTTPCache` on
+/// through AsyncHTTPClient: one shared client (keep-alive, connect and read timeouts, no
+/// redirects: a feed server answers where it is asked), bodies collected up to a bound, and an `HTTPCache` on
 /// disk that revalidates with `If-None-Match` and keeps the app working when the server
 /// cannot be reached.
 ///

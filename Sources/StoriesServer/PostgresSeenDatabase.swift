@@ -9,8 +9,9 @@ import StoriesFeedIO
 
 /// The seen store in PostgreSQL (`--database postgres://…`), for several `stories serve`
 /// replicas that share it (issue 34). PostgresNIO's client keeps a pool of connections; a
-/// batch is one statement (so one transaction and one round trip), and every batch tells
-/// the other replicas through `NOTIFY stories_seen, 'viewer'`, which wakes their waiting
+/// batch is one statement (so one transaction and one round trip), and the viewers whose
+/// batches were recorded are told to the other replicas on the `stories_seen` channel —
+/// gathered for 25 ms into one `pg_notify` (`Announcer`) — which wakes their waiting
 /// `GET /v1/seen?wait=`.
 ///
 /// The tables and their steps are `SeenSchema`'s, the same as SQLite's; replicas starting

@@ -63,7 +63,6 @@ public enum FeedAction: Equatable, Sendable {
     /// The first page as the source's cache kept it (a warm start): shown until the feed's
     /// own first page arrives, if that has not happened yet.
     case cachedPageLoaded(FeedPage)
-    /// The page asked for did not arrive; it is retried with backoff.
     /// A page did not come: `retry` when the reason may pass (the network), else it never
     /// will (a 404, not a feed), and the reason names the address.
     case pageFailed(String, retry: Bool)

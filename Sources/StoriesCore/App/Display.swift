@@ -4,7 +4,7 @@ import StoriesCells
 /// runtime reports it as `AppAction.display` — at start, and whenever it changes (a resize
 /// can change a cell's pixel size) — so it is in the state, in recordings, and in every
 /// rendition key: cells made for another display are never drawn as if they fitted this
-/// one. (Next: the audio output.)
+/// one.
 public struct Display: Equatable, Sendable {
     public var colorDepth: ColorDepth
     /// A cell's width over its height (pixels), bounded by `cellAspectRange` (set only
