@@ -44,7 +44,7 @@ extension Reduction {
             if !ScreenLayout.isUsable(width: width, height: height) {
                 decision.notes.append("too small to show anything (at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight))")
             }
-            log(decision)
+            scope(PointerFeature.self, \.gesture, .log(decision), context: state.isUsable)
         }
         completeTransition()
         state.gesture.pointer = .idle

@@ -1,64 +1,55 @@
-// The Pointer feature: keys and mouse reports become gestures (`GestureRecognizer`), their
-// steps go to the parent (the Navigation feature applies them), and each decision is logged
-// for the `g` overlay.
-extension Reduction {
-    /// One input: a key that no binding takes with Alt is read as Esc and then the key,
-    /// each recognised in the state the one before left.
-    mutating func input(_ event: InputEvent, at time: Double) {
-        if case .key = event { delegate(.notice(nil)) } // the notice was read
-        if case .mouse(let mouse) = event, case .press = mouse.kind { delegate(.notice(nil)) }
-        if case .key = event {
-            let keys = state.bindings.resolving(event, in: state.inputContext)
-            if keys != [event] {
-                var decision = GestureDecision(time: time, input: GestureRecognizer.describe(event),
-                                               gesture: "Esc then \(keys.last.map { GestureRecognizer.describe($0) } ?? "")",
-                                               handler: "keys")
-                decision.notes.append("read as two keys (no binding for \(event))")
-                log(decision)
-                for key in keys { apply(GestureRecognizer.recognize(key, at: time, in: state)) }
-                return
+/// The Pointer feature: keys and mouse reports become gestures (`GestureRecognizer`, run by
+/// the parent on the whole state), their steps go to the parent (the Navigation feature
+/// applies them), and each decision is logged for the `g` overlay. A scoped reducer
+/// (`FeatureReducer`): it sees only `PointerState`, and whether the screen can show
+/// anything.
+enum PointerFeature: FeatureReducer {
+    enum Action {
+        /// What the recognizer decided, in the state as the parent had it.
+        case recognized(Recognition)
+        /// A key no binding takes with Alt, read as Esc and then the key.
+        case splitKey(InputEvent, into: [InputEvent], at: Double)
+        /// A decision made elsewhere (a resize) joins the log.
+        case log(GestureDecision)
+    }
+
+    /// Whether the screen is large enough to show anything (`AppState.isUsable`).
+    typealias Context = Bool
+
+    static func reduce(_ gesture: inout PointerState, _ action: Action, context isUsable: Bool, into out: inout FeatureOutput) {
+        switch action {
+        case .recognized(let recognition):
+            gesture.pointer = recognition.pointer
+            var decision = recognition.decision
+            for step in recognition.steps {
+                // Nobody can see anything on a screen too small to draw the app: nothing moves
+                // on or is marked seen; only leaving (quit, close the viewer or the help) works.
+                if !isUsable, !Reduction.worksWhileTooSmall(step) {
+                    decision.notes.append("ignored: the terminal is too small to show anything")
+                    decision.result = []
+                    // A drag still ends, going back rather than on.
+                    if case .endDrag(let drag, _) = step { out.delegate(.step(.endDrag(drag, commit: false))) }
+                    continue
+                }
+                out.delegate(.step(step))
             }
-        }
-        apply(GestureRecognizer.recognize(event, at: time, in: state))
-    }
-
-    /// What the recognizer decided: the pointer's new gesture, then its steps in order,
-    /// then the decision joins the log.
-    mutating func apply(_ recognition: Recognition) {
-        state.gesture.pointer = recognition.pointer
-        var decision = recognition.decision
-        for step in recognition.steps {
-            // Nobody can see anything on a screen too small to draw the app: nothing moves
-            // on or is marked seen; only leaving (quit, close the viewer or the help) works.
-            if !state.isUsable, !Self.worksWhileTooSmall(step) {
-                decision.notes.append("ignored: the terminal is too small to show anything")
-                decision.result = []
-                // A drag still ends, going back rather than on.
-                if case .endDrag(let drag, _) = step { delegate(.step(.endDrag(drag, commit: false))) }
-                continue
-            }
-            delegate(.step(step))
-        }
-        log(decision)
-    }
-
-    mutating func log(_ decision: GestureDecision) {
-        state.gesture.decisionCount += 1
-        state.gesture.log.append(decision)
-        if state.gesture.log.count > PointerState.logLimit {
-            state.gesture.log.removeFirst(state.gesture.log.count - PointerState.logLimit)
+            log(decision, in: &gesture)
+        case .splitKey(let event, let keys, let time):
+            var decision = GestureDecision(time: time, input: GestureRecognizer.describe(event),
+                                           gesture: "Esc then \(keys.last.map { GestureRecognizer.describe($0) } ?? "")",
+                                           handler: "keys")
+            decision.notes.append("read as two keys (no binding for \(event))")
+            log(decision, in: &gesture)
+        case .log(let decision):
+            log(decision, in: &gesture)
         }
     }
 
-    /// Asks for the hold check when the pointer was just pressed in the viewer, and calls
-    /// it off when the press became something else.
-    mutating func askForHoldCheck(before: Pointer) {
-        let was = GestureRecognizer.holdCheckTime(before), now = GestureRecognizer.holdCheckTime(state.gesture.pointer)
-        guard was != now else { return }
-        if let now {
-            effects.append(.wake(.hold, after: max(0, now - state.now.uptime)))
-        } else {
-            effects.append(.cancel(.wake(.hold)))
+    private static func log(_ decision: GestureDecision, in gesture: inout PointerState) {
+        gesture.decisionCount += 1
+        gesture.log.append(decision)
+        if gesture.log.count > PointerState.logLimit {
+            gesture.log.removeFirst(gesture.log.count - PointerState.logLimit)
         }
     }
 }
