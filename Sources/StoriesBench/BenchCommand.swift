@@ -1,6 +1,7 @@
 import StoriesCells
 import ArgumentParser
 import Foundation
+import StoriesCore
 import StoriesMedia
 import StoriesCommandLine
 
@@ -76,7 +77,11 @@ struct RenderBench: ParsableCommand {
                     let (median, p90) = Stats.medianAndP90(times)
                     let colours = depth == .direct ? "truecolor" : "256"
                     if json {
-                        print(#"{"bench":"render","format":"\#(name)","bytes":\#(data.count),"cells":"\#(width)x\#(height)","colors":"\#(colours)","decoded":"\#(decodedSize.0)x\#(decodedSize.1)","runs":\#(runs),"median_ms":\#(String(format: "%.3f", median)),"p90_ms":\#(String(format: "%.3f", p90))}"#)
+                        print(JSONValue.object([
+                            "bench": "render", "format": .string(name), "bytes": .int(data.count), "cells": .string("\(width)x\(height)"),
+                            "colors": .string(colours), "decoded": .string("\(decodedSize.0)x\(decodedSize.1)"), "runs": .int(runs),
+                            "median_ms": .rounded(median, places: 3), "p90_ms": .rounded(p90, places: 3),
+                        ]).text())
                     } else {
                         let columns = [name, "\(data.count)", "\(width)x\(height)", colours, "\(decodedSize.0)x\(decodedSize.1)"]
                         let padded = zip(columns, [8, 10, 8, 11, 11]).map { column, width in column + String(repeating: " ", count: max(1, width - column.count)) }

@@ -122,7 +122,12 @@ struct FidelityBench: ParsableCommand {
                     try png.write(to: URL(fileURLWithPath: drawBack).appendingPathComponent("\(name)-\(renderer.name)-\(renderer.colors).png"))
                 }
                 if json {
-                    print(#"{"bench":"fidelity","picture":"\#(name)","renderer":"\#(renderer.peer)","name":"\#(renderer.name)","symbols":"\#(renderer.symbols)","colors":"\#(renderer.colors)","ssim":\#(String(format: "%.4f", result.ssim)),"psnr":\#(String(format: "%.2f", result.psnr)),"ms":\#(String(format: "%.2f", result.milliseconds)),"cells":"\#(result.columns)x\#(result.rows)","unknown_cells":\#(result.unknown)}"#)
+                    print(JSONValue.object([
+                        "bench": "fidelity", "picture": .string(name), "renderer": .string(renderer.peer), "name": .string(renderer.name),
+                        "symbols": .string(renderer.symbols), "colors": .string(renderer.colors), "ssim": .rounded(result.ssim, places: 4),
+                        "psnr": .rounded(result.psnr, places: 2), "ms": .rounded(result.milliseconds, places: 2),
+                        "cells": .string("\(result.columns)x\(result.rows)"), "unknown_cells": .int(result.unknown),
+                    ]).text())
                 }
             }
             if !json { Self.table(results.filter { $0.picture == name }) }

@@ -62,8 +62,14 @@ struct GraphicsBench: ParsableCommand {
         let sixel = Stats.medianAndP90(sixelTimes), png = Stats.medianAndP90(pngTimes)
         let palette = Stats.medianAndP90(paletteTimes).median
         if json {
-            print(#"{"bench":"graphics","encode":"sixel","pixels":"800x1200","ms":\#(format(sixel.median)),"p90":\#(format(sixel.p90)),"palette_ms":\#(format(palette)),"bytes":\#(sixelBytes)}"#)
-            print(#"{"bench":"graphics","encode":"png","pixels":"800x1200","ms":\#(format(png.median)),"p90":\#(format(png.p90)),"bytes":\#(pngBytes)}"#)
+            print(JSONValue.object([
+                "bench": "graphics", "encode": "sixel", "pixels": "800x1200", "ms": .rounded(sixel.median, places: 2),
+                "p90": .rounded(sixel.p90, places: 2), "palette_ms": .rounded(palette, places: 2), "bytes": .int(sixelBytes),
+            ]).text())
+            print(JSONValue.object([
+                "bench": "graphics", "encode": "png", "pixels": "800x1200", "ms": .rounded(png.median, places: 2),
+                "p90": .rounded(png.p90, places: 2), "bytes": .int(pngBytes),
+            ]).text())
         } else {
             print("encoding an 800×1200 picture, median of \(runs) (p90):")
             print("  sixel  \(format(sixel.median)) ms (\(format(sixel.p90))), its palette \(format(palette)) ms; \(sixelBytes) bytes")
@@ -88,7 +94,7 @@ struct GraphicsBench: ParsableCommand {
         ]
         for (graphics, program, command) in commands {
             guard program == "stories" || FidelityBench.which(program) != nil else {
-                print(json ? #"{"bench":"graphics","protocol":"\#(graphics.rawValue)","program":"\#(program)","missing":true}"#
+                print(json ? JSONValue.object(["bench": "graphics", "protocol": .string(graphics.rawValue), "program": .string(program), "missing": true]).text()
                     : "\(graphics.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))\(program): not installed")
                 continue
             }
@@ -106,7 +112,12 @@ struct GraphicsBench: ParsableCommand {
             let perKilopixel = area > 0 ? String(format: "%.4f", time * 1000 / Double(area)) : "null"
             let perPixel = area > 0 ? String(format: "%.3f", Double(output.count) / Double(area)) : "null"
             if json {
-                print(#"{"bench":"graphics","protocol":"\#(graphics.rawValue)","program":"\#(program)","pixels":"\#(pixels.width)x\#(pixels.height)","ms":\#(format(time)),"bytes":\#(output.count),"ms_per_kpx":\#(perKilopixel),"bytes_per_px":\#(perPixel)}"#)
+                print(JSONValue.object([
+                    "bench": "graphics", "protocol": .string(graphics.rawValue), "program": .string(program),
+                    "pixels": .string("\(pixels.width)x\(pixels.height)"), "ms": .rounded(time, places: 2), "bytes": .int(output.count),
+                    "ms_per_kpx": area > 0 ? .rounded(time * 1000 / Double(area), places: 4) : .null,
+                    "bytes_per_px": area > 0 ? .rounded(Double(output.count) / Double(area), places: 3) : .null,
+                ]).text())
             } else {
                 print([graphics.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
                        program.padding(toLength: 9, withPad: " ", startingAt: 0),

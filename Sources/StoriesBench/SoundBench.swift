@@ -67,7 +67,7 @@ struct SoundBench: ParsableCommand {
                                      "--ao=pulse", clip]))
         } else {
             // Said either way, so a run without the peer is seen to be one.
-            print(json ? #"{"bench":"sound","program":"mpv","missing":true}"# : "mpv: not installed (apt-get install mpv)")
+            print(json ? JSONValue.object(["bench": "sound", "program": "mpv", "missing": true]).text() : "mpv: not installed (apt-get install mpv)")
         }
         if !json {
             print("\(SafeText.line(URL(fileURLWithPath: clip).lastPathComponent, maxColumns: 60)): \(String(format: "%.1f", seconds)) s with sound, at \(size) cells; median of \(runs)")
@@ -86,7 +86,13 @@ struct SoundBench: ParsableCommand {
             let offset = median(results.map(\.pictureToSound)), cpu = median(results.map(\.cpu))
             func ms(_ value: Double?) -> String { value.map { String(format: "%.1f", $0 * 1000) } ?? "null" }
             if json {
-                print(#"{"bench":"sound","program":"\#(program)","first_sound_ms":\#(ms(first)),"sound_drift_ms":\#(ms(drift)),"pictures_mean_ms":\#(ms(mean)),"pictures_most_ms":\#(ms(most)),"first_picture_to_sound_ms":\#(ms(offset)),"cpu_per_second":\#(cpu.map { String(format: "%.4f", $0) } ?? "null"),"runs":\#(runs)}"#)
+                func milliseconds(_ value: Double?) -> JSONValue { value.map { .rounded($0 * 1000, places: 1) } ?? .null }
+                print(JSONValue.object([
+                    "bench": "sound", "program": .string(program), "first_sound_ms": milliseconds(first), "sound_drift_ms": milliseconds(drift),
+                    "pictures_mean_ms": milliseconds(mean), "pictures_most_ms": milliseconds(most),
+                    "first_picture_to_sound_ms": milliseconds(offset), "cpu_per_second": cpu.map { .rounded($0, places: 4) } ?? .null,
+                    "runs": .int(runs),
+                ]).text())
             } else {
                 print([program.padding(toLength: 9, withPad: " ", startingAt: 0),
                        "\(ms(first)) ms".padding(toLength: 13, withPad: " ", startingAt: 0),

@@ -64,7 +64,11 @@ struct VideoBench: ParsableCommand {
                 let (d, _) = Stats.medianAndP90(decode), (r, _) = Stats.medianAndP90(render), (m, p90) = Stats.medianAndP90(total)
                 let colours = depth == .direct ? "truecolor" : "256"
                 if json {
-                    print(#"{"bench":"video-frame","file":"\#(name)","cells":"\#(width)x\#(height)","colors":"\#(colours)","symbols":"\#(set.rawValue)","frames":\#(decode.count),"decode_ms":\#(f(d)),"scale_cells_ms":\#(f(r)),"median_ms":\#(f(m)),"p90_ms":\#(f(p90))}"#)
+                    print(JSONValue.object([
+                        "bench": "video-frame", "file": .string(name), "cells": .string("\(width)x\(height)"), "colors": .string(colours),
+                        "symbols": .string(set.rawValue), "frames": .int(decode.count), "decode_ms": .rounded(d, places: 3),
+                        "scale_cells_ms": .rounded(r, places: 3), "median_ms": .rounded(m, places: 3), "p90_ms": .rounded(p90, places: 3),
+                    ]).text())
                 } else {
                     print("per frame \(width)x\(height) \(colours) \(set.rawValue): decode \(f(d)) ms + scale & cells \(f(r)) ms = \(f(m)) ms median (p90 \(f(p90))) over \(decode.count) frames")
                 }
@@ -82,7 +86,12 @@ struct VideoBench: ParsableCommand {
         let perFrame = summary.shown > 0 ? summary.bytes / summary.shown : 0
         let fps = 1 / decoder.info.frameInterval
         if json {
-            print(#"{"bench":"video-play","file":"\#(name)","cells":"120x40","colors":"truecolor","video_seconds":\#(f(seconds)),"wall_seconds":\#(f(summary.seconds)),"fps":\#(f(fps)),"frames_shown":\#(summary.shown),"frames_dropped":\#(summary.dropped),"cpu_seconds_per_video_second":\#(f(cpu / seconds)),"bytes_per_frame":\#(perFrame)}"#)
+            print(JSONValue.object([
+                "bench": "video-play", "file": .string(name), "cells": "120x40", "colors": "truecolor",
+                "video_seconds": .rounded(seconds, places: 3), "wall_seconds": .rounded(summary.seconds, places: 3),
+                "fps": .rounded(fps, places: 3), "frames_shown": .int(summary.shown), "frames_dropped": .int(summary.dropped),
+                "cpu_seconds_per_video_second": .rounded(cpu / seconds, places: 3), "bytes_per_frame": .int(perFrame),
+            ]).text())
         } else {
             print("real-time playback 120x40 truecolor, \(f(seconds)) s of video at \(f(fps)) fps: \(summary.shown) frames shown, \(summary.dropped) dropped, CPU \(f(cpu / seconds)) s per s of video, \(perFrame) bytes per frame")
         }
@@ -101,7 +110,12 @@ struct VideoBench: ParsableCommand {
             let cpu = Self.cpuSeconds() - before
             let perFrame = summary.shown > 0 ? summary.bytes / summary.shown : 0
             if json {
-                print(#"{"bench":"video-pixels","file":"\#(name)","protocol":"\#(graphics.rawValue)","cells":"100x30","pixels":"1000x600","video_seconds":\#(f(seconds)),"frames_shown":\#(summary.shown),"frames_dropped":\#(summary.dropped),"cpu_seconds_per_video_second":\#(f(cpu / seconds)),"bytes_per_frame":\#(perFrame)}"#)
+                print(JSONValue.object([
+                    "bench": "video-pixels", "file": .string(name), "protocol": .string(graphics.rawValue), "cells": "100x30",
+                    "pixels": "1000x600", "video_seconds": .rounded(seconds, places: 3), "frames_shown": .int(summary.shown),
+                    "frames_dropped": .int(summary.dropped), "cpu_seconds_per_video_second": .rounded(cpu / seconds, places: 3),
+                    "bytes_per_frame": .int(perFrame),
+                ]).text())
             } else {
                 print("real-time playback 100x30 in \(graphics.rawValue) (1000×600 pixels), \(f(seconds)) s of video: \(summary.shown) frames shown, \(summary.dropped) dropped, CPU \(f(cpu / seconds)) s per s of video, \(perFrame) bytes per frame")
             }

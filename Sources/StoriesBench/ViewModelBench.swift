@@ -44,7 +44,10 @@ struct ViewModelBench: ParsableCommand {
             }
             let (median, p90) = Stats.medianAndP90(times)
             if json {
-                print(#"{"bench":"viewmodels","stories":\#(count),"items":\#(items),"runs":\#(runs),"build_ms":\#(Self.fixed(median)),"p90_ms":\#(Self.fixed(p90))}"#)
+                print(JSONValue.object([
+                    "bench": "viewmodels", "stories": .int(count), "items": .int(items), "runs": .int(runs),
+                    "build_ms": .rounded(median, places: 3), "p90_ms": .rounded(p90, places: 3),
+                ]).text())
             } else {
                 print("  \(count) stories (\(items) items)".padding(toLength: 32, withPad: " ", startingAt: 0)
                       + "build \(Self.fixed(median, 2)) ms [\(Self.fixed(p90, 2))]")
@@ -55,7 +58,11 @@ struct ViewModelBench: ParsableCommand {
         let large = try frameCost(stories: 1012)
         let ratio = large.median / small.median
         if json {
-            print(#"{"bench":"ring_frame","frames":\#(frames),"frame_us_10":\#(Self.fixed(small.median, 1)),"frame_us_1012":\#(Self.fixed(large.median, 1)),"p90_us_10":\#(Self.fixed(small.p90, 1)),"p90_us_1012":\#(Self.fixed(large.p90, 1)),"ratio":\#(Self.fixed(ratio, 2))}"#)
+            print(JSONValue.object([
+                "bench": "ring_frame", "frames": .int(frames), "frame_us_10": .rounded(small.median, places: 1),
+                "frame_us_1012": .rounded(large.median, places: 1), "p90_us_10": .rounded(small.p90, places: 1),
+                "p90_us_1012": .rounded(large.p90, places: 1), "ratio": .rounded(ratio, places: 2),
+            ]).text())
         } else {
             print("ring-row frame, \(Self.width)×\(Self.height), scrolling first to last, \(frames) frames (median; p90 in brackets)")
             print("  10 stories                    \(Self.fixed(small.median, 1)) µs [\(Self.fixed(small.p90, 1))]")

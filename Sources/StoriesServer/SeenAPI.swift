@@ -28,8 +28,8 @@ public struct SeenAPI: Sendable {
     /// Seen times before this (2001) are taken as this.
     static let earliest: Int64 = 978_307_200
 
-    /// The long polls held open in this process now (what a test waits for, and what a
-    /// replica holds per viewer).
+    /// The long polls held open in this process now, every viewer's together (what a test
+    /// waits for; what a replica holds).
     public var heldPolls: Int { signals.waitingCount }
 
     public init(database: any SeenDatabase, catalog: @escaping @Sendable ([StoryID]) async -> [StoryID: Set<ItemID>],

@@ -62,4 +62,21 @@ import Testing
             }
         }
     }
+
+    /// A scoped feature (`FeatureReducer`) is handed its slice and a context the parent
+    /// derives: never the whole `AppState`, which would let it reach every other slice.
+    @Test func aScopedFeatureIsNeverHandedTheWholeState() throws {
+        let folder = Self.sources.appendingPathComponent("StoriesCore/Features")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        var scoped = 0
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            guard text.contains(": FeatureReducer") else { continue }
+            scoped += 1
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            #expect(!code.contains { $0.contains("AppState") }, "\(file): a scoped feature names AppState")
+        }
+        #expect(scoped >= 4, "the scoped features were found: \(scoped)")
+    }
 }

@@ -104,7 +104,7 @@ import Testing
         // it stays on it. (Pressed together, on a loaded machine the Space reached the row
         // before the viewer was open, and the story went on to its next item.)
         try terminal.awaitAppQuiet()
-        let home = terminal.appWritten() ?? 0
+        let home = try #require(terminal.appWritten(), "the app's process in the terminal")
         try terminal.press("Return")
         try terminal.awaitAppWrote(since: home, atLeast: 4096)
         try terminal.press("space")
@@ -125,7 +125,7 @@ import Testing
         // Ctrl-L: the whole screen cleared and drawn again, the picture with it (kitty frees
         // pictures a clear leaves without a placement: it is sent again).
         // The clear comes first: the photo as it was before it proves nothing.
-        let beforeClear = terminal.appWritten() ?? 0
+        let beforeClear = try #require(terminal.appWritten(), "the app's process in the terminal")
         try terminal.press("ctrl+l")
         try terminal.awaitAppQuiet(since: beforeClear)
         let redrawn = meanError(try Self.awaitScreen(terminal, "\(graphics)-redrawn") {
@@ -257,7 +257,7 @@ import Testing
         }
         reader.start()
         defer { if let keep = ProcessInfo.processInfo.environment["STORIES_SCREENSHOTS"] { try? output.text.write(toFile: keep + "/placeholders.txt", atomically: true, encoding: .utf8) } }
-        try XTerminal.wait("the home screen", timeout: 20) { output.text.contains("Demo stories") && output.text.contains("choose") }
+        try XTerminal.wait("the home screen", timeout: 20) { output.text.contains("Demo stories") && output.text.contains("@ayla") }
         _ = write(master, "\r", 1) // open the first story: its photo
         // (Scalars, not Characters: a placeholder and its marks are one grapheme.)
         // Generous: in CI this runs in the full suite's first, busiest minutes (seen: past 20 s).

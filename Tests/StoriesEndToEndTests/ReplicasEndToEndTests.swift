@@ -93,7 +93,8 @@ import Testing
         /// Stops the threads; what each viewer had acknowledged, and what failed.
         func finish() -> (sent: [Int: [String]], failed: [String]) {
             lock.withLock { stopping = true }
-            Wait.until(60) { threads.allSatisfy(\.isFinished) }
+            let ended = Wait.until(60) { threads.allSatisfy(\.isFinished) }
+            if !ended { Issue.record("the load's threads did not end within a minute of being told to") }
             return lock.withLock { (sent, failed) }
         }
     }
@@ -167,7 +168,7 @@ import Testing
         let proxy = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
         defer { proxy.stop() }
         var up = false
-        Wait.until(5, every: 0.1) {
+        Wait.until(15, every: 0.1) {
             up = Self.send(port: front, "GET", "/v1/seen", token: tokens[0]).status == 200
             return up || !proxy.isRunning
         }

@@ -202,7 +202,7 @@ import Testing
     /// The same port again after a stop (its old socket may take a moment to be free).
     static func restart(port: Int, log: URL, shaping: [String] = []) throws -> Server {
         var server: Server?
-        Wait.until(5, every: 0.25) {
+        Wait.until(15, every: 0.25) {
             server = try? Server(port: port, log: log, shaping: shaping)
             return server != nil
         }
@@ -307,7 +307,7 @@ import Testing
             try conf.write(to: confFile, atomically: true, encoding: .utf8)
             let process = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
             // Up when it answers; gone at once when the port was taken.
-            let answers = Wait.until(5, every: 0.1) {
+            let answers = Wait.until(15, every: 0.1) {
                 Self.request(port: port, "GET /v1/home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")?.hasPrefix("HTTP/1.1") == true
                     || !process.isRunning
             }

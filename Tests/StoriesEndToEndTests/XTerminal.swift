@@ -79,8 +79,9 @@ final class XTerminal {
         let up = try Wait.until(30, every: 0.1) {
             if (try? windowID()) != nil { return true }
             if terminal?.isRunning != true, tries < 3 {
-                // It could not open the display after all: once more.
+                // It could not open the display after all: once more, once the server answers.
                 tries += 1
+                Wait.until(5, every: 0.1) { ((try? Self.output([xdotool, "getdisplaygeometry"], environment: environment))?.0 ?? 1) == 0 }
                 terminal = try Child(arguments, environment: environment, stdout: .file(log), stderr: .file(log))
             }
             try #require(terminal?.isRunning == true, "\(kind.rawValue) ended before its window came up (\(tries) tries): \(said())")

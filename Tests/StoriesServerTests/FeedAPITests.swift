@@ -81,11 +81,13 @@ import StoriesTestSupport
         let api = try FeedAPI(directory: try #require(DemoFeed.directory), recheckAfter: 0.5)
         #expect(api.keptItemIDs(ofStories: ["mika"]) == nil)
         let read = api.itemIDs(ofStories: ["mika", "ayla"])
+        let readAt = ContinuousClock.now
         #expect(read["mika"]?.isEmpty == false && read["ayla"]?.isEmpty == false)
         #expect(api.keptItemIDs(ofStories: ["mika", "ayla"]) == read)
         #expect(api.keptItemIDs(ofStories: ["mika", "nobody"]) == nil, "a story never read is asked of the disk")
-        let held = Wait.until(5) { api.keptItemIDs(ofStories: ["mika"]) == nil }
-        #expect(held, "asked of the disk once the half second is over")
+        let dropped = Wait.until(5, every: 0.01) { api.keptItemIDs(ofStories: ["mika"]) == nil }
+        let after = ContinuousClock.now - readAt
+        #expect(dropped && after < .seconds(1.5), "asked of the disk once the half second is over (after \(after))")
     }
 
     @Test func mediaHasItsTypeALongLifeAndRanges() throws {
@@ -258,11 +260,13 @@ import StoriesTestSupport
         let before = held.respond(APIRequest(path: "/v1/stories/a"))
         let pageBefore = short.respond(APIRequest(path: "/v1/feed"))
         _ = short.respond(APIRequest(path: "/v1/stories/a"))
+        let readAt = ContinuousClock.now
         try #"{"id":"a","author":{"name":"Later"},"items":[{"id":"t","type":"text","text":"x"}]}"#
             .write(to: folder.appendingPathComponent("stories/a.json"), atomically: true, encoding: .utf8)
         #expect(held.respond(APIRequest(path: "/v1/stories/a")).header("ETag") == before.header("ETag"), "within the window")
-        let held2 = Wait.until(5) { String(decoding: short.respond(APIRequest(path: "/v1/stories/a")).body, as: UTF8.self).contains("Later") }
-        #expect(held2)
+        let changed = Wait.until(5, every: 0.01) { String(decoding: short.respond(APIRequest(path: "/v1/stories/a")).body, as: UTF8.self).contains("Later") }
+        let after = ContinuousClock.now - readAt
+        #expect(changed && after < .seconds(1.2), "the change shows once the 0.2 s window is over (after \(after))")
         #expect(short.respond(APIRequest(path: "/v1/feed")).header("ETag") != pageBefore.header("ETag"))
     }
 

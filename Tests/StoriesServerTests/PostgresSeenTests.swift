@@ -89,7 +89,7 @@ import Testing
         /// The store's connections to `name`, with TLS and without (once there are `atLeast`).
         func connections(_ name: String, atLeast: Int) async throws -> (tls: Int, plain: Int) {
             var counts = (tls: 0, plain: 0)
-            await AsyncWait.until(5, every: 0.05) {
+            await AsyncWait.until(15, every: 0.05) {
                 let said = postgres.psql(name, """
                     SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) FROM pg_stat_ssl s
                     JOIN pg_stat_activity a USING (pid) WHERE a.datname = '\(name)' AND a.pid <> pg_backend_pid()

@@ -54,8 +54,8 @@ import Testing
                 heardOne.merged.isSeen(story: "mika", item: "coffee")
             }
             // Both have had their first answer and wait at the server again; one sees an item.
-            try await Self.wait("both terminals' first pulls answered", timeout: 5) {
-                Self.log(setup.folder).filter { $0.contains("GET /v1/seen") }.count >= 2
+            try await Self.wait("both terminals' long polls held at the server", timeout: 5) {
+                setup.server.seen?.heldPolls == 2
             }
             let watched = Date()
             one.push(Self.seen([("ayla", "astronaut")], tooltips: ["tip-home"]))

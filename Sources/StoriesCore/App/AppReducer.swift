@@ -68,7 +68,11 @@ struct Reduction {
         case .wake(let id): wake(id)
         case .navigation(let navigation): reduce(navigation)
         case .feed(let feed): reduce(feed)
-        case .home(let home): scope(HomeFeature.self, \.home, .news(home))
+        case .home(let home):
+            // The source answered: what was held back is asked for as the home was before
+            // its new sections (a story under the focused cell stays among the retries).
+            if case .loaded = home { delegate(.sourceAnswered) }
+            scope(HomeFeature.self, \.home, .news(home))
         case .mediaNews(let news): reduce(news)
         case .viewModelsBuilt(let update): install(update)
         case .chrome(let chrome): scope(ChromeFeature.self, \.chrome, chrome)

@@ -3,7 +3,9 @@
 /// test reading the source, keeps it off every other feature's slice and off the shared
 /// context. What it needs of the rest of the app it is given (`Context`, values derived
 /// once by the parent); what it asks of the rest goes out as effects and delegate values,
-/// which the parent routes (`Reduction.scope`). A feature's reducer cannot name `AppState`.
+/// which the parent carries out after it returns, in the order sent (`Reduction.scope`):
+/// a delegate that must see the slice as it was before is the parent's to send first.
+/// It is handed its slice, never `AppState`.
 protocol FeatureReducer {
     associatedtype State
     associatedtype Action

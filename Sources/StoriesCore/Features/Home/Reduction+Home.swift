@@ -22,7 +22,7 @@ enum HomeFeature: FeatureReducer {
     private static func take(_ news: HomeNews, into home: inout HomeState, _ out: inout FeatureOutput) {
         switch news {
         case .loaded(let load):
-            out.delegate(.sourceAnswered)
+            // (The parent has told the rest that the source answered, before this.)
             home.request = .loaded
             out.delegate(.resolved("home")) // "did not load … trying again" is no longer true
             out.delegate(.warn(load.warnings))

@@ -2,7 +2,8 @@
 /// the parent on the whole state), their steps go to the parent (the Navigation feature
 /// applies them), and each decision is logged for the `g` overlay. A scoped reducer
 /// (`FeatureReducer`): it sees only `PointerState`, and whether the screen can show
-/// anything.
+/// anything. (The decision joins the log before the parent applies its steps; nothing the
+/// steps do reads the log.)
 enum PointerFeature: FeatureReducer {
     enum Action {
         /// What the recognizer decided, in the state as the parent had it.
