@@ -40,20 +40,16 @@ final class MediaRuntime {
         players.onEvent = { [weak self] location, event in self?.send(.video(location, event)) }
     }
 
-    /// The rendition key of a photo or a video's frame for a screen, fit and display: made
-    /// here and in `ViewerScreen.renditionKey` only, so what is prepared is what is drawn.
-    static func renditionKey(_ media: Media, width: Int, height: Int, fit: Bool, display: Display) -> RenditionKey {
-        ViewerScreen.renditionKey(for: media, screenWidth: width, screenHeight: height, display: display, fit: fit)
-    }
-
     /// `.preload`: these renditions, most urgent first; work for any other is called off.
     func preload(_ request: PreloadRequest) {
         for target in request.targets {
             pictures.noteShape(of: target.media.location, width: target.media.width, height: target.media.height)
         }
         var targets = request.targets.map { target in
-            (key: Self.renditionKey(target.media, width: request.width, height: request.height, fit: request.fit,
-                                    display: request.display),
+            // The key the viewer will draw with (`ViewerScreen.renditionKey`): what is
+            // prepared is what is drawn.
+            (key: ViewerScreen.renditionKey(for: target.media, screenWidth: request.width, screenHeight: request.height,
+                                            display: request.display, fit: request.fit),
              priority: target.priority, blurhash: target.media.blurhash)
         }
         // A banner's picture may also be a story's photo: the pipeline decodes it once and
