@@ -67,13 +67,13 @@ struct Reduction {
         case .input(let event, let time): input(event, at: time)
         case .wake(let id): wake(id)
         case .navigation(let navigation): reduce(navigation)
-        case .feed(let feed): reduce(feed)
+        case .feed(let news): take(news)
         case .home(let home):
             // The source answered: what was held back is asked for as the home was before
             // its new sections (a story under the focused cell stays among the retries).
             if case .loaded = home { delegate(.sourceAnswered) }
             scope(HomeFeature.self, \.home, .news(home))
-        case .mediaNews(let news): reduce(news)
+        case .mediaNews(let news): media(.news(news))
         case .viewModelsBuilt(let update): install(update)
         case .chrome(let chrome): scope(ChromeFeature.self, \.chrome, chrome)
         }
@@ -84,9 +84,11 @@ struct Reduction {
         switch id {
         case .hold:
             if let recognition = GestureRecognizer.holdCheck(at: state.now.uptime, in: state) { apply(recognition) }
-        case .firstPageOverdue, .retryPage, .retryStories: feedWake(id)
+        case .firstPageOverdue: feed(.firstPageOverdue)
+        case .retryPage: feed(.retryPage)
+        case .retryStories: retryStories(state.feed.storyRetries.due(at: state.now.uptime), recovered: false)
         case .retryHome: scope(HomeFeature.self, \.home, .retryWake)
-        case .retryMedia: retryMedia(state.media.retries.due(at: state.now.uptime))
+        case .retryMedia: media(.retry(state.media.retries.due(at: state.now.uptime)))
         case .probeSource: probeSource()
         }
     }

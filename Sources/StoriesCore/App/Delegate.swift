@@ -22,6 +22,13 @@ enum Delegate: Equatable {
 
     /// The section view models of the screen of sections shown must be built again.
     case homeChanged
+    /// Stories came, went or changed: the section view models are built again when the
+    /// screen of sections shown has cells that open stories.
+    case homeStoriesChanged
+    /// These stories' bubbles must be built again.
+    case ringChanged([StoryID])
+    /// This story's item models must be built again (its items came).
+    case itemModelsChanged(StoryID)
 
     // The Chrome feature's slice.
     /// A line for the notice line (nil: the notice was read, it goes).
@@ -108,6 +115,12 @@ extension Reduction {
             sourceAnswered()
         case .homeChanged:
             homeChanged = true
+        case .homeStoriesChanged:
+            if levelOpensStories { homeChanged = true }
+        case .ringChanged(let ids):
+            ringChanged += ids
+        case .itemModelsChanged(let id):
+            itemModelsChanged.append(id)
         case .notice(let text):
             state.chrome.notice = text
         case .warn(let warnings):
@@ -190,7 +203,7 @@ extension Reduction {
         state.sourceUnreachable = false
         state.sourceProblem = nil
         effects.append(.cancel(.wake(.probeSource)))
-        if !state.media.retries.isEmpty { retryMedia(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true }) }
+        if !state.media.retries.isEmpty { media(.retry(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true })) }
         if !state.feed.storyRetries.isEmpty { retryStories(state.feed.storyRetries.keys, recovered: true) }
         if case .failed(let cursor, let attempt, _, _) = store.paging {
             store.paging = .loading(cursor: cursor, attempt: attempt + 1)

@@ -27,6 +27,13 @@ struct FeatureOutput {
 
     mutating func effect(_ effect: AppEffect) { items.append(.effect(effect)) }
     mutating func delegate(_ request: Delegate) { items.append(.delegate(request)) }
+
+    /// A wake-up when the earliest retry is due (one a kind: a new one replaces the one
+    /// waiting); none when nothing waits.
+    mutating func wake(_ id: WakeID, due: Double?, now: Double) {
+        guard let due else { return }
+        effect(.wake(id, after: max(0, due - now)))
+    }
 }
 
 extension Reduction {

@@ -54,22 +54,10 @@ extension Reduction {
         endStaleGesture(after: action, viewerBefore: viewerBefore)
         updateTooltip()
         syncPlayback()
-        trackMediaWait()
+        media(.waiting(for: state.mediaOnItsWay)) // the loading sign's clock
         markShownSeen()
         updatePreload()
         updatePlayers()
-    }
-
-    /// Since when the picture on screen has been on its way (the loading sign's clock): it
-    /// starts when a picture starts to be waited for, and stops when it comes or fails.
-    mutating func trackMediaWait() {
-        guard let location = state.mediaOnItsWay else {
-            state.media.waiting = nil
-            return
-        }
-        if state.media.waiting?.location != location {
-            state.media.waiting = MediaWait(location: location, since: state.now.uptime)
-        }
     }
 
     /// The item on screen counts as seen once it is there to see: a text card at once, a
