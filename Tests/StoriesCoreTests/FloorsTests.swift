@@ -63,20 +63,25 @@ import Testing
         }
     }
 
-    /// A scoped feature (`FeatureReducer`) is handed its slice and a context the parent
-    /// derives: never the whole `AppState`, which would let it reach every other slice.
-    @Test func aScopedFeatureIsNeverHandedTheWholeState() throws {
+    /// Every feature is a scoped reducer (`FeatureReducer`), handed its slice and a context
+    /// the parent derives: none extends `Reduction` or names `AppState`, either of which
+    /// would let it reach every other slice. What reads across slices lives in `App/`.
+    @Test func everyFeatureIsHandedOnlyItsSlice() throws {
         let folder = Self.sources.appendingPathComponent("StoriesCore/Features")
-        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-        var scoped = 0
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            guard text.contains(": FeatureReducer") else { continue }
-            scoped += 1
-            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
-            #expect(!code.contains { $0.contains("AppState") }, "\(file): a scoped feature names AppState")
+        let features = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        #expect(features.count >= 8, "the feature folders were found: \(features)")
+        for feature in features {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(feature).path)
+                .filter { $0.hasSuffix(".swift") }
+            var reducers = 0
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent(feature).appendingPathComponent(file), encoding: .utf8)
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                if code.contains(where: { $0.contains(": FeatureReducer") }) { reducers += 1 }
+                #expect(!code.contains { $0.contains("AppState") }, "\(feature)/\(file): a feature names AppState")
+                #expect(!code.contains { $0.contains("extension Reduction") }, "\(feature)/\(file): a feature extends the parent")
+            }
+            #expect(reducers == 1, "\(feature): \(reducers) scoped reducers, one expected")
         }
-        #expect(scoped >= 4, "the scoped features were found: \(scoped)")
     }
 }

@@ -1,10 +1,7 @@
 import Foundation
 /// Everything the screens draw, in one value. Changed only by `AppReducer`.
 public struct AppState: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable {
-        case home
-        case viewer(ViewerState)
-    }
+    public typealias Screen = ViewingState.Screen
 
     // The shared context: every feature reads it; only the parent writes it (the App
     // feature's size, display and clock, `settle` marking the item on screen seen, the

@@ -1,9 +1,9 @@
 /// What a feature asks of a slice it does not own, handed to the parent (`delegate(_:)`)
-/// within the same run of the reducer: a feature writes only its own slice
-/// (`FeatureOwnershipTests` reads every feature's files for writes to another's slice and
-/// calls into another feature). The parent — `route`, `settle`, this file and the
-/// Navigation feature, which turns commands and gesture steps into moves across the row,
-/// the viewer, the home and the boxes — is the only code that writes across slices.
+/// within the same run of the reducer: a feature is handed only its own slice
+/// (`FeatureReducer`), so the compiler keeps it off the others. The parent — the files of
+/// `App/`: `route`, `settle`, this file, the features' contexts and Navigation, which turns
+/// commands and gesture steps into moves across the row, the viewer, the home and the
+/// boxes — is the only code that writes across slices.
 enum Delegate: Equatable {
     // The shared context.
     /// The feed's page named the feed: the title line says it.
@@ -169,11 +169,7 @@ extension Reduction {
         case .dismiss:
             dismiss()
         case .soundClock(let time):
-            // The sound leads: the item's clock is set to what is heard, from now on.
-            guard var viewer = state.viewer, viewer.playback.isRunning, time.isFinite else { break }
-            viewer.playback.banked = max(0, time)
-            viewer.playback.runningSince = state.now.uptime
-            state.viewing.screen = .viewer(viewer)
+            viewer(.soundClock(time))
         case .backToTheRow:
             backToTheRow()
         case .endGesture:

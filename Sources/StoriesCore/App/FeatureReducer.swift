@@ -39,9 +39,12 @@ struct FeatureOutput {
 extension Reduction {
     /// Runs `feature` on its slice with `action` and `context`, then routes what it sent out.
     mutating func scope<Feature: FeatureReducer>(_ feature: Feature.Type, _ slice: WritableKeyPath<AppState, Feature.State>,
-                                                 _ action: Feature.Action, context: Feature.Context) {
+                                                 _ action: Feature.Action, context: consuming Feature.Context) {
         var out = FeatureOutput()
         Feature.reduce(&state[keyPath: slice], action, context: context, into: &out)
+        // Released before the delegates run: a context holding another slice's value (the
+        // store) would make the delegate that writes that slice copy it whole.
+        _ = consume context
         for item in out.items {
             switch item {
             case .effect(let effect): effects.append(effect)

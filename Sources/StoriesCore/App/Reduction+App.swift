@@ -25,9 +25,7 @@ extension Reduction {
         case .focus(let focused):
             state.isInBackground = !focused
         case .tick:
-            if let transition = state.viewing.transition, transition.timeline.isFinished(at: state.now.uptime) {
-                state.viewing.transition = nil
-            }
+            viewer(.tick)
             advanceIfItemEnded()
         }
     }

@@ -1,5 +1,5 @@
 /// The Chrome feature's slice: the notice line, the box over the screen, the overlays and
-/// the replay's hint. Written only by the Chrome feature and the parent (`FeatureOwnershipTests`); other
+/// the replay's hint. Written by `ChromeFeature`, which is handed only this slice, and the parent; other
 /// features say something on the notice line by a delegate action (`Delegate.notice`).
 public struct ChromeState: Equatable, Sendable {
     /// A line saying what the last link (or anything else worth a line) did; the next key

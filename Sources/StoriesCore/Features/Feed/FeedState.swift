@@ -1,5 +1,5 @@
 /// The Feed feature's slice: the stories paged in and what went wrong getting them.
-/// Written only by the Feed feature's reducer and the parent (`FeatureOwnershipTests`); the others read it.
+/// Written by `FeedFeature`, which is handed only this slice, and the parent; the others read it.
 public struct FeedState: Equatable, Sendable {
     /// The stories, paged in: the one source of truth for the ring row and the viewer.
     public var store = StoryStore()

@@ -1,5 +1,5 @@
-/// The Home feature's slice: the screens of sections and the tooltip. Written only by the
-/// Home feature (`FeatureOwnershipTests`).
+/// The Home feature's slice: the screens of sections and the tooltip. Written by
+/// `HomeFeature`, which is handed only this slice, and the parent.
 public struct HomeState: Equatable, Sendable {
     /// The screens of home sections: the first is the home itself (the sections below the
     /// ring row, as the feed sent them), each later one a screen a cell opened; the last is

@@ -1,6 +1,6 @@
 /// The Media feature's slice: how far each photo and video has got, what is being
-/// prepared, retried and played, and the pace the preload window adapts to. Written only by
-/// the Media feature (`FeatureOwnershipTests`).
+/// prepared, retried and played, and the pace the preload window adapts to. Written by
+/// `MediaFeature`, which is handed only this slice, and the parent.
 public struct MediaState: Equatable, Sendable {
     /// How far the preparation of each photo (by location) has got, as the picture
     /// pipeline reports it. The progress bar waits on the visible one.

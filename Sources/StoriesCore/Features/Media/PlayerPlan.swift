@@ -9,7 +9,7 @@ public struct PlayerPlan: Equatable, Sendable {
         /// Its frames move on with the item's clock (`AppEffect.videoClock`); otherwise it
         /// holds the frame it shows.
         public var playing: Bool
-        /// Which showing of its item this is (`AppState.showCount` when it was shown): a new
+        /// Which showing of its item this is (`MediaState.showCount` when it was shown): a new
         /// value starts the video over from its first frame; nil (a video leaving or
         /// arriving in a turn) leaves it where it is.
         public var run: Int?

@@ -1,4 +1,4 @@
-/// The mouse pointer's gesture in progress. Kept in `AppState` and changed only by the
+/// The mouse pointer's gesture in progress. Kept in `PointerState` and changed only by the
 /// reducer (through `GestureRecognizer`), so the screen, the progress bar and the gesture
 /// log can never disagree about whether something is pressed, held or dragged.
 public enum Pointer: Equatable, Sendable {

@@ -1,5 +1,5 @@
 /// The Pointer feature's slice: the gesture in progress and the log of routing decisions.
-/// Written only by the Pointer feature and the parent (`FeatureOwnershipTests`).
+/// Written by `PointerFeature`, which is handed only this slice, and the parent.
 public struct PointerState: Equatable, Sendable {
     /// The mouse pointer's gesture so far: the only record of a press, a hold or a drag.
     public var pointer = Pointer.idle

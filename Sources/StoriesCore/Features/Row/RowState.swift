@@ -1,5 +1,6 @@
 /// The Row feature's slice: the highlighted bubble, the story being opened, the `/` field
-/// and a search along the feed. Written only by the Row feature and the parent (`FeatureOwnershipTests`).
+/// and a search along the feed. Written by `RowFeature`, which is handed
+/// only this slice, and the parent.
 public struct RowState: Equatable, Sendable {
     /// The highlighted bubble of the ring row.
     public var selection = 0

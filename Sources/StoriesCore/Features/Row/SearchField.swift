@@ -8,7 +8,7 @@ public struct SearchField: Equatable, Sendable {
 
     public init(selectionBefore: Int) { self.selectionBefore = selectionBefore }
 }
-/// What a search along the feed is looking for (`AppState.seeking`).
+/// What a search along the feed is looking for (`RowState.seeking`).
 public enum SeekTarget: Equatable, Sendable {
     /// A story a home cell opened: it opens when found.
     case story(StoryID)

@@ -1,5 +1,6 @@
 /// The ViewModels feature's slice: what the ring row and the viewer draw, built off the
-/// main queue. Written only by the ViewModels feature and the parent (`FeatureOwnershipTests`).
+/// main queue. Written by `ViewModelsFeature`, which is handed only this slice,
+/// and the parent.
 public struct ViewModelState: Equatable, Sendable {
     /// What the ring row draws, built from the feed's store and the seen state.
     public var ring = ViewModelList<RingBubbleViewModel>()

@@ -5,6 +5,9 @@ enum HomeFeature: FeatureReducer {
         case news(HomeNews)
         /// The backoff after the home sections failed is over: ask again.
         case retryWake
+        /// The ring row takes the keyboard: a screen of sections a cell opened closes (it has
+        /// no ring row), the home's sections let go.
+        case backToTheRow
     }
 
     static func reduce(_ home: inout HomeState, _ action: Action, context: Void, into out: inout FeatureOutput) {
@@ -15,6 +18,13 @@ enum HomeFeature: FeatureReducer {
                 home.request = .loading(attempt: attempt + 1)
                 out.effect(.loadHome)
             }
+        case .backToTheRow:
+            if home.levels.count > 1 {
+                home.levels.removeLast(home.levels.count - 1)
+                home.generation += 1
+                out.delegate(.homeChanged)
+            }
+            home.level.focus = nil
         }
     }
 
@@ -55,42 +65,5 @@ enum HomeFeature: FeatureReducer {
             home.request = .loading(attempt: 1)
             out.effect(.loadHome)
         }
-    }
-}
-
-extension Reduction {
-    /// Runs a home cell's action: a story opens as from its bubble, a screen of sections
-    /// opens over the home (Esc comes back), a link goes to the browser (or, where there is
-    /// none, to the notice line in full).
-    mutating func run(_ cell: HomeCell) {
-        switch cell.action {
-        case .openStory(let id)?:
-            guard let index = store.positions[id] else {
-                // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
-                delegate(.seekStory(id))
-                return
-            }
-            delegate(.openStory(at: index))
-        case .openSections(let title, let sections)?:
-            state.home.levels.append(HomeLevel(title: title, sections: sections, focus: 0))
-            state.home.generation += 1
-            homeChanged = true
-        case .openLink(let link)?:
-            delegate(.notice("↗ Opening \(link.url)…"))
-            effects.append(.openLink(link.url))
-        case nil:
-            delegate(.notice("This cell does nothing when opened"))
-        }
-    }
-
-    /// The ring row takes the keyboard: a screen of sections a cell opened closes (it has no
-    /// ring row), the home's sections let go.
-    mutating func backToTheRow() {
-        if state.home.levels.count > 1 {
-            state.home.levels.removeLast(state.home.levels.count - 1)
-            state.home.generation += 1
-            homeChanged = true
-        }
-        state.home.level.focus = nil
     }
 }

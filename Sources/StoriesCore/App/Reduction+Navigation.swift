@@ -1,5 +1,8 @@
+// Navigation is the parent's: a command or a gesture step moves across the row, the
+// viewer, the home and the boxes at once, through each feature's actions where the move
+// is the feature's own (a show, a dismiss, an animation, a search).
 extension Reduction {
-    /// The Navigation feature: a command or a selection, as a key bound to it would give.
+    /// A command or a selection, as a key bound to it would give.
     mutating func reduce(_ action: NavigationAction) {
         switch action {
         case .select(let index): apply(GestureStep.select(index))
@@ -154,9 +157,7 @@ extension Reduction {
                 : !sound.enabled ? "🔊 Sound on, but this run plays none (--headless or a replay; --sound asks for it)"
                 : sound.problem.map { "🔊 Sound on, but none can be played: \($0)" } ?? "🔊 Sound on"))
         case .togglePause:
-            guard var viewer = state.viewer else { break }
-            viewer.isPaused.toggle()
-            state.viewing.screen = .viewer(viewer)
+            viewer(.togglePause)
             syncPlayback()
         }
     }
@@ -255,8 +256,8 @@ extension Reduction {
                 if state.viewer?.storyIndex != viewer.storyIndex { // moved on (or, past the end, dismissed)
                     // The turn goes on from where the drag left it.
                     if case .cube(let leaving, let arriving, let direction)? = state.viewing.transition?.kind {
-                        state.viewing.transition = .cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now)
-                        deferPlayback()
+                        self.viewer(.animate(.cube(leaving: leaving, arriving: arriving, forward: direction, from: moved, at: now),
+                                             defersPlayback: true))
                     }
                     return
                 }
@@ -265,19 +266,48 @@ extension Reduction {
             syncPlayback()
             guard !state.reduceMotion, moved > 0 else { return }
             let neighbour = ViewerState(storyIndex: viewer.storyIndex + (forward ? 1 : -1), itemIndex: 0, startedAt: now)
-            state.viewing.transition = .cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now)
+            self.viewer(.animate(.cube(leaving: viewer, arriving: neighbour, forward: forward, from: moved, to: 0, at: now),
+                                 defersPlayback: false))
         case .dismiss(let offset):
             let scale = max(0, 1 - min(1, offset))
             if commit {
                 dismiss()
                 if state.viewing.transition != nil {
-                    state.viewing.transition = .zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now)
+                    self.viewer(.animate(.zoom(viewer, from: scale, to: 0, fullDuration: Transition.dismissDuration, at: now),
+                                         defersPlayback: false))
                 }
             } else {
                 syncPlayback()
                 guard !state.reduceMotion, scale < 1 else { return }
-                state.viewing.transition = .zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now)
+                self.viewer(.animate(.zoom(viewer, from: scale, to: 1, fullDuration: Transition.dismissDuration, at: now),
+                                     defersPlayback: false))
             }
         }
     }
+
+    /// Runs a home cell's action: a story opens as from its bubble, a screen of sections
+    /// opens over the home (Esc comes back), a link goes to the browser (or, where there is
+    /// none, to the notice line in full).
+    mutating func run(_ cell: HomeCell) {
+        switch cell.action {
+        case .openStory(let id)?:
+            guard let index = store.positions[id] else {
+                // Further along the feed, perhaps: pages are asked for until it comes (`seek`).
+                delegate(.seekStory(id))
+                return
+            }
+            delegate(.openStory(at: index))
+        case .openSections(let title, let sections)?:
+            state.home.levels.append(HomeLevel(title: title, sections: sections, focus: 0))
+            state.home.generation += 1
+            homeChanged = true
+        case .openLink(let link)?:
+            delegate(.notice("↗ Opening \(link.url)…"))
+            effects.append(.openLink(link.url))
+        case nil:
+            delegate(.notice("This cell does nothing when opened"))
+        }
+    }
+
+    mutating func backToTheRow() { scope(HomeFeature.self, \.home, .backToTheRow) }
 }
