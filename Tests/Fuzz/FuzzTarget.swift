@@ -1,5 +1,6 @@
 // libFuzzer entry point for the photo decoders and BlurHash. Built by build.sh with one of
 // FUZZ_JPEG, FUZZ_PNG, FUZZ_WEBP or FUZZ_BLURHASH defined; not part of the Swift package.
+import StoriesCells
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

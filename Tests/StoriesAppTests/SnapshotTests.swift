@@ -1,3 +1,4 @@
+import StoriesCells
 @testable import StoriesFeedIO
 import StoriesTestSupport
 import StoriesApp

@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesApp
 import StoriesMedia
 import StoriesCore

@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 import StoriesTestSupport
 import StoriesMedia

@@ -1,3 +1,4 @@
+import StoriesCells
 @testable import StoriesFeedIO
 import Foundation
 import StoriesAssets

@@ -1,3 +1,4 @@
+import StoriesCells
 @testable import StoriesCells
 import Testing
 @testable import StoriesMedia

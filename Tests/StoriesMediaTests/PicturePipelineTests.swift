@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesTestSupport
 import Dispatch
 import Foundation

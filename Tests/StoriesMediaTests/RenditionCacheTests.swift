@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 import StoriesAssets
 import StoriesCore

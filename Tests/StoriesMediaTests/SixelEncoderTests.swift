@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 import Testing
 @testable import StoriesMedia

@@ -1,3 +1,4 @@
+import StoriesCells
 import StoriesFeedIO
 import Foundation
 import StoriesCore

@@ -1,3 +1,4 @@
+import StoriesCells
 import Foundation
 /// A picture as sixel graphics (issue 31, point 2: the first of the three encoders): real
 /// pixels for terminals that draw them (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).

@@ -1,3 +1,4 @@
+import StoriesCells
 import CStoriesImage
 import Foundation
 

@@ -1,3 +1,5 @@
+import StoriesCells
+
 /// How a picture meets a frame of another shape.
 public enum FitMode: String, Sendable, CaseIterable {
     /// Cover the frame, cropped where the picture has the most detail (a face, not the

@@ -1,3 +1,5 @@
+import StoriesCells
+
 /// A photo-like test picture of any size, the same every time: smooth shapes for JPEG's
 /// low frequencies plus fine grain so it compresses like a real photo. Used by
 /// `stories bench render` (a 1080×1920 story photo) and by tests.

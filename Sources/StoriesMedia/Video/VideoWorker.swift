@@ -1,3 +1,4 @@
+import StoriesCells
 import Dispatch
 import Foundation
 import StoriesCore

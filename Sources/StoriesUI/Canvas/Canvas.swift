@@ -1,6 +1,5 @@
 import StoriesCells
 import StoriesCore
-import StoriesMedia
 
 /// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
 /// first cell and the next cell holds `Cell.continuation`. Text is put in as the cells

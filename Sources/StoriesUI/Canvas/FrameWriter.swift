@@ -1,5 +1,4 @@
 import StoriesCells
-import StoriesMedia
 
 /// Writes a `CanvasDiff` — the one frame diff, the same the ncurses backend and the test
 /// screen consume — as terminal bytes by itself, for a picture drawn below the cursor with

@@ -1,5 +1,3 @@
-import StoriesCells
-
 /// A picture at the pixel size of the cells it fills (issue 31): what a terminal that shows
 /// real pixels is sent, in place of the cells beside it in its `CellImage`. The cells stay
 /// the fallback (during animations, under overlays, and where a terminal shows no pixels).
@@ -30,16 +28,6 @@ public final class PixelPicture: Equatable, Sendable {
     /// than that in pixels (a huge window, a cell size that lies) gets cells: 28 MB a
     /// picture is already a lot to hold and to send.
     public static let maxPixels = 3840 * 2400
-}
-
-extension PixelPicture {
-    /// `image` scaled to fill or fit `columns` × `rows` cells of `cell`'s pixel size (square
-    /// pixels; a fitted picture on the backdrop its cells have).
-    public convenience init(_ image: RGBImage, columns: Int, rows: Int, cell: CellPixels, fit: FitMode) {
-        let scaled = ImageScaler.scale(image, width: max(1, columns) * cell.width, height: max(1, rows) * cell.height,
-                                       fit: fit, pixelAspect: 1)
-        self.init(image: scaled, cellWidth: cell.width, cellHeight: cell.height)
-    }
 }
 
 extension RGBImage {

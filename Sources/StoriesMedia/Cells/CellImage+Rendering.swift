@@ -1,68 +1,7 @@
 import StoriesCells
 
-/// One cell of a rendered picture.
-public struct ImageCell: Equatable, Sendable {
-    public var glyph: Character
-    public var foreground: Color
-    public var background: Color
-
-    public init(glyph: Character, foreground: Color, background: Color) {
-        self.glyph = glyph
-        self.foreground = foreground
-        self.background = background
-    }
-
-    /// The same glyph, and each colour within `tolerance` levels on every channel (0: equal).
-    public func isClose(to other: ImageCell, within tolerance: Int) -> Bool {
-        guard tolerance > 0 else { return self == other }
-        return foreground.isClose(to: other.foreground, within: tolerance)
-            && background.isClose(to: other.background, within: tolerance) && glyph == other.glyph
-    }
-}
-
-extension Color {
-    /// The palette number, for a palette colour.
-    var paletteIndex: Int? {
-        if case .palette(let index) = self { return Int(index) }
-        return nil
-    }
-}
-
-/// A picture as terminal cells for one cell size, colour depth and symbol set: what the
-/// viewer draws and `stories print` writes.
-public struct CellImage: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let cells: [ImageCell]
-    /// The same picture in real pixels, for a terminal that shows them (nil: cells only).
-    public var picture: PixelPicture?
-
-    public subscript(x: Int, y: Int) -> ImageCell { cells[y * width + x] }
-
-    /// Cells already laid out in rows (`cells.count == width * height`).
-    public init(width: Int, height: Int, cells: [ImageCell]) {
-        precondition(width >= 0 && height >= 0 && cells.count == width * height, "cells do not fill the picture")
-        self.width = width
-        self.height = height
-        self.cells = cells
-    }
-
-    /// The next frame of a moving picture as it should be shown after this one: `next`,
-    /// except that a cell within `tolerance` of this one's stays as it is, so the terminal
-    /// has nothing to rewrite there. Every cell of the result is within `tolerance` of
-    /// `next` (the error never adds up from frame to frame). A different size is `next`.
-    public func settled(toward next: CellImage, tolerance: Int) -> CellImage {
-        guard tolerance > 0, next.width == width, next.height == height else { return next }
-        var cells = next.cells
-        for index in cells.indices where self.cells[index].isClose(to: cells[index], within: tolerance) {
-            cells[index] = self.cells[index]
-        }
-        return CellImage(width: width, height: height, cells: cells)
-    }
-
-    /// Bytes this rendition holds, roughly (for cache budgets).
-    public var byteCount: Int { cells.count * MemoryLayout<ImageCell>.stride + (picture?.image.byteCount ?? 0) }
-
+// Rendering pixels into cells: the symbol picker's choice for each cell.
+extension CellImage {
     /// Renders pixels that were scaled to exactly `width × pixelsPerCell.x` by
     /// `height × pixelsPerCell.y`: each cell through the `SymbolPicker` (the symbol and two
     /// colours with the least error; in 256 colours the nearest palette pair, never
@@ -81,10 +20,16 @@ public struct CellImage: Equatable, Sendable {
     public init(pixels image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
                 subject: (x: Int, y: Int, width: Int, height: Int)? = nil, everySplit: Bool = true, fine: Bool = false,
                 palette: TerminalPalette = .xterm) {
+        self = Self.rendered(image, symbols: symbols, depth: depth, subject: subject, everySplit: everySplit, fine: fine, palette: palette)
+    }
+
+    private static func rendered(_ image: RGBImage, symbols: CellSymbols, depth: ColorDepth,
+                                 subject: (x: Int, y: Int, width: Int, height: Int)?, everySplit: Bool, fine: Bool,
+                                 palette: TerminalPalette) -> CellImage {
         let fine = fine && Self.takesFinePixels(symbols: symbols, depth: depth)
         let (px, py) = fine ? Self.finePixels(symbols) : symbols.pixelsPerCell
-        width = image.width / px
-        height = image.height / py
+        let width = image.width / px
+        let height = image.height / py
         var cells: [ImageCell] = []
         cells.reserveCapacity(width * height)
         // Whether a cell (its first pixel) is in the picture rather than its backdrop.
@@ -104,8 +49,7 @@ public struct CellImage: Equatable, Sendable {
                     cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
                 }
             }
-            self.cells = cells
-            return
+            return CellImage(width: width, height: height, cells: cells)
         }
         if symbols == .half, depth == .direct {
             // The common case (every video frame): two pixels a cell, read straight from the
@@ -122,8 +66,7 @@ public struct CellImage: Equatable, Sendable {
                     cells.append(ImageCell(glyph: "▀", foreground: color(top), background: color(bottom)))
                 }
             }
-            self.cells = cells
-            return
+            return CellImage(width: width, height: height, cells: cells)
         }
         if depth == .none {
             for y in 0..<height {
@@ -132,8 +75,7 @@ public struct CellImage: Equatable, Sendable {
                     cells.append(Self.cell(for: block, symbols: symbols, depth: depth))
                 }
             }
-            self.cells = cells
-            return
+            return CellImage(width: width, height: height, cells: cells)
         }
         var picked = Self.picked(image, width: width, height: height, symbols: symbols, depth: depth, palette: palette, everySplit: everySplit,
                                  fine: fine)
@@ -158,7 +100,7 @@ public struct CellImage: Equatable, Sendable {
                 for y in 0..<height { for x in 0..<width where !inSubject(x, y) { picked[y * width + x] = cell } }
             }
         }
-        self.cells = picked
+        return CellImage(width: width, height: height, cells: picked)
     }
 
     /// Every cell through the symbol picker: the symbol of the set and the two colours with
