@@ -7,7 +7,7 @@ import StoriesCore
 /// displays and speech synthesisers reading standard output (`| espeak-ng`). The same
 /// engine and reducer as the terminal's; instead of frames, numbered lines that say what
 /// changed (`Announcer`), and instead of keys as they are pressed, lines typed as words or
-/// key names (`LinearInput`). No spinners or pictures: a photo is its `alt` text and
+/// key names (`ScreenReaderInput`). No spinners or pictures: a photo is its `alt` text and
 /// caption, a video its length; progress is said when an item starts and when it ends.
 @MainActor
 public final class ScreenReaderRun {
@@ -114,7 +114,7 @@ public final class ScreenReaderRun {
         taking = true
         defer { taking = false }
         while !waiting, let line = queue.first {
-            let input = LinearInput.parse(line, state: engine.state)
+            let input = ScreenReaderInput.parse(line, state: engine.state)
             // What acts on the app, or is answered from where it is, waits its turn (quit too:
             // a script's last line comes after what it asked for); Esc, which stops a story
             // opening, help, where and wait go at once.
@@ -172,7 +172,7 @@ public final class ScreenReaderRun {
             case .again:
                 for text in Announcer.whereabouts(engine.state) { speak(text) }
             case .help:
-                for text in LinearInput.helpLines { speak(text) }
+                for text in ScreenReaderInput.helpLines { speak(text) }
             case .wait(let seconds):
                 waiting = true
                 _ = scheduler.after(seconds) { [weak self] in

@@ -52,7 +52,7 @@ struct FramesBench: ParsableCommand {
     mutating func run() throws {
         BenchCommand.warnIfDebugBuild()
         let (width, height) = try parseSize(size)
-        guard let directory = DemoFeed.directory, let demo = try? DirectoryFeed(directory: directory) else {
+        guard let directory = DemoFeed.directory, let demo = try? FeedFolder(directory: directory) else {
             throw fail("the embedded demo feed is missing next to the binary")
         }
         if !json {

@@ -128,7 +128,7 @@ struct NavigationBench: ParsableCommand {
     private func sources() throws -> [String: any FeedSource] {
         var sources: [String: any FeedSource] = [:]
         let pool = demoMediaPool()
-        guard let directory = DemoFeed.directory, let demo = try? DirectoryFeed(directory: directory), !pool.isEmpty else {
+        guard let directory = DemoFeed.directory, let demo = try? FeedFolder(directory: directory), !pool.isEmpty else {
             throw fail("the embedded demo feed is missing next to the binary")
         }
         sources["demo"] = demo

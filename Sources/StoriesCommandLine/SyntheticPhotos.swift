@@ -8,7 +8,7 @@ import StoriesCore
 /// at any scale. Empty when the demo feed is missing (the synthetic photos are then
 /// BlurHash only).
 public func demoMediaPool() -> [SyntheticFeed.Photo] {
-    guard let directory = DemoFeed.directory, let feed = try? DirectoryFeed(directory: directory) else { return [] }
+    guard let directory = DemoFeed.directory, let feed = try? FeedFolder(directory: directory) else { return [] }
     var seen = Set<String>()
     var pool: [SyntheticFeed.Photo] = []
     for story in feed.loadAll().stories {

@@ -5,7 +5,7 @@ import Foundation
 /// A folder held open by its descriptor, and everything inside it reached from that
 /// descriptor, never by a path opened again: the folder's files are confined to it
 /// whatever happens to the paths meanwhile (a sub-folder swapped for a link while a server
-/// serves, a folder renamed). This is how the folder feed, `stories serve`, `init` and
+/// serves, a folder renamed). This is how the photo folder, `stories serve`, `init` and
 /// `assets` reach what is in a folder.
 ///
 /// A path inside is relative, its parts neither empty nor `.` or `..`, and is opened with

@@ -1,7 +1,7 @@
 import StoriesCore
 import Foundation
 
-/// What a photo says about itself that a folder feed needs: when it was taken and its
+/// What a photo says about itself that a photo folder needs: when it was taken and its
 /// caption, read from a JPEG's EXIF (`DateTimeOriginal` with `OffsetTimeOriginal`, else
 /// `DateTime`; `ImageDescription`, else `UserComment`). Hostile input: every offset and count
 /// is checked against the bytes there are, strings are bounded and made printable, and

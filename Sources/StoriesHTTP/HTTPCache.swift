@@ -41,7 +41,7 @@ public final class HTTPCache: @unchecked Sendable {
 
     /// The default folder, from the environment.
     public static func standardDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        FolderCache.standardRoot(environment: environment)?.appendingPathComponent("http")
+        PhotoFolderCache.standardRoot(environment: environment)?.appendingPathComponent("http")
     }
 
     func file(for url: String) -> URL {

@@ -17,9 +17,9 @@ import StoriesCore
 /// No state is kept per client.
 public struct FeedAPI: Sendable {
     /// What is served: a feed folder's documents, or any folder of photos and videos read
-    /// as a feed (`FolderFeed`), whose pages and stories are made from the folder.
+    /// as a feed (`PhotoFolder`), whose pages and stories are made from the folder.
     public enum Source: Sendable {
-        case documents(DirectoryFeed)
+        case documents(FeedFolder)
         case folder(FolderSource)
     }
 
@@ -38,14 +38,14 @@ public struct FeedAPI: Sendable {
     /// A folder with `feed.json` is served as its documents; any other folder as a folder
     /// feed (`folderCache` keeps what its files' headers said, and their BlurHashes).
     /// The folder is opened once, and everything served is reached from that descriptor.
-    public init(directory: URL, recheckAfter: Double = 1, folderCache: FolderCache? = nil, openat2: Bool = true) throws(FeedError) {
+    public init(directory: URL, recheckAfter: Double = 1, folderCache: PhotoFolderCache? = nil, openat2: Bool = true) throws(FeedError) {
         let root: OpenFolder
         do { root = try OpenFolder.open(directory.path, openat2: openat2) } catch {
-            throw FeedError(file: SafeText.line(directory.path), reason: FolderFeed.folderProblem(error))
+            throw FeedError(file: SafeText.line(directory.path), reason: PhotoFolder.folderProblem(error))
         }
         let named = NamedFolder(root, recheckAfter: recheckAfter)
         if root.status(of: "feed.json") != nil {
-            source = .documents(try DirectoryFeed(root: root, directory: directory))
+            source = .documents(try FeedFolder(root: root, directory: directory))
         } else {
             source = .folder(FolderSource(root: named, directory: directory, cache: folderCache, recheckAfter: recheckAfter))
         }
@@ -130,7 +130,7 @@ public struct FeedAPI: Sendable {
     /// The summaries of one page, each story read through `ConfinedFiles` (the folder's
     /// rules hold for pages as for stories) and checked like the app checks it; a story
     /// that fails is left out with a warning that names it by its place in the folder.
-    private func buildPage(_ feed: DirectoryFeed, offset: Int, limit: Int) -> FeedPage {
+    private func buildPage(_ feed: FeedFolder, offset: Int, limit: Int) -> FeedPage {
         let ids = feed.index.storyIDs
         let end = min(ids.count, offset + limit)
         var summaries: [StorySummary] = [], skipped = 0
@@ -155,9 +155,9 @@ public struct FeedAPI: Sendable {
         return FeedPage(stories: summaries, nextCursor: end < ids.count ? String(end) : nil, warnings: warnings, skipped: skipped)
     }
 
-    /// A folder feed's page: listed from the folder (its own warnings name places in it),
+    /// A photo folder's page: listed from the folder (its own warnings name places in it),
     /// kept for the recheck window like any page.
-    private func folderPage(_ folder: FolderFeed, cursor: String?, limit: Int, _ request: APIRequest, head: Bool) -> APIResponse {
+    private func folderPage(_ folder: PhotoFolder, cursor: String?, limit: Int, _ request: APIRequest, head: Bool) -> APIResponse {
         let key = "\(cursor ?? "")|\(limit)"
         if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
         let page: FeedPage
@@ -188,7 +188,7 @@ public struct FeedAPI: Sendable {
 
     /// What the page's files are now (inode, size, modification time of each story file of
     /// the page), or nil when the cursor is not one of this folder's.
-    private func pageFingerprint(_ feed: DirectoryFeed, cursor: String?, limit: Int) -> String? {
+    private func pageFingerprint(_ feed: FeedFolder, cursor: String?, limit: Int) -> String? {
         let ids = feed.index.storyIDs
         guard let offset = Self.offset(cursor, count: ids.count) else { return nil }
         var parts: [String] = []
@@ -299,7 +299,7 @@ public struct FeedAPI: Sendable {
     private func media(_ relative: String, _ request: APIRequest, head: Bool) -> APIResponse {
         // A folder of photos is served as its feed shows it: its photos and videos, one level
         // down at most, and nothing else in it (no notes, no documents, no deeper folders).
-        if case .folder = source, !FolderFeed.isMediaPath(relative) {
+        if case .folder = source, !PhotoFolder.isMediaPath(relative) {
             return error(404, "no '\(SafeText.line(relative))': only the photos and videos of the folder's stories are served", head: head)
         }
         let file: ConfinedFiles.File

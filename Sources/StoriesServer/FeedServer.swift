@@ -54,7 +54,7 @@ public struct FeedServer: Sendable {
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
     /// without feed.json, where what its files say is kept.
     /// `seenDatabase`: where viewers' seen state is kept (nil: `/v1/seen` is not served).
-    public init(directory: URL, options: Options, logFile: String? = nil, folderCache: FolderCache? = nil,
+    public init(directory: URL, options: Options, logFile: String? = nil, folderCache: PhotoFolderCache? = nil,
                 seenDatabase: (any SeenDatabase)? = nil) throws(FeedError) {
         let api = try FeedAPI(directory: directory, recheckAfter: options.recheckAfter, folderCache: folderCache, openat2: options.openat2)
         self.api = api

@@ -30,8 +30,8 @@ struct BlurHashAssets: ParsableCommand {
 
     mutating func run() throws {
         let directory = URL(fileURLWithPath: feed)
-        let index: DirectoryFeed
-        do { index = try DirectoryFeed(directory: directory) } catch {
+        let index: FeedFolder
+        do { index = try FeedFolder(directory: directory) } catch {
             var info = stat()
             let plain = lstat(directory.appendingPathComponent("feed.json").path, &info) != 0 && stat(directory.path, &info) == 0
                 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -29,9 +29,9 @@ struct InitCommand: ParsableCommand {
         let index = folder.appendingPathComponent("feed.json")
         let storiesFolder = folder.appendingPathComponent("stories")
         // The headers' cache, without its background previews: the hashes are worked out below.
-        let cache = FolderCache.standardRoot().map { FolderCache(feed: folder, root: $0) }
-        let feed: FolderFeed
-        do { feed = try FolderFeed(directory: folder, cache: cache) } catch { throw fail(error.description) }
+        let cache = PhotoFolderCache.standardRoot().map { PhotoFolderCache(feed: folder, root: $0) }
+        let feed: PhotoFolder
+        do { feed = try PhotoFolder(directory: folder, cache: cache) } catch { throw fail(error.description) }
         // Everything below is reached from the folder's descriptor (read and written), never
         // by its path again: a folder in it swapped for a link leads nowhere.
         let root = feed.root

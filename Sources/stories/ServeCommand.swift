@@ -59,7 +59,7 @@ struct ServeCommand: ParsableCommand {
         let server: FeedServer
         // As FeedAPI decides it: feed.json looked at from the folder's descriptor, a link as a link.
         let isFeedFolder = (try? OpenFolder.open(folder.path))?.status(of: "feed.json") != nil
-        let cache = isFeedFolder ? nil : FolderCache.standard(for: folder)
+        let cache = isFeedFolder ? nil : PhotoFolderCache.standard(for: folder)
         do { server = try FeedServer(directory: folder, options: options, logFile: log, folderCache: cache, seenDatabase: seenDatabase) } catch {
             throw StoriesCommandLine.fail("\(error)")
         }

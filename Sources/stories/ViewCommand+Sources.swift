@@ -48,13 +48,13 @@ extension ViewCommand {
                 // descriptor, a link as a link); any other folder is read as photos and videos.
                 let open: OpenFolder
                 do { open = try OpenFolder.open(directory.standardizedFileURL.path) } catch {
-                    throw FeedError(file: SafeText.line(directory.path), reason: FolderFeed.folderProblem(error))
+                    throw FeedError(file: SafeText.line(directory.path), reason: PhotoFolder.folderProblem(error))
                 }
                 if !given || open.status(of: "feed.json") != nil {
-                    return (try DirectoryFeed(root: open, directory: directory), directory.standardizedFileURL.path, nil)
+                    return (try FeedFolder(root: open, directory: directory), directory.standardizedFileURL.path, nil)
                 }
-                let cache = FolderCache.standard(for: directory)
-                let source = FolderFeed(root: NamedFolder(open), directory: directory, cache: cache)
+                let cache = PhotoFolderCache.standard(for: directory)
+                let source = PhotoFolder(root: NamedFolder(open), directory: directory, cache: cache)
                 var onQuit: (@Sendable () -> Void)?
                 if let cache { onQuit = { cache.flush() } }
                 return (source, directory.standardizedFileURL.path, onQuit)

@@ -307,7 +307,7 @@ struct ViewCommand: ParsableCommand {
             options.warnings = loaded.warning.map { [$0] } ?? []
             MainActor.assumeIsolated {
                 // Against a server, what is heard here is seen on the viewer's other terminals.
-                LinearSession.run(client: client, store: store, remote: (source as? HTTPFeed).map { SeenSync(feed: $0) },
+                ScreenReaderSession.run(client: client, store: store, remote: (source as? HTTPFeed).map { SeenSync(feed: $0) },
                                   options: options, onQuit: onQuit)
             }
         }

@@ -1,4 +1,4 @@
-// libFuzzer entry point for StoriesCore's readers of outside bytes: what a folder feed reads
+// libFuzzer entry point for StoriesCore's readers of outside bytes: what a photo folder reads
 // (a photo's EXIF, a video's movie header, a cache file, the JSON documents `stories assets
 // blurhash` edits), a story document, a recording, seen state on the wire and the two config
 // files. Built by
@@ -24,8 +24,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         return Data(bytes[offset..<min(bytes.count, offset + min(count, bytes.count - offset))])
     }
     #elseif FUZZ_CACHE
-    if let document = try? JSONDecoder().decode(FolderCache.Document.self, from: data) {
-        for entry in document.files.values { _ = FolderCache.checked(entry) }
+    if let document = try? JSONDecoder().decode(PhotoFolderCache.Document.self, from: data) {
+        for entry in document.files.values { _ = PhotoFolderCache.checked(entry) }
     }
     #elseif FUZZ_JSONEDITS
     // Any document the walk accepts must still be JSON after a member is set in each object.

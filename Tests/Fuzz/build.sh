@@ -47,7 +47,7 @@ done
 # The readers of outside bytes: the entry point compiled into one module with the sources of
 # the module it reads with (so it reaches their internals) — StoriesCore's for documents,
 # recordings, seen state and config; StoriesFeedIO's (over StoriesCore's module) for what a
-# folder feed reads.
+# photo folder reads.
 for target in exif movie cache jsonedits story recording seen conf; do
     flag=FUZZ_$(echo "$target" | tr a-z A-Z)
     case $target in

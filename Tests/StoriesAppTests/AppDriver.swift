@@ -213,7 +213,7 @@ enum Fixture {
 
     static let demoDirectory = DemoFeed.directory
 
-    static let demoFeed = DemoFeed.directory.flatMap { try? DirectoryFeed(directory: $0) }
+    static let demoFeed = DemoFeed.directory.flatMap { try? FeedFolder(directory: $0) }
 
     static let demo = demoFeed?.loadAll() ?? FeedLoad(stories: [], warnings: [FeedWarning("demo feed missing")])
 

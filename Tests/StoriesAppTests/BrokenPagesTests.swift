@@ -33,7 +33,7 @@ import Testing
     @Test func theGoodStoryAfterTwentyFourBrokenOnesShows() throws {
         let folder = try Self.folder(broken: 24, good: 1)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let driver = AppDriver(source: try DirectoryFeed(directory: folder))
+        let driver = AppDriver(source: try FeedFolder(directory: folder))
         driver.finishWork()
         #expect(driver.state.feed.store.count == 1)
         #expect(driver.state.feed.store.summaries.first?.author.name == "Good 24")
@@ -100,7 +100,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = (0..<10).map { "\"s\($0)\"" }.joined(separator: ",") + ",\"typo\""
         try Data(#"{"version":1,"title":"Typo","stories":[\#(list)]}"#.utf8).write(to: folder.appendingPathComponent("feed.json"))
-        let driver = AppDriver(source: try DirectoryFeed(directory: folder))
+        let driver = AppDriver(source: try FeedFolder(directory: folder))
         driver.finishWork()
         driver.press(.key(.end))
         driver.wait(120)

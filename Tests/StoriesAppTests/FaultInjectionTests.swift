@@ -44,7 +44,7 @@ import Testing
             }
             isUp = true
         }
-        func source(cache: URL) throws -> any FeedSource { try DirectoryFeed(directory: root) }
+        func source(cache: URL) throws -> any FeedSource { try FeedFolder(directory: root) }
     }
 
     /// `stories serve` of the demo feed, on a port kept across restarts.

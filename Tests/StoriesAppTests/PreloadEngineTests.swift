@@ -16,7 +16,7 @@ import Testing
         var profile = NetworkProfile.local
         profile.name = "test"
         profile.latency = latency
-        let client = FeedClient(source: try DirectoryFeed(directory: directory), profile: profile)
+        let client = FeedClient(source: try FeedFolder(directory: directory), profile: profile)
         let scheduler = VirtualScheduler(start: Moment(uptime: 0, date: Date(timeIntervalSince1970: 1_795_240_800)))
         let engine = AppEngine(services: VirtualServices(client: client, scheduler: scheduler), scheduler: scheduler,
                                width: 100, height: 30, reduceMotion: true, preload: policy)

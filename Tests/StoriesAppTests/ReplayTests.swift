@@ -13,7 +13,7 @@ import Testing
 @Suite struct ReplayTests {
     func demoClient(_ profile: NetworkProfile = .local) throws -> FeedClient {
         let directory = try #require(DemoFeed.directory)
-        return FeedClient(source: try DirectoryFeed(directory: directory), profile: profile)
+        return FeedClient(source: try FeedFolder(directory: directory), profile: profile)
     }
 
     /// A QA session: open Mika, tap on, hold, swipe to the next story by dragging, tap back

@@ -26,7 +26,7 @@ import Testing
     @Test func aStoryCalledOffIsNeverDeliveredAndTheCountComesBack() throws {
         let directory = try #require(DemoFeed.directory)
         let scheduler = VirtualScheduler(start: Moment(uptime: 0, date: Date(timeIntervalSince1970: 0)))
-        let services = VirtualServices(client: FeedClient(source: try DirectoryFeed(directory: directory), profile: .wifi),
+        let services = VirtualServices(client: FeedClient(source: try FeedFolder(directory: directory), profile: .wifi),
                                        scheduler: scheduler)
         var delivered = 0
         let request = services.loadStory("ayla") { _ in delivered += 1 }

@@ -17,7 +17,7 @@ import Testing
             let dir = root.appendingPathComponent(name)
             try fm.createDirectory(at: dir, withIntermediateDirectories: true)
             for (file, taken) in photos {
-                try FolderFeedTests().photo(taken: taken).write(to: dir.appendingPathComponent(file))
+                try PhotoFolderTests().photo(taken: taken).write(to: dir.appendingPathComponent(file))
                 try fm.setAttributes([.modificationDate: changed], ofItemAtPath: dir.appendingPathComponent(file).path)
             }
             try fm.setAttributes([.modificationDate: changed], ofItemAtPath: dir.path)
@@ -27,7 +27,7 @@ import Testing
         try folder("Walk", photos: [("a.jpg", "2026:10:20 09:00:00")], changed: Date(timeIntervalSince1970: 1_792_000_000))
         // No capture time at all: its files' time counts (September 2026).
         try folder("Scans", photos: [("s.jpg", nil)], changed: Date(timeIntervalSince1970: 1_789_000_000))
-        let feed = try FolderFeed(directory: root, timeZone: utc, now: today)
+        let feed = try PhotoFolder(directory: root, timeZone: utc, now: today)
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.map(\.author.name) == ["Walk", "Scans", "Trip 2024"])
         #expect(page.stories.last?.latest == Date(timeIntervalSince1970: 1_720_548_000), "the newest photo's capture time (9 July 2024, 18:00)")
@@ -35,15 +35,15 @@ import Testing
 
     @Test func namesBeyondASCIIKeepTheirLettersInTheirIDs() {
         var used = Set<StoryID>()
-        let summer = FolderFeed.storyID(for: "Été 2025 🌞", used: &used)
+        let summer = PhotoFolder.storyID(for: "Été 2025 🌞", used: &used)
         #expect(summer.hasPrefix("Ete-2025-") && summer.count == "Ete-2025-".count + 8, "\(summer)")
-        #expect(FolderFeed.storyID(for: "Лето", used: &used).hasPrefix("Leto-"))
-        #expect(FolderFeed.storyID(for: "Crème brûlée!!", used: &used).hasPrefix("Creme-brulee-"))
+        #expect(PhotoFolder.storyID(for: "Лето", used: &used).hasPrefix("Leto-"))
+        #expect(PhotoFolder.storyID(for: "Crème brûlée!!", used: &used).hasPrefix("Creme-brulee-"))
         // ASCII names keep the ids they always had (the seen state follows them).
-        #expect(FolderFeed.storyID(for: "Hiking trip", used: &used) == "Hiking-trip-" + String(SeenStore.hash("Hiking trip").prefix(8)))
-        #expect(FolderFeed.storyID(for: "Été 2025 🌞", used: &used) != summer, "a second folder of the same name is told apart")
+        #expect(PhotoFolder.storyID(for: "Hiking trip", used: &used) == "Hiking-trip-" + String(SeenStore.hash("Hiking trip").prefix(8)))
+        #expect(PhotoFolder.storyID(for: "Été 2025 🌞", used: &used) != summer, "a second folder of the same name is told apart")
         var again = Set<StoryID>()
-        #expect(FolderFeed.storyID(for: "Été 2025 🌞", used: &again) == summer, "stable from run to run")
+        #expect(PhotoFolder.storyID(for: "Été 2025 🌞", used: &again) == summer, "stable from run to run")
         #expect(used.allSatisfy(StoryIDRule.isValid))
     }
 

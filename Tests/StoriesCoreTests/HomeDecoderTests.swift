@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func theDemoHomeShowsEveryStyleAndEveryActionWithNoProblems() throws {
-        let feed = try DirectoryFeed(directory: try #require(DemoFeed.directory))
+        let feed = try FeedFolder(directory: try #require(DemoFeed.directory))
         let load = try feed.home()
         #expect(load.warnings.isEmpty, "\(load.warnings)")
         #expect(Set(load.layout.sections.map(\.style)) == Set(SectionStyle.allCases))
@@ -175,7 +175,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"{"version":1,"stories":[]}"#.utf8).write(to: folder.appendingPathComponent("feed.json"))
-        #expect(try DirectoryFeed(directory: folder).home().layout == .empty)
+        #expect(try FeedFolder(directory: folder).home().layout == .empty)
     }
 
     @Test func formattedTextIsCutToAWidthAcrossSpans() {

@@ -44,7 +44,7 @@ import Testing
         try Data(#"{"version":1,"id":"a","author":{"name":"A"},"items":[]}"#.utf8).write(to: outside)
         defer { try? FileManager.default.removeItem(at: outside) }
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("stories/a.json").path, withDestinationPath: outside.path)
-        let feed = try DirectoryFeed(directory: folder)
+        let feed = try FeedFolder(directory: folder)
         #expect(throws: FeedError(file: folder.appendingPathComponent("stories/a.json").path, reason: "is a symbolic link, which is not followed")) {
             try feed.story(id: "a")
         }

@@ -107,8 +107,8 @@ import Testing
         let cacheRoot = FileManager.default.temporaryDirectory.appendingPathComponent("gif-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cacheRoot) }
         for pass in 0..<2 { // the second start reads what the cache kept
-            let cache = FolderCache(feed: root, root: cacheRoot)
-            let feed = try FolderFeed(directory: root, cache: cache)
+            let cache = PhotoFolderCache(feed: root, root: cacheRoot)
+            let feed = try PhotoFolder(directory: root, cache: cache)
             let page = try feed.page(after: nil, limit: 10)
             let id = try #require(page.stories.first?.id)
             let items = try feed.story(id: id).story.items

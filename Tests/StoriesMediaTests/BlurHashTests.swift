@@ -41,7 +41,7 @@ import Testing
 
     @Test func everyDemoPhotoCarriesAHashThatDecodes() throws {
         let directory = try #require(DemoFeed.directory)
-        let load = try DirectoryFeed(directory: directory).loadAll()
+        let load = try FeedFolder(directory: directory).loadAll()
         var checked = 0
         for story in load.stories {
             for item in story.items {
@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-/// The hash a folder feed works out for any photo it finds, whatever its shape.
+/// The hash a photo folder works out for any photo it finds, whatever its shape.
 @Suite struct BlurHashOfMediaTests {
     @Test func aPhotoOfAnyShapeGivesAHashWithoutAHugeCanvas() throws {
         // A strip 1 pixel wide and 200 000 high (a few KB of PNG): once asked for a

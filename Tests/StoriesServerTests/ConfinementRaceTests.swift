@@ -42,7 +42,7 @@ import Testing
         let served = base.appendingPathComponent("served"), outside = base.appendingPathComponent("outside")
         for (folder, byte) in [(served, UInt8(ascii: "i")), (outside, UInt8(ascii: "X"))] {
             try fm.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
-            // A JPEG's first bytes (so the folder feed takes it as a photo), then the folder's byte.
+            // A JPEG's first bytes (so the photo folder takes it as a photo), then the folder's byte.
             var photo = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Self.content(byte, count: Self.photoBytes - 4)
             photo[photo.count - 1] = byte
             try photo.write(to: folder.appendingPathComponent("media/photo.jpg"))

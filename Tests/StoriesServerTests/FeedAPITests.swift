@@ -32,7 +32,7 @@ import StoriesTestSupport
             #expect(stories.allSatisfy { ($0["itemIDs"] as? [String])?.isEmpty == false && ($0["author"] as? [String: Any])?["name"] is String })
             cursor = page["nextCursor"] as? String
         } while cursor != nil
-        #expect(ids == (try DirectoryFeed(directory: try #require(DemoFeed.directory))).index.storyIDs, "every story once, in the feed's order")
+        #expect(ids == (try FeedFolder(directory: try #require(DemoFeed.directory))).index.storyIDs, "every story once, in the feed's order")
     }
 
     @Test func theSameDocumentHasTheSameTagAndA304CarriesNoBody() throws {
@@ -286,7 +286,7 @@ import StoriesTestSupport
         #expect(api.respond(APIRequest(path: "/v1/stories/a")).status == 500)
     }
 
-    /// `stories serve ~/Pictures`: a folder without feed.json is served as the folder feed
+    /// `stories serve ~/Pictures`: a folder without feed.json is served as the photo folder
     /// the viewer would make of it, its stories as documents the app reads, its files by path.
     @Test func aFolderOfPhotosIsServedAsItsFolderFeed() throws {
         let media = try #require(DemoFeed.directory).appendingPathComponent("media")
@@ -342,7 +342,7 @@ import StoriesTestSupport
         let photos = root.appendingPathComponent("Photos")
         try FileManager.default.createDirectory(at: photos.appendingPathComponent("Cats"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: media.appendingPathComponent("chelsea.jpg"), to: photos.appendingPathComponent("Cats/chelsea.jpg"))
-        let cache = FolderCache(feed: photos, root: root.appendingPathComponent("cache"), writeDelay: .milliseconds(1))
+        let cache = PhotoFolderCache(feed: photos, root: root.appendingPathComponent("cache"), writeDelay: .milliseconds(1))
         let folderAPI = try FeedAPI(directory: photos, recheckAfter: 0, folderCache: cache)
         func ids() throws -> [String] {
             let page = try #require(try JSONSerialization.jsonObject(with: folderAPI.respond(APIRequest(path: "/v1/feed")).body) as? [String: Any])
@@ -360,7 +360,7 @@ import StoriesTestSupport
         cache.flush()
         try Data("{".utf8).write(to: cache.file(for: ""))
         let fresh = try FeedAPI(directory: photos, recheckAfter: 0,
-                                folderCache: FolderCache(feed: photos, root: root.appendingPathComponent("cache")))
+                                folderCache: PhotoFolderCache(feed: photos, root: root.appendingPathComponent("cache")))
         let body = String(decoding: fresh.respond(APIRequest(path: "/v1/feed")).body, as: UTF8.self)
         #expect(body.contains("a damaged cache file on the server was set aside") && !body.contains(root.path), "\(body)")
     }

@@ -43,7 +43,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
                 return (try feed.page(after: nil, limit: 10), try feed.story(id: "mika"), try feed.media(at: "media/chelsea.jpg", maxBytes: 1 << 20))
             }
             #expect(page.title == "Demo stories", "the first page brings the title")
-            let local = try DirectoryFeed(directory: demo)
+            let local = try FeedFolder(directory: demo)
             #expect(page.stories == (try local.page(after: nil, limit: 10)).stories, "the same summaries as the folder")
             #expect(page.nextCursor == "10")
             #expect(story.story == (try local.story(id: "mika")).story)

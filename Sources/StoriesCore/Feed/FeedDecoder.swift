@@ -113,7 +113,7 @@ public enum FeedDecoder {
         return id
     }
 
-    /// An item id: 1 to 1024 bytes (a folder feed's are file names), nothing unprintable.
+    /// An item id: 1 to 1024 bytes (a photo folder's are file names), nothing unprintable.
     /// The same rule in a page's `itemIDs` and a story's items, so the two always match.
     static func itemID(_ field: JSONField) throws(FeedError) -> ItemID {
         let id = try field.nonEmptyString()

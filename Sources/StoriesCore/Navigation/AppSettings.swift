@@ -48,7 +48,7 @@ public struct AppSettings: Equatable, Sendable {
     public var volume: Int?
     /// Where the terminal's cursor is (`CursorMode`); nil: auto.
     public var cursor: CursorMode?
-    /// The linear screen-reader mode instead of the full screen; nil: off.
+    /// The screen-reader mode instead of the full screen; nil: off.
     public var screenReader: Bool?
     /// Which way the layout reads (`LayoutDirection`); nil: auto.
     public var direction: LayoutDirection?

@@ -168,7 +168,7 @@ extension BlurHash {
     }
 
     /// `ofMedia` for a file in a folder, opened the one safe way; nil when it cannot be read
-    /// or decoded (a folder feed then shows no placeholder for it).
+    /// or decoded (a photo folder then shows no placeholder for it).
     public static func ofFile(atPath path: String, limits: MediaLimits = .standard) -> String? {
         try? ofFile(path, limits: limits)
     }
@@ -193,10 +193,10 @@ extension BlurHash {
     }
 }
 
-extension FolderCache {
-    /// The cache of a folder feed where the app keeps it (`$XDG_CACHE_HOME/stories/folders/`),
+extension PhotoFolderCache {
+    /// The cache of a photo folder where the app keeps it (`$XDG_CACHE_HOME/stories/folders/`),
     /// working out BlurHashes with the app's decoders; nil when there is no cache folder.
-    public static func standard(for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> FolderCache? {
-        standardRoot(environment: environment).map { FolderCache(feed: folder, root: $0, previewer: { try? BlurHash.ofFile($0) }) }
+    public static func standard(for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> PhotoFolderCache? {
+        standardRoot(environment: environment).map { PhotoFolderCache(feed: folder, root: $0, previewer: { try? BlurHash.ofFile($0) }) }
     }
 }

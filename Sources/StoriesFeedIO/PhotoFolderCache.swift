@@ -2,7 +2,7 @@ import StoriesCore
 import Dispatch
 import Foundation
 
-/// What a folder feed learnt about its files, kept under `$XDG_CACHE_HOME/stories/folders/`
+/// What a photo folder learnt about its files, kept under `$XDG_CACHE_HOME/stories/folders/`
 /// (never in the user's folder): capture time and caption from the headers, and the
 /// BlurHash worked out in the background the first time a photo or video is seen.
 /// One small JSON file per story folder, read when that story is first needed; an entry
@@ -10,7 +10,7 @@ import Foundation
 ///
 /// A cache file that cannot be read is set aside (`….corrupt`) with a line on the
 /// feed-problems line and built again. Writes are batched on a utility queue and atomic.
-public final class FolderCache: @unchecked Sendable {
+public final class PhotoFolderCache: @unchecked Sendable {
     // @unchecked Sendable: `folders`, `dirty`, `writeScheduled`, `warnings`, `pendingPreviews`
     // and `closing` are touched only
     // under `lock`; everything else is immutable.
@@ -58,8 +58,8 @@ public final class FolderCache: @unchecked Sendable {
     /// The largest cache file read: a folder's most entries (20 000) with the longest
     /// captions (2 000 bytes) fit, so nothing this cache writes is refused when read back.
     static let maxFileBytes = 64 << 20
-    /// The most entries kept for one folder (a folder lists at most `FolderFeed.maxEntries`).
-    static let maxEntries = FolderFeed.maxEntries
+    /// The most entries kept for one folder (a folder lists at most `PhotoFolder.maxEntries`).
+    static let maxEntries = PhotoFolder.maxEntries
 
     public init(feed: URL, root: URL, previewer: Previewer? = nil, writeDelay: DispatchTimeInterval = .milliseconds(300)) {
         self.feed = feed.standardizedFileURL.path
@@ -213,7 +213,7 @@ public final class FolderCache: @unchecked Sendable {
         var result = entry
         if let captured = entry.captured, !(captured.isFinite && abs(captured) < 1e11) { result.captured = nil }
         result.caption = entry.caption.map { SafeText.line($0, maxColumns: PhotoMetadata.maxCaptionBytes / 2) }
-        if let day = entry.day, FolderFeed.dayParts(day) == nil { result.day = nil }
+        if let day = entry.day, PhotoFolder.dayParts(day) == nil { result.day = nil }
         if let hash = entry.blurhash, !(6...120).contains(hash.utf8.count) || !hash.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) {
             result.blurhash = nil
         }

@@ -9,7 +9,7 @@ import StoriesTerminal
 /// a thread of their own and taken on the main queue; every line said is written at once
 /// (a speech synthesiser reading the pipe speaks it as it comes).
 @MainActor
-enum LinearSession {
+enum ScreenReaderSession {
     /// `remote`: the server's seen state, when the feed is a server's (nil: this machine's only).
     static func run(client: FeedClient, store: SeenStore, remote: (any SeenRemote)?, options: ScreenReaderRun.Options, onQuit: (() -> Void)?) -> Never {
         let run = ScreenReaderRun(client: client, options: options) { line in

@@ -4,10 +4,10 @@ import StoriesAssets
 import Testing
 @testable import StoriesCore
 
-@Suite struct DirectoryFeedTests {
+@Suite struct FeedFolderTests {
     @Test func aMissingFolderIsOneClearError() {
         #expect(throws: FeedError(file: "/nonexistent/feed", reason: "no such file or folder")) {
-            try DirectoryFeed(directory: URL(fileURLWithPath: "/nonexistent/feed"))
+            try FeedFolder(directory: URL(fileURLWithPath: "/nonexistent/feed"))
         }
     }
 
@@ -15,7 +15,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stories-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         #expect(throws: FeedError(file: dir.appendingPathComponent("feed.json").path, reason: "no such file")) {
-            try DirectoryFeed(directory: dir)
+            try FeedFolder(directory: dir)
         }
     }
 
@@ -27,7 +27,7 @@ import Testing
                 "broken": #"{"id":"broken","author":{"name":"B"},"items":[{"id":"x","type":"text"}]}"#,
                 "also-good": TemporaryFeed.story("also-good", name: "Also Good"),
             ])
-        let load = try DirectoryFeed(directory: feed.directory).loadAll()
+        let load = try FeedFolder(directory: feed.directory).loadAll()
         #expect(load.stories.map(\.id) == ["good", "also-good"])
         #expect(load.warnings.count == 2)
         #expect(load.warnings[0].message.hasPrefix("skipped story 'broken': "))
@@ -43,7 +43,7 @@ import Testing
 
     init() throws {
         directory = try #require(DemoFeed.directory)
-        load = try DirectoryFeed(directory: directory).loadAll()
+        load = try FeedFolder(directory: directory).loadAll()
     }
 
     @Test func loadsCleanlyWithAtLeastTenStoriesOfTwoToSixItems() {
@@ -102,9 +102,9 @@ import Testing
     }
 }
 
-@Suite struct DirectoryFeedPagingTests {
+@Suite struct FeedFolderPagingTests {
     @Test func theDemoFeedComesInPagesOfTenAndItsItemsSeparately() throws {
-        let feed = try DirectoryFeed(directory: try #require(DemoFeed.directory))
+        let feed = try FeedFolder(directory: try #require(DemoFeed.directory))
         let first = try feed.page(after: nil, limit: 10)
         #expect(first.stories.count == 10)
         #expect(first.nextCursor == "10")
@@ -120,14 +120,14 @@ import Testing
         let feed = try TemporaryFeed(
             index: #"{"version":1,"stories":["a","broken","c"]}"#,
             stories: ["a": TemporaryFeed.story("a"), "broken": "{", "c": TemporaryFeed.story("c")])
-        let page = try DirectoryFeed(directory: feed.directory).page(after: nil, limit: 10)
+        let page = try FeedFolder(directory: feed.directory).page(after: nil, limit: 10)
         #expect(page.stories.map(\.id) == ["a", "c"])
         #expect(page.warnings.count == 1 && page.warnings[0].message.hasPrefix("skipped story 'broken'"))
     }
 
     @Test func mediaBytesAreReadWithTheLimitCheckedFirst() throws {
         let directory = try #require(DemoFeed.directory)
-        let feed = try DirectoryFeed(directory: directory)
+        let feed = try FeedFolder(directory: directory)
         let bytes = try #require(try feed.media(at: "media/chelsea.jpg", maxBytes: 20 << 20))
         #expect(bytes.starts(with: [0xFF, 0xD8]))
         #expect(throws: FeedError.self) { try feed.media(at: "media/chelsea.jpg", maxBytes: 1000) }

@@ -1,7 +1,7 @@
 import StoriesCore
 import Foundation
 
-extension FolderFeed {
+extension PhotoFolder {
     // MARK: - Listing
 
     struct FileEntry {
@@ -104,7 +104,7 @@ extension FolderFeed {
             case S_IFREG where isPhoto && (name as NSString).deletingPathExtension.lowercased() == "avatar" && !relative.isEmpty:
                 listing.avatar = name
             case S_IFREG where isVideo || isPhoto:
-                listing.files.append(FileEntry(name: name, modified: modified, modifiedNanoseconds: FolderCache.nanoseconds(info.st_mtim),
+                listing.files.append(FileEntry(name: name, modified: modified, modifiedNanoseconds: PhotoFolderCache.nanoseconds(info.st_mtim),
                                                size: Int(max(0, info.st_size)), isVideo: isVideo))
             case S_IFREG where ending == "txt":
                 listing.sidecars.insert(name)
@@ -153,7 +153,7 @@ extension FolderFeed {
 
     /// What a file's header says (capture time, caption), from the cache while the file is
     /// unchanged, else read (a photo's EXIF, a video's movie header) and kept.
-    static func metadata(of file: FileEntry, folder: String, in open: OpenFolder, cache: FolderCache?, timeZone: TimeZone) -> PhotoMetadata {
+    static func metadata(of file: FileEntry, folder: String, in open: OpenFolder, cache: PhotoFolderCache?, timeZone: TimeZone) -> PhotoMetadata {
         if let known = cache?.entry(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds), known.read == true,
            known.animated != nil || ending(of: file.name) != "gif" {
             return PhotoMetadata(captured: known.captured.map { Date(timeIntervalSince1970: $0) }, caption: known.caption, day: known.day,

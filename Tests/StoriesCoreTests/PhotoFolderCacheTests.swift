@@ -3,9 +3,9 @@ import Foundation
 import Testing
 @testable import StoriesCore
 
-/// What a folder feed keeps under the cache folder: used while a file is unchanged, read
+/// What a photo folder keeps under the cache folder: used while a file is unchanged, read
 /// again once it changes, set aside when it is damaged, bounded when it is hostile.
-@Suite struct FolderCacheTests {
+@Suite struct PhotoFolderCacheTests {
     let utc = TimeZone(identifier: "UTC") ?? .current
 
     /// A folder with one story ("Trip": two photos with EXIF captions) and its own cache root.
@@ -31,17 +31,17 @@ import Testing
         var all: [String] { lock.withLock { paths } }
     }
 
-    func cache(_ folder: URL, _ root: URL, calls: Calls? = nil, hash: String? = "LEHV6nWB2yk8pyo0adR*.7kCMdnj") -> FolderCache {
-        FolderCache(feed: folder, root: root, previewer: { file in
+    func cache(_ folder: URL, _ root: URL, calls: Calls? = nil, hash: String? = "LEHV6nWB2yk8pyo0adR*.7kCMdnj") -> PhotoFolderCache {
+        PhotoFolderCache(feed: folder, root: root, previewer: { file in
             calls?.add("\(file.identity.inode)")
             return hash
         }, writeDelay: .milliseconds(1))
     }
 
     /// A cache that has seen "Trip" once, its previews done and its file written.
-    func filledCache(_ folder: URL, _ root: URL) throws -> FolderCache {
+    func filledCache(_ folder: URL, _ root: URL) throws -> PhotoFolderCache {
         let filled = cache(folder, root)
-        _ = try FolderFeed(directory: folder, timeZone: utc, cache: filled).story(id: "Trip")
+        _ = try PhotoFolder(directory: folder, timeZone: utc, cache: filled).story(id: "Trip")
         filled.waitForPreviews()
         filled.flush()
         return filled
@@ -62,7 +62,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let first = cache(folder, cacheRoot)
         let before = try everything(in: folder)
-        let story = try FolderFeed(directory: folder, timeZone: utc, cache: first).story(id: "Trip").story
+        let story = try PhotoFolder(directory: folder, timeZone: utc, cache: first).story(id: "Trip").story
         #expect(story.items.map(\.caption) == ["Morning AAA", "Noon"])
         first.waitForPreviews()
         first.flush()
@@ -73,13 +73,13 @@ import Testing
         // Same size, same time, other words: a second run takes the kept caption (no read).
         let a = folder.appendingPathComponent("Trip/a.jpg")
         try replaceKeepingTime(a, with: photo("2024:06:02 09:00:00", caption: "Morning BBB"))
-        let second = try FolderFeed(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
+        let second = try PhotoFolder(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
         #expect(second.items.first?.caption == "Morning AAA", "a hit reads nothing")
 
         // A real change moves the time: the entry is stale and the header is read again.
         try photo("2024:06:02 11:00:00", caption: "Evening").write(to: a)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_800_000_000)], ofItemAtPath: a.path)
-        let third = try FolderFeed(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
+        let third = try PhotoFolder(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
         #expect(third.items.map(\.caption) == ["Noon", "Evening"], "read again, and in its new place by capture time")
     }
 
@@ -88,7 +88,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let calls = Calls()
         let kept = cache(folder, cacheRoot, calls: calls)
-        let feed = try FolderFeed(directory: folder, timeZone: utc, cache: kept)
+        let feed = try PhotoFolder(directory: folder, timeZone: utc, cache: kept)
         let first = try feed.story(id: "Trip").story
         #expect(first.items.allSatisfy { $0.content.media?.blurhash == nil }, "the first load does not wait for them")
         kept.waitForPreviews()
@@ -103,7 +103,7 @@ import Testing
         // The next run has them from disk, without working anything out.
         let again = Calls()
         let next = cache(folder, cacheRoot, calls: again)
-        let story = try FolderFeed(directory: folder, timeZone: utc, cache: next).story(id: "Trip").story
+        let story = try PhotoFolder(directory: folder, timeZone: utc, cache: next).story(id: "Trip").story
         next.waitForPreviews()
         #expect(story.items.allSatisfy { $0.content.media?.blurhash != nil } && again.all.isEmpty)
     }
@@ -113,7 +113,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let calls = Calls()
         let kept = cache(folder, cacheRoot, calls: calls, hash: nil)
-        let feed = try FolderFeed(directory: folder, timeZone: utc, cache: kept)
+        let feed = try PhotoFolder(directory: folder, timeZone: utc, cache: kept)
         _ = try feed.story(id: "Trip")
         kept.waitForPreviews()
         _ = try feed.story(id: "Trip")
@@ -130,7 +130,7 @@ import Testing
         let file = cache.file(for: "Trip")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: file.path, contents: Data("{".utf8)))
-        #expect(truncate(file.path, off_t(FolderCache.maxFileBytes + 1)) == 0)
+        #expect(truncate(file.path, off_t(PhotoFolderCache.maxFileBytes + 1)) == 0)
         #expect(cache.entry(folder: "Trip", name: "a.jpg", size: 1, modified: 1) == nil)
         let said = cache.takeWarnings().map(\.message)
         #expect(said.count == 1 && said[0].contains("more than the 64 MB allowed here") && said[0].contains("set aside"), "\(said)")
@@ -145,7 +145,7 @@ import Testing
         for damage in [Data("{\"version\":1,\"feed\":".utf8), Data([0xFF, 0xFE, 0x00]), Data("{\"version\":2,\"feed\":\"x\",\"folder\":\"Trip\",\"files\":{}}".utf8)] {
             try damage.write(to: file)
             let second = cache(folder, cacheRoot)
-            let load = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
+            let load = try PhotoFolder(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
             #expect(load.story.items.map(\.caption) == ["Morning AAA", "Noon"], "the folder is read as if there were no cache")
             let warning = load.warnings.first { $0.message.contains("folder cache") }
             #expect(warning?.message.contains("set aside as") == true, "\(load.warnings)")
@@ -157,7 +157,7 @@ import Testing
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/etc/passwd")
         let linked = cache(folder, cacheRoot)
-        let load = try FolderFeed(directory: folder, timeZone: utc, cache: linked).story(id: "Trip")
+        let load = try PhotoFolder(directory: folder, timeZone: utc, cache: linked).story(id: "Trip")
         #expect(load.warnings.contains { $0.message.contains("symbolic link") })
     }
 
@@ -168,7 +168,7 @@ import Testing
         let a = folder.appendingPathComponent("Trip/a.jpg")
         var info = stat()
         #expect(lstat(a.path, &info) == 0)
-        let entry: [String: Any] = ["size": Int(info.st_size), "modified": FolderCache.nanoseconds(info.st_mtim), "read": true,
+        let entry: [String: Any] = ["size": Int(info.st_size), "modified": PhotoFolderCache.nanoseconds(info.st_mtim), "read": true,
                                     "captured": 1e300, "caption": "\u{1B}]52;c;aGk=\u{07}" + String(repeating: "x", count: 50_000),
                                     "blurhash": "\u{1B}[2J not a hash"]
         let document: [String: Any] = ["version": 1, "feed": folder.standardizedFileURL.path, "folder": "Trip",
@@ -176,7 +176,7 @@ import Testing
         try FileManager.default.createDirectory(at: probe.directory, withIntermediateDirectories: true)
         try JSONSerialization.data(withJSONObject: document).write(to: probe.file(for: "Trip"))
         let hostile = cache(folder, cacheRoot)
-        let story = try FolderFeed(directory: folder, timeZone: utc, cache: hostile).story(id: "Trip").story
+        let story = try PhotoFolder(directory: folder, timeZone: utc, cache: hostile).story(id: "Trip").story
         hostile.flush() // its own write of what it read again, before the next document goes there
         let item = try #require(story.items.first { $0.id == "a.jpg" })
         #expect(item.caption.map { !$0.contains("\u{1B}") && $0.utf8.count <= 2000 } == true)
@@ -186,10 +186,10 @@ import Testing
 
         // Another folder's document under this name (a hash collision) is not used.
         let other: [String: Any] = ["version": 1, "feed": "/somewhere/else", "folder": "Trip",
-                                    "files": ["a.jpg": ["size": Int(info.st_size), "modified": FolderCache.nanoseconds(info.st_mtim),
+                                    "files": ["a.jpg": ["size": Int(info.st_size), "modified": PhotoFolderCache.nanoseconds(info.st_mtim),
                                                         "read": true, "caption": "Not mine"]]]
         try JSONSerialization.data(withJSONObject: other).write(to: probe.file(for: "Trip"))
-        let fresh = try FolderFeed(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
+        let fresh = try PhotoFolder(directory: folder, timeZone: utc, cache: cache(folder, cacheRoot)).story(id: "Trip").story
         #expect(fresh.items.first { $0.id == "a.jpg" }?.caption == "Morning AAA")
     }
 
@@ -208,15 +208,15 @@ import Testing
         _ = try filledCache(folder, cacheRoot)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Trip/b.jpg"))
         let second = cache(folder, cacheRoot)
-        _ = try FolderFeed(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
+        _ = try PhotoFolder(directory: folder, timeZone: utc, cache: second).story(id: "Trip")
         second.flush()
         let document = try JSONValue.parse(Data(contentsOf: second.file(for: "Trip")), file: "cache")
         #expect(document["files"]?.objectValue?.keys.sorted() == ["a.jpg"])
     }
 
     @Test func theCacheFolderFollowsXDG() {
-        #expect(FolderCache.standardRoot(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])?.path == "/c/stories")
-        #expect(FolderCache.standardRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])?.path == "/h/.cache/stories")
-        #expect(FolderCache.standardRoot(environment: [:]) == nil)
+        #expect(PhotoFolderCache.standardRoot(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])?.path == "/c/stories")
+        #expect(PhotoFolderCache.standardRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])?.path == "/h/.cache/stories")
+        #expect(PhotoFolderCache.standardRoot(environment: [:]) == nil)
     }
 }

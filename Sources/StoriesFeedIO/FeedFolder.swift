@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Every file is read from the folder's own descriptor (`OpenFolder`): no link anywhere in a
 /// path inside it is followed, and a folder swapped for a link after the start leads nowhere.
-public struct DirectoryFeed: FeedSource {
+public struct FeedFolder: FeedSource {
     public let directory: URL
     public let index: FeedIndex
     /// The folder, held open.

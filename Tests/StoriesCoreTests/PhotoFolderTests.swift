@@ -4,7 +4,7 @@ import Testing
 @testable import StoriesCore
 
 /// A folder of photos and videos, made by the test, read as a feed.
-@Suite struct FolderFeedTests {
+@Suite struct PhotoFolderTests {
     let utc = TimeZone(identifier: "UTC") ?? .current
     /// "Hiking trip" is no valid id as it is: its id carries a hash of the name.
     let hiking = "Hiking-trip-" + String(SeenStore.hash("Hiking trip").prefix(8))
@@ -55,7 +55,7 @@ import Testing
     @Test func subFoldersAreStoriesAndLooseFilesAreDaysNewestFirst() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let feed = try FolderFeed(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let feed = try PhotoFolder(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(feed.title == "My Photos")
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.map(\.id) == [hiking, "day-2024-05-03", "day-2024-05-01"], "\(page.stories.map(\.id))")
@@ -70,7 +70,7 @@ import Testing
     @Test func aStoryIsInCaptureOrderWithCaptionsFromEXIFOrASidecar() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         let story = try feed.story(id: hiking).story
         #expect(story.items.map(\.id) == ["clip.mp4", "a.jpg", "b.jpg", "c.png"], "capture time, else the file's")
         #expect(story.items.map(\.caption) == [nil, nil, "At the top", "Lunch by the lake"])
@@ -87,7 +87,7 @@ import Testing
     @Test func nothingOutsideTheFolderOrSpecialIsEverRead() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         for location in ["../secret.jpg", "link.jpg", "pipe.jpg", "/etc/passwd", ".hidden.jpg", "Hiking trip/../../secret.jpg"] {
             #expect(throws: FeedError.self, "\(location)") { try feed.media(at: location, maxBytes: 1 << 20) }
         }
@@ -96,64 +96,64 @@ import Testing
 
     @Test func aMissingFolderAFileAndAnEmptyFolderSaySo() throws {
         #expect(throws: FeedError(file: "/nonexistent/photos", reason: "no such file or folder")) {
-            try FolderFeed(directory: URL(fileURLWithPath: "/nonexistent/photos"))
+            try PhotoFolder(directory: URL(fileURLWithPath: "/nonexistent/photos"))
         }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let empty = try FolderFeed(directory: root)
+        let empty = try PhotoFolder(directory: root)
         let page = try empty.page(after: nil, limit: 10)
         #expect(page.stories.isEmpty && page.warnings.contains { $0.message.contains("no photos or videos here") })
         let file = root.appendingPathComponent("one.jpg")
         try Data([0xFF]).write(to: file)
         #expect(throws: FeedError(file: file.path, reason: "is a file; give a folder of photos and videos (to show one photo: stories print FILE, one video: stories play FILE)")) {
-            try FolderFeed(directory: file)
+            try PhotoFolder(directory: file)
         }
         let loop = root.appendingPathComponent("loop"), dangling = root.appendingPathComponent("dangling")
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: root.appendingPathComponent("nowhere").path)
-        #expect(throws: FeedError(file: loop.path, reason: "a loop of symbolic links")) { try FolderFeed(directory: loop) }
-        #expect(throws: FeedError(file: dangling.path, reason: "a symbolic link to nothing")) { try FolderFeed(directory: dangling) }
+        #expect(throws: FeedError(file: loop.path, reason: "a loop of symbolic links")) { try PhotoFolder(directory: loop) }
+        #expect(throws: FeedError(file: dangling.path, reason: "a symbolic link to nothing")) { try PhotoFolder(directory: dangling) }
     }
 
     @Test func storyIDsAreSafeUniqueAndStable() {
         var used = Set<StoryID>()
-        #expect(FolderFeed.storyID(for: "Cats", used: &used) == "Cats", "a valid id stays as it is")
-        let trip = FolderFeed.storyID(for: "Hiking trip", used: &used)
-        let slash = FolderFeed.storyID(for: "Hiking/trip", used: &used)
+        #expect(PhotoFolder.storyID(for: "Cats", used: &used) == "Cats", "a valid id stays as it is")
+        let trip = PhotoFolder.storyID(for: "Hiking trip", used: &used)
+        let slash = PhotoFolder.storyID(for: "Hiking/trip", used: &used)
         #expect(trip.hasPrefix("Hiking-trip-") && slash.hasPrefix("Hiking-trip-") && trip != slash, "names that read alike stay apart")
-        #expect(FolderFeed.storyID(for: "..", used: &used).hasPrefix("story-"))
-        #expect(FolderFeed.storyID(for: "山", used: &used).hasPrefix("shan-"), "its letters, in Latin")
-        #expect(FolderFeed.storyID(for: "🌞", used: &used).hasPrefix("story-"), "never a leading '-': ids are file names")
-        #expect(FolderFeed.storyID(for: "-rf", used: &used).hasPrefix("rf-"))
+        #expect(PhotoFolder.storyID(for: "..", used: &used).hasPrefix("story-"))
+        #expect(PhotoFolder.storyID(for: "山", used: &used).hasPrefix("shan-"), "its letters, in Latin")
+        #expect(PhotoFolder.storyID(for: "🌞", used: &used).hasPrefix("story-"), "never a leading '-': ids are file names")
+        #expect(PhotoFolder.storyID(for: "-rf", used: &used).hasPrefix("rf-"))
         #expect(used.allSatisfy(StoryIDRule.isValid))
         // The same name has the same id whatever other folders there are (seen state keeps to it).
         var other = Set<StoryID>()
-        for name in ["Hiking-trip", "Hiking_trip", "a", "b"] { _ = FolderFeed.storyID(for: name, used: &other) }
-        #expect(FolderFeed.storyID(for: "Hiking trip", used: &other) == trip)
+        for name in ["Hiking-trip", "Hiking_trip", "a", "b"] { _ = PhotoFolder.storyID(for: name, used: &other) }
+        #expect(PhotoFolder.storyID(for: "Hiking trip", used: &other) == trip)
         // Thousands of names that read alike: each its own id, quickly.
         var many = Set<StoryID>()
-        for n in 0..<20_000 { _ = FolderFeed.storyID(for: String(repeating: "山", count: 3) + String(n), used: &many) }
+        for n in 0..<20_000 { _ = PhotoFolder.storyID(for: String(repeating: "山", count: 3) + String(n), used: &many) }
         #expect(many.count == 20_000)
     }
 
     @Test func dayNamesAreShortAndCarryTheYearOnlyWhenItIsAnother() {
-        #expect(FolderFeed.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) == "2 Jun")
-        #expect(FolderFeed.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000)) == "2 Jun 2024")
-        #expect(FolderFeed.dayName("2024-6-2", timeZone: utc) == "2024-6-2" && FolderFeed.dayParts("2024-13-01") == nil)
+        #expect(PhotoFolder.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) == "2 Jun")
+        #expect(PhotoFolder.dayName("2024-06-02", timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000)) == "2 Jun 2024")
+        #expect(PhotoFolder.dayName("2024-6-2", timeZone: utc) == "2024-6-2" && PhotoFolder.dayParts("2024-13-01") == nil)
         let root = try? makeFolder()
         defer { root.map { try? FileManager.default.removeItem(at: $0.deletingLastPathComponent()) } }
-        let feed = root.flatMap { try? FolderFeed(directory: $0, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) }
+        let feed = root.flatMap { try? PhotoFolder(directory: $0, timeZone: utc, now: Date(timeIntervalSince1970: 1_720_000_000)) }
         #expect((try? feed?.page(after: nil, limit: 10))??.stories.map(\.author.name) == ["Hiking trip", "3 May", "1 May"])
     }
 
     @Test func aSubFoldersPictureIsItsAvatarFileElseItsFirstPhoto() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         #expect(try feed.story(id: hiking).story.author.avatar == "Hiking trip/a.jpg")
         try photo().write(to: root.appendingPathComponent("Hiking trip/Avatar.PNG"))
-        let story = try FolderFeed(directory: root, timeZone: utc).story(id: hiking).story
+        let story = try PhotoFolder(directory: root, timeZone: utc).story(id: hiking).story
         #expect(story.author.avatar == "Hiking trip/Avatar.PNG")
         #expect(!story.items.contains { $0.id == "Avatar.PNG" }, "the picture is not one of the items")
         #expect(try feed.story(id: "day-2024-05-01").story.author.avatar == nil)
@@ -166,7 +166,7 @@ import Testing
         let clip = root.appendingPathComponent("Hiking trip/clip.mp4")
         try Data(VideoMetadataTests.movie(seconds: UInt64(1_717_322_400) + VideoMetadata.quickTimeEpoch)).write(to: clip)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_717_400_000)], ofItemAtPath: clip.path)
-        let story = try FolderFeed(directory: root, timeZone: utc).story(id: hiking).story
+        let story = try PhotoFolder(directory: root, timeZone: utc).story(id: hiking).story
         #expect(story.items.map(\.id) == ["a.jpg", "clip.mp4", "b.jpg", "c.png"], "\(story.items.map(\.id))")
     }
 
@@ -184,7 +184,7 @@ import Testing
             }
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(1_700_000_000 + n))], ofItemAtPath: folder.path)
         }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         let first = try feed.page(after: nil, limit: 4)
         #expect(first.stories.map(\.id) == ["F27", "F24", "F21", "F18"])
         let second = try feed.page(after: first.nextCursor, limit: 4)
@@ -199,7 +199,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for n in 0..<25 { try photo().write(to: root.appendingPathComponent("p\(n).jpg")) }
-        let feed = try FolderFeed(directory: root, timeZone: utc, maxEntries: 10)
+        let feed = try PhotoFolder(directory: root, timeZone: utc, maxEntries: 10)
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.flatMap(\.itemIDs).count == 10)
         #expect(page.warnings.contains { $0.message.contains("25 entries; only the last 10 of its photos and videos, of its folders and of its captions by name are read") },
@@ -208,14 +208,14 @@ import Testing
 
         var warnings: [FeedWarning] = []
         let open = try OpenFolder.open(root.path)
-        #expect(FolderFeed.list(open, relative: "p0.jpg", warnings: &warnings) == nil)
-        #expect(FolderFeed.list(open, relative: "gone", warnings: &warnings) == nil)
+        #expect(PhotoFolder.list(open, relative: "p0.jpg", warnings: &warnings) == nil)
+        #expect(PhotoFolder.list(open, relative: "gone", warnings: &warnings) == nil)
         #expect(warnings.map(\.message) == ["p0.jpg: cannot be read (no longer a folder)", "gone: cannot be read (gone since it was listed)"])
         // A story whose folder went away after the listing: said, not a crash.
         let trip = root.appendingPathComponent("Trip")
         try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
         try photo().write(to: trip.appendingPathComponent("a.jpg"))
-        let withTrip = try FolderFeed(directory: root, timeZone: utc)
+        let withTrip = try PhotoFolder(directory: root, timeZone: utc)
         #expect(try withTrip.page(after: nil, limit: 10).stories.contains { $0.id == "Trip" }, "listed")
         try FileManager.default.removeItem(at: trip)
         #expect(throws: FeedError.self) { try withTrip.story(id: "Trip") }
@@ -230,7 +230,7 @@ import Testing
         // 23:30 in New York on 1 May is 2 May in UTC: the photo belongs to 1 May.
         let late = PhotoMetadataTests.jpeg(littleEndian: true, ifd0: [], exif: [(0x9003, .ascii("2023:05:01 23:30:00")), (0x9011, .ascii("-05:00"))])
         try late.write(to: root.appendingPathComponent("late.jpg"))
-        let feed = try FolderFeed(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let feed = try PhotoFolder(directory: root, timeZone: utc, now: Date(timeIntervalSince1970: 1_800_000_000))
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.map(\.id) == ["day-2023-05-01"] && page.stories.first?.author.name == "1 May 2023")
     }
@@ -242,9 +242,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let bytes = photo()
         for n in 0..<1005 { try bytes.write(to: album.appendingPathComponent(String(format: "IMG_%04d.jpg", n))) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         let page = try feed.page(after: nil, limit: 10)
-        #expect(page.stories.first?.itemIDs.count == FolderFeed.maxItemsPerStory && page.stories.first?.itemIDs.first == "IMG_0005.jpg")
+        #expect(page.stories.first?.itemIDs.count == PhotoFolder.maxItemsPerStory && page.stories.first?.itemIDs.first == "IMG_0005.jpg")
         #expect(page.warnings.contains { $0.message == "Album: 1005 photos and videos; the story shows the last 1000 by name" })
         let story = try feed.story(id: "Album").story
         #expect(Set(story.items.map(\.id)) == Set(page.stories.first?.itemIDs ?? []), "the ring's items are the story's")
@@ -273,10 +273,10 @@ import Testing
             try #require(fd >= 0)
             close(fd)
         }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         let page = try feed.page(after: nil, limit: 10)
         let items = try #require(page.stories.first?.itemIDs)
-        #expect(items.count == FolderFeed.maxItemsPerStory)
+        #expect(items.count == PhotoFolder.maxItemsPerStory)
         #expect(items.sorted() == (99_000..<100_000).map { String(format: "DSC%05d.JPG", $0) }, "the newest thousand by name")
         #expect(page.warnings.contains { $0.message == "Camera: 100000 entries; only the last 20000 of its photos and videos, of its folders and of its captions by name are read" },
                 "\(page.warnings.map(\.message))")
@@ -290,7 +290,7 @@ import Testing
         for name in ["IMG_1.JPG", "a.jpeg", "clip.MOV", "noext", ".hidden", "two.dots.png", "trailing.", "x.tar.gz", "é.WebP",
                      "a.verylongextension", "..", "a.b c"] {
             let expected = (name as NSString).pathExtension.lowercased()
-            let ending = FolderFeed.ending(of: name)
+            let ending = PhotoFolder.ending(of: name)
             #expect(ending == expected || (expected.utf8.count > 8 && ending.isEmpty), "\(name): \(ending) against \(expected)")
         }
     }
@@ -318,7 +318,7 @@ import Testing
         try Data("  Two   spaces\tand a tab \n".utf8).write(to: root.appendingPathComponent("Real/a.txt"))
         defer { try? fm.removeItem(at: root) }
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("Phone").path, withDestinationPath: root.appendingPathComponent("Real").path)
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         let page = try feed.page(after: nil, limit: 10)
         #expect(page.stories.map(\.id) == ["Real"])
         let lines = page.warnings.map(\.message)
@@ -331,7 +331,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-lazy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let feed = try FolderFeed(directory: root, timeZone: utc)
+        let feed = try PhotoFolder(directory: root, timeZone: utc)
         // Made after the feed: the listing is the first page's, not `init`'s.
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Later"), withIntermediateDirectories: true)
         try photo().write(to: root.appendingPathComponent("Later/a.jpg"))
@@ -343,7 +343,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folder-feed-retry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let feed = FolderFeed(root: NamedFolder(try OpenFolder.open(root.path), recheckAfter: 0), directory: root, timeZone: utc)
+        let feed = PhotoFolder(root: NamedFolder(try OpenFolder.open(root.path), recheckAfter: 0), directory: root, timeZone: utc)
         try FileManager.default.removeItem(at: root)
         #expect(throws: FeedError(file: root.path, reason: "cannot be read (removed since it was opened)")) { try feed.page(after: nil, limit: 10) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Back"), withIntermediateDirectories: true)

@@ -11,10 +11,10 @@ import Foundation
 ///
 /// `init` only checks the folder; the first page lists it (names and `lstat`, no file
 /// contents except the headers of the loose files, whose day decides their story); a page
-/// lists its stories' folders; a story's file headers are read when it is loaded. With a `FolderCache`, what the headers said is
+/// lists its stories' folders; a story's file headers are read when it is loaded. With a `PhotoFolderCache`, what the headers said is
 /// kept (so a second start reads no file), and each file's BlurHash is worked
 /// out in the background the first time its story is loaded.
-public struct FolderFeed: FeedSource {
+public struct PhotoFolder: FeedSource {
     public let directory: URL
     /// The folder, held open: every file and folder in it is reached from its descriptor.
     public let named: NamedFolder
@@ -23,7 +23,7 @@ public struct FolderFeed: FeedSource {
     public var root: OpenFolder { named.current() }
     public let title: String
     let timeZone: TimeZone
-    let cache: FolderCache?
+    let cache: PhotoFolderCache?
     let maxEntries: Int
     let now: Date
     /// The listing of the top folder, made once, by the first call that needs it (off the
@@ -105,8 +105,8 @@ public struct FolderFeed: FeedSource {
 
     /// `now` decides which days are "this year" (named without it); `maxEntries` bounds
     /// each folder's listing.
-    public init(directory: URL, timeZone: TimeZone = .current, cache: FolderCache? = nil, now: Date = Date(),
-                maxEntries: Int = FolderFeed.maxEntries) throws(FeedError) {
+    public init(directory: URL, timeZone: TimeZone = .current, cache: PhotoFolderCache? = nil, now: Date = Date(),
+                maxEntries: Int = PhotoFolder.maxEntries) throws(FeedError) {
         // The folder named may itself be a link (~/Pictures often is); what is inside is not followed.
         let open: OpenFolder
         do { open = try OpenFolder.open(directory.standardizedFileURL.path) } catch {
@@ -116,8 +116,8 @@ public struct FolderFeed: FeedSource {
     }
 
     /// Over a folder already open (a server reads the same descriptor for its files).
-    public init(root: NamedFolder, directory: URL, timeZone: TimeZone = .current, cache: FolderCache? = nil, now: Date = Date(),
-                maxEntries: Int = FolderFeed.maxEntries) {
+    public init(root: NamedFolder, directory: URL, timeZone: TimeZone = .current, cache: PhotoFolderCache? = nil, now: Date = Date(),
+                maxEntries: Int = PhotoFolder.maxEntries) {
         named = root
         self.directory = directory.standardizedFileURL
         self.timeZone = timeZone
@@ -141,7 +141,7 @@ public struct FolderFeed: FeedSource {
         }
     }
 
-    static func scan(_ root: OpenFolder, _ directory: URL, timeZone: TimeZone, cache: FolderCache?, now: Date,
+    static func scan(_ root: OpenFolder, _ directory: URL, timeZone: TimeZone, cache: PhotoFolderCache?, now: Date,
                      maxEntries: Int) throws(FeedError) -> Scan {
         var warnings: [FeedWarning] = []
         guard let top = Self.list(root, relative: "", shownAs: directory.path, maxEntries: maxEntries, warnings: &warnings) else {
@@ -202,7 +202,7 @@ public struct FolderFeed: FeedSource {
     /// cache knows, and the headers of the files likeliest to be newest (the last two by
     /// name, as cameras number them, and the two last changed) read when it does not; a
     /// file with no capture time counts by its modification time. nil for an empty folder.
-    static func newestCapture(of listing: Listing, folder: String, cache: FolderCache?, timeZone: TimeZone,
+    static func newestCapture(of listing: Listing, folder: String, cache: PhotoFolderCache?, timeZone: TimeZone,
                               budget: inout Int) -> Date? {
         guard !listing.files.isEmpty, let open = listing.open else { return nil }
         var newest: Date?
@@ -325,7 +325,7 @@ public struct FolderFeed: FeedSource {
         }
     }
 
-    /// Whether `location` is one a folder feed's items or pictures can have: a photo or
+    /// Whether `location` is one a photo folder's items or pictures can have: a photo or
     /// video by its ending, at the top or one folder down, no part hidden (what a server of
     /// a folder sends; everything else in the folder stays there).
     public static func isMediaPath(_ location: String) -> Bool {

@@ -3,7 +3,7 @@ import StoriesCore
 
 /// An entry as the cache file holds it (`{"size":…,"modified":"…",…}`), read and written by
 /// the project's one JSON reader and writer.
-extension FolderCache.Entry {
+extension PhotoFolderCache.Entry {
     /// `modified` is written as a string of digits: nanoseconds since 1970 need 61 bits, more
     /// than a JSON number read as a Double keeps exactly, and the entry is keyed by it.
     var json: JSONValue {
@@ -19,7 +19,7 @@ extension FolderCache.Entry {
     }
 
     /// An entry from the file; nil when `size` or `modified` are not whole numbers (a
-    /// member of another kind is left out; `FolderCache.checked` bounds the values after).
+    /// member of another kind is left out; `PhotoFolderCache.checked` bounds the values after).
     init?(json: JSONValue) {
         guard let size = json["size"]?.numberValue, size.rounded() == size, abs(size) < 1e15 else { return nil }
         let modified: Int64

@@ -3,7 +3,7 @@
 /// keys.conf writes it (`l`, `]`, `Space`, `Enter`, `Esc`, `Right`). Words become the keys
 /// and actions the app already has, so the reducer decides what they do, as it does for
 /// a key.
-public enum LinearInput: Equatable, Sendable {
+public enum ScreenReaderInput: Equatable, Sendable {
     /// Actions for the engine, in order.
     case send([AppAction])
     /// Nothing to do but say this.
@@ -20,7 +20,7 @@ public enum LinearInput: Equatable, Sendable {
     public static let maxWait = 60.0
 
     /// Reads one line. `state` tells `pause` from `play` (each does nothing when it is so already).
-    public static func parse(_ line: String, state: AppState) -> LinearInput {
+    public static func parse(_ line: String, state: AppState) -> ScreenReaderInput {
         let raw = String(line.prefix(400))
         // A line of spaces is the space key (pause / resume), as a press of it would be.
         if !raw.isEmpty, raw.allSatisfy({ $0 == " " }) { return .send([key(.character(" "))]) }
@@ -100,7 +100,7 @@ public enum LinearInput: Equatable, Sendable {
         return .input(input, readAt: 0)
     }
 
-    private static func unknown(_ text: String) -> LinearInput {
+    private static func unknown(_ text: String) -> ScreenReaderInput {
         .say("Unknown command ‘\(SafeText.line(text, maxColumns: 40))’. Type help for the commands.")
     }
 
