@@ -93,8 +93,9 @@ final class MediaRuntime {
         followSound(plan)
     }
 
-    /// Sound for exactly the plan's audible videos, from where each one's clock is; every
-    /// other silent at once (paused, kept for going on) or let go with its player.
+    /// Sound as the plan says: opened for the videos whose sound it opens, heard for its
+    /// audible ones from where each one's clock is; every other silent at once (paused, kept
+    /// for going on) or let go with its player.
     private func followSound(_ plan: PlayerPlan) {
         let planned = Set(plan.videos.map(\.location))
         for (location, sound) in sounds where !planned.contains(location) {
@@ -106,11 +107,8 @@ final class MediaRuntime {
         for video in plan.videos {
             let location = video.location
             guard !soundUnavailable, let output = soundOutput else { continue }
-            // A video with sound that may be heard soon (the one on screen, the one a turn
-            // brings): its sound and the output opened now, so it starts with the picture.
-            let hasSound = players.player(for: location)?.info?.hasAudio == true
             var sound = sounds[location]
-            if sound == nil, video.audible || (hasSound && plan.sound), let data = pictures.cache.videoData(for: location) {
+            if sound == nil, video.soundOpen, let data = pictures.cache.videoData(for: location) {
                 let made = AudioPlayer(data: data, output: output)
                 made.prepare()
                 sounds[location] = made

@@ -63,6 +63,26 @@ import Testing
         #expect(!audible(driver), "left")
     }
 
+    /// The plan, not the runtime, says whose sound is opened ahead: the video on screen's
+    /// while it is silenced (held, under the help) so it goes on with the picture, none
+    /// while sound is off, and the one a turn brings as the cube turns.
+    @Test func thePlanSaysWhoseSoundIsOpenedAhead() {
+        func isOpen(_ driver: AppDriver) -> Bool {
+            driver.engine.state.media.playerPlan.videos.contains { $0.location == Self.life && $0.soundOpen }
+        }
+        let driver = opened()
+        #expect(isOpen(driver) && audible(driver))
+        driver.press(.key(.character("?")))
+        #expect(!audible(driver) && isOpen(driver), "under the help it is silent, its sound still open")
+        driver.press(.key(.escape))
+        driver.press(.key(.character("m")))
+        #expect(!isOpen(driver), "sound off: nothing is opened for it")
+        driver.press(.key(.character("m")))
+        #expect(isOpen(driver))
+        let muted = opened(SoundState(enabled: false))
+        #expect(!isOpen(muted), "a run that plays no sound opens none")
+    }
+
     /// `m`: off and on, said on the notice line, the mark and the hint; the plan follows.
     @Test func mTurnsTheSoundOffAndOn() {
         let driver = opened()

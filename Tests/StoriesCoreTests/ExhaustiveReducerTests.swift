@@ -18,7 +18,7 @@ import Testing
             state.feed.store.paging = .loading(cursor: nil, attempt: 1)
             state.home.request = .loading(attempt: 1)
             state.media.preloadRequest = empty
-            state.media.playerPlan = PlayerPlan(width: 80, height: 24, sound: true) // no video: recorded, nothing asked (sound wanted: the default)
+            state.media.playerPlan = PlayerPlan(width: 80, height: 24) // no video: recorded, nothing asked
         }
         // Once started, a second start changes nothing and asks for nothing.
         h.expect(.start, effects: [])

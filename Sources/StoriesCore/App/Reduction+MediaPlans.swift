@@ -17,14 +17,16 @@ extension Reduction {
         // Heard: the video on screen while its item's clock runs, with no overlay over it.
         let heard = running && state.media.sound.audible && !state.chrome.showsGestures && !state.chrome.showsMetrics
         let videos = state.livePlayers.filter { state.media.status[$0] == .ready }.map { location in
-            PlayerPlan.Video(location: location, playing: location == visible && running,
-                             run: location == visible ? state.media.showCount : nil,
-                             loops: state.media.videos[location]?.loops == true,
-                             audible: location == visible && heard && state.media.videos[location]?.hasAudio == true
-                                && state.media.videos[location]?.failure == nil)
+            // A live video with sound has it opened while sound can be played, heard or not.
+            let hasSound = state.media.videos[location].map { $0.hasAudio && $0.failure == nil } ?? false
+            return PlayerPlan.Video(location: location, playing: location == visible && running,
+                                    run: location == visible ? state.media.showCount : nil,
+                                    loops: state.media.videos[location]?.loops == true,
+                                    audible: location == visible && heard && hasSound,
+                                    soundOpen: hasSound && state.media.sound.audible)
         }
         let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
-                              display: state.display, volume: state.media.sound.volume, sound: state.media.sound.audible)
+                              display: state.display, volume: state.media.sound.volume)
         var clock: MediaFeature.VideoClock?
         if let visible, let viewer = state.viewer, videos.contains(where: { $0.location == visible }),
            state.media.videos[visible]?.failure == nil {

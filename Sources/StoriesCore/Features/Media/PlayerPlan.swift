@@ -19,13 +19,19 @@ public struct PlayerPlan: Equatable, Sendable {
         /// Its sound is heard (issue 32): the video on screen, playing, with nothing over it,
         /// sound on. Its sound's clock then leads the item's (`SoundNews.heard`).
         public var audible: Bool
+        /// Its sound is opened now, heard or not (the decoder and the output made ready): a
+        /// video with sound that may be heard soon — the one on screen, the one a turn
+        /// brings — while sound can be played, so it starts with its picture. An audible
+        /// video's always is.
+        public var soundOpen: Bool
 
-        public init(location: String, playing: Bool, run: Int?, loops: Bool = false, audible: Bool = false) {
+        public init(location: String, playing: Bool, run: Int?, loops: Bool = false, audible: Bool = false, soundOpen: Bool = false) {
             self.location = location
             self.playing = playing
             self.run = run
             self.loops = loops
             self.audible = audible
+            self.soundOpen = soundOpen || audible
         }
     }
 
@@ -36,18 +42,13 @@ public struct PlayerPlan: Equatable, Sendable {
     public var display: Display
     /// How loud an audible video plays, 0–100.
     public var volume: Int
-    /// Sound is wanted and can be played this run (`SoundState.audible`): a video with
-    /// sound may have it opened ahead of time, to start with its picture.
-    public var sound: Bool
 
-    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100,
-                sound: Bool = false) {
+    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100) {
         self.videos = videos
         self.width = width
         self.height = height
         self.fit = fit
         self.display = display
         self.volume = volume
-        self.sound = sound
     }
 }
