@@ -40,6 +40,11 @@ public final class AppEngine {
     public var quit: @MainActor (Int32) -> Void = { _ in } {
         didSet { effects.quit = quit }
     }
+    /// The app asked to stop the process (Ctrl-Z, `.suspendProcess`): the terminal's runtime
+    /// does it; elsewhere there is nothing to stop.
+    public var suspendProcess: @MainActor () -> Void = {} {
+        didSet { effects.suspendProcess = suspendProcess }
+    }
     /// Ctrl-L: the screen must forget what it thinks is shown (the next frame is whole).
     public var forgetScreen: @MainActor () -> Void = {}
     /// `y`: the screen puts a link on the terminal's clipboard.

@@ -19,6 +19,8 @@ final class EffectRunner {
     var copyToClipboard: @MainActor (String) -> Void = { _ in }
     /// Ctrl-L: the screen forgets its last frame, and a frame is asked for.
     var redrawScreen: @MainActor () -> Void = {}
+    /// Ctrl-Z: the terminal's runtime stops the process (nothing to stop elsewhere).
+    var suspendProcess: @MainActor () -> Void = {}
 
     /// The media effects' runtime: pictures and players.
     let media: MediaRuntime
@@ -82,6 +84,8 @@ final class EffectRunner {
             quit(0)
         case .redrawScreen:
             redrawScreen()
+        case .suspendProcess:
+            suspendProcess()
         case .copyToClipboard(let text):
             copyToClipboard(text)
         case .persistSeen(let seen):

@@ -21,6 +21,8 @@ extension TerminalApp {
             stepper.scheduler.run(until: stepper.scheduler.now().uptime + 1.0 / 30)
         case .quit?:
             quit(status: 0)
+        case .suspend?:
+            suspend()
         default:
             break
         }

@@ -12,7 +12,8 @@ extension TerminalApp {
         return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
-    /// Ctrl-Z: give the terminal back, stop, and redraw in full when the shell resumes us.
+    /// Ctrl-Z (the key map's `suspend`, as `.suspendProcess`) or SIGTSTP: give the terminal
+    /// back, stop, and redraw in full when the shell resumes us.
     /// What plays waits meanwhile (not as a pause of the person's), and plays on after `fg`.
     func suspend() {
         engine.send(.app(.suspend)) // the reducer decides what stops

@@ -223,6 +223,8 @@ public final class TerminalApp {
             }
         }
         engine.quit = { [unowned self] status in self.quit(status: status) }
+        // After this reduction is done: `.app(.suspend)` is reduced (what plays stops) before the stop.
+        engine.suspendProcess = { [unowned self] in DispatchQueue.main.async { MainActor.assumeIsolated { self.suspend() } } }
     }
 
     /// What is seen here is also kept by `remote` (a server's `/v1/seen`), and what the same
@@ -304,11 +306,8 @@ public final class TerminalApp {
     func dispatch(_ events: [InputEvent]) {
         for event in events {
             // Ctrl-Z arrives as a key (the terminal's suspend character is off while the app
-            // has the screen): the terminal is given back as on SIGTSTP.
-            if event == .key(.character("z"), .control) {
-                suspend()
-                continue
-            }
+            // has the screen): the key map makes it `suspend`, and the reducer's
+            // `.suspendProcess` brings it back here (`suspend()`), as SIGTSTP does.
             if stepper != nil { step(event) } else { engine.input(event) }
         }
         // Focus is not input a recording keeps: a replay is not paused by it.

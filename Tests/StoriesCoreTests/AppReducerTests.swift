@@ -137,6 +137,31 @@ struct ReducerHarness {
         #expect(h.effects == [.quit])
     }
 
+    /// Ctrl-Z is a key like any other: the key map makes it `suspend` (rebindable), and the
+    /// reducer asks the runtime to stop the process; what stops playing is `.app(.suspend)`'s.
+    @Test func ctrlZGoesThroughTheKeyMapToAnEffect() {
+        var h = ReducerHarness()
+        let ctrlZ = InputEvent.key(.character("z"), .control)
+        h.send(.input(ctrlZ, readAt: h.now.uptime))
+        #expect(h.effects.contains(.suspendProcess), "on the home: \(h.effects)")
+        #expect(!h.state.isSuspended, "the runtime says when it stops")
+        h.send(.open)
+        h.effects = []
+        h.send(.input(ctrlZ, readAt: h.now.uptime))
+        #expect(h.effects.contains(.suspendProcess), "in the viewer: \(h.effects)")
+        // Rebound (keys.conf `viewer suspend s`): Ctrl-Z no longer stops, `s` does.
+        h.state.bindings.bindings = h.state.bindings.bindings.map { binding in
+            var binding = binding
+            if binding.command == .suspend { binding.inputs = [.key(.character("s"))] }
+            return binding
+        }
+        h.effects = []
+        h.send(.input(ctrlZ, readAt: h.now.uptime))
+        #expect(!h.effects.contains(.suspendProcess))
+        h.send(.input(.key(.character("s")), readAt: h.now.uptime))
+        #expect(h.effects.contains(.suspendProcess))
+    }
+
     @Test func helpStopsPlaybackUntilClosedAndNavigationResumesPlay() {
         var h = ReducerHarness()
         h.send(.open)

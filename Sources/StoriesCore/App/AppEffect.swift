@@ -62,6 +62,10 @@ public enum AppEffect: Equatable, Sendable {
     /// Forget what the terminal is thought to show and draw every cell again (Ctrl-L:
     /// another program wrote over the screen).
     case redrawScreen
+    /// Ctrl-Z (the key map's `suspend`): the runtime gives the terminal back and stops the
+    /// process, saying `.app(.suspend)` first and `.app(.resume)` after the shell's `fg`. A
+    /// run with no terminal (headless, a replay, tests) has nothing to stop.
+    case suspendProcess
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).

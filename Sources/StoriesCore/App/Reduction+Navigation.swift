@@ -22,6 +22,8 @@ extension Reduction {
             break // the stepper's, bound only where it reads them (`--step`)
         case .redraw:
             effects.append(.redrawScreen)
+        case .suspend:
+            effects.append(.suspendProcess) // `.app(.suspend)` comes from the runtime as it stops
         case .openLink, .copyLink, .toggleLinkAddress:
             guard let viewer = state.viewer else { break }
             guard let link = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.link else {
@@ -207,7 +209,7 @@ extension Reduction {
 
     static func worksWhileTooSmall(_ step: GestureStep) -> Bool {
         switch step {
-        case .command(let command): [.quit, .dismiss, .closeBox, .redraw, .copyLink].contains(command)
+        case .command(let command): [.quit, .dismiss, .closeBox, .redraw, .suspend, .copyLink].contains(command)
         case .completeTransition: true
         case .endDrag(_, let commit): !commit
         case .select, .focusCell: false

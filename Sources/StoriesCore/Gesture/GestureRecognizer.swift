@@ -228,6 +228,7 @@ public enum GestureRecognizer {
         case .toggleMetrics: ("metrics", "overlay.metrics")
         case .quit: ("quit", "app")
         case .redraw: ("redraw", "app")
+        case .suspend: ("stop the process", "app")
         case .openLink: ("open the link", "viewer.link")
         case .toggleLinkAddress: ("show the link's address", "viewer.link")
         case .copyLink: ("copy the link", "viewer.link")

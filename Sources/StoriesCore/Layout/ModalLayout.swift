@@ -51,7 +51,9 @@ public enum ModalLayout {
     /// sideways keys go the way they point (the viewer, the ring row), ← → h l H L are listed
     /// with what they do there (`Command.mirrored`), as the recognizer reads them.
     static func keyRows(_ state: AppState, context: InputContext) -> [Row] {
-        var bindings = state.bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
+        // Ctrl-Z is the terminal's convention, as Ctrl-C is: README and keys.conf say it, the
+        // help keeps to the app's own keys (and fits 80×24 whole).
+        var bindings = state.bindings.bindings(in: context).filter { ![.toggleHelp, .suspend].contains($0.command) && !$0.inputs.isEmpty }
         let mirrors = context == .viewer || (context == .home && state.home.level.focus == nil)
         if state.isRightToLeft, mirrors {
             var moved: [Command: [InputEvent]] = [:]

@@ -10,6 +10,8 @@ public enum Command: String, CaseIterable, Equatable, Sendable {
     /// A screenful on or back: the row by as many bubbles as fit, a box by its height.
     case screenfulNext, screenfulPrevious
     case nextUnseen, search, toggleProblems, redraw
+    /// Ctrl-Z: the terminal given back and the process stopped until the shell's `fg`.
+    case suspend
     case openLink, toggleLinkAddress, copyLink
     /// The `/` field's keys (context `search`): the next or previous match, look along the
     /// feed, give up (back where the search began), delete a character, empty the field.

@@ -45,6 +45,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.home, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.home, chars("q"), .quit, "quit"),
         KeyBinding(.home, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
+        KeyBinding(.home, [.key(.character("z"), .control)], .suspend, "stop; the shell's fg brings it back"),
 
         KeyBinding(.viewer, [.key(.right)] + chars("l"), .nextItem, "tap right: next item"),
         KeyBinding(.viewer, [.key(.left)] + chars("h"), .previousItem, "tap left: previous item"),
@@ -63,15 +64,18 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars("p"), .toggleProblems, "every feed problem, with its file and field"),
         KeyBinding(.viewer, chars("?"), .toggleHelp, "this help"),
         KeyBinding(.viewer, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
+        KeyBinding(.viewer, [.key(.character("z"), .control)], .suspend, "stop; the shell's fg brings it back"),
 
         KeyBinding(.box, [.key(.pageDown), .key(.down)] + chars(" j"), .screenfulNext, "scroll on"),
         KeyBinding(.box, [.key(.pageUp), .key(.up)] + chars("k"), .screenfulPrevious, "scroll back"),
         KeyBinding(.box, [.key(.escape)] + chars("?qp"), .closeBox, "close"),
         KeyBinding(.box, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
+        KeyBinding(.box, [.key(.character("z"), .control)], .suspend, "stop; the shell's fg brings it back"),
 
         KeyBinding(.stepping, [.key(.right), .key(.enter)] + chars(" l"), .stepNext, "replay the next recorded input"),
         KeyBinding(.stepping, chars("."), .stepFrame, "a thirtieth of a second on"),
         KeyBinding(.stepping, [.key(.escape), .key(.character("c"), .control)] + chars("q"), .quit, "stop and quit"),
+        KeyBinding(.stepping, [.key(.character("z"), .control)], .suspend, "stop; the shell's fg brings it back"),
 
         KeyBinding(.search, [.key(.tab), .key(.down)], .searchNext, "the next story that matches"),
         KeyBinding(.search, [.key(.tab, .shift), .key(.up)], .searchPrevious, "the previous one"),
@@ -80,5 +84,6 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.search, [.key(.backspace), .key(.delete)], .searchDeleteBackward, "delete a character"),
         KeyBinding(.search, [.key(.character("u"), .control)], .searchClear, "empty the field"),
         KeyBinding(.search, [.key(.character("l"), .control)], .redraw, "redraw the whole screen"),
+        KeyBinding(.search, [.key(.character("z"), .control)], .suspend, "stop; the shell's fg brings it back"),
     ])
 }
