@@ -84,7 +84,7 @@ import Testing
             }
             d.mouse(.release(.left), column: 1, row: 1)
             inputs += 1
-            d.wait(3)
+            d.wait(1) // past the longest animation (0.3 s) and a hold's check: what must have ended has
             let s = d.state
             let context = "sequence \(sequence) of seed \(seed) (STORIES_SEED=\(seed)): \(steps.joined(separator: ", "))"
             #expect(s.drag == nil && !s.isHeld && s.gesture.pointer == .idle, "a gesture outlived its release: \(context)")
