@@ -74,8 +74,6 @@ final class EffectRunner {
             services.buildViewModels(job) { [weak self] in self?.send(.viewModelsBuilt($0)) }
         case .preload(let request):
             media.preload(request)
-        case .retryMedia(let locations):
-            media.retry(locations)
         case .players(let plan):
             media.follow(plan)
         case .videoClock(let location, let time):

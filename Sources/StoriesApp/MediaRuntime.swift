@@ -4,7 +4,7 @@ import StoriesUI
 
 /// The one media runtime: it owns the picture pipeline, the video players, and the making
 /// of rendition keys, and does what the reducer's media effects say — prepare a preload
-/// set, ask again for what was held back, bring the players in line with a plan, move the
+/// set (asking for none of its `waiting`), bring the players in line with a plan, move the
 /// video on screen to its item's time — deciding nothing; what happens comes back only as
 /// actions (`.mediaNews`). Everything a rendition is made for (screen, fit, colours, cell
 /// shape, the graphics protocol: `Display`) comes in the effect, from the state, never
@@ -58,11 +58,9 @@ final class MediaRuntime {
             targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, display: request.display),
                             priority: .feed, blurhash: banner.blurhash))
         }
-        pictures.prefetch(targets)
+        pictures.prefetch(targets, waiting: request.waiting)
     }
 
-    /// `.retryMedia`: these locations, held back after a failure that may pass, asked for again.
-    func retry(_ locations: [String]) { pictures.retry(locations) }
 
     /// `.players`: players for exactly the plan's videos, each playing or holding, each
     /// started over when its run changed. A video with no bytes to play is news.

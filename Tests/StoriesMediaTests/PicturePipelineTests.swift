@@ -163,6 +163,24 @@ final class FakeNetwork: @unchecked Sendable {
         #expect(pipeline.status(of: key("bad")) == .failed("neither a photo (JPEG, PNG, WebP) nor a video FFmpeg can read"))
         #expect(pipeline.isIdle)
     }
+
+    /// A location the reducer says waits for its retry is neither fetched nor reported,
+    /// whatever set it is in; once it is out of `waiting`, it is asked for at once.
+    @Test func aWaitingLocationIsAskedForOnlyWhenTheReducerSaysSo() {
+        let (pipeline, network, _) = make()
+        var told: [String] = []
+        pipeline.onEachStatus { location, _ in told.append(location) }
+        let targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)] =
+            [(key("a"), .visible, nil), (key("b"), .window, nil)]
+        pipeline.prefetch(targets, waiting: ["a"])
+        #expect(network.started == ["b"], "only b is fetched")
+        #expect(!told.contains("a"), "nothing is said of a")
+        pipeline.prefetch(targets, waiting: ["a"])
+        #expect(network.started == ["b"], "a set again with a waiting asks for nothing more")
+        pipeline.prefetch(targets)
+        #expect(network.started == ["b", "a"], "out of waiting: asked at once")
+        #expect(told.contains("a"))
+    }
 }
 
 /// The scheduler on real Dispatch queues with random network delays, under thousands of

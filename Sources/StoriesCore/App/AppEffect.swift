@@ -48,9 +48,6 @@ public enum AppEffect: Equatable, Sendable {
     /// Prepare these photos, most urgent first, cancelling work for any other: the picture
     /// pipeline reports its progress as `.media`.
     case preload(PreloadRequest)
-    /// Ask again for these photos and videos, held back after a failure that may pass (those
-    /// no longer in the preload set are only let go).
-    case retryMedia([String])
     /// Bring the video players in line with this plan (see `PlayerPlan`); they report as
     /// `.mediaNews(.video)`.
     case players(PlayerPlan)

@@ -41,6 +41,8 @@ extension Reduction {
         var request = PreloadRequest(targets: PreloadPlanner.targets(state), width: state.screenWidth,
                                      height: state.screenHeight, fit: state.media.photosFit, display: state.display)
         request.banners = bannerPictures()
+        // Those whose retry is not due yet wait: the runtime asks for them when this says so.
+        request.waiting = Set(state.media.retries.keys.filter { state.media.retries[$0]?.due.isFinite == true })
         media(.preload(request))
     }
 

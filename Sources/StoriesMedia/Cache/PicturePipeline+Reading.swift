@@ -18,7 +18,6 @@ extension PicturePipeline {
     /// Where the work for a rendition stands; nil when nothing was asked of it.
     public func status(of key: RenditionKey) -> MediaStatus? {
         if case .failed(let reason) = cache.state(peek: key) { return .failed(reason) }
-        if let reason = heldBack[key.location] { return .unreachable(reason) }
         if withoutBytes.contains(key.location) { return .ready } // its BlurHash is all there is
         if let job = jobs[key.location] {
             switch job.phase {

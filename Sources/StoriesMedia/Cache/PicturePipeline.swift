@@ -86,12 +86,6 @@ public final class PicturePipeline {
     private var decodesRunning = 0
     /// Locations with no bytes to fetch: their BlurHash is all there is.
     var withoutBytes: Set<String> = []
-    /// Locations whose fetch failed for a reason that may pass, with the reason: nothing is
-    /// kept of them, and they are not asked for again until `retry` says so (the reducer
-    /// decides when: with backoff, or at once when the source answers again).
-    var heldBack: [String: String] = [:]
-    /// The last preload set's renditions by location: what `retry` asks for.
-    private var wanted: [String: (key: RenditionKey, priority: PreloadPriority)] = [:]
     var fetchedBytes: [String: Int] = [:]
 
     /// Called on the main actor with a file's stage whenever it changes, and for every
@@ -131,7 +125,7 @@ public final class PicturePipeline {
 
     /// Makes sure the rendition for `key` is (or will be) in the cache.
     public func request(_ key: RenditionKey, priority: PreloadPriority = .visible) {
-        guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location), heldBack[key.location] == nil else { return }
+        guard !cache.hasFailed(key.location), !withoutBytes.contains(key.location) else { return }
         if case .ready = cache.state(for: key) { return }
         if var job = jobs[key.location] {
             if priority < job.priority { job.priority = priority }
@@ -153,18 +147,16 @@ public final class PicturePipeline {
     /// competing with the one now shown); the visible item and the window are pinned in
     /// the cache. A target with a BlurHash and a priority up to `.adjacent` gets its
     /// stand-in made now (about a millisecond), so the first frame that shows it has it.
-    /// Each target's stage is reported as it stands.
-    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)]) {
+    /// Each target's stage is reported as it stands. A target in `waiting` (its last fetch
+    /// failed for a reason that may pass, and the reducer's retry is not due) has its
+    /// stand-in made, and nothing asked or reported: the reducer says when it is asked again.
+    public func prefetch(_ targets: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)], waiting: Set<String> = []) {
         batch = batch ?? []
         var next: [String: PreloadPriority] = [:]
-        for target in targets where next[target.key.location].map({ target.priority < $0 }) ?? true {
+        for target in targets where !waiting.contains(target.key.location) && (next[target.key.location].map({ target.priority < $0 }) ?? true) {
             next[target.key.location] = target.priority
         }
         cache.pinned = Set(next.filter { $0.value <= .window }.keys)
-        wanted = [:]
-        for target in targets where next[target.key.location] == target.priority && wanted[target.key.location] == nil {
-            wanted[target.key.location] = (target.key, target.priority)
-        }
         for (location, job) in jobs where next[location] == nil {
             cancel(location, job)
         }
@@ -172,7 +164,8 @@ public final class PicturePipeline {
         for target in ordered where target.priority <= .adjacent {
             if let blurhash = target.blurhash { preparePlaceholder(for: target.key, blurhash: blurhash) }
         }
-        for target in ordered {
+        let asked = ordered.filter { !waiting.contains($0.key.location) }
+        for target in asked {
             request(target.key, priority: target.priority)
         }
         // A job still wanted is ranked by why it is wanted now.
@@ -183,20 +176,10 @@ public final class PicturePipeline {
             }
         }
         pump()
-        for target in ordered { report(target.key.location, status(of: target.key) ?? .queued) }
+        for target in asked { report(target.key.location, status(of: target.key) ?? .queued) }
         let news = batch ?? []
         batch = nil
         if !news.isEmpty { onNews?(news) }
-    }
-
-    /// Asks again for these locations, held back after a failure that may pass, at the
-    /// rendition and priority the last preload set gave them; a location no longer in the
-    /// set is only let go (it is asked for when it is wanted again).
-    public func retry(_ locations: [String]) {
-        for location in locations {
-            guard heldBack.removeValue(forKey: location) != nil, let target = wanted[location] else { continue }
-            request(target.key, priority: target.priority)
-        }
     }
 
     /// The pixel size a feed gives for a photo or video (`Media.width`, `.height`), by
@@ -271,8 +254,7 @@ public final class PicturePipeline {
             jobs[location] = nil
             report(location, .ready)
         case .failure(let error) where error.isTransient:
-            heldBack[location] = error.description
-            jobs[location] = nil
+            jobs[location] = nil // kept out of the next sets (`waiting`) until the reducer's retry
             report(location, .unreachable(error.description))
         case .failure(let error):
             cache.recordFailure(error.description, for: location)

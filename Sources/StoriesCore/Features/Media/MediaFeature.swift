@@ -5,7 +5,8 @@
 enum MediaFeature: FeatureReducer {
     enum Action {
         case news(MediaAction)
-        /// Photos and videos to ask for again (their backoff is over, or the source is back).
+        /// Photos and videos to ask for again (their backoff is over, or the source is back):
+        /// those still wanted leave the preload set's `waiting`, the rest are forgotten.
         case retry([String])
         /// The viewer's picture still on its way (nil: none): the loading sign's clock.
         case waiting(for: String?)
@@ -120,7 +121,7 @@ enum MediaFeature: FeatureReducer {
                 media.status[location] = nil
             }
         }
-        out.effect(.retryMedia(locations))
+        // Out of the preload set's `waiting` now (`updatePreload`): the runtime asks for them.
         out.wake(.retryMedia, due: media.retries.nextDue, now: now)
     }
 

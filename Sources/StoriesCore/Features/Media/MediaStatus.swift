@@ -5,8 +5,8 @@ public enum MediaStatus: Equatable, Sendable {
     /// It cannot be shown, and asking again would not change that (a corrupt file, a 404).
     case failed(String)
     /// The source did not answer, for a reason that may pass (a timeout, a refused
-    /// connection, a 5xx): the pipeline kept nothing, and holds it back until the reducer
-    /// asks again (`AppEffect.retryMedia`).
+    /// connection, a 5xx): the pipeline kept nothing; the reducer puts it in the preload
+    /// set's `waiting` until its retry is due (`MediaState.retries`).
     case unreachable(String)
 
     /// Nothing more will come of the work asked for (it is here, or it failed).
@@ -44,6 +44,10 @@ public struct PreloadRequest: Equatable, Sendable {
     /// Pictures of the home's banners in view, drawn at `HomeGeometry.bannerPictureSize`;
     /// the least urgent of all.
     public var banners: [Media] = []
+    /// Locations whose last fetch failed for a reason that may pass and that wait for their
+    /// retry (`MediaState.retries`, the reducer's backoff): their shapes and placeholders
+    /// are kept ready, their bytes not asked for — until the reducer takes them out of here.
+    public var waiting: Set<String> = []
 
     public init(targets: [PreloadTarget], width: Int, height: Int, fit: Bool, display: Display = Display(), banners: [Media] = []) {
         self.targets = targets
