@@ -104,9 +104,9 @@ final class FakeTerminal: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let start = DispatchTime.now()
         let (seconds, atto) = pace.components
-        let step = Int(seconds) * 1_000_000_000 + Int(atto / 1_000_000_000)
+        let step = Double(seconds) + Double(atto) / 1e18
         for (index, byte) in bytes.enumerated() {
-            writer.asyncAfter(deadline: start + .nanoseconds(step * index)) { [master] in
+            Pace.at(step * Double(index), from: start, on: writer) { [master] in
                 var one = byte
                 _ = write(master, &one, 1)
                 if index == bytes.count - 1 { done.signal() }

@@ -200,7 +200,7 @@ final class FakeNetwork: @unchecked Sendable {
             let cancelled = Locked(false)
             inFlight.update { if !$0.insert(location).inserted { duplicates.update { $0 += 1 } } }
             let delay = Double(location.hashValue & 0xF) / 2000 // 0–7.5 ms
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) {
+            Fault.late(delay, on: .global(qos: .utility)) {
                 guard !cancelled.value else { return }
                 inFlight.update { $0.remove(location) }
                 done(.success(location.hasSuffix("7") ? broken : photo))

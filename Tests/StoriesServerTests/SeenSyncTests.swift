@@ -226,7 +226,7 @@ import Testing
         let ran = Ran()
         do {
             let worker = Worker(name: name)
-            worker.asyncAfter(deadline: .now() + .milliseconds(300)) { ran.mark() }
+            worker.asyncAfter(deadline: .now() + .milliseconds(300)) { ran.mark() } // timing: the worker's own API under test
             #expect(worker.sync { 7 } == 7)
             try await Self.wait("the worker's thread named in /proc", timeout: 5) { running() }
             // Kept until here: after its last use the worker may go at once, and its thread

@@ -90,6 +90,12 @@ public enum Pace {
     public static func pause(_ seconds: Double) async {
         try? await Task.sleep(for: .seconds(Wait.bounded(seconds)))
     }
+
+    /// Runs `work` on `queue` `seconds` from `start`: a byte a slow link delivers at its
+    /// own moment.
+    public static func at(_ seconds: Double, from start: DispatchTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        queue.asyncAfter(deadline: start + .nanoseconds(Int(Wait.bounded(seconds) * 1e9)), execute: work)
+    }
 }
 
 /// The delay a fake server, network or terminal puts in on purpose: the fault under test.
@@ -101,5 +107,10 @@ public enum Fault {
 
     public static func late(_ seconds: Double) {
         Pace.pause(seconds)
+    }
+
+    /// Runs `work` (the fake's answer) on `queue` `seconds` from now.
+    public static func late(_ seconds: Double, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Wait.bounded(seconds) * 1e9)), execute: work)
     }
 }

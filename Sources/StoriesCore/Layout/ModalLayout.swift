@@ -51,9 +51,7 @@ public enum ModalLayout {
     /// sideways keys go the way they point (the viewer, the ring row), ← → h l H L are listed
     /// with what they do there (`Command.mirrored`), as the recognizer reads them.
     static func keyRows(_ state: AppState, context: InputContext) -> [Row] {
-        // Ctrl-Z is the terminal's convention, as Ctrl-C is: README and keys.conf say it, the
-        // help keeps to the app's own keys (and fits 80×24 whole).
-        var bindings = state.bindings.bindings(in: context).filter { ![.toggleHelp, .suspend].contains($0.command) && !$0.inputs.isEmpty }
+        var bindings = state.bindings.bindings(in: context).filter { $0.command != .toggleHelp && !$0.inputs.isEmpty }
         let mirrors = context == .viewer || (context == .home && state.home.level.focus == nil)
         if state.isRightToLeft, mirrors {
             var moved: [Command: [InputEvent]] = [:]
@@ -71,7 +69,15 @@ public enum ModalLayout {
             }
             bindings.removeAll { $0.inputs.isEmpty }
         }
-        return bindings.map { Row(keys: $0.keyNames, text: $0.summary) }
+        var rows = bindings.map { Row(keys: $0.keyNames, text: $0.summary) }
+        // The terminal's two chores share a row, so the help fits 80×24 whole: Ctrl-L's, and
+        // Ctrl-Z's keys said in its text.
+        if let redraw = bindings.firstIndex(where: { $0.command == .redraw }),
+           let suspend = bindings.firstIndex(where: { $0.command == .suspend }) {
+            rows[redraw].text = "redraw the screen · \(bindings[suspend].keyNames) stop (fg: back)"
+            rows.remove(at: suspend)
+        }
+        return rows
     }
 
     /// What the box shows now, and where; nil when no box is open.
