@@ -41,13 +41,11 @@ extension TerminalApp {
             if found.protocol.showsPixels { terminal.showPictures(found) }
             changed = true
         }
-        // The terminal's background (OSC 11), when the theme is its to say.
-        if theme == .auto, replies.background != before.background, let body = replies.background,
-           let colour = ThemeChoice.background(fromOSC: body), colour != background || !backgroundKnown {
-            // Said late, even if it is the colour guessed: known now.
-            background = colour
-            backgroundKnown = true
-            changed = true
+        // The terminal's background (OSC 11), said late: news for the reducer, which decides
+        // what it changes (nothing, under a theme said outright).
+        if replies.background != before.background, let body = replies.background {
+            backgroundFacts.answer = body
+            engine.send(.app(.background(backgroundFacts)))
         }
         if replies.paletteAnswers != before.paletteAnswers { changed = true }
         if replies.cellPixels?.width != before.cellPixels?.width || replies.cellPixels?.height != before.cellPixels?.height { changed = true }

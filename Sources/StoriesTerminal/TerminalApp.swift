@@ -30,11 +30,8 @@ public final class TerminalApp {
     public var farewell: String?
     /// Why stories.conf's colours could not be had, said at start.
     private var colorsNote: String?
-    /// Which background text is kept readable on, and the one in use.
-    let theme: ThemeChoice
-    var background: RGB
-    /// Whether something said the background (`Display.backgroundKnown`).
-    var backgroundKnown = true
+    /// What says which background the terminal has (the reducer decides it from them).
+    var backgroundFacts: BackgroundFacts
     /// The block symbols pictures are drawn with.
     private let symbols: CellSymbols
 
@@ -64,10 +61,10 @@ public final class TerminalApp {
         let cell = terminal.cellPixels ?? replies.cellPixels.flatMap { CellPixels(width: $0.width, height: $0.height) }
         var aspect = terminal.cellAspect
         if terminal.cellPixels == nil, let cell { aspect = Double(cell.width) / Double(cell.height) }
-        var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, background: background, symbols: symbols,
+        // (Its background is the reducer's to decide, from `backgroundFacts`.)
+        var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, symbols: symbols,
                               graphics: terminal.graphics, cellPixels: cell)
         display.movingPixels = movingPixels
-        display.backgroundKnown = backgroundKnown
         if terminal.graphics == .sixel { display.largestPicture = sixelLimit }
         display.palette = replies.palette(defaults: paletteDefaults)
         return display
@@ -162,23 +159,12 @@ public final class TerminalApp {
                                reduceMotion: reduceMotion, preload: preload, photosFit: photosFit, pauseOnBlur: pauseOnBlur,
                                sound: sound, layout: layout)
         }
-        // The background text is kept readable on: as said, else as COLORFGBG hints, else
-        // dark until the terminal answers OSC 11 (asked now, answered with the input).
-        self.theme = theme
-        switch theme {
-        case .dark: background = Display.dark
-        case .light: background = Display.light
-        case .auto:
-            // Its answer to OSC 11, else COLORFGBG's hint; a terminal slower than the probe
-            // answers with the input (`takeOSCReports`).
-            let said = probe.replies.background.flatMap(ThemeChoice.background(fromOSC:))
-                ?? ThemeChoice.background(fromCOLORFGBG: ProcessInfo.processInfo.environment["COLORFGBG"])
-            // Nothing said: the terminal's own colours for text; for darkening, XTerm's
-            // default white where it says it is XTerm, black elsewhere.
-            backgroundKnown = said != nil
-            background = said ?? (probe.replies.version?.hasPrefix("XTerm") == true ? Display.light : Display.dark)
-            if !probe.asked { terminal.askBackground() }
-        }
+        // What says the background — the theme, the answer to OSC 11, COLORFGBG, XTerm —
+        // goes to the reducer, which decides it (`BackgroundFacts.decided`); a terminal
+        // slower than the probe answers with the input (`takeAnswers`).
+        backgroundFacts = BackgroundFacts(theme: theme, answer: probe.replies.background, colorfgbg: environment["COLORFGBG"],
+                                          isXTerm: probe.replies.version?.hasPrefix("XTerm") == true)
+        if theme == .auto, !probe.asked { terminal.askBackground() }
         // Real pixels: as said, else as the terminal answered. A protocol said outright is
         // used as said (a terminal may draw what it does not announce).
         let chosen = graphics.map { GraphicsChoice.said($0, probe, environment: environment) }
@@ -198,6 +184,7 @@ public final class TerminalApp {
         for scalar in String(decoding: probe.replies.typed + probe.replies.unread, as: UTF8.self).unicodeScalars {
             decoder.feed(.scalar(scalar))
         }
+        engine.send(.app(.background(backgroundFacts)))
         engine.setDisplay(display)
         engine.draw = { [unowned self] canvas in
             self.terminal.draw(canvas)

@@ -35,6 +35,9 @@ public enum AppEvent: Equatable, Sendable {
     /// The terminal's colours or cell shape are these now (at start; a resize can change a
     /// cell's pixel size): every picture is prepared again for them.
     case display(Display)
+    /// What says which background the terminal has changed (at start, a late OSC 11
+    /// answer): the reducer decides `display.background` from it (`BackgroundFacts.decided`).
+    case background(BackgroundFacts)
     /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
     /// The terminal is about to be given up (Ctrl-Z): what plays stops until `.resume`.

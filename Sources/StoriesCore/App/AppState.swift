@@ -13,8 +13,12 @@ public struct AppState: Equatable, Sendable {
     /// are built for its width; gestures are recognised against both.
     public var screenWidth = 80
     public var screenHeight = 24
-    /// The terminal's colours and cell shape, as the runtime reported them (`.display`).
+    /// The terminal's colours and cell shape, as the runtime reported them (`.display`), on
+    /// the background the reducer decided (`backgroundFacts`).
     public var display = Display()
+    /// What says which background the terminal has, as the runtime reported it
+    /// (`.background`); nil: the display's own background stands.
+    public var backgroundFacts: BackgroundFacts?
     /// The keys in force (`keys.conf` over the defaults): the reducer resolves keys itself.
     public var bindings = KeyBindings.standard
     /// When the last action was applied; screens use it for progress and relative times.

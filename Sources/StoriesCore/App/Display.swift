@@ -96,3 +96,37 @@ public enum ThemeChoice: String, Sendable, CaseIterable {
         return RGB(r, g, b)
     }
 }
+
+/// What says which background the terminal has: the person's `theme`, the terminal's
+/// answer to OSC 11 (at start or late), `COLORFGBG`, and whether it said it is XTerm. The
+/// runtime reports them (`AppEvent.background`); the reducer decides the background from
+/// them (`decided`), whenever one changes.
+public struct BackgroundFacts: Equatable, Sendable {
+    public var theme: ThemeChoice
+    /// The body of the terminal's OSC 11 answer ("11;rgb:ffff/ffff/ffff"), once it answered.
+    public var answer: String?
+    public var colorfgbg: String?
+    /// The terminal said it is XTerm (XTVERSION), whose default background is white.
+    public var isXTerm: Bool
+
+    public init(theme: ThemeChoice, answer: String? = nil, colorfgbg: String? = nil, isXTerm: Bool = false) {
+        self.theme = theme
+        self.answer = answer
+        self.colorfgbg = colorfgbg
+        self.isXTerm = isXTerm
+    }
+
+    /// The background text is kept readable on, and whether anything said it: as the theme
+    /// says; with `auto`, as the terminal answered, else as `COLORFGBG` hints, else a guess
+    /// for darkening only (XTerm's default white where it says it is XTerm, black
+    /// elsewhere) with the terminal's own colours for text.
+    public var decided: (background: RGB, known: Bool) {
+        switch theme {
+        case .dark: return (Display.dark, true)
+        case .light: return (Display.light, true)
+        case .auto:
+            let said = answer.flatMap(ThemeChoice.background(fromOSC:)) ?? ThemeChoice.background(fromCOLORFGBG: colorfgbg)
+            return (said ?? (isXTerm ? Display.light : Display.dark), said != nil)
+        }
+    }
+}

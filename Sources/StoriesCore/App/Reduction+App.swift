@@ -18,6 +18,10 @@ extension Reduction {
             resize(width: width, height: height)
         case .display(let display):
             state.display = display
+            decideBackground()
+        case .background(let facts):
+            state.backgroundFacts = facts
+            decideBackground()
         case .suspend:
             state.isSuspended = true
         case .resume:
@@ -28,6 +32,13 @@ extension Reduction {
             viewer(.tick)
             advanceIfItemEnded()
         }
+    }
+
+    /// The background text is kept readable on, as the facts reported say (a run that
+    /// reports none — a test, a replay's display — keeps the display's own).
+    mutating func decideBackground() {
+        guard let facts = state.backgroundFacts else { return }
+        (state.display.background, state.display.backgroundKnown) = facts.decided
     }
 
     mutating func resize(width: Int, height: Int) {
