@@ -24,13 +24,13 @@ final class SoundServer {
         /// off by a few milliseconds either way).
         private var starts: [Double] = []
         private var stopped = false
-        /// Frames of silence the keeper stream has written (it writes as fast as the sink
-        /// plays: a write blocks while the server's buffer is full).
-        private var keeperFrames = 0
+        /// Frames of the keeper stream's silence the sink has played: those written less
+        /// those the server still holds (its latency; a write blocks while its buffer is full).
+        private var keeperPlayed = 0
         static let rate = 48_000
 
-        func kept(_ frames: Int) { lock.withLock { keeperFrames += frames } }
-        var keptFrames: Int { lock.withLock { keeperFrames } }
+        func played(_ frames: Int) { lock.withLock { keeperPlayed = max(keeperPlayed, frames) } }
+        var playedFrames: Int { lock.withLock { keeperPlayed } }
 
         func append(_ piece: [Int16], at time: Double) {
             lock.lock()
@@ -78,11 +78,14 @@ final class SoundServer {
         Thread {
             guard let output = try? PulseOutput(server: address, rate: 48_000, channels: 2, name: "keeper") else { return }
             let zeros = [Int16](repeating: 0, count: 480 * 2)
+            var written = 0
             while !heard.isStopped {
                 do throws(AudioProblem) {
                     try zeros.withUnsafeBufferPointer { buffer throws(AudioProblem) in try output.write(buffer, frames: 480) }
                 } catch { return }
-                heard.kept(480)
+                written += 480
+                let held = Int(((output.latency ?? 0) * Double(Heard.rate)).rounded())
+                heard.played(written - max(0, held))
             }
         }.start()
         try XTerminal.wait("the null sink running", timeout: 10) {
@@ -91,8 +94,8 @@ final class SoundServer {
         }
         // Past the block the sink was asleep in: it has played two seconds of the keeper's
         // silence since it woke.
-        let woke = heard.keptFrames
-        try XTerminal.wait("the sink to play two seconds", timeout: 10) { heard.keptFrames - woke >= 2 * 48_000 }
+        let woke = heard.playedFrames
+        try XTerminal.wait("the sink to play two seconds", timeout: 10) { heard.playedFrames - woke >= 2 * 48_000 }
     }
 
     /// Records the sink's monitor from now on, on a thread of its own (which opens the

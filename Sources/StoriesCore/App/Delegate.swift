@@ -224,11 +224,4 @@ extension Reduction {
         if !pending { scope(HomeFeature.self, \.home, .news(.stale)) }
         effects.append(.wake(.probeSource, after: Backoff.maximum))
     }
-
-    /// Asks for a wake-up when the earliest retry is due (one wake-up a kind: a new one
-    /// replaces the one waiting). Any feature may call it: it only adds an effect.
-    mutating func scheduleRetry(_ wake: WakeID, _ due: Double?) {
-        guard let due else { return }
-        effects.append(.wake(wake, after: max(0, due - state.now.uptime)))
-    }
 }
