@@ -28,7 +28,8 @@ struct ViewCommand: ParsableCommand {
             next unseen story, / a person by name, p every feed problem; in the viewer Left/Right \
             previous/next item, [ ] previous/next story, Space pause, m turns videos' sound off or \
             on, f photos fill the screen or show whole, o opens the item's link, y copies it, u shows links' addresses, Esc back to \
-            the row; g shows how each input was routed, i the metrics; Ctrl-L redraws; ? shows \
+            the row; g shows how each input was routed, i the metrics; Ctrl-L redraws; Ctrl-Z \
+            stops (fg brings it back); ? shows \
             every key; q quits. The mouse taps (left third: back), holds (pause), drags sideways \
             (next/previous story) and pulls down (dismiss).
 

@@ -258,6 +258,7 @@ extension CommandLineTests {
             .toggleFit: "f photos fill the screen", .openLink: "o opens the item's link", .copyLink: "y copies it",
             .toggleLinkAddress: "u shows links' addresses", .dismiss: "Esc back to the row",
             .toggleGestures: "g shows how each input was routed", .toggleMetrics: "i the metrics", .redraw: "Ctrl-L redraws",
+            .suspend: "Ctrl-Z stops (fg brings it back)",
             .toggleHelp: "? shows every key", .quit: "q quits",
         ]
         let help = try Binary.run(["help", "view"]).out.replacingOccurrences(of: "\n", with: " ")

@@ -47,7 +47,7 @@ import Testing
     /// A new blocking helper belongs in the pattern below.
     @Test func everySuiteThatBlocksInRealTimeRunsOffThePool() throws {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let blocking = try Regex(#"Binary\.run\(|Tmux\.|XTerminal\b|SoundServer\b|Spawn\.|Child\(|TestPostgres\b|(^|[^.\w])u?sleep\(|Thread\.sleep\(|(^|[^\w])(Wait\.|Pace\.pause\(|Fault\.late\()|\.wait\((timeout:[^)]*)?\)|waitUntilExit\(\)|readDataToEndOfFile\(\)"#)
+        let blocking = try Regex(#"Binary\.run\(|Tmux\.|XTerminal\b|SoundServer\b|Spawn\.|Child\(|TestPostgres\b|(^|[^.\w])u?sleep\(|Thread\.sleep\(|(^|[^\w])(Wait\.|Pace\.pause\(|Fault\.late\([^,)]*\))|\.wait\((timeout:[^)]*)?\)|waitUntilExit\(\)|readDataToEndOfFile\(\)"#)
         let suite = try Regex(#"@Suite(\([^)]*\))?\s*(@MainActor\s+)?(final\s+)?(struct|class)\s+(\w+)"#)
         let extensionOf = try Regex(#"(?m)^extension\s+(\w+)"#)
         var offPool = Set<String>(), blockingFiles: [(file: String, text: String)] = []
