@@ -148,7 +148,13 @@ public final class AppEngine {
     /// The terminal's colours or cell shape changed (or are first known): recorded, and
     /// reduced like any other news.
     public func setDisplay(_ display: Display) {
-        guard display != state.display else { return }
+        // The background is the reducer's once facts came (`BackgroundFacts`): not news.
+        var said = display
+        if state.backgroundFacts != nil {
+            said.background = state.display.background
+            said.backgroundKnown = state.display.backgroundKnown
+        }
+        guard said != state.display else { return }
         if display.cellAspect != state.display.cellAspect { recorder.record(.cellAspect(display.cellAspect), at: elapsed) }
         send(.display(display))
     }
@@ -195,7 +201,9 @@ public final class AppEngine {
 
     /// One input from the terminal or a recording, read now.
     public func input(_ event: InputEvent) {
-        recorder.record(.input(event), at: elapsed)
+        // Job control is not input a recording keeps (as focus is not): a replay never
+        // stops its own process.
+        if state.bindings.command(for: event, in: state.inputContext) != .suspend { recorder.record(.input(event), at: elapsed) }
         send(.input(event, readAt: scheduler.now().uptime))
     }
 

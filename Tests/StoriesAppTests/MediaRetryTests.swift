@@ -62,10 +62,15 @@ import Testing
         #expect(driver.state.seen.unseenCount(story: "ayla", items: ["astronaut"]) == 1, "not seen: it was not shown")
         let first = source.fetches(Self.astronaut)
         #expect(first >= 1)
+        // The reducer holds it back: the preload set says it waits, and the runtime asks nothing.
+        #expect(driver.state.media.preloadRequest?.waiting.contains(Self.astronaut) == true, "its window's photos wait with it")
+        driver.wait(0.9)
+        #expect(source.fetches(Self.astronaut) == first, "not asked before its backoff ends")
 
         // The source is back: the backoff's end (1 s after one failure) asks again by itself.
         source.down = false
-        driver.wait(1.1)
+        driver.wait(0.2)
+        #expect(driver.state.media.preloadRequest?.waiting.contains(Self.astronaut) == false, "out of waiting once due")
         #expect(source.fetches(Self.astronaut) == first + 1)
         #expect(driver.state.media.status[Self.astronaut] == .ready)
         #expect(!driver.text.contains("cannot show this photo"))

@@ -80,6 +80,8 @@ import Testing
         engine.resize(width: 84, height: 24)
         scheduler.run(until: 52)
         engine.input(.key(.character("]")))
+        scheduler.run(until: 52.5)
+        engine.input(.key(.character("z"), .control)) // job control: not kept (a replay never stops itself)
         scheduler.run(until: 53)
         engine.endRecording()
         _ = handle // each line is written as it comes: nothing to close
@@ -87,7 +89,7 @@ import Testing
 
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let recording = try InputRecording.parse(text, file: path)
-        #expect(recording.entries.count == 6)
+        #expect(recording.entries.count == 6, "Ctrl-Z is not among them: \(recording.entries)")
         #expect(recording.entries.last?.entry == .end)
         let replayed = HeadlessRun.runOnVirtualClock(client: try demoClient(),
                                                      options: HeadlessRun.Options(width: 90, height: 26, recording: recording))

@@ -64,8 +64,8 @@ import Testing
     }
 
     /// The plan, not the runtime, says whose sound is opened ahead: the video on screen's
-    /// while it is silenced (held, under the help) so it goes on with the picture, none
-    /// while sound is off, and the one a turn brings as the cube turns.
+    /// while it is silenced (under the help) so it goes on with the picture, none while
+    /// sound is off, none in a run that plays no sound.
     @Test func thePlanSaysWhoseSoundIsOpenedAhead() {
         func isOpen(_ driver: AppDriver) -> Bool {
             driver.engine.state.media.playerPlan.videos.contains { $0.location == Self.life && $0.soundOpen }

@@ -288,7 +288,7 @@ import StoriesTestSupport
 
     /// `stories serve ~/Pictures`: a folder without feed.json is served as the photo folder
     /// the viewer would make of it, its stories as documents the app reads, its files by path.
-    @Test func aFolderOfPhotosIsServedAsItsFolderFeed() throws {
+    @Test func aFolderOfPhotosIsServedAsItsPhotoFolder() throws {
         let media = try #require(DemoFeed.directory).appendingPathComponent("media")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("serve-folder-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

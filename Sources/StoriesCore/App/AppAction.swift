@@ -51,7 +51,7 @@ public enum AppEvent: Equatable, Sendable {
 
 /// Moving through the stories without a gesture to recognise.
 public enum NavigationAction: Equatable, Sendable {
-    /// A command, as a key bound to it would give (the run loop pauses on Ctrl-Z with it).
+    /// A command, as a key bound to it would give.
     case command(Command)
     /// Highlight the story at an index of the ring row.
     case select(Int)

@@ -12,6 +12,12 @@ extension Reduction {
     /// The source's news about pages and stories.
     mutating func take(_ action: FeedAction) {
         guard case .seenElsewhere(let other) = action else {
+            // The source answered: what was held back is asked for as things were before the
+            // answer changed the store (the rule of `FeatureReducer`: the parent sends first).
+            switch action {
+            case .pageLoaded, .storyLoaded, .pageFailed(_, retry: false): delegate(.sourceAnswered)
+            default: break
+            }
             feed(.news(action))
             return
         }

@@ -4,7 +4,8 @@ extension Reduction {
     /// One input: a key that no binding takes with Alt is read as Esc and then the key,
     /// each recognised in the state the one before left.
     mutating func input(_ event: InputEvent, at time: Double) {
-        if case .key = event { delegate(.notice(nil)) } // the notice was read
+        // The notice was read (not by a stop: `fg` brings the screen back as it was).
+        if case .key = event, state.bindings.command(for: event, in: state.inputContext) != .suspend { delegate(.notice(nil)) }
         if case .mouse(let mouse) = event, case .press = mouse.kind { delegate(.notice(nil)) }
         if case .key = event {
             let keys = state.bindings.resolving(event, in: state.inputContext)

@@ -156,7 +156,8 @@ public final class PicturePipeline {
         for target in targets where !waiting.contains(target.key.location) && (next[target.key.location].map({ target.priority < $0 }) ?? true) {
             next[target.key.location] = target.priority
         }
-        cache.pinned = Set(next.filter { $0.value <= .window }.keys)
+        // Pinned: the window's, waiting or not (a waiting photo's stand-in stays).
+        cache.pinned = Set(targets.filter { $0.priority <= .window }.map(\.key.location))
         for (location, job) in jobs where next[location] == nil {
             cancel(location, job)
         }

@@ -71,7 +71,7 @@ enum FeedFeature: FeatureReducer {
     private static func take(_ news: FeedAction, _ feed: inout FeedState, _ context: Context, _ out: inout FeatureOutput) {
         switch news {
         case .pageLoaded(let page):
-            out.delegate(.sourceAnswered)
+            // (The parent has told the rest that the source answered, before this.)
             if let title = page.title, !title.isEmpty { out.delegate(.title(title)) }
             if let direction = page.direction { out.delegate(.direction(direction)) }
             feed.warnings += page.warnings
@@ -94,8 +94,7 @@ enum FeedFeature: FeatureReducer {
             out.delegate(.homeStoriesChanged)
         case .pageFailed(let reason, retry: false):
             // An answer that will not change (a 404, a document that is not a feed): said
-            // once, with its address, and not asked again.
-            out.delegate(.sourceAnswered)
+            // once, with its address, and not asked again. (The source answered: the parent said so.)
             feed.store.pageBroken(reason)
         case .pageFailed(let reason, retry: true):
             out.delegate(.sourceFailed(reason))
@@ -105,8 +104,7 @@ enum FeedFeature: FeatureReducer {
             }
         case .storyLoaded(let load):
             let story = load.story
-            feed.storyRetries.remove(story.id)
-            out.delegate(.sourceAnswered)
+            feed.storyRetries.remove(story.id) // (the parent said the source answered)
             guard feed.store.positions[story.id] != nil else { return }
             guard !story.items.isEmpty else {
                 take(.storyFailed(story.id, "the story has no items to show", retry: false), &feed, context, &out)
