@@ -2,6 +2,7 @@
 #include "CStoriesFiles.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -28,3 +29,10 @@ int stories_open_beneath(int dirfd, const char *path, int flags, unsigned int mo
 }
 
 const int stories_o_path = O_PATH;
+
+int stories_name_this_thread(const char *name) {
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = 0;
+    return pthread_setname_np(pthread_self(), kept);
+}

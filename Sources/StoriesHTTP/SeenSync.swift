@@ -312,8 +312,10 @@ final class Worker: Sendable {
     init(name: String) {
         let jobs = jobs
         let thread = Thread {
-            // Named from inside: Foundation on Linux names only the running thread.
+            // Named from inside, by the thread itself: Foundation's setter names only the
+            // running thread, and can miss one that runs before `start` has returned.
             Thread.current.name = name
+            nameThisThread(name)
             jobs.run()
         }
         thread.qualityOfService = .utility

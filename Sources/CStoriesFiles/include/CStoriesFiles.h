@@ -12,4 +12,8 @@ int stories_open_beneath(int dirfd, const char *path, int flags, unsigned int mo
 /// names a file or folder without opening it for reading.
 extern const int stories_o_path;
 
+/// Names the calling thread (`pthread_setname_np`, a GNU extension Glibc's Swift module
+/// leaves out): at most 15 bytes are kept. 0, or an errno.
+int stories_name_this_thread(const char *name);
+
 #endif

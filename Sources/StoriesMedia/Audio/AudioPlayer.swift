@@ -1,5 +1,6 @@
 import Foundation
 import StoriesCore
+import StoriesFeedIO
 
 /// One video's sound, played on a thread of its own (issue 32): decoded, resampled and
 /// written to the sound server in 20 ms pieces, and the clock the video's pictures follow —
@@ -70,6 +71,7 @@ public final class AudioPlayer: @unchecked Sendable {
         started = true
         let thread = Thread { [self] in
             Thread.current.name = "stories.audio" // from inside: Foundation on Linux names only the running thread
+            nameThisThread("stories.audio") // and may miss one that runs before `start` returns
             run()
         }
         thread.qualityOfService = .userInteractive
