@@ -187,3 +187,14 @@ let package = Package(
 for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
     target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
 }
+
+// The floors that draw, decode and reduce are optimised in debug builds too (`-O`, as
+// `swift build` and README's `swift test` build them): the suite draws, diffs and decodes
+// thousands of frames, and unoptimised they were most of its CPU (Canvas.diff and
+// keepReadable alone half). Measured on this machine: StoriesUITests and StoriesAppTests
+// 300 s → 91 s, the whole suite 727–789 s → 600 s; the debug build takes about a minute
+// longer from clean. Debugging these modules wants `-Xswiftc -Onone`.
+let optimisedInDebug: Set = ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp"]
+for target in package.targets where optimisedInDebug.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}
