@@ -45,6 +45,11 @@ public final class AppEngine {
     public var suspendProcess: @MainActor () -> Void = {} {
         didSet { effects.suspendProcess = suspendProcess }
     }
+    /// The app decided how pictures are shown (`.showPictures`): the terminal's runtime sets
+    /// its picture layer up so; elsewhere there is no layer.
+    public var showPictures: @MainActor (GraphicsChoice) -> Void = { _ in } {
+        didSet { effects.showPictures = showPictures }
+    }
     /// Ctrl-L: the screen must forget what it thinks is shown (the next frame is whole).
     public var forgetScreen: @MainActor () -> Void = {}
     /// `y`: the screen puts a link on the terminal's clipboard.
@@ -148,12 +153,18 @@ public final class AppEngine {
     /// The terminal's colours or cell shape changed (or are first known): recorded, and
     /// reduced like any other news.
     public func setDisplay(_ display: Display) {
-        // The background is the reducer's once facts came (`BackgroundFacts`): not news.
+        // The background and the pictures are the reducer's once facts came
+        // (`BackgroundFacts`, `GraphicsFacts`): not news.
         var said = display
         if state.backgroundFacts != nil {
             said.background = state.display.background
             said.backgroundKnown = state.display.backgroundKnown
         }
+        if state.graphicsFacts != nil {
+            said.graphics = state.display.graphics
+            said.largestPicture = state.display.largestPicture
+        }
+        if state.movingFramesInCells { said.movingPixels = false }
         guard said != state.display else { return }
         if display.cellAspect != state.display.cellAspect { recorder.record(.cellAspect(display.cellAspect), at: elapsed) }
         send(.display(display))

@@ -21,6 +21,7 @@ final class EffectRunner {
     var redrawScreen: @MainActor () -> Void = {}
     /// Ctrl-Z: the terminal's runtime stops the process (nothing to stop elsewhere).
     var suspendProcess: @MainActor () -> Void = {}
+    var showPictures: @MainActor (GraphicsChoice) -> Void = { _ in }
 
     /// The media effects' runtime: pictures and players.
     let media: MediaRuntime
@@ -84,6 +85,8 @@ final class EffectRunner {
             redrawScreen()
         case .suspendProcess:
             suspendProcess()
+        case .showPictures(let choice):
+            showPictures(choice)
         case .copyToClipboard(let text):
             copyToClipboard(text)
         case .persistSeen(let seen):

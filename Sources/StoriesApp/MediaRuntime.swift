@@ -45,31 +45,15 @@ final class MediaRuntime {
         for target in request.targets {
             pictures.noteShape(of: target.media.location, width: target.media.width, height: target.media.height)
         }
-        var targets = request.targets.map { target in
-            // The key the viewer will draw with (`ViewerScreen.renditionKey`): what is
-            // prepared is what is drawn.
-            (key: ViewerScreen.renditionKey(for: target.media, screenWidth: request.width, screenHeight: request.height,
-                                            display: request.display, fit: request.fit),
-             priority: target.priority, blurhash: target.media.blurhash)
-        }
-        // A banner's picture may also be a story's photo: the pipeline decodes it once and
-        // renders both sizes from the same pixels.
-        for banner in request.banners {
-            targets.append((key: HomeScreen.bannerKey(for: banner, screenWidth: request.width, display: request.display),
-                            priority: .feed, blurhash: banner.blurhash))
-        }
-        pictures.prefetch(targets, waiting: request.waiting)
+        pictures.prefetch(request.renditions, waiting: request.waiting)
     }
-
 
     /// `.players`: players for exactly the plan's videos, each playing or holding, each
     /// started over when its run changed. A video with no bytes to play is news.
     func follow(_ plan: PlayerPlan) {
         let cache = pictures.cache
         players.keep(plan.videos.map { video in
-            (key: ViewerScreen.renditionKey(for: Media(location: video.location), screenWidth: plan.width, screenHeight: plan.height,
-                                            display: plan.display, fit: plan.fit, moving: true),
-             data: cache.videoData(for: video.location))
+            (key: plan.key(for: video), data: cache.videoData(for: video.location))
         })
         runs = runs.filter { location, _ in players.player(for: location) != nil }
         for video in plan.videos {

@@ -52,3 +52,13 @@ public struct CellPixels: Hashable, Sendable {
     /// What a cell is taken to be when the terminal does not say: 10×20 pixels.
     public static let standard = CellPixels(known: 10, 20)
 }
+
+/// How a picture meets a frame of another shape.
+public enum FitMode: String, Sendable, CaseIterable {
+    /// Cover the frame, cropped where the picture has the most detail (a face, not the
+    /// wall beside it), near the centre when nothing stands out.
+    case fill
+    /// Show all of it, over a backdrop made from the picture itself: stretched to cover the
+    /// frame, blurred and darkened (as story apps do on a wide screen).
+    case fit
+}

@@ -34,11 +34,13 @@ extension TerminalApp {
         for answer in answers { replies.read(answer: answer, at: time) }
         guard replies != before else { return }
         var changed = false
-        // DA1 ends the answers: the pictures they allow, from now on.
-        if picksPicturesLate, replies.sawDA1, !before.sawDA1, terminal.graphics == .cells {
-            let found = GraphicsProtocol.detect(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
-                                                tmux: tmux)
-            if found.protocol.showsPixels { terminal.showPictures(found) }
+        // DA1 ends the answers: what they say of pictures is news for the reducer, which
+        // decides what it changes (nothing, under a protocol said outright).
+        if replies.sawDA1, !before.sawDA1 {
+            graphicsFacts = GraphicsFacts(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
+                                          tmux: tmux, said: graphicsFacts.said, stepping: graphicsFacts.stepping,
+                                          sixelLimit: graphicsFacts.sixelLimit)
+            engine.send(.app(.graphics(graphicsFacts)))
             changed = true
         }
         // The terminal's background (OSC 11), said late: news for the reducer, which decides

@@ -40,9 +40,9 @@ public final class TerminalApp {
     /// Its answers: the probe's, and those that came after it stopped waiting (a slow
     /// terminal, over ssh, or kitty starting on software OpenGL), read by the input decoder.
     var replies: ProbeReplies
-    /// Pictures are the terminal's to choose (no `--graphics`) and DA1 had not answered in
-    /// the probe's window: its late answers choose them.
-    let picksPicturesLate: Bool
+    /// What says how pictures can be shown, as reported to the reducer (`.graphics`): a late
+    /// DA1 answer adds to it.
+    var graphicsFacts: GraphicsFacts
     /// When the probe's answers were asked for: until DA1 answers (for at most
     /// `TerminalApp.answersAwaited`), an ESC waits for the rest of its sequence.
     let askedAt = ContinuousClock.now
@@ -64,17 +64,11 @@ public final class TerminalApp {
         // (Its background is the reducer's to decide, from `backgroundFacts`.)
         var display = Display(colorDepth: terminal.colorDepth, cellAspect: aspect, symbols: symbols,
                               graphics: terminal.graphics, cellPixels: cell)
-        display.movingPixels = movingPixels
-        if terminal.graphics == .sixel { display.largestPicture = sixelLimit }
         display.palette = replies.palette(defaults: paletteDefaults)
         return display
     }
-    /// The largest sixel picture the terminal takes (XTSMGRAPHICS), when it is smaller than
-    /// its window was at start: xterm answers its window's size, or its `maxGraphicSize`
-    /// (1000×1000 unless set) when that is smaller — only the second is a limit.
-    private var sixelLimit: PixelArea?
-    /// Whether video frames are still shown in real pixels (until the terminal falls behind).
-    private var movingPixels = true
+    /// The terminal fell behind a video's frames in real pixels, and the reducer was told.
+    private var toldFellBehind = false
     /// The 16 colours of the terminal's kind, for those OSC 4 does not answer.
     private let paletteDefaults = TerminalPalette.defaults(term: ProcessInfo.processInfo.environment["TERM"] ?? "")
 
@@ -120,7 +114,6 @@ public final class TerminalApp {
         // the probe's window is read by the input decoder, neither echoed nor lost.
         probe = TerminalProbe.ask(environment: environment, handOver: true)
         replies = probe.replies
-        picksPicturesLate = graphics == nil && probe.asked && !probe.replies.sawDA1 && stepping == nil
         // No screen after all: the modes from before the probe, and its late answers dropped.
         let giveBack = { [probe] in if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
@@ -165,38 +158,36 @@ public final class TerminalApp {
         backgroundFacts = BackgroundFacts(theme: theme, answer: probe.replies.background, colorfgbg: environment["COLORFGBG"],
                                           isXTerm: probe.replies.version?.hasPrefix("XTerm") == true)
         if theme == .auto, !probe.asked { terminal.askBackground() }
-        // Real pixels: as said, else as the terminal answered. A protocol said outright is
-        // used as said (a terminal may draw what it does not announce).
-        let chosen = graphics.map { GraphicsChoice.said($0, probe, environment: environment) }
-            ?? GraphicsProtocol.detect(probe, environment: environment, tmux: tmux)
-        if chosen.protocol.showsPixels, stepping == nil {
-            terminal.showPictures(chosen)
-            if terminal.cellPixels == nil, probe.replies.cellPixels == nil {
-                graphicsNote = "\(chosen.protocol.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
-            }
-        }
+        // The largest sixel picture the terminal takes (XTSMGRAPHICS), when it is smaller
+        // than its window at start: xterm answers its window's size, or its `maxGraphicSize`
+        // (1000×1000 unless set) when that is smaller — only the second is a limit.
+        var sixelLimit: PixelArea?
         if let geometry = probe.replies.sixelGeometry, let cell = terminal.cellPixels,
            geometry.width < size.width * cell.width || geometry.height < size.height * cell.height {
             sixelLimit = PixelArea(width: geometry.width, height: geometry.height)
+        }
+        // Real pixels: as said, else as the terminal answered — the reducer's to decide
+        // (`GraphicsFacts.decided`), from what the probe found here.
+        graphicsFacts = GraphicsFacts(probe, environment: environment, tmux: tmux, said: graphics, stepping: stepping != nil,
+                                      sixelLimit: sixelLimit)
+        if graphicsFacts.decided.protocol.showsPixels, terminal.cellPixels == nil, probe.replies.cellPixels == nil {
+            graphicsNote = "\(graphicsFacts.decided.protocol.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
         }
         // The probe's stray keys, read as the first input, then the start of an answer its
         // window cut (the rest comes with the input).
         for scalar in String(decoding: probe.replies.typed + probe.replies.unread, as: UTF8.self).unicodeScalars {
             decoder.feed(.scalar(scalar))
         }
+        engine.showPictures = { [terminal] choice in terminal.showPictures(choice) }
         engine.send(.app(.background(backgroundFacts)))
+        engine.send(.app(.graphics(graphicsFacts)))
         engine.setDisplay(display)
         engine.draw = { [unowned self] canvas in
             self.terminal.draw(canvas)
-            // Video frames in pixels that the terminal cannot take in time: cells from now on.
-            if self.movingPixels, !self.terminal.picturesKeepUp {
-                self.movingPixels = false
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated {
-                        self.engine.setDisplay(self.display) // news like any other, after this frame
-                        self.engine.send(.notice("Video frames are drawn in cells: this terminal did not take them in pixels in time"))
-                    }
-                }
+            // Video frames in pixels that the terminal did not take in time: news, after this frame.
+            if !self.toldFellBehind, !self.terminal.picturesKeepUp {
+                self.toldFellBehind = true
+                DispatchQueue.main.async { MainActor.assumeIsolated { self.engine.send(.app(.picturesFellBehind)) } }
             }
         }
         engine.forgetScreen = { [terminal] in terminal.forgetScreen() }

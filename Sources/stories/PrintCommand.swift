@@ -70,7 +70,7 @@ struct PrintCommand: ParsableCommand {
         if tmux?.passthrough == false {
             throw fail("inside tmux, which passes no pictures through: `tmux set -g allow-passthrough on` lets them (or --graphics cells)")
         }
-        if let outside = tmux?.terminalType, !KittyPlaceholders.supported(version: outside) {
+        if let outside = tmux?.terminalType, !GraphicsChoice.drawsPlaceholders(version: outside) {
             FileWrites.sayOnStandardError("stories: the terminal outside tmux (\(outside.isEmpty ? "it did not say which" : outside)) may not draw kitty's Unicode placeholders (kitty 0.28 or later and Ghostty do)")
         }
         return true

@@ -15,9 +15,9 @@ import Testing
     static let astronaut = Media(location: "media/astronaut.jpg")
 
     @Test func aRenditionForOtherCellsIsNotAHit() {
-        let tall = ViewerScreen.renditionKey(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
+        let tall = RenditionKey.viewer(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
                                              display: Display(cellAspect: 0.5), fit: true)
-        let square = ViewerScreen.renditionKey(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
+        let square = RenditionKey.viewer(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
                                                display: Display(cellAspect: 1.0), fit: true)
         #expect(tall != square)
         let cache = RenditionCache(budget: 1 << 26)
@@ -38,7 +38,7 @@ import Testing
         #expect(driver.state.display.cellAspect == 1.0)
         #expect(driver.state.media.preloadRequest?.display.cellAspect == 1.0, "the preload set is made for the new cells")
         driver.finishWork()
-        let key = ViewerScreen.renditionKey(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
+        let key = RenditionKey.viewer(for: Self.astronaut, screenWidth: 80, screenHeight: 24,
                                             display: driver.state.display, fit: driver.state.media.photosFit)
         guard case .ready(let cells) = driver.services.pictures.cache.state(peek: key) else {
             Issue.record("no rendition for the new cells")

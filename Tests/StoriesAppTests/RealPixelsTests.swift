@@ -33,7 +33,7 @@ import Testing
         #expect(region.rect == Rect(x: 0, y: 2, width: 80, height: captionRow - 2))
         #expect(region.sourceRow == 1, "the picture's second cell row, under the author band")
         // The picture is exactly the photo's cells at the cell's pixel size, fitted as its cells are.
-        let size = ViewerScreen.photoSize(width: 80, height: 24)
+        let size = ScreenLayout.photoSize(width: 80, height: 24)
         #expect(region.picture.image.width == size.width * 8 && region.picture.image.height == size.height * 16)
         #expect(region.picture.cellWidth == 8 && region.picture.cellHeight == 16)
         // The cells beneath are the same photo's cells (what ncurses holds): the screen reads
@@ -81,26 +81,26 @@ import Testing
 
     @Test func theRenditionKeyCarriesTheCellsPixelSize() {
         let media = Media(location: "media/astronaut.jpg")
-        let pixels = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: Self.sixel(), fit: true)
-        let cells = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24,
+        let pixels = RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: Self.sixel(), fit: true)
+        let cells = RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24,
                                               display: Display(colorDepth: .direct, cellPixels: Self.cell), fit: true)
         #expect(pixels.pixels == Self.cell && cells.pixels == nil && pixels != cells)
         #expect(pixels.placeholder("LKO2?U%2Tw=w").pixels == nil, "a BlurHash stand-in is cells")
         // A screen larger than 4K in pixels: cells (a 400×120 terminal of 64×128-pixel cells
         // would be 25 600×15 360 pixels).
         let huge = Display(colorDepth: .direct, graphics: .kitty, cellPixels: CellPixels(width: 64, height: 128))
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 400, screenHeight: 120, display: huge, fit: true).pixels == nil)
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 30, screenHeight: 12, display: huge, fit: true).pixels != nil)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 400, screenHeight: 120, display: huge, fit: true).pixels == nil)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 30, screenHeight: 12, display: huge, fit: true).pixels != nil)
         // A terminal whose largest picture is smaller than the photo's: cells.
         var limited = Self.sixel()
         limited.largestPicture = PixelArea(width: 600, height: 1000)
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == nil)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == nil)
         limited.largestPicture = PixelArea(width: 1000, height: 1000)
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == Self.cell)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: limited, fit: true).pixels == Self.cell)
         // Video frames the terminal fell behind on are cells; its photos stay pixels.
         var behind = Self.sixel()
         behind.movingPixels = false
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true, moving: true).pixels == nil)
-        #expect(ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true).pixels == Self.cell)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true, moving: true).pixels == nil)
+        #expect(RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: behind, fit: true).pixels == Self.cell)
     }
 }

@@ -47,7 +47,7 @@ import Testing
         let pilot = AppDriver(width: 80, height: 24)
         pilot.press(.key(.enter))
         pilot.wait(2)
-        let size = ViewerScreen.photoSize(width: 80, height: 24)
+        let size = ScreenLayout.photoSize(width: 80, height: 24)
         let canvas = pilot.render { _ in
             .ready(CellImage(image, width: size.width, height: size.height, symbols: .half, depth: .palette256, fit: .fit))
         }

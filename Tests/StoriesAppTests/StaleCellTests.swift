@@ -113,8 +113,8 @@ import Testing
     @Test func untilTheOtherFitIsReadyThePhotoAsItWasIsDrawn() {
         let cache = RenditionCache(budget: 1 << 24)
         let media = Media(location: "media/astronaut.jpg", blurhash: "TQKcbE+b-py?AC%NX-xuEM+bt7V?")
-        let fit = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: true)
-        let fill = ViewerScreen.renditionKey(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: false)
+        let fit = RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: true)
+        let fill = RenditionKey.viewer(for: media, screenWidth: 80, screenHeight: 24, display: Display(), fit: false)
         let photo = CellImage(width: fit.width, height: fit.height,
                               cells: Array(repeating: ImageCell(glyph: "▀", foreground: .palette(208), background: .palette(16)), count: fit.width * fit.height))
         let blur = CellImage(width: fit.width, height: fit.height,

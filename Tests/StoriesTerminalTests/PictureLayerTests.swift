@@ -295,11 +295,11 @@ import StoriesTestSupport
     }
 
     @Test func whichTerminalsDrawPlaceholders() {
-        for yes in ["kitty(0.28.0)", "kitty(0.35.2)", "kitty(1.0.0)", "ghostty 1.1.3"] { #expect(KittyPlaceholders.supported(version: yes), "\(yes)") }
+        for yes in ["kitty(0.28.0)", "kitty(0.35.2)", "kitty(1.0.0)", "ghostty 1.1.3"] { #expect(GraphicsChoice.drawsPlaceholders(version: yes), "\(yes)") }
         for no in ["kitty(0.26.5)", "kitty(0.27.1)", "kitty(x.y)", "kitty(", "XTerm(379)", "WezTerm 20240203", ""] {
-            #expect(!KittyPlaceholders.supported(version: no), "\(no)")
+            #expect(!GraphicsChoice.drawsPlaceholders(version: no), "\(no)")
         }
-        #expect(!KittyPlaceholders.supported(version: nil))
+        #expect(!GraphicsChoice.drawsPlaceholders(version: nil))
         #expect(KittyPlaceholders.marks.count == 297 && KittyPlaceholders.marks == KittyPlaceholders.marks.sorted())
         #expect(KittyPlaceholders.cells(id: 1, row: 297, columns: 0..<1).isEmpty, "no mark for row 297: nothing written")
         #expect(KittyPlaceholders.cells(id: 1 << 24, row: 0, columns: 0..<1).isEmpty, "an id colour cannot name")

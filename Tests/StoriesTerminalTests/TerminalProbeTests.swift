@@ -1,5 +1,6 @@
 import Foundation
 import StoriesCells
+import StoriesCore
 import Testing
 @testable import StoriesTerminal
 import StoriesTestSupport

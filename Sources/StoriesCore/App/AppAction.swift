@@ -38,6 +38,13 @@ public enum AppEvent: Equatable, Sendable {
     /// What says which background the terminal has changed (at start, a late OSC 11
     /// answer): the reducer decides `display.background` from it (`BackgroundFacts.decided`).
     case background(BackgroundFacts)
+    /// What says how pictures can be shown changed (at start, a late DA1 answer): the
+    /// reducer decides the protocol from it (`GraphicsFacts.decided`) and, when that
+    /// changes, asks the runtime to show pictures so (`.showPictures`).
+    case graphics(GraphicsFacts)
+    /// The terminal could not take a video's frames in real pixels in time: they are cells
+    /// from now on (stills stay pixels).
+    case picturesFellBehind
     /// Time passed (frame timer): progress, auto-advance, the end of an animation.
     case tick
     /// The terminal is about to be given up (Ctrl-Z): what plays stops until `.resume`.

@@ -63,6 +63,9 @@ public enum AppEffect: Equatable, Sendable {
     /// process, saying `.app(.suspend)` first and `.app(.resume)` after the shell's `fg`. A
     /// run with no terminal (headless, a replay, tests) has nothing to stop.
     case suspendProcess
+    /// Show pictures this way from now on (the reducer's `GraphicsFacts.decided`): the
+    /// terminal's runtime sets its picture layer up so.
+    case showPictures(GraphicsChoice)
     /// Give the terminal back and end the process.
     case quit
     /// Seen state changed: keep it (the runtime batches the writes).

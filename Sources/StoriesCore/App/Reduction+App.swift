@@ -19,9 +19,21 @@ extension Reduction {
         case .display(let display):
             state.display = display
             decideBackground()
+            decideGraphics()
         case .background(let facts):
             state.backgroundFacts = facts
             decideBackground()
+        case .graphics(let facts):
+            let before = state.graphicsFacts?.decided
+            state.graphicsFacts = facts
+            decideGraphics()
+            let choice = facts.decided
+            if before.map({ !$0.drawsAlike(choice) }) ?? true { effects.append(.showPictures(choice)) }
+        case .picturesFellBehind:
+            guard !state.movingFramesInCells else { break }
+            state.movingFramesInCells = true
+            decideGraphics()
+            scope(ChromeFeature.self, \.chrome, .notice("Video frames are drawn in cells: this terminal did not take them in pixels in time"))
         case .suspend:
             state.isSuspended = true
         case .resume:
@@ -39,6 +51,17 @@ extension Reduction {
     mutating func decideBackground() {
         guard let facts = state.backgroundFacts else { return }
         (state.display.background, state.display.backgroundKnown) = facts.decided
+    }
+
+    /// How pictures are shown, as the facts reported say (a run that reports none — a
+    /// test, a replay's display — keeps the display's own): the protocol, the largest sixel
+    /// picture, and whether a video's frames are pixels too.
+    mutating func decideGraphics() {
+        if state.movingFramesInCells { state.display.movingPixels = false }
+        guard let facts = state.graphicsFacts else { return }
+        let graphics = facts.decided.protocol
+        state.display.graphics = graphics
+        state.display.largestPicture = graphics == .sixel ? facts.sixelLimit : nil
     }
 
     mutating func resize(width: Int, height: Int) {

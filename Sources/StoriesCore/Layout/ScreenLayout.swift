@@ -10,6 +10,10 @@ public enum ScreenLayout {
     public static func isUsable(width: Int, height: Int) -> Bool {
         width >= minimumWidth && height >= minimumHeight
     }
+
+    /// The cells a story's photo fills on a screen of this size: everything below the
+    /// progress bar and above the hint line (what the viewer draws and the preloader renders for).
+    public static func photoSize(width: Int, height: Int) -> (width: Int, height: Int) { (width, max(0, height - 2)) }
 }
 
 /// The ring row's geometry: bubbles of `slotWidth` columns from column `leftMargin`, on

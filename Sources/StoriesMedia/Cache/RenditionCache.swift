@@ -12,55 +12,6 @@ public enum PictureState: Equatable, Sendable {
     case failed(String)
 }
 
-/// Which rendition of a picture: the file, the cell size, the colour depth, the cell's
-/// shape, the symbols, fill or fit, and the cell's pixel size when real pixels are made too.
-/// Everything the cells were made for is in it, so a rendition made for other cells is
-/// never served as a hit.
-public struct RenditionKey: Hashable, Sendable {
-    public var location: String
-    public var width: Int
-    public var height: Int
-    public var depth: ColorDepth
-    public var symbols: CellSymbols
-    public var fit: FitMode
-    /// A cell's width over its height, in thousandths (`Display.cellAspect`, bounded).
-    public var aspect: Int
-    /// A cell's size in pixels when the rendition has real pixels too (`CellImage.picture`,
-    /// `Display.pixelCell`); nil for cells alone.
-    public var pixels: CellPixels?
-    /// The terminal's 16 colours, at 8 and 16 colours (xterm's otherwise: unused there, and
-    /// one key for every terminal).
-    public var palette: TerminalPalette
-
-    public init(location: String, width: Int, height: Int, depth: ColorDepth, symbols: CellSymbols = .half,
-                fit: FitMode = .fill, cellAspect: Double = Display.standardCellAspect, pixels: CellPixels? = nil,
-                palette: TerminalPalette = .xterm) {
-        self.pixels = pixels
-        self.palette = depth == .eight || depth == .sixteen ? palette : .xterm
-        self.location = location
-        self.width = width
-        self.height = height
-        self.depth = depth
-        self.symbols = symbols
-        self.fit = fit
-        aspect = Int((Display.bounded(cellAspect: cellAspect) * 1000).rounded())
-    }
-
-    /// A cell's width over its height, as the cells are drawn for.
-    public var cellAspect: Double { Double(aspect) / 1000 }
-}
-
-extension RenditionKey {
-    /// Where the BlurHash stand-in for this rendition is kept: the same size and depth,
-    /// under the hash instead of the file.
-    public func placeholder(_ blurhash: String) -> RenditionKey {
-        var key = self
-        key.location = "blurhash:" + blurhash
-        key.pixels = nil // a stand-in is cells, whatever the terminal shows
-        return key
-    }
-}
-
 /// Cell renditions, videos' bytes and the decoded pixels of the pinned items, least
 /// recently used first out once the byte budget is exceeded. The budget is sized from the
 /// screen (`budget(width:height:)`): what the preload window can hold at this size, not a

@@ -104,18 +104,6 @@ public enum KittyPlaceholders {
         0x1D188, 0x1D189, 0x1D1AA, 0x1D1AB, 0x1D1AC, 0x1D1AD, 0x1D242, 0x1D243, 0x1D244,
     ]
 
-    /// Whether a terminal by its XTVERSION answer draws placeholders: kitty from 0.28,
-    /// Ghostty. nil or anything else: no.
-    public static func supported(version: String?) -> Bool {
-        guard let version else { return false }
-        let lowered = version.lowercased()
-        if lowered.hasPrefix("ghostty") { return true }
-        guard lowered.hasPrefix("kitty("), let close = lowered.firstIndex(of: ")") else { return false }
-        let numbers = lowered[lowered.index(lowered.startIndex, offsetBy: 6)..<close].split(separator: ".").map { Int($0) ?? -1 }
-        guard numbers.count >= 2, numbers[0] >= 0, numbers[1] >= 0 else { return false }
-        return numbers[0] > 0 || numbers[1] >= 28
-    }
-
     /// The virtual placement of picture `id` over `columns` × `rows` cells (nothing is
     /// shown until cells name it).
     public static func place(id: UInt32, columns: Int, rows: Int) -> [UInt8] {

@@ -1,15 +1,5 @@
 import StoriesCells
 
-/// How a picture meets a frame of another shape.
-public enum FitMode: String, Sendable, CaseIterable {
-    /// Cover the frame, cropped where the picture has the most detail (a face, not the
-    /// wall beside it), near the centre when nothing stands out.
-    case fill
-    /// Show all of it, over a backdrop made from the picture itself: stretched to cover the
-    /// frame, blurred and darkened (as story apps do on a wide screen).
-    case fit
-}
-
 /// Area-averaging resize: every output pixel is the mean of the source area it covers,
 /// with fractional edges weighted, so detail averages out instead of aliasing.
 public enum ImageScaler {

@@ -10,7 +10,7 @@ public enum PictureLookups {
     public static func banners(_ cache: RenditionCache, screenWidth: Int, display: Display) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
-                peek(cache, HomeScreen.bannerKey(for: media, screenWidth: screenWidth, display: display), blurhash: media.blurhash)
+                peek(cache, RenditionKey.banner(for: media, screenWidth: screenWidth, display: display), blurhash: media.blurhash)
             }
         }
     }
@@ -28,7 +28,7 @@ public enum PictureLookups {
                               display: Display, fit: Bool) -> AppView.PictureLookup {
         { media in
             MainActor.assumeIsolated {
-                let key = ViewerScreen.renditionKey(for: media, screenWidth: screenWidth, screenHeight: screenHeight,
+                let key = RenditionKey.viewer(for: media, screenWidth: screenWidth, screenHeight: screenHeight,
                                                     display: display, fit: fit)
                 if let frame = players?.player(for: media.location)?.current,
                    frame.cells.width == key.width, frame.cells.height == key.height {

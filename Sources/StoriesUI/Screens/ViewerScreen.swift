@@ -25,8 +25,8 @@ public enum ViewerScreen {
         let media = Rect(x: 0, y: 2, width: width, height: height - 3 - bottomLines)
         // A photo fills everything between the progress bar and the hint line; the header
         // and caption lie on darkened bands of it.
-        let size = photoSize(width: width, height: height)
-        let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `renditionKey` asks for
+        let size = ScreenLayout.photoSize(width: width, height: height)
+        let photo = Rect(x: 0, y: 1, width: size.width, height: size.height) // the size `RenditionKey.viewer` asks for
         var overPhoto = false
         /// The photo in real pixels, where the terminal shows them, and what it shows.
         var pixels: PixelPicture?
@@ -183,9 +183,6 @@ public enum ViewerScreen {
     }
 
     static func progressRect(width: Int) -> Rect { Rect(x: 1, y: 0, width: width - 2, height: 1) }
-
-    /// The cells a photo fills on a screen of this size (what the preloader renders for).
-    public static func photoSize(width: Int, height: Int) -> (width: Int, height: Int) { (width, max(0, height - 2)) }
 
     /// The viewer while a story's items (or the next page) are on their way, or failed.
     static func renderWaiting(_ state: AppState, viewer: ViewerState, into canvas: inout Canvas) {

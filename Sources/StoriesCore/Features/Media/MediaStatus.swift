@@ -58,6 +58,19 @@ public struct PreloadRequest: Equatable, Sendable {
         self.banners = banners
     }
 
+    /// The renditions to prepare, most urgent first: each target as the viewer draws it
+    /// (`RenditionKey.viewer`), then the banners' pictures as the home draws them. A
+    /// banner's picture may also be a story's photo: the pipeline decodes it once and
+    /// renders both sizes from the same pixels.
+    public var renditions: [(key: RenditionKey, priority: PreloadPriority, blurhash: String?)] {
+        targets.map { target in
+            (key: RenditionKey.viewer(for: target.media, screenWidth: width, screenHeight: height, display: display, fit: fit),
+             priority: target.priority, blurhash: target.media.blurhash)
+        } + banners.map { banner in
+            (key: RenditionKey.banner(for: banner, screenWidth: width, display: display), priority: .feed, blurhash: banner.blurhash)
+        }
+    }
+
     /// The same screen, fit and display: renditions already made still serve.
     public func hasSameRenditions(as other: PreloadRequest?) -> Bool {
         guard let other else { return false }

@@ -43,6 +43,13 @@ public struct PlayerPlan: Equatable, Sendable {
     /// How loud an audible video plays, 0–100.
     public var volume: Int
 
+    /// The frames a video's player makes: as the viewer draws the item, moving
+    /// (`RenditionKey.viewer`).
+    public func key(for video: Video) -> RenditionKey {
+        RenditionKey.viewer(for: Media(location: video.location), screenWidth: width, screenHeight: height, display: display,
+                            fit: fit, moving: true)
+    }
+
     public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100) {
         self.videos = videos
         self.width = width
