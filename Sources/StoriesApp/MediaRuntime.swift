@@ -15,10 +15,11 @@ final class MediaRuntime {
     let players: PlayerPool
     /// Where news goes: the engine's `send`.
     var send: @MainActor (AppAction) -> Void = { _ in }
-    /// The run each player was last told (a new one starts it over).
+    /// The run each player and each sound was last told (a new one starts it over).
     private var runs: [String: Int] = [:]
-    /// Videos' sound (issue 32), by location: made when a video is first to be heard, let
-    /// go with its player. `heard`: those told to play.
+    private var soundRuns: [String: Int] = [:]
+    /// Sound players (issue 32), by location: made when the plan first opens one, let go
+    /// when it no longer does. `heard`: those told to play.
     private let soundOutput: SoundOutputFactory?
     private var sounds: [String: AudioPlayer] = [:]
     private var heard: Set<String> = []
@@ -52,6 +53,7 @@ final class MediaRuntime {
     /// started over when its run changed. A video with no bytes to play is news.
     func follow(_ plan: PlayerPlan) {
         let cache = pictures.cache
+        clockTimes = clockTimes.filter { location, _ in plan.videos.contains { $0.location == location } }
         players.keep(plan.videos.map { video in
             (key: plan.key(for: video), data: cache.videoData(for: video.location))
         })
@@ -62,11 +64,7 @@ final class MediaRuntime {
                 continue
             }
             if let run = video.run {
-                if let told = runs[video.location], told != run {
-                    player.restart()
-                    clockTimes[video.location] = 0
-                    if heard.remove(video.location) != nil { sounds[video.location]?.pause() }
-                }
+                if let told = runs[video.location], told != run { player.restart() }
                 runs[video.location] = run
             }
             player.loops = video.loops
@@ -75,28 +73,36 @@ final class MediaRuntime {
         followSound(plan)
     }
 
-    /// Sound as the plan says: opened for the videos whose sound it opens, heard for its
-    /// audible ones from where each one's clock is; every other silent at once (paused, kept
-    /// for going on) or let go with its player.
+    /// Sound players as the plan says, their own beside the pictures': opened for each of
+    /// its sounds, heard for its audible ones from where each one's clock is, heard from the
+    /// start when its run changed; every other silent at once (paused, kept for going on)
+    /// or let go.
     private func followSound(_ plan: PlayerPlan) {
-        let planned = Set(plan.videos.map(\.location))
+        let planned = Set(plan.sounds.map(\.location))
         for (location, sound) in sounds where !planned.contains(location) {
             sound.stop()
             sounds[location] = nil
             heard.remove(location)
-            clockTimes[location] = nil
+            soundRuns[location] = nil
         }
-        for video in plan.videos {
-            let location = video.location
+        for planned in plan.sounds {
+            let location = planned.location
             guard !soundUnavailable, let output = soundOutput else { continue }
+            if let run = planned.run {
+                if let told = soundRuns[location], told != run {
+                    clockTimes[location] = 0
+                    if heard.remove(location) != nil { sounds[location]?.pause() }
+                }
+                soundRuns[location] = run
+            }
             var sound = sounds[location]
-            if sound == nil, video.soundOpen, let data = pictures.cache.videoData(for: location) {
+            if sound == nil, planned.open, let data = pictures.cache.videoData(for: location) {
                 let made = AudioPlayer(data: data, output: output)
                 made.prepare()
                 sounds[location] = made
                 sound = made
             }
-            guard video.audible, let sound else {
+            guard planned.audible, let sound else {
                 if heard.remove(location) != nil { sounds[location]?.pause() }
                 continue
             }
@@ -127,6 +133,7 @@ final class MediaRuntime {
         pictures.prefetch([])
         players.releaseAll()
         runs = [:]
+        soundRuns = [:]
         for sound in sounds.values { sound.stop() }
         sounds = [:]
         heard = []

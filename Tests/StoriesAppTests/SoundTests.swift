@@ -30,7 +30,7 @@ import Testing
     }
 
     func audible(_ driver: AppDriver) -> Bool {
-        driver.engine.state.media.playerPlan.videos.contains { $0.location == Self.life && $0.audible }
+        driver.engine.state.media.playerPlan.sounds.contains { $0.location == Self.life && $0.audible }
     }
 
     /// Heard while it plays; not under a hold, the help, the g and i overlays, the problems
@@ -68,7 +68,7 @@ import Testing
     /// sound is off, none in a run that plays no sound.
     @Test func thePlanSaysWhoseSoundIsOpenedAhead() {
         func isOpen(_ driver: AppDriver) -> Bool {
-            driver.engine.state.media.playerPlan.videos.contains { $0.location == Self.life && $0.soundOpen }
+            driver.engine.state.media.playerPlan.sounds.contains { $0.location == Self.life && $0.open }
         }
         let driver = opened()
         #expect(isOpen(driver) && audible(driver))

@@ -34,6 +34,8 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
         let alone = test.traits.contains { ($0 as? OwnThreadTrait)?.alone == true }
         let places = alone ? RealTimePlaces.width : 1
         await RealTimePlaces.shared.take(places)
+        let began = ContinuousClock.now
+        defer { RealTimePlaces.log(test.name, places: places, held: ContinuousClock.now - began) }
         do {
             try await RealTimePlaces.$held.withValue(true) {
                 try await withTaskExecutorPreference(QueueExecutor(label: "test.\(test.name)")) { try await function() }
@@ -63,6 +65,18 @@ public actor RealTimePlaces {
     public static let width = 3
     public static let shared = RealTimePlaces(width: RealTimePlaces.width)
     @TaskLocal static var held = false
+
+    /// With `STORIES_PLACES_LOG=FILE`, each real-time test's name, places and seconds held
+    /// are appended to FILE: where the suite's wall time goes (docs/testing.md).
+    nonisolated static func log(_ name: String, places: Int, held: Duration) {
+        guard let path = ProcessInfo.processInfo.environment["STORIES_PLACES_LOG"] else { return }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let seconds = Double(held.components.seconds) + Double(held.components.attoseconds) / 1e18
+        let line = Array("\(String(format: "%.1f", seconds))\t\(places)\t\(name)\n".utf8)
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } // one append: lines never interleave
+    }
 
     /// Places no test holds now.
     public private(set) var free: Int

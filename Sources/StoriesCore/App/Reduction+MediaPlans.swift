@@ -17,16 +17,18 @@ extension Reduction {
         // Heard: the video on screen while its item's clock runs, with no overlay over it.
         let heard = running && state.media.sound.audible && !state.chrome.showsGestures && !state.chrome.showsMetrics
         let videos = state.livePlayers.filter { state.media.status[$0] == .ready }.map { location in
-            // A live video with sound has it opened while sound can be played, heard or not.
-            let hasSound = state.media.videos[location].map { $0.hasAudio && $0.failure == nil } ?? false
-            return PlayerPlan.Video(location: location, playing: location == visible && running,
-                                    run: location == visible ? state.media.showCount : nil,
-                                    loops: state.media.videos[location]?.loops == true,
-                                    audible: location == visible && heard && hasSound,
-                                    soundOpen: hasSound && state.media.sound.audible)
+            PlayerPlan.Video(location: location, playing: location == visible && running,
+                             run: location == visible ? state.media.showCount : nil,
+                             loops: state.media.videos[location]?.loops == true)
         }
-        let plan = PlayerPlan(videos: videos, width: state.screenWidth, height: state.screenHeight, fit: state.media.photosFit,
-                              display: state.display, volume: state.media.sound.volume)
+        // Sound players of their own, for the live videos with a sound track: opened while
+        // sound can be played, heard on screen.
+        let sounds = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } ?? false }.map { video in
+            PlayerPlan.Sound(location: video.location, audible: video.location == visible && heard,
+                             open: state.media.sound.audible, run: video.run)
+        }
+        let plan = PlayerPlan(videos: videos, sounds: sounds, width: state.screenWidth, height: state.screenHeight,
+                              fit: state.media.photosFit, display: state.display, volume: state.media.sound.volume)
         var clock: MediaFeature.VideoClock?
         if let visible, let viewer = state.viewer, videos.contains(where: { $0.location == visible }),
            state.media.videos[visible]?.failure == nil {

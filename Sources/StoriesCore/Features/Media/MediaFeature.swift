@@ -82,7 +82,7 @@ enum MediaFeature: FeatureReducer {
         case .sound(let location, .heard(let time)):
             // Only the sound of what is heard now leads: a late word from a sound that was
             // just silenced changes nothing.
-            guard media.playerPlan.videos.contains(where: { $0.location == location && $0.audible }) else { break }
+            guard media.playerPlan.sounds.contains(where: { $0.location == location && $0.audible }) else { break }
             out.delegate(.soundClock(time))
         case .sound(_, .unavailable(let reason)):
             guard media.sound.problem == nil else { break }

@@ -16,31 +16,45 @@ public struct PlayerPlan: Equatable, Sendable {
         /// At its end it starts again at once, its frames' times running on (an animation:
         /// its item's clock decides when it stops).
         public var loops: Bool
-        /// Its sound is heard (issue 32): the video on screen, playing, with nothing over it,
-        /// sound on. Its sound's clock then leads the item's (`SoundNews.heard`).
-        public var audible: Bool
-        /// Its sound is opened now, heard or not (the decoder and the output made ready): a
-        /// video with sound that may be heard soon — the one on screen, the one a turn
-        /// brings — while sound can be played, so it starts with its picture. An audible
-        /// video's always is.
-        public var soundOpen: Bool
 
-        public init(location: String, playing: Bool, run: Int?, loops: Bool = false, audible: Bool = false, soundOpen: Bool = false) {
+        public init(location: String, playing: Bool, run: Int?, loops: Bool = false) {
             self.location = location
             self.playing = playing
             self.run = run
             self.loops = loops
+        }
+    }
+
+    /// A sound player, its own beside the pictures' (issue 47, point 3): a video's sound
+    /// track, opened from the same bytes.
+    public struct Sound: Equatable, Sendable {
+        public var location: String
+        /// Heard now (issue 32): the item on screen, playing, with nothing over it, sound on.
+        /// Its clock then leads the item's (`SoundNews.heard`).
+        public var audible: Bool
+        /// Opened now, heard or not (the decoder and the output made ready) while sound can
+        /// be played, so it starts with its picture; muted, one already open is kept
+        /// (silent) and none is opened. An audible sound's always is.
+        public var open: Bool
+        /// Which showing of its item this is: a new value hears it from the start.
+        public var run: Int?
+
+        public init(location: String, audible: Bool, open: Bool = false, run: Int? = nil) {
+            self.location = location
             self.audible = audible
-            self.soundOpen = soundOpen || audible
+            self.open = open || audible
+            self.run = run
         }
     }
 
     public var videos: [Video]
+    /// The sound players: exactly these, each heard or kept silent and ready.
+    public var sounds: [Sound]
     public var width: Int
     public var height: Int
     public var fit: Bool
     public var display: Display
-    /// How loud an audible video plays, 0–100.
+    /// How loud an audible sound plays, 0–100.
     public var volume: Int
 
     /// The frames a video's player makes: as the viewer draws the item, moving
@@ -50,8 +64,10 @@ public struct PlayerPlan: Equatable, Sendable {
                             fit: fit, moving: true)
     }
 
-    public init(videos: [Video] = [], width: Int = 0, height: Int = 0, fit: Bool = true, display: Display = Display(), volume: Int = 100) {
+    public init(videos: [Video] = [], sounds: [Sound] = [], width: Int = 0, height: Int = 0, fit: Bool = true,
+                display: Display = Display(), volume: Int = 100) {
         self.videos = videos
+        self.sounds = sounds
         self.width = width
         self.height = height
         self.fit = fit
