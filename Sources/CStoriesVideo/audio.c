@@ -105,7 +105,7 @@ int stories_audio_open(const uint8_t *data, size_t size, int rate, int channels,
     audio->format->probesize = 4 << 20;
     audio->format->max_analyze_duration = 5 * AV_TIME_BASE;
     audio->format->max_streams = 17;
-    audio->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv,gif");
+    audio->format->format_whitelist = p_av_strdup("mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,ogg,flv,gif,mp3,wav,flac");
     audio->format->protocol_whitelist = p_av_strdup("none");
     int status = p_avformat_open_input(&audio->format, NULL, NULL, NULL);
     if (status < 0) {

@@ -70,7 +70,7 @@ public final class AppEngine {
             remote.push(state)
         }
         remote.start(local: state.seen, arrived: { [weak self] state in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.feed(.seenElsewhere(state))) } }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.seenElsewhere(state)) } }
         }, problem: { [weak self] line in
             guard let line else { return }
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.send(.notice(line)) } }

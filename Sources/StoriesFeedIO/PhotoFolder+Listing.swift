@@ -10,6 +10,8 @@ extension PhotoFolder {
         var modifiedNanoseconds: Int64
         var size: Int
         var isVideo: Bool
+        /// Sound alone (a voice note), by its ending.
+        var isSound = false
     }
 
     struct Listing {
@@ -71,7 +73,7 @@ extension PhotoFolder {
             guard let name else { skipped += 1; return true } // not UTF-8: no path of ours could name it
             guard !name.hasPrefix(".") else { return true }
             let ending = Self.ending(of: name)
-            if photoExtensions.contains(ending) || videoExtensions.contains(ending) {
+            if photoExtensions.contains(ending) || videoExtensions.contains(ending) || soundExtensions.contains(ending) {
                 files.offer(name)
             } else if ending == "txt", type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) {
                 sidecars.offer(name)
@@ -98,14 +100,15 @@ extension PhotoFolder {
             let modified = Date(timeIntervalSince1970: Double(min(max(0, info.st_mtim.tv_sec), 253_402_300_799)))
             let ending = Self.ending(of: name)
             let isVideo = videoExtensions.contains(ending), isPhoto = photoExtensions.contains(ending)
+            let isSound = soundExtensions.contains(ending)
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 listing.folders.append((name, modified))
             case S_IFREG where isPhoto && (name as NSString).deletingPathExtension.lowercased() == "avatar" && !relative.isEmpty:
                 listing.avatar = name
-            case S_IFREG where isVideo || isPhoto:
+            case S_IFREG where isVideo || isPhoto || isSound:
                 listing.files.append(FileEntry(name: name, modified: modified, modifiedNanoseconds: PhotoFolderCache.nanoseconds(info.st_mtim),
-                                               size: Int(max(0, info.st_size)), isVideo: isVideo))
+                                               size: Int(max(0, info.st_size)), isVideo: isVideo, isSound: isSound))
             case S_IFREG where ending == "txt":
                 listing.sidecars.insert(name)
             case S_IFREG:
@@ -160,7 +163,7 @@ extension PhotoFolder {
                                  animated: known.animated)
         }
         guard let opened = try? open.open(file.name) else { return PhotoMetadata() }
-        let meta = file.isVideo ? PhotoMetadata(captured: VideoMetadata.creationTime(file: opened))
+        let meta = file.isVideo || file.isSound ? PhotoMetadata(captured: VideoMetadata.creationTime(file: opened))
             : PhotoMetadata.read(file: opened, timeZone: timeZone)
         cache?.update(folder: folder, name: file.name, size: file.size, modified: file.modifiedNanoseconds) { entry in
             entry.read = true

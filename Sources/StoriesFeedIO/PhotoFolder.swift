@@ -89,9 +89,11 @@ public struct PhotoFolder: FeedSource {
         var latest: Date
     }
 
-    /// File name endings taken as photos and as videos (the bytes decide what they are).
+    /// File name endings taken as photos, as videos and as voice notes (the bytes decide
+    /// what they are).
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv"]
+    public static let soundExtensions: Set<String> = ["m4a", "mp3", "ogg", "oga", "opus", "wav", "flac"]
     /// The most entries read from one folder; past it the rest are left out with a line.
     public static let maxEntries = 20_000
     /// The most items one story has: a story is watched item by item (and its document must
@@ -283,8 +285,8 @@ public struct PhotoFolder: FeedSource {
                 missingPreviews.append((file.name, file.size, file.modifiedNanoseconds))
             }
             let media = Media(location: location, bytes: file.size, blurhash: known?.blurhash)
-            items.append((taken, StoryItem(id: file.name, content: file.isVideo || meta.animated == true ? .video(media) : .image(media),
-                                          caption: caption, createdAt: taken)))
+            let content: StoryItem.Content = file.isSound ? .audio(media) : file.isVideo || meta.animated == true ? .video(media) : .image(media)
+            items.append((taken, StoryItem(id: file.name, content: content, caption: caption, createdAt: taken)))
         }
         guard !items.isEmpty else { throw FeedError(file: SafeText.line(entry.name), reason: Self.reason(of: Self.nothingIn(entry, listing))) }
         cache?.requestPreviews(folder: entry.folder, in: folder, files: missingPreviews)
@@ -312,7 +314,7 @@ public struct PhotoFolder: FeedSource {
     /// A sub-folder's picture: its `avatar.*` photo, else its first photo by name.
     func avatar(of entry: Entry, _ listing: Listing) -> String? {
         guard !entry.folder.isEmpty else { return nil }
-        guard let name = listing.avatar ?? listing.files.first(where: { !$0.isVideo })?.name else { return nil }
+        guard let name = listing.avatar ?? listing.files.first(where: { !$0.isVideo && !$0.isSound })?.name else { return nil }
         return entry.folder + "/" + name
     }
 
@@ -325,15 +327,15 @@ public struct PhotoFolder: FeedSource {
         }
     }
 
-    /// Whether `location` is one a photo folder's items or pictures can have: a photo or
-    /// video by its ending, at the top or one folder down, no part hidden (what a server of
+    /// Whether `location` is one a photo folder's items or pictures can have: a photo, video
+    /// or voice note by its ending, at the top or one folder down, no part hidden (what a server of
     /// a folder sends; everything else in the folder stays there).
     public static func isMediaPath(_ location: String) -> Bool {
         guard FeedPath.problem(with: location) == nil, SafeText.line(location) == location else { return false }
         let parts = location.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return false }
         let ending = (location as NSString).pathExtension.lowercased()
-        return photoExtensions.contains(ending) || videoExtensions.contains(ending)
+        return photoExtensions.contains(ending) || videoExtensions.contains(ending) || soundExtensions.contains(ending)
     }
 
 }

@@ -45,9 +45,16 @@ extension FeedAPI {
         if start.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if start.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if start.count >= 12, start.starts(with: Array("RIFF".utf8)), start[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
-        if start.count >= 8, start[4..<8].elementsEqual("ftyp".utf8) { return "video/mp4" }
+        if start.count >= 8, start[4..<8].elementsEqual("ftyp".utf8) { return path.lowercased().hasSuffix(".m4a") ? "audio/mp4" : "video/mp4" }
         if start.starts(with: Array("GIF87a".utf8)) || start.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
         if start.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return path.hasSuffix(".webm") ? "video/webm" : "video/x-matroska" }
+        // Voice notes' sound.
+        if start.starts(with: Array("OggS".utf8)) { return "audio/ogg" }
+        if start.starts(with: Array("fLaC".utf8)) { return "audio/flac" }
+        if start.count >= 12, start.starts(with: Array("RIFF".utf8)), start[8..<12].elementsEqual("WAVE".utf8) { return "audio/wav" }
+        if start.starts(with: Array("ID3".utf8)) || (start.count >= 2 && start[0] == 0xFF && start[1] & 0xE0 == 0xE0 && start[1] & 0x06 != 0) {
+            return "audio/mpeg"
+        }
         return "application/octet-stream"
     }
 }

@@ -95,6 +95,7 @@ struct InitCommand: ParsableCommand {
                 switch story.items[index].content {
                 case .image: story.items[index].content = .image(media)
                 case .video: story.items[index].content = .video(media)
+                case .audio: story.items[index].content = .audio(media)
                 case .text: break
                 }
             }

@@ -192,8 +192,8 @@ import Testing
         // What an outage hid was not seen, rightly: the two runs are compared with the same
         // seen state (each given the other's, as another terminal's would be).
         let seenClean = clean.driver.state.seen, seenFaulty = faulty.driver.state.seen
-        clean.driver.deliver(.feed(.seenElsewhere(seenFaulty)))
-        faulty.driver.deliver(.feed(.seenElsewhere(seenClean)))
+        clean.driver.deliver(.seenElsewhere(seenFaulty))
+        faulty.driver.deliver(.seenElsewhere(seenClean))
         var screens: [(String, String)] = []
         for keys in [[], [InputEvent.key(.enter)], [.key(.character("l"))], [.key(.escape), .key(.down)]] as [[InputEvent]] {
             for driver in [clean.driver, faulty.driver] {

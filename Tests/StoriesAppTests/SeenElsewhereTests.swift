@@ -24,7 +24,7 @@ import Testing
         for item in ["astronaut", "ayla-t1", "rocket"] { elsewhere.markSeen(story: "ayla", item: item) }
         elsewhere.markSeen(story: "mika", item: "coffee")
         elsewhere.markTooltipShown("there")
-        driver.deliver(.feed(.seenElsewhere(elsewhere)))
+        driver.deliver(.seenElsewhere(elsewhere))
         driver.finishWork()
         let after = Self.ringTops(driver)
         #expect(after.hasPrefix("   ┏━━━━━━┓"), "Ayla's ring grey: \(after)")
@@ -37,7 +37,7 @@ import Testing
 
         // The same news again changes nothing and saves nothing.
         let saves = driver.persisted.count
-        driver.deliver(.feed(.seenElsewhere(elsewhere)))
+        driver.deliver(.seenElsewhere(elsewhere))
         driver.finishWork()
         #expect(driver.persisted.count == saves)
         #expect(Self.ringTops(driver) == after)

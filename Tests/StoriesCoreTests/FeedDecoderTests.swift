@@ -125,6 +125,7 @@ import Testing
             StoryItem(id: "a.jpg", content: .image(Media(location: "Space trip/a.jpg", width: 640, height: 480, bytes: 1234, blurhash: "LEHV6nWB2yk8")),
                       caption: "Suiting \"up\" / ok", createdAt: Date(timeIntervalSince1970: 1_717_322_400), alt: "Two people in white suits"),
             StoryItem(id: "clip 1.mp4", content: .video(Media(location: "Space trip/clip 1.mp4")), duration: 12.5),
+            StoryItem(id: "note.ogg", content: .audio(Media(location: "Space trip/note.ogg", bytes: 20804)), alt: "A voice"),
             StoryItem(id: "t", content: .text("Hello\nthere", background: RGB(0x1d, 0x35, 0x57)),
                       link: Link(title: "More", url: "https://example.com/a?b=c")),
             StoryItem(id: "remote", content: .image(Media(location: "https://example.com/p.jpg"))),

@@ -60,8 +60,8 @@ import Testing
         #expect(names.contains { $0.displayWidth >= 40 })
     }
 
-    @Test func hasTextAndImageItemsAndEveryImageFileExists() throws {
-        var images = 0, texts = 0
+    @Test func hasTextImageAndVoiceItemsAndEveryFileExists() throws {
+        var images = 0, texts = 0, notes = 0
         for story in load.stories {
             for item in story.items {
                 switch item.content {
@@ -73,9 +73,14 @@ import Testing
                     if let w = media.width, let h = media.height { #expect(h > w, "\(media.location) is portrait") }
                 case .text: texts += 1
                 case .video: break
+                case .audio(let media):
+                    notes += 1
+                    let url = directory.appendingPathComponent(media.location)
+                    #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) == media.bytes, "\(media.location)")
                 }
             }
         }
+        #expect(notes >= 1, "the demo has a voice note")
         #expect(images >= 10)
         #expect(texts >= 10)
     }

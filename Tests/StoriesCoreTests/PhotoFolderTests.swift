@@ -159,6 +159,21 @@ import Testing
         #expect(try feed.story(id: "day-2024-05-01").story.author.avatar == nil)
     }
 
+    /// A voice note (by its ending: `.ogg`, `.m4a`, `.mp3` …) is an `audio` item, in its
+    /// file's time, and never the story's picture.
+    @Test func aVoiceNoteIsAnAudioItemAndNeverThePicture() throws {
+        let root = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let note = root.appendingPathComponent("Hiking trip/0 note.ogg")
+        try Data("OggS".utf8).write(to: note)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_717_310_000)], ofItemAtPath: note.path)
+        let story = try PhotoFolder(directory: root, timeZone: utc).story(id: hiking).story
+        #expect(story.items.map(\.id) == ["clip.mp4", "0 note.ogg", "a.jpg", "b.jpg", "c.png"], "\(story.items.map(\.id))")
+        #expect(story.items[1].content == .audio(Media(location: "Hiking trip/0 note.ogg", bytes: 4)))
+        #expect(story.author.avatar == "Hiking trip/a.jpg", "a sound is no picture")
+        #expect(PhotoFolder.isMediaPath("Hiking trip/0 note.ogg") && PhotoFolder.isMediaPath("a.M4A"))
+    }
+
     @Test func videosAreInTheirRecordingTimeFromTheMovieHeader() throws {
         let root = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }

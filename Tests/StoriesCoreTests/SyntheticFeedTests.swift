@@ -78,6 +78,7 @@ import Testing
                     videos += 1
                     #expect(try feed.media(at: media.location, maxBytes: 100) == Data([9, 9]))
                     #expect(media.width == 288 && media.height == 512)
+                case .audio: Issue.record("the synthetic feed has no voice notes")
                 case .text: break
                 }
             }

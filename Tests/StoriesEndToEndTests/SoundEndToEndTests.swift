@@ -231,6 +231,38 @@ import Testing
         try tmux.press("q")
     }
 
+    /// A voice note (sound alone, Opus in Ogg) in a folder: heard through its own sound
+    /// player with its waveform on screen and 🔊 on the author line; a hold silences it —
+    /// a whole second of the recording after it is silent, which speech never is — and
+    /// Space again brings it back.
+    @Test func aVoiceNoteIsHeardAndHeld() throws {
+        let server = try SoundServer(niceness: -10)
+        try server.listen()
+        let binary = try Binary.requireBuilt()
+        let feed = server.folder.appendingPathComponent("voice")
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.demoMedia.appendingPathComponent("priya-note.ogg"), to: feed.appendingPathComponent("note.ogg"))
+        let tmux = try Tmux(width: 80, height: 24, niceness: -10)
+        try tmux.type("PULSE_SERVER=\(server.address) \(binary) --feed \(feed.path)")
+        try tmux.waitForLoadedRingRow()
+        try tmux.press("Enter")
+        _ = try tmux.waitFor("the sound mark") { $0.contains { $0.contains("🔊") } }
+        try XTerminal.wait("the voice heard", timeout: 10) { Self.sounding(server) }
+        let sent = AudioPlayer.now()
+        try tmux.press("Space")
+        try XTerminal.wait("a second and a half recorded after the hold", timeout: 10) {
+            let (samples, start) = server.heard.snapshot
+            return start + Double(samples.count) / Double(Self.rate) > sent + 1.5
+        }
+        let (samples, start) = server.heard.snapshot
+        let from = Int((sent + 0.3 - start) * Double(Self.rate)), to = Int((sent + 1.3 - start) * Double(Self.rate))
+        #expect(from >= 0 && to <= samples.count && rms(samples[from..<to]) < 100, "silent while held")
+        try tmux.press("Space")
+        try XTerminal.wait("the voice again", timeout: 10) { Self.sounding(server) }
+        try tmux.press("q")
+        try tmux.press("q")
+    }
+
     /// No sound server: the video plays its pictures, and one line says why it is silent
     /// (the author line's mark then says 🔇).
     @Test func withoutAServerTheViewerSaysSoOnceAndPlays() throws {
@@ -253,7 +285,7 @@ import Testing
     /// stories with every figure found, and one for its peer, mpv, which says it is missing
     /// where mpv is not installed (.ci/run installs it; a machine without it says so).
     @Test func benchSoundMeasuresItsOwnPlay() throws {
-        let lines = try Self.benchSound()
+        let lines = try Self.benchLines.get()
         let stories = try #require(lines.first { $0.contains(#""program":"stories""#) }, "\(lines)")
         for key in ["first_sound_ms", "sound_drift_ms", "pictures_mean_ms", "first_picture_to_sound_ms", "cpu_per_second"] {
             #expect(stories.contains("\"\(key)\":") && !stories.contains("\"\(key)\":null"), "\(key) in \(stories)")
@@ -268,10 +300,14 @@ import Testing
     /// reported as skipped, not passed.
     @Test(.enabled(if: SoundEndToEndTests.mpvInstalled, "mpv is not installed (.ci/run installs it: apt-get install -y mpv)"))
     func benchSoundMeasuresMpvBesideIt() throws {
-        let lines = try Self.benchSound()
+        let lines = try Self.benchLines.get()
         let mpv = try #require(lines.first { $0.contains(#""program":"mpv""#) }, "the peer's line: \(lines)")
         #expect(mpv.contains(#""first_sound_ms":"#) && !mpv.contains(#""missing":true"#), "\(mpv)")
     }
+
+    /// One run of the bench, made once for the two tests that read it (40 s of a run with
+    /// every real-time place).
+    static let benchLines = Result { try benchSound() }
 
     /// One run of the bench on the demo's liftoff clip, its JSON lines.
     static func benchSound() throws -> [Substring] {

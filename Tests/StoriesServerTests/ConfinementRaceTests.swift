@@ -11,13 +11,13 @@ import Testing
 /// folder, and back, atomically (`renameat2` with `RENAME_EXCHANGE`) in a tight loop, while
 /// clients fetch a small photo (kept in memory once read) and a large video (streamed from
 /// the open file) over real HTTP — from two servers at once, one opening with openat2 and
-/// one walking the path a part at a time. For a minute (`STORIES_RACE_SECONDS` shortens it
-/// for a quick local run); not one byte from outside may ever arrive. The server before this
+/// one walking the path a part at a time. For 20 s (`STORIES_RACE_SECONDS` sets another time:
+/// a minute or ten for a long run); not one byte from outside may ever arrive. The server before this
 /// test checked the real path and opened the path again by name: against it the same
 /// exchange, driven from a script for 20 s, sent outside bytes in about 1 600 of 40 000
 /// answers (docs/performance.md).
 @Suite(.ownThread) struct ConfinementRaceTests {
-    static let seconds: Double = ProcessInfo.processInfo.environment["STORIES_RACE_SECONDS"].flatMap(Double.init).map { min(max($0, 1), 600) } ?? 60
+    static let seconds: Double = ProcessInfo.processInfo.environment["STORIES_RACE_SECONDS"].flatMap(Double.init).map { min(max($0, 1), 600) } ?? 20
 
     /// Counts shared by the clients and the swapper. `@unchecked Sendable`: every field is
     /// touched only under `lock`.

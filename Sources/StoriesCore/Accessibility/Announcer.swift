@@ -230,6 +230,7 @@ public enum Announcer {
         switch item.content {
         case .image: kind = state.played(item) != nil ? "animation" : "photo"
         case .video: kind = "video"
+        case .audio: kind = "voice note"
         case .text(let text, _): kind = "text, ‘" + clean(text) + "’"
         }
         var described = kind

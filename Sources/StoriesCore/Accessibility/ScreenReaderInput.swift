@@ -113,7 +113,7 @@ public enum ScreenReaderInput: Equatable, Sendable {
         "open: open the story you are on. open 3: open story 3.",
         "close: back to the stories.",
         "pause, play: stop or go on; a line of spaces does either.",
-        "mute, unmute: videos' sound.",
+        "mute, unmute: the sound of videos and voice notes.",
         "find name: go to a person's story on the row, from anywhere.",
         "link: open the item's link.",
         "where: say again where you are. An empty line does too.",

@@ -23,6 +23,9 @@ public enum AppAction: Equatable, Sendable {
     case viewModelsBuilt(ViewModelUpdate)
     /// Lines for the notice line, the problems list and the hint line (the Chrome feature).
     case chrome(ChromeAction)
+    /// What the viewer saw on another terminal (the server's seen state, issue 34): merged
+    /// by the parent with what was seen here — an item seen anywhere is seen.
+    case seenElsewhere(SeenState)
 }
 
 /// The run loop, the screen and the clock.
@@ -81,9 +84,6 @@ public enum FeedAction: Equatable, Sendable {
     /// A story's items did not arrive; `retry`: for a reason that may pass (a timeout, a
     /// refused connection, a 5xx), so they are asked for again with backoff while wanted.
     case storyFailed(StoryID, String, retry: Bool)
-    /// What the viewer saw on another terminal (the server's seen state, issue 34): merged
-    /// with what was seen here — an item seen anywhere is seen.
-    case seenElsewhere(SeenState)
 }
 
 /// Results of asking for the home sections.
@@ -132,12 +132,15 @@ public struct PictureNews: Equatable, Sendable {
     /// Ready, and its bytes are an animation (a GIF of more than one frame): a photo item
     /// showing it plays it as a video.
     public var isAnimation: Bool
+    /// Ready, and its bytes are sound alone (a voice note): how long it plays, in seconds.
+    public var soundSeconds: Double?
 
-    public init(_ location: String, _ status: MediaStatus, damage: String? = nil, isAnimation: Bool = false) {
+    public init(_ location: String, _ status: MediaStatus, damage: String? = nil, isAnimation: Bool = false, soundSeconds: Double? = nil) {
         self.location = location
         self.status = status
         self.damage = damage
         self.isAnimation = isAnimation
+        self.soundSeconds = soundSeconds
     }
 }
 

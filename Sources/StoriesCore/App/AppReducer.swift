@@ -76,6 +76,7 @@ struct Reduction {
         case .mediaNews(let news): media(.news(news))
         case .viewModelsBuilt(let update): install(update)
         case .chrome(let chrome): scope(ChromeFeature.self, \.chrome, chrome)
+        case .seenElsewhere(let other): mergeSeen(from: other)
         }
     }
 

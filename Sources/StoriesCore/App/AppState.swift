@@ -175,6 +175,14 @@ public struct AppState: Equatable, Sendable {
         return item.content.media
     }
 
+    /// The viewer's item has sound to hear: a video with a sound track, or a voice note.
+    public var visibleHasSound: Bool {
+        if let video = visibleVideo { return media.videos[video.location]?.hasAudio == true }
+        guard let viewer, !viewer.isWaiting, case .audio(let note)? = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.content
+        else { return false }
+        return media.status[note.location] == .ready
+    }
+
     /// The viewer's video, when its item is one.
     public var visibleVideo: Media? {
         guard let viewer, !viewer.isWaiting,
@@ -225,6 +233,7 @@ public struct AppState: Equatable, Sendable {
     /// the video cannot play; an animation (a GIF) its `duration`, or once through when that
     /// is longer; anything else its `duration`.
     public func duration(of item: StoryItem) -> Double {
+        if case .audio(let note) = item.content { return media.soundLengths[note.location] ?? item.duration }
         guard let video = played(item), let status = media.videos[video.location], status.failure == nil else {
             return item.duration
         }
@@ -236,13 +245,23 @@ public struct AppState: Equatable, Sendable {
     /// The videos that need a live player now, at most two: the viewer's item when it is a
     /// video and, while a sideways drag or a cube turn shows another story, that story's
     /// item. Everything else shows its poster from the rendition cache.
-    public var livePlayers: [String] {
+    public var livePlayers: [String] { live(played) }
+
+    /// The voice notes whose sound is kept open now, as `livePlayers` are: the viewer's item,
+    /// and the other story's during a sideways drag or a cube turn.
+    public var liveVoiceNotes: [String] {
+        live { item in if case .audio(let note) = item.content { note } else { nil } }
+    }
+
+    /// The viewer's item, and the other story's while a drag or a turn shows it, as
+    /// `media` says of each: at most two, the viewer's first.
+    private func live(_ media: (StoryItem) -> Media?) -> [String] {
         var live: [String] = []
         let store = feed.store
         func add(_ viewer: ViewerState?) {
             guard let viewer, !viewer.isWaiting,
                   let item = store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex],
-                  let media = played(item), !live.contains(media.location), live.count < 2 else { return }
+                  let media = media(item), !live.contains(media.location), live.count < 2 else { return }
             live.append(media.location)
         }
         guard isUsable else { return [] }

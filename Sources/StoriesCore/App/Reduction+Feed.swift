@@ -11,16 +11,17 @@ extension Reduction {
 
     /// The source's news about pages and stories.
     mutating func take(_ action: FeedAction) {
-        guard case .seenElsewhere(let other) = action else {
-            // The source answered: what was held back is asked for as things were before the
-            // answer changed the store (the rule of `FeatureReducer`: the parent sends first).
-            switch action {
-            case .pageLoaded, .storyLoaded, .pageFailed(_, retry: false): delegate(.sourceAnswered)
-            default: break
-            }
-            feed(.news(action))
-            return
+        // The source answered: what was held back is asked for as things were before the
+        // answer changed the store (the rule of `FeatureReducer`: the parent sends first).
+        switch action {
+        case .pageLoaded, .storyLoaded, .pageFailed(_, retry: false): delegate(.sourceAnswered)
+        default: break
         }
+        feed(.news(action))
+    }
+
+    /// What the viewer saw on another terminal, merged with what was seen here.
+    mutating func mergeSeen(from other: SeenState) {
         let before = state.seen
         delegate(.mergeSeen(other))
         // The home's cells follow too (their counts of new items and progress).

@@ -13,6 +13,7 @@ extension Reduction {
     /// clock goes to the video on screen after every action.
     mutating func updatePlayers() {
         let visible = state.visibleVideo?.location
+        let visibleNote = state.liveVoiceNotes.first.flatMap { note in state.visibleMedia?.location == note ? note : nil }
         let running = state.viewer?.playback.isRunning == true
         // Heard: the video on screen while its item's clock runs, with no overlay over it.
         let heard = running && state.media.sound.audible && !state.chrome.showsGestures && !state.chrome.showsMetrics
@@ -21,11 +22,15 @@ extension Reduction {
                              run: location == visible ? state.media.showCount : nil,
                              loops: state.media.videos[location]?.loops == true)
         }
-        // Sound players of their own, for the live videos with a sound track: opened while
-        // sound can be played, heard on screen.
-        let sounds = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } ?? false }.map { video in
-            PlayerPlan.Sound(location: video.location, audible: video.location == visible && heard,
-                             open: state.media.sound.audible, run: video.run)
+        // Sound players of their own, for the live videos with a sound track and the live
+        // voice notes: opened while sound can be played, heard on screen.
+        let tracks = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } ?? false }
+            .map { (location: $0.location, run: $0.run) }
+        let notes = state.liveVoiceNotes.filter { state.media.status[$0] == .ready }
+            .map { (location: $0, run: $0 == visibleNote ? state.media.showCount : nil) }
+        let sounds = (tracks + notes).map { sound in
+            PlayerPlan.Sound(location: sound.location, audible: (sound.location == visible || sound.location == visibleNote) && heard,
+                             open: state.media.sound.audible, run: sound.run)
         }
         let plan = PlayerPlan(videos: videos, sounds: sounds, width: state.screenWidth, height: state.screenHeight,
                               fit: state.media.photosFit, display: state.display, volume: state.media.sound.volume)
@@ -33,6 +38,9 @@ extension Reduction {
         if let visible, let viewer = state.viewer, videos.contains(where: { $0.location == visible }),
            state.media.videos[visible]?.failure == nil {
             clock = .init(location: visible, elapsed: viewer.playback.elapsed(at: state.now.uptime))
+        } else if let visibleNote, let viewer = state.viewer, sounds.contains(where: { $0.location == visibleNote }) {
+            // A voice note's sound leads its item's clock as a video's does.
+            clock = .init(location: visibleNote, elapsed: viewer.playback.elapsed(at: state.now.uptime))
         }
         media(.players(plan, clock: clock))
     }

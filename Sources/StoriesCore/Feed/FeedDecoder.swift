@@ -132,6 +132,7 @@ public enum FeedDecoder {
         switch type {
         case "image": content = .image(try media(field.required("media")))
         case "video": content = .video(try media(field.required("media")))
+        case "audio": content = .audio(try media(field.required("media")))
         case "text":
             let text = SafeText.paragraphs(try field.required("text").string(), maxCharacters: SafeText.Limit.textCard)
             let background: RGB

@@ -46,6 +46,9 @@ public enum FeedWire {
         case .video(let media):
             result["type"] = "video"
             result["media"] = self.media(media)
+        case .audio(let media):
+            result["type"] = "audio"
+            result["media"] = self.media(media)
         case .text(let text, let background):
             result["type"] = "text"
             result["text"] = .string(text)

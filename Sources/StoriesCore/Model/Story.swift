@@ -79,17 +79,20 @@ public struct Link: Equatable, Sendable {
     }
 }
 
-/// One page of a story: a photo, a video or a text card.
+/// One page of a story: a photo, a video, a voice note or a text card.
 public struct StoryItem: Equatable, Sendable, Identifiable {
     public enum Content: Equatable, Sendable {
         case image(Media)
         case video(Media)
+        /// Sound alone (a voice note): heard, and shown as its waveform, drawn from its
+        /// sound by the picture pipeline like a video's first frame.
+        case audio(Media)
         case text(String, background: RGB)
 
-        /// The photo or video file, if the item shows one.
+        /// The photo, video or sound file, if the item has one.
         public var media: Media? {
             switch self {
-            case .image(let media), .video(let media): media
+            case .image(let media), .video(let media), .audio(let media): media
             case .text: nil
             }
         }

@@ -54,7 +54,7 @@ public struct KeyBindings: Equatable, Sendable {
         KeyBinding(.viewer, chars(" "), .togglePause, "hold: pause / resume"),
         KeyBinding(.viewer, chars("n"), .nextUnseen, "next story with unseen items"),
         KeyBinding(.viewer, chars("f"), .toggleFit, "photos: fill the screen / show whole"),
-        KeyBinding(.viewer, chars("m"), .toggleSound, "videos' sound: off / on"),
+        KeyBinding(.viewer, chars("m"), .toggleSound, "sound: off / on"),
         KeyBinding(.viewer, chars("o"), .openLink, "open the item's link in the browser"),
         KeyBinding(.viewer, chars("u"), .toggleLinkAddress, "show or hide links' addresses"),
         KeyBinding(.viewer, chars("y"), .copyLink, "copy the item's link to the clipboard (OSC 52)"),

@@ -34,7 +34,7 @@ public final class AudioDecoder {
     public let duration: Double?
 
     public init(data: Data, rate: Int = 48_000, channels: Int = 2) throws(AudioProblem) {
-        guard VideoContainer.sniff(data) != nil else { throw .none }
+        guard VideoContainer.sniff(data) != nil || SoundContainer.sniff(data) != nil else { throw .none }
         VideoLog.install()
         var info = stories_audio_info()
         var message = [CChar](repeating: 0, count: 256)

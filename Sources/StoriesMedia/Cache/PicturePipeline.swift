@@ -99,6 +99,8 @@ public final class PicturePipeline {
     /// Photos whose bytes turned out to be an animated GIF (said with each `.ready`: the
     /// app plays them as videos).
     private var animations: Set<String> = []
+    /// Voice notes' lengths (seconds), by location: said with their news.
+    private var soundLengths: [String: Double] = [:]
     /// Told how long each fetch that brought bytes took, by `clock` (the app's: virtual in
     /// a replay).
     public var onFetchTimed: (@MainActor (_ seconds: Double) -> Void)?
@@ -289,12 +291,14 @@ public final class PicturePipeline {
                     let (cw, ch) = key.pixels.map { ($0.width, $0.height) } ?? (0, 0)
                     let minimum = (max(key.width * px * 2, key.width * fx, key.width * cw),
                                    max(key.height * py * 2, key.height * fy, key.height * ch))
-                    let image = try StillDecoder.decode(data, minimumSize: minimum, limits: limits)
+                    let still = try StillDecoder.still(data, minimumSize: minimum, limits: limits)
+                    let image = still.image
                     var video: MovingBytes?
                     if ImageFormat.sniff(data) == nil {
-                        // Kept for a player, a still GIF's too (a feed's video item may be one).
+                        // Kept for a player, a still GIF's too (a feed's video item may be
+                        // one), and a voice note's for its sound.
                         let animated = VideoContainer.sniff(data) == .gif && GIFInfo.read(data)?.isAnimated == true
-                        video = MovingBytes(data: data, isAnimation: animated)
+                        video = MovingBytes(data: data, isAnimation: animated, soundSeconds: still.soundSeconds)
                     }
                     result = .success((image, Self.cells(image, key: key), true, video))
                 case .renderQueued(let image):
@@ -327,6 +331,10 @@ public final class PicturePipeline {
                     if animations.count >= 1_000 { animations.removeAll() } // bounded
                     animations.insert(location)
                 }
+                if let seconds = video.soundSeconds {
+                    if soundLengths.count >= 1_000 { soundLengths.removeAll() } // bounded
+                    soundLengths[location] = seconds
+                }
             }
             cache.insert(cells, for: key)
         case .failure(let error):
@@ -355,6 +363,7 @@ public final class PicturePipeline {
         if status == .ready {
             news.damage = damaged[location]
             news.isAnimation = animations.contains(location)
+            news.soundSeconds = soundLengths[location]
         }
         if batch != nil {
             batch?.append(news)
@@ -367,6 +376,8 @@ public final class PicturePipeline {
     struct MovingBytes: Sendable {
         var data: Data
         var isAnimation: Bool
+        /// Sound alone (a voice note): its length.
+        var soundSeconds: Double?
     }
 
     nonisolated private static func cells(_ image: RGBImage, key: RenditionKey) -> CellImage {

@@ -3,13 +3,36 @@ import CStoriesVideo
 import Foundation
 import StoriesCore
 
-/// Stills for the pipeline: a photo decoded, or a video's first frame (its poster).
+/// Stills for the pipeline: a photo decoded, a video's first frame (its poster), or a
+/// voice note's waveform (with the sound's length).
 public enum StillDecoder {
+    public struct Still: Sendable {
+        public var image: RGBImage
+        /// The bytes are sound alone (a voice note): how long it is, in seconds.
+        public var soundSeconds: Double?
+    }
+
     public static func decode(_ data: Data, minimumSize: (width: Int, height: Int)? = nil,
                               limits: MediaLimits = .standard) throws(MediaError) -> RGBImage {
+        try still(data, minimumSize: minimumSize, limits: limits).image
+    }
+
+    public static func still(_ data: Data, minimumSize: (width: Int, height: Int)? = nil,
+                             limits: MediaLimits = .standard) throws(MediaError) -> Still {
         guard !data.isEmpty else { throw .empty }
-        if ImageFormat.sniff(data) != nil { return try ImageDecoder.decode(data, minimumSize: minimumSize, limits: limits) }
-        return try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image
+        if ImageFormat.sniff(data) != nil { return Still(image: try ImageDecoder.decode(data, minimumSize: minimumSize, limits: limits)) }
+        guard data.count <= limits.maxBytes else { throw .fileTooLarge(bytes: data.count, limit: limits.maxBytes) }
+        if SoundContainer.sniff(data) != nil {
+            let (image, seconds) = try Waveform.picture(data, minimumSize: minimumSize)
+            return Still(image: image, soundSeconds: seconds)
+        }
+        do {
+            return Still(image: try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image)
+        } catch {
+            // A container that holds sound alone (M4A, Ogg Opus, WebM audio): its waveform.
+            guard let (image, seconds) = try? Waveform.picture(data, minimumSize: minimumSize) else { throw error }
+            return Still(image: image, soundSeconds: seconds)
+        }
     }
 }
 

@@ -67,6 +67,9 @@ public enum ViewerScreen {
             // A player that failed says why even when a poster was made.
             drawPicture(file, symbol: "▶", kind: "video", failure: "cannot play this video",
                         reason: mediaFailure(state, file) ?? state.media.videos[file.location]?.failure)
+        case .audio(let file):
+            // A voice note: its waveform, drawn by the pipeline from its sound.
+            drawPicture(file, symbol: "♪", kind: "voice note", failure: "cannot play this voice note", reason: mediaFailure(state, file))
         }
         if state.viewing.transition == nil { drawLoadingSign(state, in: media, into: &canvas) }
         if overPhoto { canvas.darken(rows: 1..<2) }
@@ -78,6 +81,9 @@ public enum ViewerScreen {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
             // 🔊 while its sound is to be heard, 🔇 when off (m) or none can be played.
             if status.hasAudio { marks.append(state.media.sound.audible ? "🔊" : "🔇") }
+        }
+        if case .audio(let file) = item.content, state.media.status[file.location] == .ready {
+            marks.append(state.media.sound.audible ? "🔊" : "🔇")
         }
         drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, isAway: state.isInBackground && state.pauseOnBlur,
                    marks: marks, into: &canvas,

@@ -3,8 +3,7 @@
 /// title, the direction and the row's selection go out as delegates.
 enum FeedFeature: FeatureReducer {
     enum Action {
-        /// The source's news (a page, a story's items, their failures). `seenElsewhere` is
-        /// the parent's: it merges the shared seen state.
+        /// The source's news (a page, a story's items, their failures).
         case news(FeedAction)
         /// The first page has taken longer than `FeedState.firstPagePatience`.
         case firstPageOverdue
@@ -125,8 +124,6 @@ enum FeedFeature: FeatureReducer {
                 feed.storyRetries.remove(id)
             }
             out.delegate(.storyFailed(id, reason: reason))
-        case .seenElsewhere:
-            break // the parent's (`route`)
         }
     }
 

@@ -72,6 +72,10 @@ enum MediaFeature: FeatureReducer {
                 if item.isAnimation, media.animations.insert(item.location).inserted, media.animations.count > 1_000 {
                     media.animations = [item.location] // bounded: the one just told is kept
                 }
+                if let seconds = item.soundSeconds, seconds.isFinite, seconds > 0 {
+                    if media.soundLengths.count >= 1_000, media.soundLengths[item.location] == nil { media.soundLengths = [:] } // bounded
+                    media.soundLengths[item.location] = min(seconds, MediaState.longestSound)
+                }
                 if media.status[item.location] != item.status { picture(item.location, item.status, &media, now: now, &out) }
             }
         case .video(let location, let event):

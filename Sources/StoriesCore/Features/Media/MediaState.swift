@@ -35,6 +35,11 @@ public struct MediaState: Equatable, Sendable {
     /// Photos whose bytes are an animation (a GIF of more than one frame): their items play
     /// them as videos.
     public var animations: Set<String> = []
+    /// Voice notes' lengths (seconds), as the picture pipeline found them drawing their
+    /// waveforms: their items last that long.
+    public var soundLengths: [String: Double] = [:]
+    /// The longest a voice note's item lasts (a longer sound is cut there): an hour.
+    public static let longestSound = 3_600.0
     /// Videos' sound: wanted or not (`m`), how loud, and whether this run can play any.
     public var sound = SoundState()
 

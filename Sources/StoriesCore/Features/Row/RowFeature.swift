@@ -151,22 +151,17 @@ enum RowFeature: FeatureReducer {
             case .name(let text, _): "⚠ No one called '\(quoted(text))' among the \(store.count) stories looked through"
             }
             out.delegate(.notice(line))
-        case .stalled:
-            // Pages stopped adding stories (said on the problems line): as far as the feed goes for now.
+        case .stalled, .complete:
+            // The whole feed was looked through, or its pages stopped adding stories (said on
+            // the problems line): as far as the feed goes, for now or for good.
             row.seeking = nil
+            let within = store.paging == .complete ? "in this feed (all \(store.count) stories looked through)"
+                : "among the \(store.count) stories so far (the feed's pages stopped adding stories)"
             switch target {
-            case .story(let id): out.delegate(.notice("⚠ The story '\(id)' is not among the \(store.count) stories so far (the feed's pages stopped adding stories)"))
+            case .story(let id): out.delegate(.notice("⚠ The story '\(id)' is not \(within)"))
             case .last: break
             case .unseen(let after): wrapToUnseen(before: after, &row, context, &out)
-            case .name(let text, _): out.delegate(.notice("⚠ No one called '\(quoted(text))' among the \(store.count) stories so far (the feed's pages stopped adding stories)"))
-            }
-        case .complete:
-            row.seeking = nil
-            switch target {
-            case .story(let id): out.delegate(.notice("⚠ The story '\(id)' is not in this feed (all \(store.count) stories looked through)"))
-            case .last: break
-            case .unseen(let after): wrapToUnseen(before: after, &row, context, &out)
-            case .name(let text, _): out.delegate(.notice("⚠ No one called '\(quoted(text))' in this feed (all \(store.count) stories looked through)"))
+            case .name(let text, _): out.delegate(.notice("⚠ No one called '\(quoted(text))' \(within)"))
             }
         case .broken(let reason):
             row.seeking = nil
