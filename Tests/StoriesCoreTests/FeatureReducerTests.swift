@@ -62,6 +62,20 @@ import Testing
         #expect(media.status == ["b.jpg": .failed("no")])
     }
 
+    /// A plan with only a sound (a voice note) goes out as a plan with a video does; one
+    /// with neither, after one with neither, does not.
+    @Test func aPlanWithOnlyASoundGoesOut() {
+        var media = MediaState()
+        var out = FeatureOutput()
+        MediaFeature.reduce(&media, .players(PlayerPlan(width: 80, height: 24), clock: nil), context: 0, into: &out)
+        #expect(out.items.isEmpty, "nothing before, nothing now")
+        let note = PlayerPlan(sounds: [PlayerPlan.Sound(location: "n.ogg", audible: true)], width: 80, height: 24)
+        MediaFeature.reduce(&media, .players(note, clock: nil), context: 0, into: &out)
+        #expect(out.items.count == 1, "the voice note's sound player is asked for")
+        MediaFeature.reduce(&media, .players(PlayerPlan(width: 80, height: 24), clock: nil), context: 0, into: &out)
+        #expect(out.items.count == 2, "and let go")
+    }
+
     @Test func aPhotoThatMayComeLaterIsRetriedWithBackoff() {
         var media = MediaState()
         var out = FeatureOutput()

@@ -25,7 +25,7 @@ public enum SoundContainer: String, Sendable {
 public enum Waveform {
     /// The bars across the picture, and the most sound read to draw them (a longer note is
     /// drawn from its first ten minutes; it still plays whole).
-    public static let bars = 48
+    public static let bars = 32
     public static let maxSeconds = 600.0
     static let rate = 8_000
 

@@ -37,8 +37,9 @@ enum MediaFeature: FeatureReducer {
             if media.waiting?.location != location { media.waiting = MediaWait(location: location, since: now) }
         case .players(let plan, let clock):
             if plan != media.playerPlan {
-                // No video before or now: nothing for the players to do (the size is kept for the next).
-                let idle = plan.videos.isEmpty && media.playerPlan.videos.isEmpty
+                // No video or sound before or now: nothing for the players to do (the size is
+                // kept for the next).
+                let idle = plan.videos.isEmpty && plan.sounds.isEmpty && media.playerPlan.videos.isEmpty && media.playerPlan.sounds.isEmpty
                 media.playerPlan = plan
                 if !idle { out.effect(.players(plan)) }
             }
