@@ -160,7 +160,7 @@ public final class AppEngine {
             said.background = state.display.background
             said.backgroundKnown = state.display.backgroundKnown
         }
-        if state.graphicsFacts != nil {
+        if state.graphics != nil {
             said.graphics = state.display.graphics
             said.largestPicture = state.display.largestPicture
         }

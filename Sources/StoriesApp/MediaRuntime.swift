@@ -2,13 +2,12 @@ import StoriesCore
 import StoriesMedia
 import StoriesUI
 
-/// The one media runtime: it owns the picture pipeline, the video players, and the making
-/// of rendition keys, and does what the reducer's media effects say — prepare a preload
-/// set (asking for none of its `waiting`), bring the players in line with a plan, move the
-/// video on screen to its item's time — deciding nothing; what happens comes back only as
-/// actions (`.mediaNews`). Everything a rendition is made for (screen, fit, colours, cell
-/// shape, the graphics protocol: `Display`) comes in the effect, from the state, never
-/// from here.
+/// The one media runtime: it owns the picture pipeline, the video players and the sound
+/// players, and does what the reducer's media effects say — prepare a preload set (its
+/// keys, asking for none of its `waiting`), bring the players and sounds in line with a
+/// plan, move the item on screen to its time — deciding nothing; what happens comes back
+/// only as actions (`.mediaNews`). Every rendition key comes in the effect
+/// (`PreloadRequest.renditions`, `PlayerPlan.key(for:)`), made in the core from the state.
 @MainActor
 final class MediaRuntime {
     let pictures: PicturePipeline
@@ -53,7 +52,10 @@ final class MediaRuntime {
     /// started over when its run changed. A video with no bytes to play is news.
     func follow(_ plan: PlayerPlan) {
         let cache = pictures.cache
-        clockTimes = clockTimes.filter { location, _ in plan.videos.contains { $0.location == location } }
+        // Where each planned video or sound is kept for its sound to go on from (a voice
+        // note is a sound alone: held, muted or under an overlay, it goes on from there).
+        let planned = Set(plan.videos.map(\.location) + plan.sounds.map(\.location))
+        clockTimes = clockTimes.filter { location, _ in planned.contains(location) }
         players.keep(plan.videos.map { video in
             (key: plan.key(for: video), data: cache.videoData(for: video.location))
         })

@@ -9,11 +9,13 @@ extension GraphicsFacts {
     /// `tmux`: inside tmux (`TMUX` set), what tmux says of itself and the terminal outside
     /// it (nil where it could not be asked). `said`: the protocol said outright.
     public init(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?, said: GraphicsProtocol? = nil,
-                stepping: Bool = false, sixelLimit: PixelArea? = nil) {
+                stepping: Bool = false, windowPixels: PixelArea? = nil, cellSizeKnown: Bool = true) {
         self.init(said: said, asked: probe.asked, answered: probe.replies.sawDA1, kittyAnswered: probe.replies.kittyGraphics == true,
                   sixelListed: probe.replies.attributes?.contains(4) == true, version: probe.replies.version,
                   program: environment["TERM_PROGRAM"] ?? "", lcTerminal: environment["LC_TERMINAL"] ?? "",
-                  insideTmux: TmuxClient.inside(environment), tmux: tmux, stepping: stepping, sixelLimit: sixelLimit)
+                  insideTmux: TmuxClient.inside(environment), tmux: tmux, stepping: stepping,
+                  sixelGeometry: probe.replies.sixelGeometry.map { PixelArea(width: $0.width, height: $0.height) }, windowPixels: windowPixels,
+                  cellSizeKnown: cellSizeKnown)
     }
 }
 

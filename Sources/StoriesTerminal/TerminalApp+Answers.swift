@@ -37,9 +37,10 @@ extension TerminalApp {
         // DA1 ends the answers: what they say of pictures is news for the reducer, which
         // decides what it changes (nothing, under a protocol said outright).
         if replies.sawDA1, !before.sawDA1 {
+            let window = graphicsFacts.windowPixels, cellSizeKnown = graphicsFacts.cellSizeKnown || replies.cellPixels != nil
             graphicsFacts = GraphicsFacts(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
                                           tmux: tmux, said: graphicsFacts.said, stepping: graphicsFacts.stepping,
-                                          sixelLimit: graphicsFacts.sixelLimit)
+                                          windowPixels: window, cellSizeKnown: cellSizeKnown)
             engine.send(.app(.graphics(graphicsFacts)))
             changed = true
         }

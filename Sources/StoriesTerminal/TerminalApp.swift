@@ -158,21 +158,13 @@ public final class TerminalApp {
         backgroundFacts = BackgroundFacts(theme: theme, answer: probe.replies.background, colorfgbg: environment["COLORFGBG"],
                                           isXTerm: probe.replies.version?.hasPrefix("XTerm") == true)
         if theme == .auto, !probe.asked { terminal.askBackground() }
-        // The largest sixel picture the terminal takes (XTSMGRAPHICS), when it is smaller
-        // than its window at start: xterm answers its window's size, or its `maxGraphicSize`
-        // (1000×1000 unless set) when that is smaller — only the second is a limit.
-        var sixelLimit: PixelArea?
-        if let geometry = probe.replies.sixelGeometry, let cell = terminal.cellPixels,
-           geometry.width < size.width * cell.width || geometry.height < size.height * cell.height {
-            sixelLimit = PixelArea(width: geometry.width, height: geometry.height)
-        }
         // Real pixels: as said, else as the terminal answered — the reducer's to decide
-        // (`GraphicsFacts.decided`), from what the probe found here.
+        // (`GraphicsFacts.decided`, the sixel limit, the note), from what the probe found here.
+        let window = terminal.cellPixels.map { PixelArea(width: size.width * $0.width, height: size.height * $0.height) }
         graphicsFacts = GraphicsFacts(probe, environment: environment, tmux: tmux, said: graphics, stepping: stepping != nil,
-                                      sixelLimit: sixelLimit)
-        if graphicsFacts.decided.protocol.showsPixels, terminal.cellPixels == nil, probe.replies.cellPixels == nil {
-            graphicsNote = "\(graphicsFacts.decided.protocol.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
-        }
+                                      windowPixels: window,
+                                      cellSizeKnown: terminal.cellPixels != nil || probe.replies.cellPixels != nil)
+        graphicsNote = graphicsFacts.note
         // The probe's stray keys, read as the first input, then the start of an answer its
         // window cut (the rest comes with the input).
         for scalar in String(decoding: probe.replies.typed + probe.replies.unread, as: UTF8.self).unicodeScalars {

@@ -26,7 +26,7 @@ struct ViewCommand: ParsableCommand {
             Keys: Left/Right (h/l) choose a story, Enter open it, Down/Up the home sections below \
             the row, Home/End the first and the feed's last story, PgUp/PgDn a screenful, n the \
             next unseen story, / a person by name, p every feed problem; in the viewer Left/Right \
-            previous/next item, [ ] previous/next story, Space pause, m turns videos' sound off or \
+            previous/next item, [ ] previous/next story, Space pause, m turns the sound off or \
             on, f photos fill the screen or show whole, o opens the item's link, y copies it, u shows links' addresses, Esc back to \
             the row; g shows how each input was routed, i the metrics; Ctrl-L redraws; Ctrl-Z \
             stops (fg brings it back); ? shows \

@@ -71,7 +71,9 @@ import Testing
         driver.press(.key(.character("m")))
         #expect(!heard(driver) && driver.lines[1].contains("🔇"))
         let muted = opened(SoundState(enabled: false))
-        #expect(muted.engine.state.media.playerPlan.sounds.allSatisfy { !$0.open }, "a run that plays no sound opens none")
+        let planned = muted.engine.state.media.playerPlan.sounds
+        #expect(planned.map(\.location) == [Self.note] && planned.allSatisfy { !$0.open && !$0.audible },
+                "planned, silent and not opened in a run that plays no sound: \(planned)")
     }
 
     /// A voice note whose bytes are no sound (an Ogg page of nothing) says so on the item,

@@ -26,9 +26,18 @@ import Testing
         #expect(state.display.graphics == .kitty, "a new display keeps the decision")
         #expect(state.display.pixelCell == CellPixels(width: 10, height: 20))
         #expect(shown(effects).map(\.protocol) == [.kitty] && shown(effects).first?.placeholders == true)
-        let sixel = GraphicsFacts(asked: true, answered: true, sixelListed: true, sixelLimit: PixelArea(width: 1000, height: 1000))
+        // xterm's XTSMGRAPHICS: its maxGraphicSize is a limit where smaller than its window;
+        // its window's own size is none.
+        let sixel = GraphicsFacts(asked: true, answered: true, sixelListed: true, sixelGeometry: PixelArea(width: 1000, height: 1000),
+                                  windowPixels: PixelArea(width: 1600, height: 900))
         let sixelState = reduced([.app(.graphics(sixel))]).state
         #expect(sixelState.display.graphics == .sixel && sixelState.display.largestPicture == PixelArea(width: 1000, height: 1000))
+        var whole = sixel
+        whole.sixelGeometry = PixelArea(width: 1600, height: 900)
+        #expect(reduced([.app(.graphics(whole))]).state.display.largestPicture == nil)
+        var sizeless = sixel
+        sizeless.cellSizeKnown = false
+        #expect(sizeless.note?.contains("sixel pictures need the cell's size in pixels") == true && sixel.note == nil)
         let nothing = reduced([.app(.graphics(GraphicsFacts(asked: true)))])
         #expect(nothing.state.display.graphics == .cells && shown(nothing.effects).map(\.reason) == ["the terminal answered nothing within 100 ms"])
     }
@@ -48,6 +57,15 @@ import Testing
         saidLate.said = .kitty
         let said = reduced([.app(.graphics(saidEarly)), .app(.graphics(saidLate))])
         #expect(said.state.display.graphics == .kitty && shown(said.effects).map(\.protocol) == [.kitty], "told once, as said")
+        // Pictures already in pixels (iTerm2's, by TERM_PROGRAM) are not swapped for another
+        // protocol by a late answer under the pictures on screen.
+        var iterm = early
+        iterm.program = "WezTerm"
+        var itermLate = iterm
+        itermLate.answered = true
+        itermLate.kittyAnswered = true
+        let kept = reduced([.app(.graphics(iterm)), .app(.graphics(itermLate))])
+        #expect(kept.state.display.graphics == .iterm && shown(kept.effects).map(\.protocol) == [.iterm])
     }
 
     @Test func insideTmuxOnlyPicturesTmuxKeeps() {

@@ -254,7 +254,7 @@ extension CommandLineTests {
             .nextUnseen: "n the next unseen story", .search: "/ a person by name", .toggleProblems: "p every feed problem",
             .nextItem: "Left/Right previous/next item", .previousItem: "Left/Right previous/next item",
             .nextStory: "[ ] previous/next story", .previousStory: "[ ] previous/next story", .togglePause: "Space pause",
-            .toggleSound: "m turns videos' sound off or on",
+            .toggleSound: "m turns the sound off or on",
             .toggleFit: "f photos fill the screen", .openLink: "o opens the item's link", .copyLink: "y copies it",
             .toggleLinkAddress: "u shows links' addresses", .dismiss: "Esc back to the row",
             .toggleGestures: "g shows how each input was routed", .toggleMetrics: "i the metrics", .redraw: "Ctrl-L redraws",

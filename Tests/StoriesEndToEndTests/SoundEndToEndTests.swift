@@ -234,7 +234,8 @@ import Testing
     /// A voice note (sound alone, Opus in Ogg) in a folder: heard through its own sound
     /// player with its waveform on screen and 🔊 on the author line; a hold silences it —
     /// a whole second of the recording after it is silent, which speech never is — and
-    /// Space again brings it back.
+    /// Space again brings it back from where it was: its bar does not go back to the start
+    /// (a sound that started over would lead the item's clock back with it).
     @Test func aVoiceNoteIsHeardAndHeld() throws {
         let server = try SoundServer(niceness: -10)
         try server.listen()
@@ -248,8 +249,12 @@ import Testing
         try tmux.press("Enter")
         _ = try tmux.waitFor("the sound mark") { $0.contains { $0.contains("🔊") } }
         try XTerminal.wait("the voice heard", timeout: 10) { Self.sounding(server) }
+        // The progress bar's filled cells (of 78 for 6.4 s): a second and more in, then held.
+        func filled(_ screen: [String]) -> Int { screen.first?.filter { $0 == "━" }.count ?? 0 }
+        _ = try tmux.waitFor("the bar a second in") { filled($0) >= 14 }
         let sent = AudioPlayer.now()
         try tmux.press("Space")
+        let held = filled(try tmux.waitFor("the hold said") { $0.contains { $0.contains("Space play") } })
         try XTerminal.wait("a second and a half recorded after the hold", timeout: 10) {
             let (samples, start) = server.heard.snapshot
             return start + Double(samples.count) / Double(Self.rate) > sent + 1.5
@@ -259,6 +264,8 @@ import Testing
         #expect(from >= 0 && to <= samples.count && rms(samples[from..<to]) < 100, "silent while held")
         try tmux.press("Space")
         try XTerminal.wait("the voice again", timeout: 10) { Self.sounding(server) }
+        let resumed = filled(try tmux.screen())
+        #expect(resumed >= held - 1, "the voice goes on from where it was held: the bar at \(resumed) cells, held at \(held)")
         try tmux.press("q")
         try tmux.press("q")
     }

@@ -11,7 +11,7 @@ import StoriesTestSupport
 @Suite(.ownThread) struct WaveformTests {
     /// A 16-bit mono WAV at 8 kHz: `seconds` of a 440 Hz tone at `loudness` (0–1) for each
     /// part, one after another.
-    static func wav(_ parts: [(seconds: Double, loudness: Double)]) -> Data {
+    static func wav(_ parts: [(seconds: Double, loudness: Double)], claiming claimed: Int? = nil) -> Data {
         var samples: [Int16] = []
         for part in parts {
             for n in 0..<Int(part.seconds * 8000) {
@@ -23,7 +23,7 @@ import StoriesTestSupport
         let body = samples.flatMap { le16(Int(UInt16(bitPattern: $0))) }
         var data = Array("RIFF".utf8) + le32(36 + body.count) + Array("WAVEfmt ".utf8)
         data += le32(16) + le16(1) + le16(1) + le32(8000) + le32(16000) + le16(2) + le16(16)
-        data += Array("data".utf8) + le32(body.count) + body
+        data += Array("data".utf8) + le32(claimed ?? body.count) + body
         return Data(data)
     }
 
@@ -58,6 +58,20 @@ import StoriesTestSupport
         #expect(photo.soundSeconds == nil)
         let video = try StillDecoder.still(Data(contentsOf: media.appendingPathComponent("liftoff.mp4")))
         #expect(video.soundSeconds == nil, "a video with sound is a video")
+    }
+
+    /// A header that says the sound is longer than it is (a WAV whose data chunk claims an
+    /// hour) is not believed: the note lasts as long as what decodes.
+    @Test func aHeaderThatClaimsMoreIsNotBelieved() throws {
+        let lying = Self.wav([(1.0, 0.5)], claiming: 8000 * 2 * 3600)
+        let (_, seconds) = try Waveform.picture(lying)
+        #expect(abs(seconds - 1.0) < 0.05, "\(seconds)")
+    }
+
+    /// The fixture M4A of sound alone (AAC, no video stream) is a voice note.
+    @Test func anM4AOfSoundAloneIsAVoiceNote() throws {
+        let still = try StillDecoder.still(VideoFixture.data("audio.m4a"))
+        #expect(still.soundSeconds != nil)
     }
 
     /// Bytes that only look like sound, cut short or empty: an error with words, never a

@@ -19,9 +19,9 @@ public struct AppState: Equatable, Sendable {
     /// What says which background the terminal has, as the runtime reported it
     /// (`.background`); nil: the display's own background stands.
     public var backgroundFacts: BackgroundFacts?
-    /// What says how pictures can be shown, as the runtime reported it (`.graphics`); nil:
+    /// How pictures are shown, decided from what the runtime reported (`.graphics`); nil:
     /// the display's own protocol stands.
-    public var graphicsFacts: GraphicsFacts?
+    public var graphics: GraphicsDecision?
     /// The terminal fell behind a video's frames in real pixels: they are cells from now on.
     public var movingFramesInCells = false
     /// The keys in force (`keys.conf` over the defaults): the reducer resolves keys itself.

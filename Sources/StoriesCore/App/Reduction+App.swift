@@ -24,11 +24,11 @@ extension Reduction {
             state.backgroundFacts = facts
             decideBackground()
         case .graphics(let facts):
-            let before = state.graphicsFacts?.decided
-            state.graphicsFacts = facts
+            let before = state.graphics?.choice
+            let decision = GraphicsDecision.deciding(facts, after: state.graphics)
+            state.graphics = decision
             decideGraphics()
-            let choice = facts.decided
-            if before.map({ !$0.drawsAlike(choice) }) ?? true { effects.append(.showPictures(choice)) }
+            if before.map({ !$0.drawsAlike(decision.choice) }) ?? true { effects.append(.showPictures(decision.choice)) }
         case .picturesFellBehind:
             guard !state.movingFramesInCells else { break }
             state.movingFramesInCells = true
@@ -58,10 +58,10 @@ extension Reduction {
     /// picture, and whether a video's frames are pixels too.
     mutating func decideGraphics() {
         if state.movingFramesInCells { state.display.movingPixels = false }
-        guard let facts = state.graphicsFacts else { return }
-        let graphics = facts.decided.protocol
+        guard let decision = state.graphics else { return }
+        let graphics = decision.choice.protocol
         state.display.graphics = graphics
-        state.display.largestPicture = graphics == .sixel ? facts.sixelLimit : nil
+        state.display.largestPicture = graphics == .sixel ? decision.facts.sixelLimit : nil
     }
 
     mutating func resize(width: Int, height: Int) {

@@ -3,7 +3,7 @@
 public enum Command: String, CaseIterable, Equatable, Sendable {
     case selectNext, selectPrevious, selectFirst, selectLast, open, quit, focusUp, focusDown
     case nextItem, previousItem, nextStory, previousStory, dismiss, togglePause, toggleFit
-    /// `m`: videos' sound off or on.
+    /// `m`: the sound of videos and voice notes off or on.
     case toggleSound
     /// `closeBox` closes the help or the problems list, whichever is open.
     case toggleHelp, closeBox, toggleGestures, toggleMetrics

@@ -27,13 +27,17 @@ public struct GraphicsFacts: Equatable, Sendable {
     public var tmux: TmuxClient?
     /// A replay stepped through on its virtual clock (`--step`): cells, whatever the terminal.
     public var stepping: Bool
-    /// The largest sixel picture the terminal takes when smaller than its window at start
-    /// (XTSMGRAPHICS: xterm's `maxGraphicSize`): a larger photo is cells.
-    public var sixelLimit: PixelArea?
+    /// The largest sixel picture the terminal said it takes (XTSMGRAPHICS), and its window
+    /// in pixels at start (cells × the cell's pixels), when known.
+    public var sixelGeometry: PixelArea?
+    public var windowPixels: PixelArea?
+    /// The terminal says a cell's size in pixels (real pixels are sized by it).
+    public var cellSizeKnown: Bool
 
     public init(said: GraphicsProtocol? = nil, asked: Bool, answered: Bool = false, kittyAnswered: Bool = false,
                 sixelListed: Bool = false, version: String? = nil, program: String = "", lcTerminal: String = "",
-                insideTmux: Bool = false, tmux: TmuxClient? = nil, stepping: Bool = false, sixelLimit: PixelArea? = nil) {
+                insideTmux: Bool = false, tmux: TmuxClient? = nil, stepping: Bool = false, sixelGeometry: PixelArea? = nil,
+                windowPixels: PixelArea? = nil, cellSizeKnown: Bool = true) {
         self.said = said
         self.asked = asked
         self.answered = answered
@@ -45,7 +49,26 @@ public struct GraphicsFacts: Equatable, Sendable {
         self.insideTmux = insideTmux
         self.tmux = tmux
         self.stepping = stepping
-        self.sixelLimit = sixelLimit
+        self.sixelGeometry = sixelGeometry
+        self.windowPixels = windowPixels
+        self.cellSizeKnown = cellSizeKnown
+    }
+
+    /// The largest sixel picture, when it is a limit: xterm answers XTSMGRAPHICS with its
+    /// window's size, or its `maxGraphicSize` (1000×1000 unless set) when that is smaller —
+    /// only the second is a limit (a larger photo is cells).
+    public var sixelLimit: PixelArea? {
+        guard let geometry = sixelGeometry, let window = windowPixels,
+              geometry.width < window.width || geometry.height < window.height else { return nil }
+        return geometry
+    }
+
+    /// What to say at start when the pictures decided cannot be had: pixels need the cell's
+    /// size, which this terminal does not say.
+    public var note: String? {
+        let graphics = decided.protocol
+        guard graphics.showsPixels, !cellSizeKnown else { return nil }
+        return "\(graphics.rawValue) pictures need the cell's size in pixels, which this terminal does not say: photos are cells"
     }
 
     /// The protocol pictures are shown with, and why.
@@ -101,6 +124,20 @@ public struct GraphicsFacts: Equatable, Sendable {
         case nil:
             return GraphicsChoice(.cells, "inside tmux, which did not say whether it passes pictures through")
         }
+    }
+}
+
+/// The pictures decided, and the facts they were decided from (`AppState.graphics`).
+public struct GraphicsDecision: Equatable, Sendable {
+    public var facts: GraphicsFacts
+    public var choice: GraphicsChoice
+
+    /// New facts: decided again while the pictures are cells; pictures already shown in
+    /// pixels stay as they are (a late answer never swaps one protocol for another under
+    /// the pictures on screen).
+    public static func deciding(_ facts: GraphicsFacts, after previous: GraphicsDecision?) -> GraphicsDecision {
+        guard let previous, previous.choice.protocol.showsPixels else { return GraphicsDecision(facts: facts, choice: facts.decided) }
+        return GraphicsDecision(facts: facts, choice: previous.choice)
     }
 }
 

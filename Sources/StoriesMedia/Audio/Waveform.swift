@@ -40,8 +40,11 @@ public enum Waveform {
         let slice = rate / 20
         var buffer: [Int16] = []
         var loudest = 0, inSlice = 0, frames = 0
+        var cut = false // stopped at `maxSeconds`, before the end
         do {
-            while frames < Int(maxSeconds) * rate, let read = try decoder.read(into: &buffer, maxFrames: 4096) {
+            while true {
+                guard frames < Int(maxSeconds) * rate else { cut = true; break }
+                guard let read = try decoder.read(into: &buffer, maxFrames: 4096) else { break }
                 for sample in buffer.prefix(read.frames) {
                     loudest = max(loudest, abs(Int(sample)))
                     inSlice += 1
@@ -54,7 +57,10 @@ public enum Waveform {
         }
         if inSlice > 0 { peaks.append(loudest) }
         guard frames > 0 else { throw .video("the voice note has no sound") }
-        let seconds = decoder.duration.map { max($0, Double(frames) / Double(rate)) } ?? Double(frames) / Double(rate)
+        // As long as what decoded (a header may say anything); past the part read, as long
+        // as the header says, which the reducer bounds.
+        let decoded = Double(frames) / Double(rate)
+        let seconds = cut ? max(decoded, decoder.duration ?? decoded) : decoded
         return (draw(peaks, size: size(for: minimumSize)), seconds)
     }
 

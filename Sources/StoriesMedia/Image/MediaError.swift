@@ -17,6 +17,9 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(String)
     /// A video that cannot play: the reason as FFmpeg's headers and decoder gave it.
     case video(String)
+    /// A container with no video stream (sound alone, say): the reason, as `video`'s. A
+    /// voice note's bytes are this, and drawn as their waveform.
+    case noPicture(String)
 
     public var description: String {
         switch self {
@@ -38,7 +41,7 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot read the file: \(reason)"
         case .unreachable(let reason):
             reason
-        case .video(let reason):
+        case .video(let reason), .noPicture(let reason):
             reason
         }
     }

@@ -28,9 +28,10 @@ public enum StillDecoder {
         }
         do {
             return Still(image: try VideoDecoder.poster(data, minimumSize: minimumSize, limits: VideoLimits(maxBytes: limits.maxBytes)).image)
-        } catch {
+        } catch .noPicture(let reason) {
             // A container that holds sound alone (M4A, Ogg Opus, WebM audio): its waveform.
-            guard let (image, seconds) = try? Waveform.picture(data, minimumSize: minimumSize) else { throw error }
+            // (A video whose pictures cannot be read stays a failure: it is no voice note.)
+            guard let (image, seconds) = try? Waveform.picture(data, minimumSize: minimumSize) else { throw .noPicture(reason) }
             return Still(image: image, soundSeconds: seconds)
         }
     }

@@ -89,6 +89,7 @@ public final class VideoDecoder: @unchecked Sendable {
         guard status == Int32(STORIES_VIDEO_OK), let handle else {
             switch Int(status) {
             case STORIES_VIDEO_NO_MEMORY: throw .outOfMemory(reason)
+            case STORIES_VIDEO_NO_STREAM: throw .noPicture(reason.isEmpty ? "the file has no video stream" : reason)
             default: throw .video(reason.isEmpty ? "cannot be played" : reason)
             }
         }

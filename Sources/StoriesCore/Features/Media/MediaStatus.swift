@@ -32,8 +32,8 @@ public enum MediaStatus: Equatable, Sendable {
     }
 }
 /// What the reducer asks the runtime to prepare: the planner's targets for a screen of
-/// this size and fit. The runtime turns each into a rendition key (in one place,
-/// `ViewerScreen.renditionKey`) and hands them to the picture pipeline.
+/// this size and fit, each with the rendition key the screens draw it with
+/// (`renditions`, made in one place: `RenditionKey.viewer` and `.banner`).
 public struct PreloadRequest: Equatable, Sendable {
     public var targets: [PreloadTarget]
     public var width: Int

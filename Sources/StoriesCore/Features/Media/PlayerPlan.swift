@@ -26,7 +26,7 @@ public struct PlayerPlan: Equatable, Sendable {
     }
 
     /// A sound player, its own beside the pictures' (issue 47, point 3): a video's sound
-    /// track, opened from the same bytes.
+    /// track, opened from the same bytes, or a voice note's sound.
     public struct Sound: Equatable, Sendable {
         public var location: String
         /// Heard now (issue 32): the item on screen, playing, with nothing over it, sound on.
