@@ -27,14 +27,6 @@ extension GraphicsProtocol {
     }
 }
 
-extension GraphicsChoice {
-    /// A protocol said outright (`--graphics`, stories.conf), placed as it can be where the
-    /// app runs: kitty inside tmux only through placeholders passed through.
-    public static func said(_ graphics: GraphicsProtocol, _ probe: ProbeResult, environment: [String: String]) -> GraphicsChoice {
-        GraphicsFacts(probe, environment: environment, tmux: nil, said: graphics).decided
-    }
-}
-
 /// What a terminal's terminfo entry says, read without starting ncurses.
 public enum TerminalCapabilities {
     /// The colours `term`'s entry has (`colors`), or nil without an entry.

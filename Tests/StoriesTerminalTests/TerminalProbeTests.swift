@@ -101,9 +101,9 @@ import StoriesTestSupport
         noSixel.features = ["RGB"]
         #expect(GraphicsProtocol.detect(ProbeResult(asked: true, replies: sixelTmux), environment: inside, tmux: noSixel).protocol == .cells)
         // Said outright: kitty inside tmux goes through the passthrough as placeholders.
-        let said = GraphicsChoice.said(.kitty, asked, environment: inside)
+        let said = GraphicsFacts(asked, environment: inside, tmux: nil, said: .kitty).decided
         #expect(said.throughTmux && said.placeholders)
-        #expect(!GraphicsChoice.said(.sixel, asked, environment: inside).throughTmux)
+        #expect(!GraphicsFacts(asked, environment: inside, tmux: nil, said: .sixel).decided.throughTmux)
     }
 
     /// tmux's line, as `TmuxClient.ask` has it printed: fields apart by tabs; anything

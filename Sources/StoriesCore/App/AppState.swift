@@ -168,26 +168,27 @@ public struct AppState: Equatable, Sendable {
         return viewer.playback.elapsed(at: now.uptime) >= duration(of: item) - 1e-6
     }
 
-    /// The photo or video of the viewer's item, when it is on screen.
-    public var visibleMedia: Media? {
-        guard let viewer, !viewer.isWaiting,
-              let item = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] else { return nil }
-        return item.content.media
+    /// The viewer's item, when it is on screen (not waiting for its story).
+    public var visibleItem: StoryItem? {
+        guard let viewer, !viewer.isWaiting else { return nil }
+        return feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]
     }
 
-    /// The viewer's item has sound to hear: a video with a sound track, or a voice note.
-    public var visibleHasSound: Bool {
-        if let video = visibleVideo { return media.videos[video.location]?.hasAudio == true }
-        guard let viewer, !viewer.isWaiting, case .audio(let note)? = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex]?.content
-        else { return false }
-        return media.status[note.location] == .ready
-    }
+    /// The photo, video or voice note's file of the viewer's item, when it is on screen.
+    public var visibleMedia: Media? { visibleItem?.content.media }
 
     /// The viewer's video, when its item is one.
-    public var visibleVideo: Media? {
-        guard let viewer, !viewer.isWaiting,
-              let item = feed.store.story(at: viewer.storyIndex)?.items[safe: viewer.itemIndex] else { return nil }
-        return played(item)
+    public var visibleVideo: Media? { visibleItem.flatMap(played) }
+
+    /// The viewer's voice note, when its item is one.
+    public var visibleVoiceNote: Media? { visibleItem?.content.voiceNote }
+
+    /// An item has sound to hear (🔊 or 🔇, `m`): a video with a sound track that plays, or
+    /// a voice note whose sound was read.
+    public func hasSound(_ item: StoryItem) -> Bool {
+        if let video = played(item), let status = media.videos[video.location] { return status.hasAudio && status.failure == nil }
+        guard let note = item.content.voiceNote else { return false }
+        return media.status[note.location] == .ready
     }
 
     /// What an item plays as a video: a video, or a photo whose bytes turned out to be an
@@ -233,7 +234,7 @@ public struct AppState: Equatable, Sendable {
     /// the video cannot play; an animation (a GIF) its `duration`, or once through when that
     /// is longer; anything else its `duration`.
     public func duration(of item: StoryItem) -> Double {
-        if case .audio(let note) = item.content { return media.soundLengths[note.location] ?? item.duration }
+        if let note = item.content.voiceNote { return media.soundLengths[note.location] ?? item.duration }
         guard let video = played(item), let status = media.videos[video.location], status.failure == nil else {
             return item.duration
         }
@@ -249,9 +250,7 @@ public struct AppState: Equatable, Sendable {
 
     /// The voice notes whose sound is kept open now, as `livePlayers` are: the viewer's item,
     /// and the other story's during a sideways drag or a cube turn.
-    public var liveVoiceNotes: [String] {
-        live { item in if case .audio(let note) = item.content { note } else { nil } }
-    }
+    public var liveVoiceNotes: [String] { live { $0.content.voiceNote } }
 
     /// The viewer's item, and the other story's while a drag or a turn shows it, as
     /// `media` says of each: at most two, the viewer's first.

@@ -13,7 +13,7 @@ extension Reduction {
     /// clock goes to the video on screen after every action.
     mutating func updatePlayers() {
         let visible = state.visibleVideo?.location
-        let visibleNote = state.liveVoiceNotes.first.flatMap { note in state.visibleMedia?.location == note ? note : nil }
+        let visibleNote = state.visibleVoiceNote?.location
         let running = state.viewer?.playback.isRunning == true
         // Heard: the video on screen while its item's clock runs, with no overlay over it.
         let heard = running && state.media.sound.audible && !state.chrome.showsGestures && !state.chrome.showsMetrics
@@ -24,7 +24,7 @@ extension Reduction {
         }
         // Sound players of their own, for the live videos with a sound track and the live
         // voice notes: opened while sound can be played, heard on screen.
-        let tracks = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } ?? false }
+        let tracks = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } == true }
             .map { (location: $0.location, run: $0.run) }
         let notes = state.liveVoiceNotes.filter { state.media.status[$0] == .ready }
             .map { (location: $0, run: $0 == visibleNote ? state.media.showCount : nil) }

@@ -62,7 +62,7 @@ public enum HintLine {
                     hint([.togglePause], viewer.isPaused ? "play" : "pause", .togglePause, 4),
                     hint([.nextUnseen], "unseen", .nextUnseen, 5),
                     // A video with sound, or a voice note: m, said as what it does now.
-                    state.visibleHasSound ? hint([.toggleSound], state.media.sound.on ? "mute" : "sound", .toggleSound, 6) : nil,
+                    state.visibleItem.map(state.hasSound) == true ? hint([.toggleSound], state.media.sound.on ? "mute" : "sound", .toggleSound, 6) : nil,
                     hint([.dismiss], "close", .dismiss, 1), hint([.toggleHelp], "help", .toggleHelp, 0)].compactMap { $0 }
         }
         guard let focused = state.home.level.focusedCell else {

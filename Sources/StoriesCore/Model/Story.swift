@@ -96,6 +96,11 @@ public struct StoryItem: Equatable, Sendable, Identifiable {
             case .text: nil
             }
         }
+
+        /// The voice note's file, if the item is one.
+        public var voiceNote: Media? {
+            if case .audio(let media) = self { media } else { nil }
+        }
     }
 
     public var id: ItemID

@@ -79,12 +79,9 @@ public enum ViewerScreen {
         }
         if let file = state.played(item), let status = state.media.videos[file.location], status.failure == nil {
             if status.isStalled, !viewer.isPaused { marks.append("◌ buffering") }
-            // 🔊 while its sound is to be heard, 🔇 when off (m) or none can be played.
-            if status.hasAudio { marks.append(state.media.sound.audible ? "🔊" : "🔇") }
         }
-        if case .audio(let file) = item.content, state.media.status[file.location] == .ready {
-            marks.append(state.media.sound.audible ? "🔊" : "🔇")
-        }
+        // 🔊 while its sound is to be heard, 🔇 when off (m) or none can be played.
+        if state.hasSound(item) { marks.append(state.media.sound.audible ? "🔊" : "🔇") }
         drawHeader(story: story, model: model, viewer: viewer, isHeld: state.isHeld, isAway: state.isInBackground && state.pauseOnBlur,
                    marks: marks, into: &canvas,
                    overPhoto: overPhoto || overCard, rightToLeft: state.isRightToLeft)
