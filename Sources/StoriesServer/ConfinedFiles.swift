@@ -114,9 +114,12 @@ public final class ConfinedFiles: @unchecked Sendable {
     /// Checks a path relative to the root (already percent-decoded): nil when it may be served.
     public static func problem(with relative: String) -> String? { FeedPath.problem(with: relative) }
 
-    /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`.
-    public func read(_ relative: String, maxBytes: Int) throws(Failure) -> File {
-        if let file = kept(relative, maxBytes: maxBytes) { return file }
+    /// The file at `relative` (checked with `problem(with:)` first), at most `maxBytes`;
+    /// `fresh` looks at the disk even within the recheck window (for what is built from the
+    /// files a fresh look found changed: never a new page from an old file).
+    public func read(_ relative: String, maxBytes: Int, fresh: Bool = false) throws(Failure) -> File {
+        if !fresh, let file = kept(relative, maxBytes: maxBytes) { return file }
+        let looked = Self.now() // the window runs from the look, not from the end of the read
         let file = try readFromDisk(relative, maxBytes: maxBytes)
         // A large file is open: it is never kept (each answer opens and checks it again).
         if recheckAfter > 0, file.memory != nil {
@@ -129,7 +132,7 @@ public final class ConfinedFiles: @unchecked Sendable {
                     cache.removeAll(); cachedBytes = 0
                 }
                 if let old = checked[relative] { checkedBytes -= old.file.memory?.count ?? 0 }
-                checked[relative] = (Self.now(), file)
+                checked[relative] = (looked, file)
                 checkedBytes += size
             }
         }

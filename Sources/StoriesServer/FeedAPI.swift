@@ -105,8 +105,9 @@ public struct FeedAPI: Sendable {
         // with stat on every request): the same bytes, the same tag, no parsing.
         let key = "\(cursor ?? "")|\(limit)"
         if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
+        let looked = ConfinedFiles.now()
         let fingerprint = pageFingerprint(feed, cursor: cursor, limit: limit)
-        if let fingerprint, let kept = memo.page(key, fingerprint: fingerprint) {
+        if let fingerprint, let kept = memo.page(key, fingerprint: fingerprint, checkedAt: looked) {
             return document(kept.body, request, head: head, etag: kept.tag)
         }
         guard let offset = Self.offset(cursor, count: feed.index.storyIDs.count) else {
@@ -114,7 +115,7 @@ public struct FeedAPI: Sendable {
         }
         let body = FeedWire.page(buildPage(feed, offset: offset, limit: limit), title: feed.title)
         let tag = ETag.strong(for: body)
-        if let fingerprint { memo.keep(key, fingerprint: fingerprint, body: body, tag: tag) }
+        if let fingerprint { memo.keep(key, fingerprint: fingerprint, body: body, tag: tag, checkedAt: looked) }
         return document(body, request, head: head, etag: tag)
     }
 
@@ -139,7 +140,7 @@ public struct FeedAPI: Sendable {
             let name = "stories/\(id).json"
             let bytes: Data
             do throws(ConfinedFiles.Failure) {
-                bytes = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes).contents()
+                bytes = try files.read(name, maxBytes: FeedDecoder.maxDocumentBytes, fresh: true).contents()
             } catch {
                 warnings.append(FeedWarning("skipped story '\(id)': \(name): \(error)"))
                 skipped += 1
@@ -160,6 +161,7 @@ public struct FeedAPI: Sendable {
     private func folderPage(_ folder: PhotoFolder, cursor: String?, limit: Int, _ request: APIRequest, head: Bool) -> APIResponse {
         let key = "\(cursor ?? "")|\(limit)"
         if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
+        let looked = ConfinedFiles.now()
         let page: FeedPage
         do { page = try folder.page(after: cursor, limit: limit) } catch {
             return self.error(400, "cursor '\(String(SafeText.line(cursor ?? "").prefix(64)))' is not a page of this feed", head: head)
@@ -168,7 +170,7 @@ public struct FeedAPI: Sendable {
         shown.warnings = page.warnings.map { FeedWarning(hidingFolder($0.message)) }
         let body = FeedWire.page(shown, title: folder.title)
         let tag = ETag.strong(for: body)
-        memo.keep(key, fingerprint: tag, body: body, tag: tag)
+        memo.keep(key, fingerprint: tag, body: body, tag: tag, checkedAt: looked)
         return document(body, request, head: head, etag: tag)
     }
 
@@ -208,11 +210,12 @@ public struct FeedAPI: Sendable {
             // Kept for the recheck window like a page: a story's headers are read once.
             let key = "story|" + id
             if let recent = memo.recentPage(key) { return document(recent.body, request, head: head, etag: recent.tag) }
+            let looked = ConfinedFiles.now()
             let load: StoryLoad
             do { load = try folder.current().story(id: id) } catch { return self.error(404, hidingFolder(error.description), head: head) }
             let body = FeedWire.story(load.story)
             let tag = ETag.strong(for: body)
-            memo.keep(key, fingerprint: tag, body: body, tag: tag)
+            memo.keep(key, fingerprint: tag, body: body, tag: tag, checkedAt: looked)
             return document(body, request, head: head, etag: tag)
         }
         let file: ConfinedFiles.File, bytes: Data

@@ -26,18 +26,22 @@ final class Memo: @unchecked Sendable {
         }
     }
 
-    func page(_ key: String, fingerprint: String) -> (body: Data, tag: String)? {
+    /// The page kept under `key` when its files are still `fingerprint`, taken at `checkedAt`
+    /// (the time of the look, not of the answer: a page is never newer than its files).
+    func page(_ key: String, fingerprint: String, checkedAt: UInt64) -> (body: Data, tag: String)? {
         lock.withLock {
             guard let kept = pages[key], kept.fingerprint == fingerprint else { return nil }
-            pages[key]?.checked = ConfinedFiles.now()
+            pages[key]?.checked = checkedAt
             return (kept.body, kept.tag)
         }
     }
 
-    func keep(_ key: String, fingerprint: String, body: Data, tag: String) {
+    /// Keeps a page built from files looked at from `checkedAt` on: it is recent for
+    /// `recheckAfter` from then, so it never outlives a file read for it.
+    func keep(_ key: String, fingerprint: String, body: Data, tag: String, checkedAt: UInt64) {
         lock.withLock {
             if pages.count >= 1024 { pages.removeAll() }
-            pages[key] = (fingerprint, body, tag, ConfinedFiles.now())
+            pages[key] = (fingerprint, body, tag, checkedAt)
         }
     }
 
