@@ -41,8 +41,11 @@ int stories_jpeg_decode(const unsigned char *data, size_t size, int min_width, i
                         long long max_pixels, long long max_source_pixels, stories_image *out);
 
 /// Decodes a PNG (any colour type, palette, 16-bit, alpha) to RGB, compositing alpha over
-/// the background colour `background_rgb` (0xRRGGBB). Same header check as JPEG.
-int stories_png_decode(const unsigned char *data, size_t size, long long max_pixels,
+/// the background colour `background_rgb` (0xRRGGBB). Same header check as JPEG; a picture
+/// larger than `min_width`×`min_height` (0 = full size) is box-averaged by the largest whole
+/// factor that still covers it as its rows are read (an interlaced one is decoded whole).
+int stories_png_decode(const unsigned char *data, size_t size, int min_width, int min_height,
+                       long long max_pixels, long long max_source_pixels,
                        unsigned int background_rgb, stories_image *out);
 
 /// Decodes a still WebP (lossy or lossless, with or without alpha) to RGB: the header's

@@ -23,10 +23,10 @@ public enum ImageFormat: String, Sendable, Equatable {
 public struct MediaLimits: Sendable, Equatable {
     public var maxBytes: Int
     /// Pixels decoded. A JPEG counts after DCT scaling (a 48 MP phone photo is decoded at
-    /// an eighth of its size for a terminal), a WebP after libwebp's scaling; a PNG has no
-    /// such scaling and counts whole.
+    /// an eighth of its size for a terminal), a WebP after libwebp's scaling, a PNG after
+    /// the box it is averaged by as its rows are read.
     public var maxPixels: Int
-    /// What a JPEG's or WebP's header may declare: the ceiling that refuses a decompression bomb
+    /// What a JPEG's, PNG's or WebP's header may declare: the ceiling that refuses a decompression bomb
     /// before anything is allocated (108 MP phone cameras and panoramas fit under it).
     public var maxSourcePixels: Int
 
@@ -61,7 +61,9 @@ public enum ImageDecoder {
                                            Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
                                            Int64(limits.maxSourcePixels), &decoded)
             case .png:
-                return stories_png_decode(bytes, raw.count, Int64(limits.maxPixels), rgb, &decoded)
+                return stories_png_decode(bytes, raw.count, Int32(clamping: minimumSize?.width ?? 0),
+                                          Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
+                                          Int64(limits.maxSourcePixels), rgb, &decoded)
             case .webp:
                 return stories_webp_decode(bytes, raw.count, Int32(clamping: minimumSize?.width ?? 0),
                                            Int32(clamping: minimumSize?.height ?? 0), Int64(limits.maxPixels),
@@ -77,7 +79,7 @@ public enum ImageDecoder {
             break
         case STORIES_IMAGE_TOO_LARGE:
             let declared = Int(decoded.source_width) * Int(decoded.source_height)
-            let limit = format != .png && declared > limits.maxSourcePixels ? limits.maxSourcePixels : limits.maxPixels
+            let limit = declared > limits.maxSourcePixels ? limits.maxSourcePixels : limits.maxPixels
             throw .tooManyPixels(width: Int(decoded.source_width), height: Int(decoded.source_height), limit: limit)
         case STORIES_IMAGE_NO_MEMORY:
             throw .outOfMemory(message)
