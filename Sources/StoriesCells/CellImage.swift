@@ -1,11 +1,15 @@
 /// One cell of a rendered picture.
 public struct ImageCell: Equatable, Sendable {
-    public var glyph: Character
+    public var glyph: Character { didSet { code = Glyph(glyph) } }
+    /// The glyph as a screen cell holds it (made once, with the picture: drawing a frame
+    /// copies it without looking into the character again).
+    public private(set) var code: Glyph
     public var foreground: Color
     public var background: Color
 
     public init(glyph: Character, foreground: Color, background: Color) {
         self.glyph = glyph
+        code = Glyph(glyph)
         self.foreground = foreground
         self.background = background
     }

@@ -10,13 +10,18 @@ public enum Contrast {
     public static let text = 4.5
     public static let mark = 3.0
 
+    /// Each 8-bit sRGB level in linear light (WCAG 2's formula), worked out once: a frame
+    /// judges thousands of colours.
+    static let linear: [Double] = (0...255).map { v in
+        let s = Double(v) / 255
+        return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+    }
+
     /// Relative luminance (WCAG 2, sRGB).
     public static func luminance(_ c: RGB8) -> Double {
-        func channel(_ v: UInt8) -> Double {
-            let s = Double(v) / 255
-            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        linear.withUnsafeBufferPointer { table in
+            0.2126 * table[Int(c.r)] + 0.7152 * table[Int(c.g)] + 0.0722 * table[Int(c.b)]
         }
-        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
     }
 
     public static func ratio(_ a: RGB8, _ b: RGB8) -> Double {

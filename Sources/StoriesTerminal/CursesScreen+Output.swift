@@ -97,17 +97,23 @@ extension CursesScreen {
     /// cells that changed since what the terminal shows (`shown`), through the one frame
     /// writer, from the top left. ncurses is not told; when the motion ends its screen is
     /// made whole again (above). False when it cannot be (no colours to write, another size).
-    func drawDirectly(_ canvas: Canvas, over shown: Canvas) -> Bool {
-        guard colorDepth != .none, shown.width == canvas.width, shown.height == canvas.height else { return false }
-        var terminal = shown
-        let diff = canvas.diff(from: shown)
+    func drawDirectly(_ canvas: Canvas) -> Bool {
+        // What the terminal shows (`previous`), taken out of it so that recording the frame
+        // changes it in place (a copy of every cell a frame, otherwise).
+        guard colorDepth != .none, previous?.width == canvas.width, previous?.height == canvas.height,
+              var terminal = previous.take() else { return false }
+        let diff = canvas.diff(from: terminal)
         lastDrawnCellCount = diff.changes.count
-        var bytes = FrameWriter.bytes(for: diff, of: canvas, shown: &terminal, depth: colorDepth)
+        // One buffer for the motion's frames (let go when it ends), from the top left.
+        motionBytes.removeAll(keepingCapacity: true)
+        motionBytes += [0x1B, 0x5B, 0x48] // ESC [ H
+        FrameWriter.write(diff, of: canvas, shown: &terminal, depth: colorDepth, into: &motionBytes)
+        let wrote = motionBytes.count > 3
         // The frame writer leaves the cursor top left; in focus mode it goes back on the focus
         // (hidden until the motion ends).
-        if showsFocus, !bytes.isEmpty, let spot = placedCursor { bytes += Array("\u{1B}[\(spot.y + 1);\(spot.x + 1)H".utf8) }
+        if showsFocus, wrote, let spot = placedCursor { motionBytes += Array("\u{1B}[\(spot.y + 1);\(spot.x + 1)H".utf8) }
         if showsFocus { showCursor(false) }
-        if !bytes.isEmpty { writeRaw(Array("\u{1B}[H".utf8) + bytes) }
+        if wrote { writeRaw(motionBytes) }
         previous = terminal
         wroteDirectly = true
         return true

@@ -208,11 +208,12 @@ public final class CursesScreen {
         // lines is written again, over the pixels; kitty: the placement is deleted).
         let (spoilt, before) = pictures.prepare(next: canvas.pictures, height: canvas.height)
         if !before.isEmpty { writeRaw(before) }
-        if canvas.isMotion, spoilt.isEmpty, pictures.shown.isEmpty, let shown = previous, drawDirectly(canvas, over: shown) { return }
+        if canvas.isMotion, spoilt.isEmpty, pictures.shown.isEmpty, drawDirectly(canvas) { return }
         if wroteDirectly {
             // The motion is over: ncurses' screen is made whole again, every line rewritten
             // (no clear, so nothing flashes) from the whole canvas.
             wroteDirectly = false
+            motionBytes = []
             previous = nil
             wredrawln(stories_stdscr(), 0, Int32(canvas.height))
         }
@@ -367,6 +368,8 @@ public final class CursesScreen {
 
     /// Frames of a motion were written past ncurses since it last drew.
     var wroteDirectly = false
+    /// The bytes of a motion's frame, the buffer kept from frame to frame while it runs.
+    var motionBytes: [UInt8] = []
 
     /// VTE (GNOME Terminal, Tilix) reorders right-to-left text itself unless told not to
     /// (BDSM, `CSI 8 l`: explicit mode): the app puts it in order (`bidi = app`), and a

@@ -24,8 +24,8 @@ extension Canvas {
         for index in cells.indices {
             let cell = cells[index]
             let isMark: Bool
-            if let grapheme = cell.grapheme {
-                guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else { continue }
+            if !cell.isContinuation {
+                guard cell.glyph != .space, let scalar = cell.glyph.scalar ?? cell.grapheme?.unicodeScalars.first else { continue }
                 if CellSymbols.isBlockSymbol(scalar) { continue } // a picture's cell
                 isMark = (0x2500...0x257F).contains(scalar.value)
             } else {

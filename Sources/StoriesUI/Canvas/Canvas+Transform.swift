@@ -52,10 +52,10 @@ extension Canvas {
 
     /// The cell of `source` that lands on a cell of a copy scaled into `rect`, as a
     /// one-column grapheme and its style.
-    static func sample(_ source: Canvas, x: Int, y: Int) -> (Character, Style) {
+    @inline(__always)
+    static func sample(_ source: Canvas, x: Int, y: Int) -> (Glyph, Style) {
         let cell = source[max(0, min(source.width - 1, x)), max(0, min(source.height - 1, y))]
-        guard let grapheme = cell.grapheme, DisplayWidth.of(grapheme) == 1 else { return (" ", cell.style) }
-        return (grapheme, cell.style)
+        return (cell.glyph.isOneColumn ? cell.glyph : .space, cell.style)
     }
 
     /// Draws `source` scaled into `rect` (clipped to this canvas).
@@ -63,15 +63,27 @@ extension Canvas {
         guard rect.width > 0, rect.height > 0, source.width > 0, source.height > 0 else { return }
         for ty in max(0, rect.y)..<min(height, rect.maxY) {
             let sy = (ty - rect.y) * source.height / rect.height
-            for tx in max(0, rect.x)..<min(width, rect.maxX) {
+            writeRun(y: ty, columns: rect.x..<rect.maxX) { tx in
                 let sx = (tx - rect.x) * source.width / rect.width
-                let (grapheme, style) = Self.sample(source, x: sx, y: sy)
-                put(grapheme, width: 1, x: tx, y: ty, style: style)
+                let (glyph, style) = Self.sample(source, x: sx, y: sy)
+                return Cell(glyph: glyph, style: style)
             }
         }
     }
 }
 
+
+extension Glyph {
+    /// Takes one column: a scalar the width table gives one (ASCII, Latin, box drawing and
+    /// block symbols at once, without the table).
+    @inline(__always) var isOneColumn: Bool {
+        guard let scalar else { return false }
+        let value = scalar.value
+        if value >= 0x20 && value < 0x7F { return true }
+        if (0x2500...0x259F).contains(value) || CellSymbols.isBlockSymbol(scalar) { return true }
+        return DisplayWidth.of(scalar) == 1
+    }
+}
 
 /// Text in an animation is moved and clipped with its face, never resampled (a scaled row
 /// of letters drops some: "Trinin da at he pacecenre."). A face is drawn in two layers: its
@@ -89,9 +101,12 @@ extension Canvas {
 
     /// A grapheme that is text: anything but a space, box drawing and block symbols (the
     /// cells pictures, rings and bars are made of: sextants and octants too).
+    @inline(__always)
     static func isText(_ cell: Cell) -> Bool {
-        guard let grapheme = cell.grapheme else { return true } // a wide grapheme's right half
-        guard grapheme != " ", let scalar = grapheme.unicodeScalars.first else { return false }
+        let glyph = cell.glyph
+        if glyph == .none { return true } // a wide grapheme's right half
+        if glyph == .space { return false }
+        guard let scalar = glyph.scalar else { return true } // a grapheme of several scalars
         return !(0x2500...0x259F).contains(scalar.value) && !CellSymbols.isBlockSymbol(scalar)
     }
 
@@ -110,7 +125,7 @@ extension Canvas {
                 while end < width {
                     if Self.isText(self[end, y]) {
                         end += 1
-                    } else if self[end, y].grapheme == " ", end + 1 < width, Self.isText(self[end + 1, y]), !self[end + 1, y].isContinuation {
+                    } else if self[end, y].glyph == .space, end + 1 < width, Self.isText(self[end + 1, y]), !self[end + 1, y].isContinuation {
                         end += 1
                     } else {
                         break
@@ -128,7 +143,7 @@ extension Canvas {
     func withoutText() -> Canvas {
         var copy = self
         for index in cells.indices where Self.isText(cells[index]) {
-            copy.record(Cell(" ", style: Style(background: cells[index].style.background)), at: index)
+            copy.record(Cell(glyph: .space, style: Style(background: cells[index].style.background)), at: index)
         }
         return copy
     }
@@ -141,7 +156,7 @@ extension Canvas {
             for x in 0..<width where !columns.contains(x) {
                 let index = y * width + x
                 guard Self.isText(cells[index]) else { continue }
-                record(Cell(" ", style: Style(background: cells[index].style.background)), at: index)
+                record(Cell(glyph: .space, style: Style(background: cells[index].style.background)), at: index)
             }
         }
     }
@@ -170,8 +185,12 @@ extension Canvas {
                 let cell = run.cells[index]
                 let wide = index + 1 < run.cells.count && run.cells[index + 1].isContinuation
                 let w = wide ? 2 : 1
-                if let grapheme = cell.grapheme, tx >= columns.lowerBound, tx + w <= columns.upperBound, tx >= 0, tx + w <= width {
-                    put(grapheme, width: w, x: tx, y: ty, style: restyle(middle, cell.style))
+                if !cell.isContinuation, tx >= columns.lowerBound, tx + w <= columns.upperBound, tx >= 0, tx + w <= width {
+                    if w == 1 {
+                        put(cell.glyph, x: tx, y: ty, style: restyle(middle, cell.style))
+                    } else if let grapheme = cell.grapheme {
+                        put(grapheme, width: w, x: tx, y: ty, style: restyle(middle, cell.style))
+                    }
                 }
                 tx += w
                 index += w

@@ -4,19 +4,33 @@ import StoriesCore
 /// One screen cell: a grapheme and its style. A wide grapheme (display width 2) sits in its
 /// first cell and the next cell holds `Cell.continuation`. Text is put in as the cells
 /// `DisplayWidth.forEachCell` gives, so a cell's grapheme is what a terminal shows in it.
+///
+/// The grapheme is kept as a `Glyph` (four bytes, no string): a cell is a plain value that
+/// frames copy, compare and write without reference counting (issue 48, point 1).
 public struct Cell: Equatable, Sendable {
-    public var grapheme: Character?
+    public var glyph: Glyph
     public var style: Style
 
+    /// The grapheme as a character (nil: a wide grapheme's right half).
+    public var grapheme: Character? {
+        get { glyph.character }
+        set { glyph = Glyph(newValue) }
+    }
+
     public init(_ grapheme: Character? = " ", style: Style = .plain) {
-        self.grapheme = grapheme
+        glyph = Glyph(grapheme)
         self.style = style
     }
 
-    public static let blank = Cell()
+    @inline(__always) public init(glyph: Glyph, style: Style) {
+        self.glyph = glyph
+        self.style = style
+    }
+
+    public static let blank = Cell(glyph: .space, style: .plain)
     /// The right half of a wide grapheme.
-    public static func continuation(_ style: Style) -> Cell { Cell(nil, style: style) }
-    public var isContinuation: Bool { grapheme == nil }
+    public static func continuation(_ style: Style) -> Cell { Cell(glyph: .none, style: style) }
+    @inline(__always) public var isContinuation: Bool { glyph == .none }
 }
 
 /// The screen as a flat grid of cells. Screens draw into it; the ncurses backend and the
@@ -192,10 +206,11 @@ public struct Canvas: Equatable, Sendable {
                 let back = Self.rgb(cell.style.background)
                 let front = Self.rgb(cell.style.foreground)
                 // A picture cell of two colours (half, quadrant, sextant, octant): their mean.
-                let twoColours = cell.grapheme.flatMap { $0 == "█" ? nil : $0.unicodeScalars.first }.map(CellSymbols.isBlockSymbol) ?? false
+                let full = cell.glyph == .fullBlock
+                let twoColours = !full && (cell.glyph.scalar.map(CellSymbols.isBlockSymbol) ?? false)
                 let mixed = twoColours
                     ? ((Int(back.0) + Int(front.0)) / 2, (Int(back.1) + Int(front.1)) / 2, (Int(back.2) + Int(front.2)) / 2)
-                    : cell.grapheme == "█" ? (Int(front.0), Int(front.1), Int(front.2)) : (Int(back.0), Int(back.1), Int(back.2))
+                    : full ? (Int(front.0), Int(front.1), Int(front.2)) : (Int(back.0), Int(back.1), Int(back.2))
                 let dark = Color.rgb(UInt8(Double(mixed.0) * factor), UInt8(Double(mixed.1) * factor), UInt8(Double(mixed.2) * factor))
                 set(x: x, y: y, Cell(" ", style: Style(background: dark)))
             }
@@ -243,6 +258,32 @@ public struct Canvas: Equatable, Sendable {
         if w == 2 { set(x: x + 1, y: y, .continuation(style)) }
     }
 
+    /// Puts a one-column glyph at a cell (a picture's, a sampled face's): as `put` with width 1.
+    @inline(__always)
+    public mutating func put(_ glyph: Glyph, x: Int, y: Int, style: Style) {
+        guard y >= 0, y < height, x >= 0, x < width else { return }
+        set(x: x, y: y, Cell(glyph: glyph, style: style))
+    }
+
+    /// Writes the cells of one row's `columns` (clipped) in one pass, each made by `make` from
+    /// its column: one-column cells only (a right half made is written as a blank). A wide
+    /// grapheme cut at either end of the run is repaired, as `put` does.
+    public mutating func writeRun(y: Int, columns: Range<Int>, _ make: (Int) -> Cell) {
+        guard y >= 0, y < height else { return }
+        let x0 = max(0, columns.lowerBound), x1 = min(width, columns.upperBound)
+        guard x0 < x1 else { return }
+        let row = y * width
+        if x0 > 0, cells[row + x0].isContinuation, !cells[row + x0 - 1].isContinuation { cells[row + x0 - 1].glyph = .space }
+        if x1 < width, cells[row + x1].isContinuation { cells[row + x1].glyph = .space }
+        cells.withUnsafeMutableBufferPointer { all in
+            for x in x0..<x1 {
+                var cell = make(x)
+                if cell.isContinuation { cell.glyph = .space }
+                all[row + x] = cell
+            }
+        }
+    }
+
     /// Puts a cell as it is, at an index in reading order (a writer recording what the
     /// terminal now shows, wide graphemes and their halves included).
     mutating func record(_ cell: Cell, at index: Int) {
@@ -259,10 +300,10 @@ public struct Canvas: Equatable, Sendable {
         let index = y * width + x
         let old = cells[index]
         if old.isContinuation, x > 0, !cells[index - 1].isContinuation {
-            cells[index - 1].grapheme = " "
+            cells[index - 1].glyph = .space
         }
         if !old.isContinuation, x + 1 < width, cells[index + 1].isContinuation {
-            cells[index + 1].grapheme = " "
+            cells[index + 1].glyph = .space
         }
         cells[index] = cell
     }

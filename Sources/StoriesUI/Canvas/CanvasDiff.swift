@@ -34,7 +34,7 @@ extension Canvas {
         let tolerance = max(0, min(255, tolerance))
         func same(_ a: Cell, _ b: Cell) -> Bool {
             guard tolerance > 0 else { return a == b }
-            return a.grapheme == b.grapheme && a.style.attributes == b.style.attributes
+            return a.glyph == b.glyph && a.style.attributes == b.style.attributes
                 && a.style.foreground.isClose(to: b.style.foreground, within: tolerance)
                 && a.style.background.isClose(to: b.style.background, within: tolerance)
         }

@@ -19,10 +19,28 @@ public enum FrameWriter {
     /// Colours are kept within the tolerance the diff was taken with, so what `shown`
     /// records stays within it of every frame.
     public static func bytes(for diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth) -> [UInt8] {
-        guard !diff.changes.isEmpty, next.width == shown.width, next.height == shown.height,
-              diff.width == next.width, diff.height == next.height else { return [] }
-        let tolerance = diff.tolerance
         var out: [UInt8] = []
+        write(diff, of: next, shown: &shown, depth: depth, into: &out)
+        return out
+    }
+
+    /// The same bytes appended to `out` (nothing when nothing changed): a screen that writes
+    /// a frame 30 times a second keeps one buffer, not a new one of a few hundred kilobytes
+    /// each time.
+    public static func write(_ diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth, into out: inout [UInt8]) {
+        guard !diff.changes.isEmpty, next.width == shown.width, next.height == shown.height,
+              diff.width == next.width, diff.height == next.height else { return }
+        let tolerance = diff.tolerance
+        out.reserveCapacity(out.count + diff.changes.count * (depth == .direct ? 24 : 12) + 64)
+        // Below 24-bit colour, each colour's palette number is searched for once a frame
+        // (a frame of the cube shades its cells into thousands of colours, most of them twice).
+        var numbers: [Color: Int] = [:]
+        func number(_ color: Color) -> Int {
+            if let known = numbers[color] { return known }
+            let found = ColorMapping.terminalColor(color, depth: depth)
+            numbers[color] = found
+            return found
+        }
         var cursorY = 0
         // Every frame ends with a reset (and a picture written whole ends each row with one):
         // the terminal starts each frame in its own colours.
@@ -30,9 +48,9 @@ public enum FrameWriter {
         func close(_ a: Color, _ b: Color) -> Bool { a.isClose(to: b, within: tolerance) }
         func appendColors(foreground: Color?, background: Color?) {
             out += [0x1B, 0x5B] // ESC [
-            if let foreground { appendColor(foreground, background: false, depth: depth, to: &out) }
+            if let foreground { _ = SGR.appendColor(foreground, background: false, depth: depth, to: &out, palette: number) }
             if foreground != nil, background != nil { out.append(0x3B) }
-            if let background { appendColor(background, background: true, depth: depth, to: &out) }
+            if let background { _ = SGR.appendColor(background, background: true, depth: depth, to: &out, palette: number) }
             out.append(0x6D) // m
         }
 
@@ -55,13 +73,14 @@ public enum FrameWriter {
             for x in first.x...end {
                 var cell = next[x, y]
                 let at = y * next.width + x
-                guard let grapheme = cell.grapheme else {
+                let glyph = cell.glyph
+                if glyph == .none {
                     shown.record(cell, at: at) // the wide grapheme before it covers it
                     continue
                 }
                 if depth != .none {
                     let style = cell.style
-                    if style.attributes.isEmpty, pen.attributes.isEmpty, grapheme == "▀",
+                    if style.attributes.isEmpty, pen.attributes.isEmpty, glyph == .upperHalf,
                        close(style.foreground, style.background) {
                         // Both halves alike: a space in the background colour looks the same
                         // and needs no foreground.
@@ -74,7 +93,7 @@ public enum FrameWriter {
                             pen.background = colour
                         }
                         out.append(0x20)
-                        shown.record(Cell("▀", style: Style(foreground: colour, background: colour)), at: at)
+                        shown.record(Cell(glyph: .upperHalf, style: Style(foreground: colour, background: colour)), at: at)
                         continue
                     }
                     if pen.attributes == style.attributes {
@@ -89,15 +108,11 @@ public enum FrameWriter {
                             pen = cell.style
                         }
                     } else {
-                        out += SGR.sequence(for: style, depth: depth) { ColorMapping.terminalColor($0, depth: depth) }
+                        out += SGR.sequence(for: style, depth: depth, palette: number)
                         pen = style
                     }
                 }
-                switch grapheme {
-                case "▀": out += [0xE2, 0x96, 0x80]
-                case " ": out.append(0x20)
-                default: out += grapheme.utf8
-                }
+                glyph.appendUTF8(to: &out)
                 shown.record(cell, at: at)
                 // A wide grapheme's right half comes with it, inside the run or not.
                 if x + 1 < next.width, next[x + 1, y].isContinuation { shown.record(next[x + 1, y], at: at + 1) }
@@ -106,7 +121,6 @@ public enum FrameWriter {
         if depth != .none { out += SGR.reset }
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         out.append(0x0D) // CR: back to the first column
-        return out
     }
 
     static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {

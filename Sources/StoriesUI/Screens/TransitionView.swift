@@ -1,4 +1,5 @@
 import StoriesMedia
+import StoriesCells
 import Foundation
 import StoriesCore
 
@@ -127,17 +128,16 @@ public enum TransitionView {
             return (inset, height - inset, 1 - 0.7 * sin(angle) * outward)
         }
         let picture = source?.withoutText()
-        for tx in columns {
-            let (top, bottom, light) = edges(tx)
-            for ty in 0..<height {
-                guard let source, ty >= top, ty < bottom, bottom > top else {
-                    canvas.put(" ", width: 1, x: tx, y: ty, style: .plain)
-                    continue
-                }
-                let sx = (tx - columns.lowerBound) * source.width / faceWidth
-                let sy = (ty - top) * source.height / (bottom - top)
-                let (grapheme, style) = Canvas.sample(picture ?? source, x: sx, y: sy)
-                canvas.put(grapheme, width: 1, x: tx, y: ty, style: light < 0.999 ? Canvas.shaded(style, light, defaults: defaults) : style)
+        // Row by row, each row written in one pass (the columns' edges worked out once).
+        let columnEdges = columns.map(edges)
+        for ty in 0..<height {
+            canvas.writeRun(y: ty, columns: columns) { tx in
+                let (top, bottom, light) = columnEdges[tx - columns.lowerBound]
+                guard let picture, ty >= top, ty < bottom, bottom > top else { return Cell(glyph: .space, style: .plain) }
+                let sx = (tx - columns.lowerBound) * picture.width / faceWidth
+                let sy = (ty - top) * picture.height / (bottom - top)
+                let (glyph, style) = Canvas.sample(picture, x: sx, y: sy)
+                return Cell(glyph: glyph, style: light < 0.999 ? Canvas.shaded(style, light, defaults: defaults) : style)
             }
         }
         // Its text at its own size, on the row its face puts it at the run's middle, cut

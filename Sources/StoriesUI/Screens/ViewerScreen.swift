@@ -313,11 +313,13 @@ public enum ViewerScreen {
 
     /// Copies a rendered picture into the canvas.
     static func blit(_ cells: CellImage, at rect: Rect, into canvas: inout Canvas) {
+        let columns = min(cells.width, rect.width)
+        guard columns > 0 else { return }
         for y in 0..<min(cells.height, rect.height) {
-            for x in 0..<min(cells.width, rect.width) {
-                let cell = cells[x, y]
-                canvas.put(cell.glyph, width: 1, x: rect.x + x, y: rect.y + y,
-                           style: Style(foreground: cell.foreground, background: cell.background))
+            let row = y * cells.width
+            canvas.writeRun(y: rect.y + y, columns: rect.x..<rect.x + columns) { tx in
+                let cell = cells.cells[row + tx - rect.x]
+                return Cell(glyph: cell.code, style: Style(foreground: cell.foreground, background: cell.background))
             }
         }
     }
