@@ -11,7 +11,8 @@ import StoriesUI
 import StoriesCommandLine
 
 /// `stories bench frames`: what one animation frame costs at 120×40 — the cube between two
-/// photo stories, and the zoom in from the bubble and back out — drawing the screen (the
+/// photo stories, the zoom in from the bubble and back out, and a pull-down dismiss (the
+/// drag's frames and the shrink to the bubble after it) — drawing the screen (the
 /// pure render of state and caches) and writing it: through ncurses (the diff, colour
 /// pairs, `doupdate` into /dev/null through a real terminfo entry) and, side by side, past
 /// it through the frame writer as the viewer writes a motion's frames. The app runs on the virtual
@@ -19,13 +20,13 @@ import StoriesCommandLine
 struct FramesBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",
-        abstract: "Time cube and zoom frames: drawing and ncurses output (120×40 by default)."
+        abstract: "Time cube, zoom and dismiss frames: drawing and output (120×40 by default)."
     )
 
     @Option(help: ArgumentHelp("The screen, COLUMNSxROWS.", valueName: "size"))
     var size = "120x40"
 
-    @Option(help: "Cube turns and zoom in-and-outs to time, each.")
+    @Option(help: "Cube turns, zoom in-and-outs and dismisses to time, each.")
     var runs = 20
 
     @Option(help: ArgumentHelp("Colour depths, comma-separated: truecolor, 256.", valueName: "list"))
@@ -78,6 +79,11 @@ struct FramesBench: ParsableCommand {
 
 @MainActor
 enum FrameTiming {
+    /// Which animation the frames drawn now belong to (0 cube, 1 zoom, 2 dismiss).
+    final class Phase {
+        var index = 1
+    }
+
     struct Result {
         var depth: ColorDepth
         var animation: String
@@ -137,40 +143,56 @@ enum FrameTiming {
         let engine = AppEngine(services: services, scheduler: scheduler, width: width, height: height)
         engine.setDisplay(Display(colorDepth: screen.colorDepth))
         let writer = direct ? "frame writer" : "ncurses"
-        var cube = Result(depth: depth, animation: "cube", writer: writer), zoom = Result(depth: depth, animation: "zoom", writer: writer)
+        var results = ["cube", "zoom", "dismiss"].map { Result(depth: depth, animation: $0, writer: writer) }
+        // What the inputs just sent set moving: each frame of a motion counts for it.
+        let phase = Phase()
         engine.draw = { _ in
             let began = DispatchTime.now().uptimeNanoseconds
             var canvas = engine.render()
+            let isMotion = canvas.isMotion
             if !direct { canvas.isMotion = false }
             let drawn = DispatchTime.now().uptimeNanoseconds
             screen.draw(canvas)
             let ended = DispatchTime.now().uptimeNanoseconds
-            guard let transition = engine.state.viewing.transition else { return }
-            let isCube = if case .cube = transition.kind { true } else { false }
-            let draw = Double(drawn - began) / 1e6, output = Double(ended - drawn) / 1e6
-            if isCube {
-                cube.draw.append(draw); cube.output.append(output); cube.cells.append(screen.lastDrawnCellCount)
-            } else {
-                zoom.draw.append(draw); zoom.output.append(output); zoom.cells.append(screen.lastDrawnCellCount)
-            }
+            guard isMotion else { return }
+            results[phase.index].draw.append(Double(drawn - began) / 1e6)
+            results[phase.index].output.append(Double(ended - drawn) / 1e6)
+            results[phase.index].cells.append(screen.lastDrawnCellCount)
         }
         engine.start()
         func settle(_ seconds: Double) { _ = scheduler.run(until: scheduler.now().uptime + seconds, limit: 1_000_000) }
         settle(1)
+        func mouse(_ kind: MouseEvent.Kind, _ row: Int) {
+            engine.input(.mouse(MouseEvent(kind: kind, column: width / 2, row: row)))
+            settle(1.0 / 30)
+        }
         for _ in 0..<runs {
             // Zoom in from the first bubble (a photo story), and back out.
+            phase.index = 1
             engine.input(.key(.enter))
             settle(1)
             engine.input(.key(.character(" "))) // paused: only the animations draw
             settle(0.2)
             // The cube to the next story and back, between full-screen photos.
+            phase.index = 0
             engine.input(.key(.character("]")))
             settle(1)
             engine.input(.key(.character("[")))
             settle(1)
+            phase.index = 1
             engine.input(.key(.escape))
             settle(1)
+            engine.input(.key(.enter))
+            settle(1)
+            engine.input(.key(.character(" ")))
+            settle(0.2)
+            // Pulled down to dismiss: the face follows the pointer, then shrinks to its bubble.
+            phase.index = 2
+            mouse(.press(.left), height / 4)
+            for step in 1...12 { mouse(.drag(.left), height / 4 + step * height / 2 / 12) }
+            mouse(.release(.left), height * 3 / 4)
+            settle(1)
         }
-        return [cube, zoom]
+        return results
     }
 }

@@ -21,8 +21,15 @@ struct TinyTerminal {
 
     /// What the cell looks like: a space shows only its background, so it is the same
     /// picture as a half block whose halves are both that colour.
+    /// What a cell shows, as a half block: a space is its background twice, a full block its
+    /// foreground twice, a lower half block the upper one with its colours swapped.
     func look(_ cell: ImageCell) -> ImageCell {
-        cell.glyph == " " ? ImageCell(glyph: "▀", foreground: cell.background, background: cell.background) : cell
+        switch cell.glyph {
+        case " ": ImageCell(glyph: "▀", foreground: cell.background, background: cell.background)
+        case "█": ImageCell(glyph: "▀", foreground: cell.foreground, background: cell.foreground)
+        case "▄": ImageCell(glyph: "▀", foreground: cell.background, background: cell.foreground)
+        default: cell
+        }
     }
 
     var picture: [ImageCell] { cells.map(look) }
@@ -197,7 +204,7 @@ struct TinyTerminal {
             terminal.feed(update.bytes)
             #expect(terminal.unknown.isEmpty)
             let unlike = zip(terminal.picture, update.shown.cells).filter { $0 != $1 }.count
-            #expect(unlike == 0, "the returned picture is what the terminal shows")
+            #expect(unlike == 0, "the returned picture is what the terminal shows \(zip(terminal.picture, update.shown.cells).first { $0 != $1 }.map { "\($0)" } ?? "")")
             let far = zip(update.shown.cells, wanted.cells).filter { !Self.within($0, $1, tolerance) }.count
             #expect(far == 0, "every cell on screen is within \(tolerance) of the frame")
             shown = update.shown

@@ -9,7 +9,8 @@ import StoriesCells
 /// A short gap of unchanged cells inside a run is rewritten (cheaper than a cursor move); a
 /// longer one is jumped over. With a `tolerance`, a colour within it of the one already set
 /// is kept (the cell is recorded as written in that colour), and a half block whose two
-/// halves are alike is a space in the background colour. `shown` — what the terminal shows —
+/// halves are alike is a space in the background colour; a half block whose colours, swapped,
+/// need fewer changes from the colours set is a lower half block. `shown` — what the terminal shows —
 /// is brought up to date with what was written: the next diff is taken from it. Colours are
 /// reset at the end, and the cursor goes back to the top-left corner, so nothing bleeds if
 /// the program stops between frames.
@@ -95,6 +96,25 @@ public enum FrameWriter {
                         out.append(0x20)
                         shown.record(Cell(glyph: .upperHalf, style: Style(foreground: colour, background: colour)), at: at)
                         continue
+                    }
+                    if style.attributes.isEmpty, pen.attributes.isEmpty, glyph == .upperHalf {
+                        // ▄ with the colours swapped shows the same: taken when it needs fewer
+                        // colour changes from the pen.
+                        let asIs = (close(style.foreground, pen.foreground) ? 0 : 1) + (close(style.background, pen.background) ? 0 : 1)
+                        let swapped = (close(style.background, pen.foreground) ? 0 : 1) + (close(style.foreground, pen.background) ? 0 : 1)
+                        if swapped < asIs {
+                            let newForeground = !close(style.background, pen.foreground)
+                            let newBackground = !close(style.foreground, pen.background)
+                            if newForeground || newBackground {
+                                appendColors(foreground: newForeground ? style.background : nil, background: newBackground ? style.foreground : nil)
+                            }
+                            if newForeground { pen.foreground = style.background }
+                            if newBackground { pen.background = style.foreground }
+                            out += [0xE2, 0x96, 0x84] // ▄
+                            // Recorded as the upper half it shows: the pen's background on top.
+                            shown.record(Cell(glyph: .upperHalf, style: Style(foreground: pen.background, background: pen.foreground)), at: at)
+                            continue
+                        }
                     }
                     if pen.attributes == style.attributes {
                         // A colour within the tolerance of the one already set is kept.
