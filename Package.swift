@@ -136,7 +136,7 @@ let package = Package(
             name: "StoriesBench",
             dependencies: [
                 "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
-                "StoriesCommandLine",
+                "StoriesCommandLine", "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -9,6 +9,17 @@
 #include <malloc.h>
 #endif
 
+void stories_malloc_counts(unsigned long long *in_use, unsigned long long *held_free) {
+#ifdef __GLIBC__
+    struct mallinfo2 info = mallinfo2();
+    *in_use = (unsigned long long)(info.uordblks + info.hblkhd);
+    *held_free = (unsigned long long)info.fordblks;
+#else
+    *in_use = 0;
+    *held_free = 0;
+#endif
+}
+
 void stories_tune_allocator(void) {
 #ifdef __GLIBC__
     mallopt(M_ARENA_MAX, 2);

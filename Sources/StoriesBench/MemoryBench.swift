@@ -101,6 +101,12 @@ struct MemoryBench: ParsableCommand {
     /// One row of the table from a walk's JSON line.
     static func tableLine(_ json: String) -> String {
         guard let object = try? JSONValue.parse(Data(json.utf8), file: "") else { return json }
+        if case .object(let parts)? = object["parts_mb"] {
+            // The breakdown: largest first.
+            let sorted = parts.compactMap { name, value in value.numberValue.map { (name, $0) } }.sorted { $0.1 > $1.1 }
+            return "  where it is at the last checkpoint (MB): "
+                + sorted.map { "\($0.0) \(JSONValue.number($0.1).text())" }.joined(separator: ", ")
+        }
         func value(_ key: String) -> String {
             guard let number = object[key]?.numberValue else { return "-" }
             return JSONValue.number(number).text()
@@ -172,6 +178,14 @@ final class MemoryWalk {
             FileHandle.standardOutput.write(line.data() + Data("\n".utf8))
         }
         if remaining.isEmpty {
+            // At the last checkpoint: where the memory is, measured.
+            var parts: [String: JSONValue] = [:]
+            for part in MemoryBreakdown.now() { parts[part.name] = .rounded(part.megabytes, places: 1) }
+            parts["picture cache"] = .rounded(Double(services.pictures.cache.bytesInUse) / 1_048_576, places: 1)
+            parts["video players (estimated)"] = .rounded(Double(services.players.estimatedBytes) / 1_048_576, places: 1)
+            let line = JSONValue.object(["bench": "memory-breakdown", "pace_ms": .int(pace), "walked": .int(walked),
+                                         "parts_mb": .object(parts)])
+            FileHandle.standardOutput.write(line.data() + Data("\n".utf8))
             engine.stop()
             Foundation.exit(0)
         }

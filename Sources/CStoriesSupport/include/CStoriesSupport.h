@@ -38,4 +38,8 @@ void stories_unguard_terminal(void);
 /// Does nothing on other C libraries.
 void stories_tune_allocator(void);
 
+/// What malloc holds (glibc's mallinfo2): bytes in use, and bytes held free in its arenas.
+/// Both 0 on other C libraries.
+void stories_malloc_counts(unsigned long long *in_use, unsigned long long *held_free);
+
 #endif
