@@ -4,6 +4,17 @@ public enum Color: Hashable, Sendable {
     case `default`
     case palette(UInt8)
     case rgb(UInt8, UInt8, UInt8)
+
+    /// Equal colours (written out and inlinable: every cell of every frame is compared).
+    @inlinable
+    public static func == (a: Color, b: Color) -> Bool {
+        switch (a, b) {
+        case (.default, .default): return true
+        case (.palette(let x), .palette(let y)): return x == y
+        case (.rgb(let r1, let g1, let b1), .rgb(let r2, let g2, let b2)): return r1 == r2 && g1 == g2 && b1 == b2
+        default: return false
+        }
+    }
 }
 
 extension Color {

@@ -17,6 +17,13 @@ public enum Contrast {
         return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
     }
 
+    /// The 256 colours as xterm has them, and their luminance, worked out once.
+    static let palette: [RGB8] = (0...255).map { index in
+        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
+        return (r, g, b)
+    }
+    static let paletteLuminance: [Double] = palette.map(luminance)
+
     /// Relative luminance (WCAG 2, sRGB).
     public static func luminance(_ c: RGB8) -> Double {
         linear.withUnsafeBufferPointer { table in
@@ -37,8 +44,7 @@ public enum Contrast {
         if depth == .direct {
             return (UInt8((number >> 16) & 0xFF), UInt8((number >> 8) & 0xFF), UInt8(number & 0xFF))
         }
-        let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(clamping: number))
-        return (r, g, b)
+        return palette[Int(UInt8(clamping: number))]
     }
 
     /// The contrast of `color` as text on `background`. Bold text at 8 and 16 colours in one
@@ -94,9 +100,19 @@ public enum Contrast {
         }
         var best: (index: Int, distance: Int)?
         var strongest = (index: candidates.lowerBound, ratio: 0.0)
+        // A candidate is shown as its own palette entry (the 16 are themselves at 8 and 16
+        // colours): its luminance from a table, unless bold may brighten it.
+        let backgroundLuminance = luminance(background)
+        let brightens = bold && (depth == .eight || depth == .sixteen)
         for index in candidates {
-            let (r, g, b) = ColorMapping.rgb(ofPaletteIndex: UInt8(index))
-            let r2 = ratio(of: .palette(UInt8(index)), bold: bold, on: background, depth: depth, fallback: fallback)
+            let (r, g, b) = palette[index]
+            let r2: Double
+            if brightens {
+                r2 = ratio(of: .palette(UInt8(index)), bold: bold, on: background, depth: depth, fallback: fallback)
+            } else {
+                let own = paletteLuminance[index]
+                r2 = (max(own, backgroundLuminance) + 0.05) / (min(own, backgroundLuminance) + 0.05)
+            }
             if r2 > strongest.ratio { strongest = (index, r2) }
             guard r2 >= minimum else { continue }
             let d = distance((r, g, b))

@@ -11,7 +11,7 @@ public struct Glyph: Hashable, Sendable {
     @inline(__always) public init(raw: UInt32) { self.raw = raw }
 
     /// Past every scalar: the table's numbers start here.
-    static let tableBase: UInt32 = 0x20_0000
+    @usableFromInline static let tableBase: UInt32 = 0x20_0000
 
     // Computed, not stored: no once-token to check in a frame's inner loops.
     @inline(__always) public static var none: Glyph { Glyph(raw: 0) }
@@ -58,26 +58,22 @@ public struct Glyph: Hashable, Sendable {
         return GlyphTable.shared.character(raw - Self.tableBase) ?? "\u{FFFD}"
     }
 
-    /// Its UTF-8 bytes, appended.
-    @inline(__always) public func appendUTF8(to out: inout [UInt8]) {
+    /// Its UTF-8 bytes, put in `out` (at most 4 for a single scalar; a cluster's are as
+    /// many as it has: `utf8Bound`).
+    @inlinable @inline(__always) public func appendUTF8<Sink: ByteSink>(to out: inout Sink) {
         let value = raw
         switch value {
         case 0: return
-        case 0..<0x80: out.append(UInt8(value))
+        case 0..<0x80: out.put(UInt8(value))
         case 0x80..<0x800:
-            out.append(UInt8(0xC0 | (value >> 6)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            out.put(UInt8(0xC0 | (value >> 6)), UInt8(0x80 | (value & 0x3F)))
         case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | (value >> 12)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            out.put(UInt8(0xE0 | (value >> 12)), UInt8(0x80 | ((value >> 6) & 0x3F)), UInt8(0x80 | (value & 0x3F)))
         case 0x10000..<Self.tableBase:
-            out.append(UInt8(0xF0 | (value >> 18)))
-            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            out.put(UInt8(0xF0 | (value >> 18)), UInt8(0x80 | ((value >> 12) & 0x3F)))
+            out.put(UInt8(0x80 | ((value >> 6) & 0x3F)), UInt8(0x80 | (value & 0x3F)))
         default:
-            if let character { out += character.utf8 }
+            if let character { for byte in character.utf8 { out.put(byte) } }
         }
     }
 }

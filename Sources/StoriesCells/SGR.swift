@@ -15,12 +15,13 @@ public enum SGR {
     /// for `ColorMapping`). False, appending nothing, for a colour the terminal cannot
     /// show (`.none`).
     @discardableResult
-    public static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8],
-                                   palette: (Color) -> Int) -> Bool {
+    @inlinable
+    public static func appendColor<Sink: ByteSink>(_ color: Color, background: Bool, depth: ColorDepth, to out: inout Sink,
+                                                   palette: (Color) -> Int) -> Bool {
         let base: UInt8 = background ? 40 : 30
         switch color {
         case .default:
-            appendNumber(base + 9, to: &out)
+            out.putNumber(base + 9)
         case .rgb(let r, let g, let b) where depth == .direct:
             appendDirect(r, g, b, base: base, to: &out)
         case .palette(let index) where depth == .direct:
@@ -30,16 +31,19 @@ public enum SGR {
             let index = palette(color)
             guard (0...255).contains(index) else { return false }
             switch index {
-            case 0..<8: appendNumber(base + UInt8(index), to: &out)
-            case 8..<16: appendNumber(base + 60 + UInt8(index - 8), to: &out)
+            case 0..<8: out.putNumber(base + UInt8(index))
+            case 8..<16: out.putNumber(base + 60 + UInt8(index - 8))
             default:
-                appendNumber(base + 8, to: &out)
-                out += [0x3B, 0x35, 0x3B] // ;5;
-                appendNumber(UInt8(index), to: &out)
+                out.putNumber(base + 8)
+                out.put(0x3B, 0x35, 0x3B) // ;5;
+                out.putNumber(UInt8(index))
             }
         }
         return true
     }
+
+    /// The most bytes `appendColor` puts (38;2;255;255;255).
+    public static let colorBound = 19
 
     /// The whole sequence for a cell's style: a reset, then its attributes and colours.
     public static func sequence(for style: Style, depth: ColorDepth, palette: (Color) -> Int) -> [UInt8] {
@@ -62,16 +66,15 @@ public enum SGR {
 
     /// A number of up to three digits, as ASCII.
     public static func appendNumber(_ value: UInt8, to out: inout [UInt8]) {
-        if value >= 100 { out.append(0x30 + value / 100) }
-        if value >= 10 { out.append(0x30 + (value / 10) % 10) }
-        out.append(0x30 + value % 10)
+        out.putNumber(value)
     }
 
-    private static func appendDirect(_ r: UInt8, _ g: UInt8, _ b: UInt8, base: UInt8, to out: inout [UInt8]) {
-        appendNumber(base + 8, to: &out)
-        out += [0x3B, 0x32, 0x3B] // ;2;
-        appendNumber(r, to: &out); out.append(0x3B)
-        appendNumber(g, to: &out); out.append(0x3B)
-        appendNumber(b, to: &out)
+    @usableFromInline @inline(__always)
+    static func appendDirect<Sink: ByteSink>(_ r: UInt8, _ g: UInt8, _ b: UInt8, base: UInt8, to out: inout Sink) {
+        out.putNumber(base + 8)
+        out.put(0x3B, 0x32, 0x3B) // ;2;
+        out.putNumber(r); out.put(0x3B)
+        out.putNumber(g); out.put(0x3B)
+        out.putNumber(b)
     }
 }

@@ -107,7 +107,8 @@ extension CursesScreen {
         // One buffer for the motion's frames (let go when it ends), from the top left.
         motionBytes.removeAll(keepingCapacity: true)
         motionBytes += [0x1B, 0x5B, 0x48] // ESC [ H
-        FrameWriter.write(diff, of: canvas, shown: &terminal, depth: colorDepth, into: &motionBytes)
+        if paletteMemo.depth != colorDepth { paletteMemo = PaletteMemo(depth: colorDepth) }
+        FrameWriter.write(diff, of: canvas, shown: &terminal, memo: &paletteMemo, into: &motionBytes)
         let wrote = motionBytes.count > 3
         // The frame writer leaves the cursor top left; in focus mode it goes back on the focus
         // (hidden until the motion ends).

@@ -370,6 +370,8 @@ public final class CursesScreen {
     var wroteDirectly = false
     /// The bytes of a motion's frame, the buffer kept from frame to frame while it runs.
     var motionBytes: [UInt8] = []
+    /// Each colour's palette number below 24 bits, kept from one motion's frame to the next.
+    var paletteMemo = PaletteMemo(depth: .none)
 
     /// VTE (GNOME Terminal, Tilix) reorders right-to-left text itself unless told not to
     /// (BDSM, `CSI 8 l`: explicit mode): the app puts it in order (`bidi = app`), and a

@@ -29,30 +29,41 @@ public enum FrameWriter {
     /// a frame 30 times a second keeps one buffer, not a new one of a few hundred kilobytes
     /// each time.
     public static func write(_ diff: CanvasDiff, of next: Canvas, shown: inout Canvas, depth: ColorDepth, into out: inout [UInt8]) {
+        var memo = PaletteMemo(depth: depth)
+        write(diff, of: next, shown: &shown, memo: &memo, into: &out)
+    }
+
+    /// The same, each colour's palette number taken from `memo` (at its depth), which a
+    /// screen keeps from frame to frame: below 24-bit colour a frame of the cube shades its
+    /// cells into thousands of colours, the same ones frame after frame.
+    public static func write(_ diff: CanvasDiff, of next: Canvas, shown: inout Canvas, memo: inout PaletteMemo, into out: inout [UInt8]) {
         guard !diff.changes.isEmpty, next.width == shown.width, next.height == shown.height,
               diff.width == next.width, diff.height == next.height else { return }
         let tolerance = diff.tolerance
+        let depth = memo.depth
         out.reserveCapacity(out.count + diff.changes.count * (depth == .direct ? 24 : 12) + 64)
-        // Below 24-bit colour, each colour's palette number is searched for once a frame
-        // (a frame of the cube shades its cells into thousands of colours, most of them twice).
-        var numbers: [Color: Int] = [:]
-        func number(_ color: Color) -> Int {
-            if let known = numbers[color] { return known }
-            let found = ColorMapping.terminalColor(color, depth: depth)
-            numbers[color] = found
-            return found
+        func number(_ color: Color) -> Int { memo.number(color) }
+        // The bytes go into a span of `scratch`, moved into `out` whenever less than a cell's
+        // most is left (a pointer store a byte, not an array's check and growth).
+        let scratchSize = 16_384
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchSize)
+        defer { scratch.deallocate() }
+        var span = ByteSpan(base: scratch, capacity: scratchSize)
+        func flush() {
+            out.append(contentsOf: span.written)
+            span.count = 0
         }
         var cursorY = 0
         // Every frame ends with a reset (and a picture written whole ends each row with one):
         // the terminal starts each frame in its own colours.
         var pen = Style.plain
-        func close(_ a: Color, _ b: Color) -> Bool { a.isClose(to: b, within: tolerance) }
+        func close(_ a: Color, _ b: Color) -> Bool { tolerance == 0 ? a == b : a.isClose(to: b, within: tolerance) }
         func appendColors(foreground: Color?, background: Color?) {
-            out += [0x1B, 0x5B] // ESC [
-            if let foreground { _ = SGR.appendColor(foreground, background: false, depth: depth, to: &out, palette: number) }
-            if foreground != nil, background != nil { out.append(0x3B) }
-            if let background { _ = SGR.appendColor(background, background: true, depth: depth, to: &out, palette: number) }
-            out.append(0x6D) // m
+            span.put(0x1B, 0x5B) // ESC [
+            if let foreground { _ = SGR.appendColor(foreground, background: false, depth: depth, to: &span, palette: number) }
+            if foreground != nil, background != nil { span.put(0x3B) }
+            if let background { _ = SGR.appendColor(background, background: true, depth: depth, to: &span, palette: number) }
+            span.put(0x6D) // m
         }
 
         var index = 0
@@ -60,9 +71,16 @@ public enum FrameWriter {
         while index < changes.count {
             let first = changes[index]
             let y = first.y
-            if y > cursorY { out += Array("\u{1B}[\(y - cursorY)B".utf8) }
+            if span.room < 64 { flush() }
+            if y > cursorY {
+                span.put(0x1B, 0x5B) // ESC [ n B
+                span.putNumber(y - cursorY)
+                span.put(0x42)
+            }
             cursorY = y
-            out += Array("\u{1B}[\(first.x + 1)G".utf8)
+            span.put(0x1B, 0x5B) // ESC [ n G
+            span.putNumber(first.x + 1)
+            span.put(0x47)
             // The run: this change and every later one on the row at most `gap` cells after
             // the last, the cells between them written again as they are.
             var end = first.x
@@ -79,6 +97,8 @@ public enum FrameWriter {
                     shown.record(cell, at: at) // the wide grapheme before it covers it
                     continue
                 }
+                // A cell's most: its colours (or a whole style) and one scalar.
+                if span.room < 2 * SGR.colorBound + 40 { flush() }
                 if depth != .none {
                     let style = cell.style
                     if style.attributes.isEmpty, pen.attributes.isEmpty, glyph == .upperHalf,
@@ -93,7 +113,7 @@ public enum FrameWriter {
                             appendColors(foreground: nil, background: colour)
                             pen.background = colour
                         }
-                        out.append(0x20)
+                        span.put(0x20)
                         shown.record(Cell(glyph: .upperHalf, style: Style(foreground: colour, background: colour)), at: at)
                         continue
                     }
@@ -110,7 +130,7 @@ public enum FrameWriter {
                             }
                             if newForeground { pen.foreground = style.background }
                             if newBackground { pen.background = style.foreground }
-                            out += [0xE2, 0x96, 0x84] // ▄
+                            span.put(0xE2, 0x96, 0x84) // ▄
                             // Recorded as the upper half it shows: the pen's background on top.
                             shown.record(Cell(glyph: .upperHalf, style: Style(foreground: pen.background, background: pen.foreground)), at: at)
                             continue
@@ -128,16 +148,24 @@ public enum FrameWriter {
                             pen = cell.style
                         }
                     } else {
+                        flush()
                         out += SGR.sequence(for: style, depth: depth, palette: number)
                         pen = style
                     }
                 }
-                glyph.appendUTF8(to: &out)
+                if glyph.isCluster {
+                    // A grapheme of several scalars may be longer than any room kept.
+                    flush()
+                    glyph.appendUTF8(to: &out)
+                } else {
+                    glyph.appendUTF8(to: &span)
+                }
                 shown.record(cell, at: at)
                 // A wide grapheme's right half comes with it, inside the run or not.
                 if x + 1 < next.width, next[x + 1, y].isContinuation { shown.record(next[x + 1, y], at: at + 1) }
             }
         }
+        flush()
         if depth != .none { out += SGR.reset }
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         out.append(0x0D) // CR: back to the first column
