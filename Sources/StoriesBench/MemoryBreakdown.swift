@@ -18,6 +18,7 @@ enum MemoryBreakdown {
         try? handle.close()
         let smaps = String(decoding: data, as: UTF8.self)
         var byGroup: [String: Int] = [:] // kB resident
+        let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         var group = "other"
         var size = 0
         for line in smaps.split(separator: "\n") {
@@ -25,7 +26,7 @@ enum MemoryBreakdown {
             if let first = fields.first, first.contains("-"), first.first?.isHexDigit == true {
                 // A mapping's header: its range, and its path when it has one.
                 let path = fields.count >= 6 ? String(fields[5...].joined(separator: " ")) : ""
-                group = Self.group(of: path)
+                group = Self.group(of: path, program: program)
                 let bounds = first.split(separator: "-").compactMap { UInt64($0, radix: 16) }
                 size = bounds.count == 2 ? Int((bounds[1] &- bounds[0]) / 1024) : 0
                 // A thread's stack: an anonymous mapping of the stack size glibc gives threads.
@@ -43,24 +44,28 @@ enum MemoryBreakdown {
         return parts.sorted { $0.megabytes > $1.megabytes }
     }
 
-    static func group(of path: String) -> String {
+    static func group(of path: String, program: String) -> String {
         if path.isEmpty || path.hasPrefix("[anon") { return "heap and anonymous" }
         if path == "[heap]" { return "heap and anonymous" }
         if path == "[stack]" { return "main stack" }
         if path.hasPrefix("[") { return "kernel (vdso, vvar)" }
         let name = URL(fileURLWithPath: path).lastPathComponent
-        if name == "stories" { return "the program" }
+        if path == program { return "the program" }
         if name.hasPrefix("libswift") || name.hasPrefix("libFoundation") || name.hasPrefix("lib_FoundationICU")
             || name.hasPrefix("libdispatch") || name.hasPrefix("libBlocksRuntime") || name.hasPrefix("libswift_") {
             return "Swift runtime and Foundation"
         }
-        if ["libavcodec", "libavformat", "libavutil", "libswscale", "libswresample"].contains(where: name.hasPrefix)
-            || name.hasPrefix("libx26") || name.hasPrefix("libvpx") || name.hasPrefix("libdav1d") || name.hasPrefix("libaom") {
-            return "FFmpeg and its codecs"
-        }
         if name.hasPrefix("libc.") || name.hasPrefix("libm.") || name.hasPrefix("ld-linux") || name.hasPrefix("libstdc++") || name.hasPrefix("libgcc") {
             return "libc, libm, libstdc++"
         }
-        return "other libraries"
+        // The C libraries stories itself links (and PulseAudio's, opened for sound).
+        if ["libncursesw", "libtinfo", "libjpeg", "libpng", "libwebp", "libsharpyuv", "libz.", "libfribidi", "libpulse", "libsqlite"]
+            .contains(where: name.hasPrefix) {
+            return "the program's own C libraries"
+        }
+        // Everything else is loaded with FFmpeg (opened when the first video plays): Debian's
+        // libavcodec and libavformat link some 120 libraries (codecs, TLS, SVG, fonts …),
+        // each with pages its relocations touched.
+        return "FFmpeg and the libraries it loads"
     }
 }

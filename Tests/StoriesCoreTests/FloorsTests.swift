@@ -19,7 +19,7 @@ import Testing
         "StoriesCommandLine": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
                                "StoriesAssets", "StoriesHTTP", "ArgumentParser"],
         "StoriesBench": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
-                         "StoriesAssets", "StoriesCommandLine", "ArgumentParser"],
+                         "StoriesAssets", "StoriesCommandLine", "ArgumentParser", "CStoriesSupport"],
         "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
                           "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
     ]
