@@ -9,8 +9,10 @@
 // PNG through libpng. A picture larger than the screen needs is decoded a row at a time and
 // box-averaged as it comes (issue 48, point 5): only one source row and one row of sums are
 // held, never the whole inflated picture (a 16 MP PNG was 48 MB of RGB before it was
-// scaled). A picture needed at full size, and an interlaced one (Adam7 gives its rows in
-// seven passes, so they cannot be summed as they come), go through libpng's simplified API.
+// scaled). A picture needed at full size, an interlaced one (Adam7 gives its rows in seven
+// passes, so they cannot be summed as they come), and one whose colours the simplified API
+// would convert (16 bits a channel, alpha, a gamma other than sRGB's) go through libpng's
+// simplified API, so a picture's colours are the same at every size.
 
 // The bytes being read, and where libpng's error stopped the read.
 typedef struct {
@@ -137,7 +139,11 @@ int stories_png_decode(const unsigned char *data, size_t size, int min_width, in
     png_uint_32 width = png_get_image_width(rows.png, rows.info), height = png_get_image_height(rows.png, rows.info);
     out->source_width = (int)width;
     out->source_height = (int)height;
-    if (width == 0 || height == 0 || (long long)width * (long long)height > max_source_pixels) {
+    // libpng's own limit of a million pixels a side is lifted above (so that the area is
+    // ours to judge), and kept here: a strip 125 million wide, within the area, would
+    // otherwise need rows of gigabytes.
+    if (width == 0 || height == 0 || width > 1000000 || height > 1000000
+        || (long long)width * (long long)height > max_source_pixels) {
         release(&rows);
         free(state);
         snprintf(out->message, sizeof out->message, "%ux%u pixels", width, height);
@@ -150,9 +156,20 @@ int stories_png_decode(const unsigned char *data, size_t size, int min_width, in
         while ((long long)width / (factor + 1) >= min_width && (long long)height / (factor + 1) >= min_height) factor++;
     }
     while ((((long long)width + factor - 1) / factor) * (((long long)height + factor - 1) / factor) > max_pixels
-           && factor < (long long)width && factor < (long long)height) factor++;
+           && (factor < (long long)width || factor < (long long)height)) factor++;
+    // Rows are read and averaged here only where libpng's simplified reader (the whole
+    // decode) would do no more than expand them: 8 bits or fewer a channel, no alpha (it
+    // composites over the background in linear light), and no gamma but sRGB's (it
+    // converts 16-bit and other gammas to sRGB), so a picture has the same colours at
+    // every size. An interlaced one comes whole too.
     int interlaced = png_get_interlace_type(rows.png, rows.info) != PNG_INTERLACE_NONE;
-    if (factor == 1 || interlaced) {
+    int deep = png_get_bit_depth(rows.png, rows.info) > 8
+               || (png_get_color_type(rows.png, rows.info) & PNG_COLOR_MASK_ALPHA)
+               || png_get_valid(rows.png, rows.info, PNG_INFO_tRNS);
+    png_fixed_point gamma = 0;
+    int own_gamma = png_get_gAMA_fixed(rows.png, rows.info, &gamma) && !png_get_valid(rows.png, rows.info, PNG_INFO_sRGB)
+                    && (gamma < 44000 || gamma > 46000);
+    if (factor == 1 || interlaced || deep || own_gamma) {
         release(&rows);
         free(state);
         int status = decode_whole(data, size, max_pixels, background_rgb, out);
@@ -161,21 +178,26 @@ int stories_png_decode(const unsigned char *data, size_t size, int min_width, in
         return status;
     }
 
-    // Every colour type to 8-bit RGB, or RGBA where it has alpha: palettes and low bit
-    // depths expanded, transparency as alpha, 16 bits scaled down, grey to RGB. zlib's
+    // Every colour type left to 8-bit RGB: palettes and low bit depths expanded, grey to
+    // RGB. zlib's
     // Adler-32 of the inflated data is not checked (a third of inflate's time): the chunk's
     // CRC still guards what was read.
     png_set_option(rows.png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
     png_set_expand(rows.png);
-    png_set_scale_16(rows.png);
     png_set_gray_to_rgb(rows.png);
     png_read_update_info(rows.png, rows.info);
     size_t channels = png_get_channels(rows.png, rows.info);
-    if ((channels != 3 && channels != 4) || png_get_rowbytes(rows.png, rows.info) != (size_t)width * channels) {
+    if (channels != 3 || png_get_rowbytes(rows.png, rows.info) != (size_t)width * channels) {
         png_error(rows.png, "an unexpected row layout");
     }
 
     size_t out_w = (width + factor - 1) / factor, out_h = (height + factor - 1) / factor;
+    if ((long long)out_w * (long long)out_h > max_pixels) {
+        release(&rows);
+        free(state);
+        snprintf(out->message, sizeof out->message, "%ux%u pixels", width, height);
+        return STORIES_IMAGE_TOO_LARGE;
+    }
     rows.row = malloc((size_t)width * channels);
     rows.sums = calloc(out_w * 3, sizeof *rows.sums);
     rows.pixels = malloc(out_w * out_h * 3);
@@ -185,7 +207,6 @@ int stories_png_decode(const unsigned char *data, size_t size, int min_width, in
         snprintf(out->message, sizeof out->message, "out of memory for %zux%zu pixels", out_w, out_h);
         return STORIES_IMAGE_NO_MEMORY;
     }
-    unsigned br = (background_rgb >> 16) & 0xFF, bg = (background_rgb >> 8) & 0xFF, bb = background_rgb & 0xFF;
     size_t step = (size_t)factor;
     size_t band = 0; // rows summed into this output row so far
     size_t out_y = 0;
@@ -193,21 +214,11 @@ int stories_png_decode(const unsigned char *data, size_t size, int min_width, in
         png_read_row(rows.png, rows.row, NULL);
         const unsigned char *p = rows.row;
         unsigned long long *sum = rows.sums;
-        // Box by box along the row: its columns summed (alpha over the background first,
-        // as for WebP).
+        // Box by box along the row: its columns summed.
         for (size_t x0 = 0; x0 < width; x0 += step, sum += 3) {
             size_t x1 = x0 + step < width ? x0 + step : width;
             unsigned long long r = 0, g = 0, b = 0;
-            if (channels == 3) {
-                for (size_t x = x0; x < x1; x++, p += 3) { r += p[0]; g += p[1]; b += p[2]; }
-            } else {
-                for (size_t x = x0; x < x1; x++, p += 4) {
-                    unsigned a = p[3];
-                    r += (p[0] * a + br * (255 - a) + 127) / 255;
-                    g += (p[1] * a + bg * (255 - a) + 127) / 255;
-                    b += (p[2] * a + bb * (255 - a) + 127) / 255;
-                }
-            }
+            for (size_t x = x0; x < x1; x++, p += 3) { r += p[0]; g += p[1]; b += p[2]; }
             sum[0] += r;
             sum[1] += g;
             sum[2] += b;
