@@ -55,11 +55,13 @@ public struct Glyph: Hashable, Sendable {
     public var character: Character? {
         if raw == 0 { return nil }
         if let scalar { return Character(scalar) }
+        // A number that is no scalar (a surrogate, past U+10FFFF) and not in the table.
+        guard raw >= Self.tableBase else { return "\u{FFFD}" }
         return GlyphTable.shared.character(raw - Self.tableBase) ?? "\u{FFFD}"
     }
 
-    /// Its UTF-8 bytes, put in `out` (at most 4 for a single scalar; a cluster's are as
-    /// many as it has: `utf8Bound`).
+    /// Its UTF-8 bytes, put in `out`: at most 4 for a single scalar (U+FFFD's 3 for a
+    /// number that is no scalar), a cluster's as many as it has.
     @inlinable @inline(__always) public func appendUTF8<Sink: ByteSink>(to out: inout Sink) {
         let value = raw
         switch value {
@@ -67,9 +69,11 @@ public struct Glyph: Hashable, Sendable {
         case 0..<0x80: out.put(UInt8(value))
         case 0x80..<0x800:
             out.put(UInt8(0xC0 | (value >> 6)), UInt8(0x80 | (value & 0x3F)))
+        case 0xD800..<0xE000, 0x11_0000..<Self.tableBase:
+            out.put(0xEF, 0xBF, 0xBD) // U+FFFD: no scalar has this number
         case 0x800..<0x10000:
             out.put(UInt8(0xE0 | (value >> 12)), UInt8(0x80 | ((value >> 6) & 0x3F)), UInt8(0x80 | (value & 0x3F)))
-        case 0x10000..<Self.tableBase:
+        case 0x10000..<0x11_0000:
             out.put(UInt8(0xF0 | (value >> 18)), UInt8(0x80 | ((value >> 12) & 0x3F)))
             out.put(UInt8(0x80 | ((value >> 6) & 0x3F)), UInt8(0x80 | (value & 0x3F)))
         default:

@@ -274,3 +274,24 @@ extension FrameWriterTests {
         #expect(FrameWriter.bytes(for: next.diff(from: shown), of: next, shown: &shown, depth: .palette256).isEmpty)
     }
 }
+
+extension FrameWriterTests {
+    /// The terminal's own colours are two colours (its text's and its background's): a half
+    /// block in either is never made a space or swapped to ▄, by the frame writer or by
+    /// `stories print`.
+    @Test func halfBlocksInTheTerminalsOwnColoursAreWrittenAsTheyAre() {
+        let red = Color.rgb(200, 0, 0)
+        let cells = [ImageCell(glyph: "▀", foreground: red, background: .default), ImageCell(glyph: "▀", foreground: .default, background: red),
+                     ImageCell(glyph: "▀", foreground: .default, background: .default), ImageCell(glyph: "█", foreground: .default, background: red)]
+        let image = CellImage(width: cells.count, height: 1, cells: cells)
+        for depth in [ColorDepth.direct, .palette256] {
+            var shown = Canvas(width: cells.count, height: 1)
+            let next = Canvas(image: image)
+            let written = String(decoding: FrameWriter.bytes(for: next.diff(from: shown), of: next, shown: &shown, depth: depth), as: UTF8.self)
+            #expect(written.filter { $0 == "▀" }.count == 3 && written.contains("█") && !written.contains("▄"), "\(written.debugDescription)")
+            #expect(shown == next)
+            let printed = String(decoding: ANSIWriter.bytes(of: image, depth: depth), as: UTF8.self)
+            #expect(printed.filter { $0 == "▀" }.count == 3 && printed.contains("█") && !printed.contains("▄"), "\(printed.debugDescription)")
+        }
+    }
+}

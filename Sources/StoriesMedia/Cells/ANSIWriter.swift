@@ -31,31 +31,33 @@ public enum ANSIWriter {
             for x in 0..<image.width {
                 let cell = image[x, y]
                 guard depth != .none else {
-                    appendGlyph(cell.glyph, to: &out)
+                    cell.code.appendUTF8(to: &out)
                     continue
                 }
                 let f = number(cell.foreground), b = number(cell.background)
-                var glyph = cell.glyph
+                var glyph = cell.code
                 var wanted: (foreground: Int?, background: Int?) = (f, b) // nil: either will do
+                // -1 is the terminal's own colour, which is not the same as a foreground and
+                // as a background: a cell in it is never turned into a space or swapped.
                 switch glyph {
-                case " ":
+                case .space:
                     wanted = (nil, b)
-                case "█":
+                case .fullBlock where f >= 0:
                     // A full block is a space in its colour, or itself where the pen has it.
                     if pen.foreground == f, pen.background != f {
                         wanted = (f, nil)
                     } else {
-                        glyph = " "
+                        glyph = .space
                         wanted = (nil, f)
                     }
-                case "▀" where f == b:
-                    glyph = " "
+                case .upperHalf where f == b && f >= 0:
+                    glyph = .space
                     wanted = (nil, b)
-                case "▀":
+                case .upperHalf where f >= 0 && b >= 0:
                     let asIs = (pen.foreground != f ? 1 : 0) + (pen.background != b ? 1 : 0)
                     let swapped = (pen.foreground != b ? 1 : 0) + (pen.background != f ? 1 : 0)
                     if swapped < asIs {
-                        glyph = "▄"
+                        glyph = Self.lowerHalf
                         wanted = (b, f)
                     }
                 default:
@@ -73,9 +75,9 @@ public enum ANSIWriter {
                     if newForeground { pen.foreground = wanted.foreground }
                     if newBackground { pen.background = wanted.background }
                 }
-                appendGlyph(glyph, to: &out)
+                glyph.appendUTF8(to: &out)
             }
-            if depth != .none { out += [0x1B, 0x5B, 0x30, 0x6D] } // ESC [ 0 m
+            if depth != .none { out += SGR.reset }
             out.append(0x0A)
         }
         return out
@@ -109,22 +111,6 @@ public enum ANSIWriter {
 }
 
 extension ANSIWriter {
-    /// The parameters of one SGR colour (no ESC [ and no m), as bytes.
-    static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {
-        SGR.appendColor(color, background: background, depth: depth, to: &out) { ColorMapping.terminalColor($0, depth: depth) }
-    }
-
-    /// A glyph's UTF-8; the half block, a space and the full block without going through
-    /// the Character's String.
-    static func appendGlyph(_ glyph: Character, to out: inout [UInt8]) {
-        switch glyph {
-        case "▀": out += [0xE2, 0x96, 0x80]
-        case " ": out.append(0x20)
-        case "█": out += [0xE2, 0x96, 0x88]
-        case "▄": out += [0xE2, 0x96, 0x84]
-        default: out += glyph.utf8
-        }
-    }
-
-    static func appendNumber(_ value: UInt8, to out: inout [UInt8]) { SGR.appendNumber(value, to: &out) }
+    /// ▄, the upper half block with its colours swapped.
+    static let lowerHalf = Glyph(raw: 0x2584)
 }

@@ -101,8 +101,11 @@ public enum FrameWriter {
                 if span.room < 2 * SGR.colorBound + 40 { flush() }
                 if depth != .none {
                     let style = cell.style
-                    if style.attributes.isEmpty, pen.attributes.isEmpty, glyph == .upperHalf,
-                       close(style.foreground, style.background) {
+                    // The terminal's own colours are not one colour as a foreground and as a
+                    // background: a half block in either is written as it is.
+                    let plainHalf = glyph == .upperHalf && style.attributes.isEmpty && pen.attributes.isEmpty
+                        && style.foreground != .default && style.background != .default
+                    if plainHalf, close(style.foreground, style.background) {
                         // Both halves alike: a space in the background colour looks the same
                         // and needs no foreground.
                         let colour: Color
@@ -117,7 +120,7 @@ public enum FrameWriter {
                         shown.record(Cell(glyph: .upperHalf, style: Style(foreground: colour, background: colour)), at: at)
                         continue
                     }
-                    if style.attributes.isEmpty, pen.attributes.isEmpty, glyph == .upperHalf {
+                    if plainHalf {
                         // ▄ with the colours swapped shows the same: taken when it needs fewer
                         // colour changes from the pen.
                         let asIs = (close(style.foreground, pen.foreground) ? 0 : 1) + (close(style.background, pen.background) ? 0 : 1)
@@ -170,17 +173,13 @@ public enum FrameWriter {
         if cursorY > 0 { out += Array("\u{1B}[\(cursorY)A".utf8) }
         out.append(0x0D) // CR: back to the first column
     }
-
-    static func appendColor(_ color: Color, background: Bool, depth: ColorDepth, to out: inout [UInt8]) {
-        SGR.appendColor(color, background: background, depth: depth, to: &out) { ColorMapping.terminalColor($0, depth: depth) }
-    }
 }
 
 extension Canvas {
     /// A picture's cells as a canvas of its size, each glyph with its two colours.
     public init(image: CellImage) {
         self.init(width: image.width, height: image.height, cells: image.cells.map { cell in
-            Cell(cell.glyph, style: Style(foreground: cell.foreground, background: cell.background))
+            Cell(glyph: cell.code, style: Style(foreground: cell.foreground, background: cell.background))
         })
     }
 }
