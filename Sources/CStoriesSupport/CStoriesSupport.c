@@ -10,7 +10,7 @@
 #endif
 
 void stories_malloc_counts(unsigned long long *in_use, unsigned long long *held_free) {
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 33) // mallinfo2 came with glibc 2.33
     struct mallinfo2 info = mallinfo2();
     *in_use = (unsigned long long)(info.uordblks + info.hblkhd);
     *held_free = (unsigned long long)info.fordblks;

@@ -181,8 +181,8 @@ final class MemoryWalk {
             // At the last checkpoint: where the memory is, measured.
             var parts: [String: JSONValue] = [:]
             for part in MemoryBreakdown.now() { parts[part.name] = .rounded(part.megabytes, places: 1) }
-            parts["picture cache"] = .rounded(Double(services.pictures.cache.bytesInUse) / 1_048_576, places: 1)
-            parts["video players (estimated)"] = .rounded(Double(services.players.estimatedBytes) / 1_048_576, places: 1)
+            parts["of malloc in use: picture cache"] = .rounded(Double(services.pictures.cache.bytesInUse) / 1_048_576, places: 1)
+            parts["of malloc in use: video players (estimated)"] = .rounded(Double(services.players.estimatedBytes) / 1_048_576, places: 1)
             let line = JSONValue.object(["bench": "memory-breakdown", "pace_ms": .int(pace), "walked": .int(walked),
                                          "parts_mb": .object(parts)])
             FileHandle.standardOutput.write(line.data() + Data("\n".utf8))

@@ -39,8 +39,8 @@ enum MemoryBreakdown {
         // The heap as malloc sees it: in use, and held free in its arenas.
         var inUse: UInt64 = 0, heldFree: UInt64 = 0
         stories_malloc_counts(&inUse, &heldFree)
-        parts.append(Part(name: "malloc: in use", megabytes: Double(inUse) / 1_048_576))
-        parts.append(Part(name: "malloc: held free", megabytes: Double(heldFree) / 1_048_576))
+        parts.append(Part(name: "of the heap: malloc in use", megabytes: Double(inUse) / 1_048_576))
+        parts.append(Part(name: "of the heap: malloc held free", megabytes: Double(heldFree) / 1_048_576))
         return parts.sorted { $0.megabytes > $1.megabytes }
     }
 
@@ -64,7 +64,7 @@ enum MemoryBreakdown {
             return "the program's own C libraries"
         }
         // Everything else is loaded with FFmpeg (opened when the first video plays): Debian's
-        // libavcodec and libavformat link some 120 libraries (codecs, TLS, SVG, fonts …),
+        // libavcodec and libavformat link some 125 libraries (codecs, TLS, SVG, fonts …),
         // each with pages its relocations touched.
         return "FFmpeg and the libraries it loads"
     }
