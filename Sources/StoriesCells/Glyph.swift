@@ -83,20 +83,31 @@ public struct Glyph: Hashable, Sendable {
 }
 
 /// The graphemes of several scalars seen so far, each with its number. Bounded: past
-/// `capacity` a new one is drawn as its first scalar (a feed cannot grow it without end).
+/// `capacity` graphemes or `byteCapacity` bytes of them a new one is drawn as its first
+/// scalar (a feed cannot grow it without end, nor with clusters of a thousand marks).
 final class GlyphTable: @unchecked Sendable {
-    // `lock` guards both tables; numbers are never reused, so a number read stays good.
+    // `lock` guards both tables and the byte count; numbers are never reused, so a number
+    // read stays good.
     static let shared = GlyphTable()
-    static let capacity = 1 << 16
+    let capacity: Int
+    let byteCapacity: Int
     private let lock = NSLock()
+    private var bytes = 0
     private var numbers: [Character: UInt32] = [:]
     private var characters: [Character] = []
+
+    init(capacity: Int = 1 << 16, byteCapacity: Int = 4 << 20) {
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
 
     func number(of character: Character) -> UInt32? {
         lock.lock()
         defer { lock.unlock() }
         if let known = numbers[character] { return known }
-        guard characters.count < Self.capacity else { return nil }
+        let size = character.utf8.count
+        guard characters.count < capacity, bytes + size <= byteCapacity else { return nil }
+        bytes += size
         let number = Glyph.tableBase + UInt32(characters.count)
         characters.append(character)
         numbers[character] = number

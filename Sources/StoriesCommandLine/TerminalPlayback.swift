@@ -108,6 +108,7 @@ public struct TerminalPlayback {
         }
         var lastTime = 0.0
         var previous: Canvas? // what the terminal shows
+        var memo = PaletteMemo(depth: depth) // each colour's palette number, kept frame to frame
         var terminalSize = terminal?()
         var cleared = false // the screen was cleared for a frame drawn whole from the top
         PlaybackTerminal.begin()
@@ -177,7 +178,8 @@ public struct TerminalPlayback {
             previous = nil
             if shown.width == next.width, shown.height == next.height, shown.width > 0 {
                 // Only what changed (the one frame diff, from what the terminal shows).
-                bytes = FrameWriter.bytes(for: next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, depth: depth)
+                bytes = []
+                FrameWriter.write(next.diff(from: shown, tolerance: tolerance), of: next, shown: &shown, memo: &memo, into: &bytes)
                 previous = shown
             } else {
                 // The first frame (or one of another size) whole, with newlines: the terminal

@@ -1,4 +1,4 @@
-import StoriesCells
+@testable import StoriesCells
 import StoriesMedia
 import Testing
 @testable import StoriesUI
@@ -118,5 +118,19 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.components(separatedBy: "ab\(cluster)cd").count - 1 == 8, "each of the eight in its place: \(text.debugDescription.prefix(400))")
         #expect(shown == next)
+    }
+
+    /// The cluster table is bounded by count and by bytes: past either, a new cluster has no
+    /// number (it is drawn as its first scalar), one already there keeps its own.
+    @Test func theClusterTableIsBoundedByCountAndBytes() {
+        let table = GlyphTable(capacity: 3, byteCapacity: 40)
+        let marks = String(repeating: "\u{301}", count: 10) // 20 bytes of marks
+        let long = Character("a" + marks), other = Character("b" + marks)
+        #expect(table.number(of: long) != nil)
+        #expect(table.number(of: other) == nil, "42 bytes would pass the 40")
+        #expect(table.number(of: long) == table.number(of: long), "one there keeps its number")
+        let short = ["e\u{301}", "o\u{302}", "u\u{303}"].map(Character.init)
+        #expect(table.number(of: short[0]) != nil && table.number(of: short[1]) != nil)
+        #expect(table.number(of: short[2]) == nil, "a fourth past the count of 3")
     }
 }
