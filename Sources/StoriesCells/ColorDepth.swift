@@ -107,26 +107,34 @@ public enum ColorMapping {
         }
     }
 
-    /// `nearest256` remembered for one picture: a photo has far fewer distinct colours than
-    /// pixels (a fitted photo's backdrop is a few flat bands), so each is searched once. A
-    /// direct-mapped table of 8192 slots (64 KB): a colour that lands on a taken slot
-    /// replaces it, so the answer is always the search's.
-    public struct Nearest256Memo {
+    /// A palette search remembered by colour: a photo has far fewer distinct colours than
+    /// pixels (a fitted photo's backdrop is a few flat bands), and a motion shades the same
+    /// few thousand colours frame after frame, so each is searched once. A direct-mapped
+    /// table of 8192 slots (64 KB): a colour that lands on a taken slot replaces it, so the
+    /// answer is always the search's. The one memo of the project's palette searches.
+    public struct Nearest256Memo: Sendable {
         private var slots = [UInt64](repeating: .max, count: 1 << 13)
 
         public init() {}
 
+        /// `nearest256`, remembered.
         public mutating func nearest(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+            remembered(r, g, b) { ColorMapping.nearest256($0, $1, $2) }
+        }
+
+        /// `search(r, g, b)` (a palette index, 0–255), remembered. One memo serves one
+        /// search: its slots do not say which search filled them.
+        @inline(__always)
+        public mutating func remembered(_ r: UInt8, _ g: UInt8, _ b: UInt8, search: (UInt8, UInt8, UInt8) -> Int) -> Int {
             let key = UInt64(r) << 16 | UInt64(g) << 8 | UInt64(b)
             let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 11) & (slots.count - 1)
             let entry = slots[slot]
             if entry >> 8 == key { return Int(entry & 0xFF) }
-            let index = ColorMapping.nearest256(r, g, b)
-            slots[slot] = key << 8 | UInt64(index)
+            let index = search(r, g, b)
+            slots[slot] = key << 8 | UInt64(UInt8(clamping: index))
             return index
         }
     }
-
 
     /// Nearest of the xterm colour cube and grey ramp (indices 16–255), by OKLab distance,
     /// so greys stay grey. Only the 27 cube cells around the colour and the 24 greys are

@@ -55,7 +55,7 @@ import Testing
         }
         for depth in [ColorDepth.palette256, .sixteen, .eight, .direct] {
             var memo = PaletteMemo(depth: depth)
-            // Many more colours than places: colours share places and push each other out.
+            // Many more colours than slots: colours share slots and push each other out.
             let colours = (0..<20_000).map { _ in Color.rgb(next(), next(), next()) } + Self.colours
             for round in 0..<2 {
                 for colour in colours {
