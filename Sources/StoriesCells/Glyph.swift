@@ -20,6 +20,8 @@ public struct Glyph: Hashable, Sendable {
     @inline(__always) public static var upperHalf: Glyph { Glyph(raw: 0x2580) }
     /// █.
     @inline(__always) public static var fullBlock: Glyph { Glyph(raw: 0x2588) }
+    /// ▄: an upper half block with its colours swapped, where that needs fewer changes.
+    @inline(__always) public static var lowerHalf: Glyph { Glyph(raw: 0x2584) }
 
     @inline(__always) public init(_ scalar: Unicode.Scalar) { raw = scalar.value }
 

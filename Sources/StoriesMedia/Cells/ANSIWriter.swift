@@ -57,7 +57,7 @@ public enum ANSIWriter {
                     let asIs = (pen.foreground != f ? 1 : 0) + (pen.background != b ? 1 : 0)
                     let swapped = (pen.foreground != b ? 1 : 0) + (pen.background != f ? 1 : 0)
                     if swapped < asIs {
-                        glyph = Self.lowerHalf
+                        glyph = .lowerHalf
                         wanted = (b, f)
                     }
                 default:
@@ -108,9 +108,4 @@ public enum ANSIWriter {
         }
         _ = SGR.appendColor(color, background: background, depth: depth, to: &out) { _ in number }
     }
-}
-
-extension ANSIWriter {
-    /// ▄, the upper half block with its colours swapped.
-    static let lowerHalf = Glyph(raw: 0x2584)
 }

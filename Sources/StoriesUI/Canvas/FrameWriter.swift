@@ -133,7 +133,7 @@ public enum FrameWriter {
                             }
                             if newForeground { pen.foreground = style.background }
                             if newBackground { pen.background = style.foreground }
-                            span.put(0xE2, 0x96, 0x84) // ▄
+                            Glyph.lowerHalf.appendUTF8(to: &span)
                             // Recorded as the upper half it shows: the pen's background on top.
                             shown.record(Cell(glyph: .upperHalf, style: Style(foreground: pen.background, background: pen.foreground)), at: at)
                             continue
