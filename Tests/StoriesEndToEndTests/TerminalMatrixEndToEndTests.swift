@@ -68,17 +68,30 @@ import Testing
         """
     }
 
-    /// Where the text grid starts and a cell's size: the box of pixels the reversed block
-    /// changed, 10 cells wide and 2 high.
+    /// Where the text grid starts and a cell's size: the solid rectangle of one colour that
+    /// the reversed block drew, 10 cells wide and 2 high. Only a rectangle that is the block's
+    /// shape counts: a terminal may still be finishing its first paint elsewhere between the
+    /// two screenshots (konsole repaints its window once, and a diff of everything measured
+    /// that), and the block's colour may be the colour around the window (urxvt's black).
     static func grid(before: RGBImage, after: RGBImage) throws -> (x: Int, y: Int, cell: (width: Int, height: Int)) {
-        var left = Int.max, top = Int.max, right = -1, bottom = -1
-        for y in 0..<min(before.height, after.height) {
-            for x in 0..<min(before.width, after.width) where before[x, y] != after[x, y] {
-                left = min(left, x); right = max(right, x); top = min(top, y); bottom = max(bottom, y)
+        let width = min(before.width, after.width), height = min(before.height, after.height)
+        struct Box { var left = Int.max, top = Int.max, right = -1, bottom = -1, count = 0 }
+        var boxes: [RGBPixel: Box] = [:]
+        for y in 0..<height {
+            for x in 0..<width where before[x, y] != after[x, y] {
+                var box = boxes[after[x, y], default: Box()]
+                box.left = min(box.left, x); box.right = max(box.right, x)
+                box.top = min(box.top, y); box.bottom = max(box.bottom, y); box.count += 1
+                boxes[after[x, y]] = box
             }
         }
-        try #require(right >= left && bottom >= top, "the reversed block changed no pixel")
-        return (left, top, ((right - left + 1) / 10, (bottom - top + 1) / 2))
+        let blocks = boxes.values.filter { box in
+            let (w, h) = (box.right - box.left + 1, box.bottom - box.top + 1)
+            return (3...40).contains(w / 10) && (6...80).contains(h / 2) && box.count * 100 >= w * h * 98
+        }
+        let block = try #require(blocks.max { $0.count < $1.count },
+                                 "no changed rectangle has the reversed block's shape: \(boxes.values.sorted { $0.count > $1.count }.prefix(4))")
+        return (block.left, block.top, ((block.right - block.left + 1) / 10, (block.bottom - block.top + 1) / 2))
     }
 
     /// The photo as the viewer sends it at `columns`×`rows` with `cell`-sized cells (the
