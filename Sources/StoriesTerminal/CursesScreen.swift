@@ -10,16 +10,27 @@ import StoriesUI
 /// pairs, reads raw input and gives the terminal back. Main-actor only: ncurses is global.
 @MainActor
 public final class CursesScreen {
-    public private(set) var colorDepth: ColorDepth
-    let screen: OpaquePointer
+    public internal(set) var colorDepth: ColorDepth
+    /// The SCREEN drawn on: opened at start, opened again on the direct-colour entry when
+    /// the terminal says late that it shows 24-bit colour (`takeDirectColour`).
+    var screen: OpaquePointer
     let outputFD: Int32
     var previous: Canvas?
-    private var pairCache: [Int64: Int32] = [:]
+    var pairCache: [Int64: Int32] = [:]
     /// The next pair number to define (1…pairCapacity; 0 is the terminal's default).
-    private var nextPair = 1
+    var nextPair = 1
     /// Pairs ncurses can hold. Redefining a pair recolours cells already on screen (and
     /// costs a scan of the whole screen), so the table is reset when it is full instead.
-    private var pairCapacity: Int
+    var pairCapacity: Int
+    /// What the screen was opened with, to open it again (`takeDirectColour`): the streams,
+    /// the entry's name, the environment and the person's own modes.
+    let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+    let entryName: String
+    let environment: [String: String]
+    let shellModes: termios?
+    /// The colours stories.conf limits the screen to (`limitColors`): never more, whatever
+    /// the terminal says later.
+    var colorLimit: ColorDepth?
     /// Cells handed to ncurses by the last `draw` (the changed ones).
     public internal(set) var lastDrawnCellCount = 0
     /// The rows the last frame wrote to (links on them are written again).
@@ -61,61 +72,24 @@ public final class CursesScreen {
         if screen == nil { screen = name.withCString { newterm($0, output, input) } }
         guard let screen else { throw TerminalError.unknownTerminal(said) }
         set_term(screen)
-        // The probe left the terminal raw (so late answers are neither echoed nor lost):
-        // what ncurses gives back at the end is the person's own modes.
-        if var shell = evidence.shellModes {
-            tcsetattr(fileno(input), TCSANOW, &shell)
-            def_shell_mode()
-        }
-        guard stories_can_address_cursor() == 1 else {
+        guard Self.takeModes(input: fileno(input), shellModes: evidence.shellModes) else {
             endwin()
             delscreen(screen)
             throw TerminalError.cannotMoveCursor(name)
         }
         self.screen = screen
         outputFD = fileno(output)
-        cbreak()
-        noecho()
-        // Flow control off: Ctrl-S would otherwise freeze the display until Ctrl-Q. Ctrl-Z
-        // comes as a key, not as SIGTSTP from the terminal: read with the other input it is
-        // never lost (a signal was, now and then, on a loaded machine), and the app suspends
-        // itself. ncurses keeps this as the program's mode (restored after Ctrl-Z) and gives
-        // the shell its own mode back at the end.
-        var modes = termios()
-        if tcgetattr(fileno(input), &modes) == 0 {
-            modes.c_iflag &= ~tcflag_t(IXON | IXOFF)
-            withUnsafeMutableBytes(of: &modes.c_cc) { characters in
-                if Int(VSUSP) < characters.count { characters[Int(VSUSP)] = 0 } // _POSIX_VDISABLE
-            }
-            tcsetattr(fileno(input), TCSANOW, &modes)
-            def_prog_mode()
-        }
-        keypad(stories_stdscr(), true)
-        nodelay(stories_stdscr(), true)
-        leaveok(stories_stdscr(), true)
-        set_escdelay(25) // a lone Esc otherwise stalls input for a second
-        curs_set(0)
-        // SGR mouse reports reach the input decoder as plain characters: make ncurses forget
-        // the kmous strings so it neither swallows nor half-parses them.
-        _ = define_key("\u{1B}[<", 0)
-        _ = define_key("\u{1B}[M", 0)
-
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        if has_colors() && !noColor {
-            start_color()
-            use_default_colors()
-            colorDepth = ColorDepth(colorCount: Int(stories_colors()))
-            pairCapacity = max(0, Int(stories_color_pairs()) - 1)
-            // The terminal asks for 24-bit colour and this machine cannot send it: said once,
-            // at start, with how to get it (never silently 256).
-            if colorDepth != .direct, let directNote {
-                truecolorNote = "\(colorDepth.name) colours: " + directNote
-            } else if colorDepth != .direct, direct != nil, evidence.truecolor != nil {
-                truecolorNote = "\(colorDepth.name) colours: the direct-colour terminfo entry would not open"
-            }
-        } else {
-            colorDepth = .none
-            pairCapacity = 0
+        streams = (input, output)
+        entryName = name
+        self.environment = environment
+        shellModes = evidence.shellModes
+        (colorDepth, pairCapacity) = Self.startColours(environment: environment)
+        // The terminal asks for 24-bit colour and this machine cannot send it: said once,
+        // at start, with how to get it (never silently 256).
+        if colorDepth != .direct, colorDepth != .none, let directNote {
+            truecolorNote = "\(colorDepth.name) colours: " + directNote
+        } else if colorDepth != .direct, colorDepth != .none, direct != nil, evidence.truecolor != nil {
+            truecolorNote = "\(colorDepth.name) colours: the direct-colour terminfo entry would not open"
         }
         mouseEnabled = mouse
         cellAspect = readCellAspect()
@@ -138,13 +112,15 @@ public final class CursesScreen {
     public func limitColors(to depth: ColorDepth) -> Bool {
         guard depth.rank <= colorDepth.rank else { return false }
         colorDepth = depth
+        colorLimit = depth
+        colorCache.removeAll()
         if depth == .none { pairCapacity = 0 }
         previous = nil
         return true
     }
 
     /// Why the terminal asked for truecolor and does not get it, when that is so.
-    public private(set) var truecolorNote: String?
+    public internal(set) var truecolorNote: String?
     /// The line saying TERM had no entry here and what it is drawn as instead.
     public let standInNote: String?
 
@@ -327,7 +303,7 @@ public final class CursesScreen {
 
     /// Terminal colours of the RGB colours met so far: animations shade every cell each
     /// frame, and the nearest-palette search was a tenth of a cube frame's cost.
-    private var colorCache: [Color: Int] = [:]
+    var colorCache: [Color: Int] = [:]
 
     func terminalColor(_ color: Color) -> Int {
         guard case .rgb = color, colorDepth != .direct else { return ColorMapping.terminalColor(color, depth: colorDepth) }

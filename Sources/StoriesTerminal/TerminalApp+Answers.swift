@@ -50,6 +50,18 @@ extension TerminalApp {
             backgroundFacts.answer = body
             engine.send(.app(.background(backgroundFacts)))
         }
+        // 24-bit colour said after the first frame (XTVERSION, XTGETTCAP, the DECRQSS
+        // read-back): the screen opens again on the direct-colour entry, as it would have at
+        // start, or the notice line says why it cannot.
+        if !directColourDecided,
+           let reason = DirectColourEvidence.find(environment: ProcessInfo.processInfo.environment, replies: replies, tmux: tmux) {
+            directColourDecided = true
+            switch terminal.takeDirectColour(because: reason) {
+            case .taken: changed = true
+            case .refused(let line): engine.send(.notice(line))
+            case .kept: break
+            }
+        }
         if replies.paletteAnswers != before.paletteAnswers { changed = true }
         if replies.cellPixels?.width != before.cellPixels?.width || replies.cellPixels?.height != before.cellPixels?.height { changed = true }
         if changed { engine.setDisplay(display) }

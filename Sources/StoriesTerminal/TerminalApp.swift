@@ -54,6 +54,9 @@ public final class TerminalApp {
     var graphicsNote: String?
     /// Inside tmux: what it says of itself and the terminal outside it.
     let tmux: TmuxClient?
+    /// Whether 24-bit colour was already decided from what the terminal says (at start, or
+    /// once from a late answer): it is looked for in the answers only once.
+    var directColourDecided: Bool
 
     /// What the terminal shows now. A cell's pixel size is the window's when the terminal
     /// says it (it changes with the font), else what it answered at start.
@@ -101,8 +104,9 @@ public final class TerminalApp {
                 graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false), cursor: CursorMode = .hidden,
                 layout: LayoutChoice = LayoutChoice(), stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
-        // One burst of questions before ncurses starts (at most 100 ms for a terminal that
-        // answers nothing); keys typed meanwhile are read first once the app runs.
+        // One burst of questions before ncurses starts (at most 8 ms for a terminal that
+        // answers nothing, 100 ms where TERM has no entry here: `TerminalProbe.window`);
+        // keys typed meanwhile are read first once the app runs, answers as they come.
         // Inside tmux, the terminal outside is tmux's to say (the probe reaches only tmux).
         // Asked first: nothing may stand between the probe's read and the input's (a
         // terminal slower than the probe answers into the input, which reads it).
@@ -112,7 +116,7 @@ public final class TerminalApp {
         tmux = stepping == nil ? TmuxClient.ask(environment: environment) : nil
         // The terminal stays raw after the probe until ncurses has it: an answer later than
         // the probe's window is read by the input decoder, neither echoed nor lost.
-        probe = TerminalProbe.ask(environment: environment, handOver: true)
+        probe = TerminalProbe.ask(environment: environment, timeout: TerminalProbe.window(environment: environment), handOver: true)
         replies = probe.replies
         // No screen after all: the modes from before the probe, and its late answers dropped.
         let giveBack = { [probe] in if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
@@ -121,8 +125,10 @@ public final class TerminalApp {
             throw TerminalError.notATerminal
         }
         self.symbols = symbols
+        let evidence = TerminalEvidence.from(probe, environment: environment, tmux: tmux)
+        directColourDecided = evidence.truecolor != nil
         do {
-            terminal = try CursesScreen(input: input, output: output, evidence: .from(probe, environment: environment, tmux: tmux))
+            terminal = try CursesScreen(input: input, output: output, evidence: evidence)
         } catch {
             giveBack()
             throw error

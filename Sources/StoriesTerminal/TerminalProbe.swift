@@ -14,8 +14,21 @@ import StoriesMedia
 /// (100 ms) for a terminal that answers nothing. What comes later is read by the input
 /// decoder, never as keys (`unread` hands it a sequence cut by the window).
 public enum TerminalProbe {
-    /// The most a terminal that never answers DA1 costs.
+    /// The most a terminal that never answers DA1 costs where nothing can be drawn without
+    /// its answer (`window`).
     public static let timeout: Duration = .milliseconds(100)
+    /// How long the viewer waits for the answers before its first frame where it can draw
+    /// without them: a local terminal answers DA1 within it (xterm, foot, VTE in under 2 ms),
+    /// and what comes later is taken as it comes (the background, pictures, the palette, the
+    /// cell size, 24-bit colour: `CursesScreen.takeDirectColour`).
+    public static let firstFrameWait: Duration = .milliseconds(8)
+
+    /// How long the viewer waits for the answers before its first frame: `timeout` when
+    /// `TERM` has no terminfo entry here (the screen cannot open until the terminal answers
+    /// like an xterm, for the stand-in), else `firstFrameWait`.
+    public static func window(environment: [String: String], exists: (String) -> Bool = TerminalEntry.exists) -> Duration {
+        exists(environment["TERM"] ?? "") ? firstFrameWait : timeout
+    }
     /// The kitty graphics query's id (a 1×1 picture, never shown: `a=q`).
     static let kittyQueryID = 31
     /// The 24-bit colour the DECRQSS test sets and reads back (notcurses' method): a

@@ -56,6 +56,33 @@ import Testing
         #expect(terminal.modesDiffer().isEmpty)
     }
 
+    /// A terminal that answers after the first frame (over ssh, or kitty starting on software
+    /// OpenGL): the home is drawn without waiting for the answers — in xterm's 8 colours, all
+    /// `TERM=xterm` says — and once the terminal says it is XTerm(379), the screen opens again
+    /// on the direct-colour entry and the next frames are in 24-bit colour, with no `endwin`
+    /// between (the alternate screen is never left); the modes are given back at the end.
+    @Test func aTerminalThatAnswersLateGetsTwentyFourBitColourWhenItDoes() throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try FakeTerminal([], environment: FakeTerminal.environment(term: "xterm", home: home))
+        let burstEnd = try terminal.waitFor("\u{1B}[c")
+        let shown = try terminal.waitFor("Ayla", after: burstEnd)
+        let direct = ["38:2:", "48:2:", "38;2;", "48;2;"]
+        let before = String(decoding: terminal.written.dropFirst(burstEnd), as: UTF8.self)
+        #expect(!direct.contains { before.contains($0) }, "24-bit colour before the terminal said it shows it")
+        let answered = terminal.written.count
+        terminal.send(XtermAnswers.all)
+        try terminal.waitUntil("24-bit colour written after the answers") {
+            let text = String(decoding: terminal.written.dropFirst(answered), as: UTF8.self)
+            return direct.contains { text.contains($0) }
+        }
+        let after = String(decoding: terminal.written.dropFirst(shown), as: UTF8.self)
+        #expect(!after.contains("\u{1B}[?1049l"), "the screen was given back in between")
+        terminal.send("q")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.modesDiffer().isEmpty, "\(terminal.modesDiffer())")
+    }
+
     /// `TERM=foot`, `TERM=xterm-ghostty` with no entry here: the app starts, drawn as
     /// xterm-256color, with one line saying so; with a terminal that answers nothing it is
     /// refused as before, and the terminal's modes are as they were. Where the machine has

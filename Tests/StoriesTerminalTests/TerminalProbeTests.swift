@@ -38,6 +38,15 @@ import StoriesTestSupport
         #expect(sixel.protocol == .sixel && sixel.reason.contains("DA1"))
     }
 
+    /// The viewer's first frame waits for the answers only where it cannot be drawn without
+    /// them (no terminfo entry for TERM: the stand-in needs DA1's answer).
+    @Test func theFirstFrameWaitsOnlyWhereTheEntryNeedsTheAnswers() {
+        #expect(TerminalProbe.window(environment: ["TERM": "xterm"], exists: { $0 == "xterm" }) == TerminalProbe.firstFrameWait)
+        #expect(TerminalProbe.window(environment: ["TERM": "xterm-ghostty"], exists: { $0 == "xterm" }) == TerminalProbe.timeout)
+        #expect(TerminalProbe.window(environment: [:], exists: { _ in false }) == TerminalProbe.timeout)
+        #expect(TerminalProbe.firstFrameWait < .milliseconds(10) && TerminalProbe.timeout == .milliseconds(100))
+    }
+
     /// What decides the protocol: iTerm2 inline images are known by the environment; a
     /// terminal that answers nothing, or no terminal, gets cells with the reason; kitty of
     /// 0.28 or later is placed through placeholders (tmux: `inTmuxThePicturesTmuxKeeps`).
