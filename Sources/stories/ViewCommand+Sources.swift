@@ -10,7 +10,7 @@ import StoriesTerminal
 import StoriesCommandLine
 
 /// Where the viewer's stories come from, its token, and the files it reads and writes.
-extension ViewCommand {
+extension ViewFlags {
     /// The source a setup names.
     /// `origin` names where the feed was given when it was not a flag ("--replay r.jsonl:
     /// setup.feed"), so a line about it says which file to look at.

@@ -138,7 +138,7 @@ struct ViewCommand: ParsableCommand {
             throw ValidationError("--record keeps a session in the terminal; a headless run has no inputs of its own to record (it replays --replay FILE)")
         }
         if step, replay == nil || headless { throw ValidationError("--step needs --replay FILE, in the terminal (not --headless)") }
-        if let until, untilSeconds(until) == nil {
+        if let until, flags.untilSeconds(until) == nil {
             throw ValidationError("--until: '\(SafeText.line(until))' is not a time like 3.2s or 800ms (at most a year)")
         }
         if virtualClock && !headless { throw ValidationError("--virtual-clock works with --headless (add --headless)") }
@@ -170,11 +170,28 @@ struct ViewCommand: ParsableCommand {
         }
     }
 
+    /// The flags as plain values, for `runViewer`.
+    var flags: ViewFlags {
+        ViewFlags(folder: folder, feed: feed, server: server, tokenFile: tokenFile, synthetic: synthetic, networkFlags: network,
+                  reduceMotion: reduceMotion, preload: preload, colors: colors, theme: theme, symbols: symbols, graphics: graphics,
+                  seed: seed, metrics: metrics, record: record, replay: replay, until: until, gestureLog: gestureLog, step: step,
+                  headless: headless, mute: mute, sound: sound, screenReader: screenReader, direction: direction, cursor: cursor,
+                  size: size, virtualClock: virtualClock)
+    }
+
+    mutating func run() throws { try flags.runViewer() }
+}
+
+/// What the viewer does with its flags, whoever parsed them: ArgumentParser (`ViewCommand`),
+/// or nobody, for `stories` alone (`ViewFlags()`, main.swift).
+extension ViewFlags {
     func untilSeconds(_ text: String) -> Double? {
         NetworkProfile.parseDuration(text).flatMap { $0 <= InputLimits.maxRecordingTime ? $0 : nil }
     }
 
-    mutating func run() throws {
+    /// The viewer, from these flags: settings, the feed, then the terminal (or a headless run,
+    /// or the screen reader's lines). Never returns once the screen is up.
+    func runViewer() throws {
         let environment = ProcessInfo.processInfo.environment
         // Settings: the defaults, then stories.conf and keys.conf, then a recording's setup
         // (a replay meets what the session met), then the flags given here.
@@ -225,7 +242,7 @@ struct ViewCommand: ParsableCommand {
         } else if let seed, case .synthetic(let count, _) = setup.feed {
             setup.feed = .synthetic(count, seed: seed)
         }
-        if network.shaping.isGiven || network.timeout != nil { setup.network = try network.profile(base: setup.network) }
+        if let network = networkFlags, network.isGiven { setup.network = try network.profile(base: setup.network) }
         if let seed { setup.seed = seed }
         if let policy = preload.flatMap({ PreloadPolicy(rawValue: $0.lowercased()) }) { setup.preload = policy } // checked in validate()
         if reduceMotion { setup.reduceMotion = true }
@@ -253,7 +270,7 @@ struct ViewCommand: ParsableCommand {
 
     /// Which way the layout reads and who reorders right-to-left text: as said, else the
     /// locale (the feed may say more once it answers).
-    private func chosenLayout(_ settings: AppSettings) -> LayoutChoice {
+    func chosenLayout(_ settings: AppSettings) -> LayoutChoice {
         let environment = ProcessInfo.processInfo.environment
         let said = direction.flatMap { LayoutDirection(rawValue: $0.lowercased()) } ?? settings.direction
         return LayoutChoice(said: said, locale: LayoutDirection.locale(environment: environment),
@@ -262,14 +279,14 @@ struct ViewCommand: ParsableCommand {
 
     /// Where the cursor is: as `--cursor` says, else stories.conf, else where a screen
     /// reader is likely, on what has focus.
-    private func chosenCursor(_ settings: AppSettings) -> CursorMode {
+    func chosenCursor(_ settings: AppSettings) -> CursorMode {
         let said = cursor.flatMap { CursorMode(rawValue: $0.lowercased()) } ?? settings.cursor
         return said ?? CursorMode.auto(environment: ProcessInfo.processInfo.environment, brailleSocketExists: BrailleSocket.exists())
     }
 
     /// How photos are shown: as `--graphics` says (auto: nil, what the terminal answers),
     /// else as stories.conf does.
-    private func chosenGraphics(_ settings: AppSettings) -> GraphicsProtocol? {
+    func chosenGraphics(_ settings: AppSettings) -> GraphicsProtocol? {
         guard let graphics else { return settings.graphics }
         return GraphicsProtocol(name: graphics)
     }
@@ -281,7 +298,7 @@ struct ViewCommand: ParsableCommand {
         return symbols == .octant && !CellSymbols.octantsHaveWidth ? .sextant : symbols
     }
 
-    private func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
+    func start(_ setup: SessionSetup, recording: InputRecording?, notes: [String], terminalColors: (depth: String, origin: String)?,
                        pauseOnBlur: Bool, theme: ThemeChoice, symbols symbolsName: String, graphics: GraphicsProtocol?,
                        sound: SoundState, cursor: CursorMode, layout: LayoutChoice, linear: Bool) throws {
         let fromRecording = recording?.setup != nil && synthetic == nil && server == nil && feed == nil && folder == nil

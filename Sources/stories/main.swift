@@ -50,6 +50,9 @@ if arguments.starts(with: ["serve", "add-viewer"]) {
     AddViewerCommand.main(Array(arguments.dropFirst(2)))
 } else if FastPath.run(arguments) {
     // `print` or `play`, done without ArgumentParser (FastPath).
+} else if arguments.isEmpty {
+    // `stories` alone: the viewer with no flags, without ArgumentParser (`ViewFlags`).
+    do { try ViewFlags().runViewer() } catch { ViewCommand.exit(withError: error) }
 } else if [["--help"], ["-h"], ["help"]].contains(arguments) {
     print(rootHelp().trimmingCharacters(in: .newlines))
 } else {
