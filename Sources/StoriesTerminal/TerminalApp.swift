@@ -104,7 +104,7 @@ public final class TerminalApp {
                 graphics: GraphicsProtocol? = nil, sound: SoundState = SoundState(enabled: false), cursor: CursorMode = .hidden,
                 layout: LayoutChoice = LayoutChoice(), stepping: (recording: InputRecording, name: String)? = nil) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
-        // One burst of questions before ncurses starts (at most 8 ms for a terminal that
+        // One burst of questions before ncurses starts (at most 5 ms for a terminal that
         // answers nothing, 100 ms where TERM has no entry here: `TerminalProbe.window`);
         // keys typed meanwhile are read first once the app runs, answers as they come.
         // Inside tmux, the terminal outside is tmux's to say (the probe reaches only tmux).

@@ -18,10 +18,10 @@ public enum TerminalProbe {
     /// its answer (`window`).
     public static let timeout: Duration = .milliseconds(100)
     /// How long the viewer waits for the answers before its first frame where it can draw
-    /// without them: a local terminal answers DA1 within it (xterm, foot, VTE in under 2 ms),
-    /// and what comes later is taken as it comes (the background, pictures, the palette, the
-    /// cell size, 24-bit colour: `CursesScreen.takeDirectColour`).
-    public static let firstFrameWait: Duration = .milliseconds(8)
+    /// without them: a local terminal answers DA1 within it (xterm, foot, st in under 2 ms
+    /// on this machine), and what comes later is taken as it comes (the background, pictures,
+    /// the palette, the cell size, 24-bit colour: `CursesScreen.takeDirectColour`).
+    public static let firstFrameWait: Duration = .milliseconds(5)
 
     /// How long the viewer waits for the answers before its first frame: `timeout` when
     /// `TERM` has no terminfo entry here (the screen cannot open until the terminal answers

@@ -38,6 +38,9 @@ import Testing
         // The box over the screen: its first line.
         try tmux.press("?")
         try tmux.waitFor(text: "Keys · viewer")
+        // The cursor moves with the frame that draws the box, or the next one (a loaded
+        // machine reads the screen in between): waited for, then checked.
+        _ = try? tmux.waitFor("the cursor inside the box") { _ in ((try? tmux.cursor().text.contains("│")) ?? false) }
         let box = try tmux.cursor()
         #expect(box.visible && !box.text.trimmingCharacters(in: .whitespaces).isEmpty && box.text.contains("│"),
                 "on the box's first line, inside it: '\(box.text)'")
