@@ -39,14 +39,15 @@ extension CursesScreen {
     /// `placeholders`: kitty's Unicode placeholders rather than placement commands (kitty ≥
     /// 0.28, Ghostty). `throughTmux`: kitty's commands wrapped for tmux's passthrough.
     public func showPictures(_ choice: GraphicsChoice) {
-        showPictures(choice.protocol, placeholders: choice.placeholders, throughTmux: choice.throughTmux)
+        showPictures(choice.protocol, placeholders: choice.placeholders, throughTmux: choice.throughTmux, sharedMemory: choice.sharedMemory)
     }
 
-    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false) {
-        guard graphics != pictures.graphics || placeholders != pictures.placeholders || throughTmux != pictures.throughTmux else { return }
+    public func showPictures(_ graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false, sharedMemory: Bool = false) {
+        guard graphics != pictures.graphics || placeholders != pictures.placeholders || throughTmux != pictures.throughTmux
+                || sharedMemory != pictures.sharedMemory else { return }
         let cleared = pictures.clear()
         if !cleared.isEmpty { writeRaw(cleared) }
-        pictures = PictureLayer(graphics: graphics, placeholders: placeholders, throughTmux: throughTmux)
+        pictures = PictureLayer(graphics: graphics, placeholders: placeholders, throughTmux: throughTmux, sharedMemory: sharedMemory)
         stories_restore_deletes_kitty_pictures(deletesOnCrash ? 1 : 0)
         previous = nil
     }

@@ -11,6 +11,7 @@ extension GraphicsFacts {
     public init(_ probe: ProbeResult, environment: [String: String], tmux: TmuxClient?, said: GraphicsProtocol? = nil,
                 stepping: Bool = false, windowPixels: PixelArea? = nil, cellSizeKnown: Bool = true) {
         self.init(said: said, asked: probe.asked, answered: probe.replies.sawDA1, kittyAnswered: probe.replies.kittyGraphics == true,
+                  kittySharedMemory: probe.replies.kittySharedMemory == true,
                   sixelListed: probe.replies.attributes?.contains(4) == true, version: probe.replies.version,
                   program: environment["TERM_PROGRAM"] ?? "", lcTerminal: environment["LC_TERMINAL"] ?? "",
                   insideTmux: TmuxClient.inside(environment), tmux: tmux, stepping: stepping,

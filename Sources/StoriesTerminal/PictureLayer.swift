@@ -41,6 +41,11 @@ final class PictureLayer {
     /// outside; always through placeholders (tmux keeps them as text and draws them again),
     /// their ids colours of the 256 (16…255, which tmux passes on unchanged).
     let throughTmux: Bool
+    /// kitty on this machine: pictures' pixels go through shared memory (`t=s`), not as PNG
+    /// in the escape sequence (`KittySharedMemory`).
+    let sharedMemory: Bool
+    /// The next shared-memory object's number.
+    private var sharedSerial = 0
     /// What is on screen now.
     private(set) var shown: [Canvas.PictureRegion] = []
     /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
@@ -60,9 +65,10 @@ final class PictureLayer {
     static let costBeforeGivingUp = 1.0 / 24
     static let costsKept = 12
 
-    init(graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false) {
+    init(graphics: GraphicsProtocol, placeholders: Bool = false, throughTmux: Bool = false, sharedMemory: Bool = false) {
         self.graphics = graphics
         self.throughTmux = throughTmux && graphics == .kitty
+        self.sharedMemory = sharedMemory && graphics == .kitty && !throughTmux
         self.placeholders = (placeholders || throughTmux) && graphics == .kitty
         // Through tmux the terminal outside is shared with every pane: the ids start at a
         // place of their own, so two viewers in two panes seldom name the same picture.
@@ -211,7 +217,6 @@ final class PictureLayer {
             sent.append(sent.remove(at: index)) // the most recently used last
             return (id, [])
         }
-        guard let png = ImageEncoder.png(picture.image, fast: true) else { return (0, []) }
         // Ids below 2^24: a placeholder's colour names its picture in 24 bits (through
         // tmux, in 8).
         let id = nextID
@@ -220,7 +225,15 @@ final class PictureLayer {
         } else {
             nextID = nextID >= (1 << 24) - 1 ? 1 : nextID + 1
         }
-        var bytes = KittyGraphics.transmit(png: png, id: id)
+        var bytes: [UInt8]
+        if sharedMemory, let shared = KittySharedMemory.transmit(picture.image, id: id, name: KittySharedMemory.name(sharedSerial)) {
+            sharedSerial += 1
+            bytes = shared
+        } else if let png = ImageEncoder.png(picture.image, fast: true) {
+            bytes = KittyGraphics.transmit(png: png, id: id)
+        } else {
+            return (0, [])
+        }
         if placeholders { bytes += KittyPlaceholders.place(id: id, columns: picture.columns, rows: picture.rows) }
         bytes = forTerminal(bytes)
         sent.append((picture, id, picture.image.byteCount))

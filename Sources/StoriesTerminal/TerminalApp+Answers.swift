@@ -37,6 +37,8 @@ extension TerminalApp {
         // DA1 ends the answers: what they say of pictures is news for the reducer, which
         // decides what it changes (nothing, under a protocol said outright).
         if replies.sawDA1, !before.sawDA1 {
+            // The terminal has read every question: the shared memory offered goes.
+            if let offer = probe.sharedMemoryOffer { KittySharedMemory.remove(offer) }
             let window = graphicsFacts.windowPixels, cellSizeKnown = graphicsFacts.cellSizeKnown || replies.cellPixels != nil
             graphicsFacts = GraphicsFacts(ProbeResult(asked: true, replies: replies), environment: ProcessInfo.processInfo.environment,
                                           tmux: tmux, said: graphicsFacts.said, stepping: graphicsFacts.stepping,

@@ -349,6 +349,7 @@ public final class TerminalApp {
         seenStore?.flush()
         remote?.finish(timeout: 1)
         onQuit?()
+        if let offer = probe.sharedMemoryOffer { KittySharedMemory.remove(offer) }
         terminal.restore()
         if let farewell { FileWrites.sayOnStandardError(farewell) }
         // Every file that could not be written is said again, now that the screen is gone,

@@ -39,12 +39,14 @@ public enum TerminalProbe {
     /// screen, strings a multiplexer takes for its own (tmux 3.3 makes an APC the pane's
     /// title, screen its hardstatus line) are not sent: tmux says what is outside it
     /// (`TmuxClient`). The Linux console reads `ESC P` as a palette change: no DCS or APC.
-    public static func burst(environment: [String: String]) -> String {
+    /// `sharedMemory`: an object offered for kitty's `t=s` query (`KittySharedMemory.offer`).
+    public static func burst(environment: [String: String], sharedMemory: String? = nil) -> String {
         let strings = sendsStrings(environment)
         let (r, g, b) = directColourProbe
         var queries: [String] = []
         if strings {
             queries.append("\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\") // kitty graphics: OK or an error
+            if let sharedMemory { queries.append(KittyGraphics.sharedMemoryQuery(name: sharedMemory, id: KittySharedMemory.queryID)) }
         }
         queries.append("\u{1B}[>0q") // XTVERSION: the terminal's name and version
         if strings {
@@ -127,11 +129,17 @@ public enum TerminalProbe {
         let clock = ContinuousClock()
         let start = clock.now
         var replies = ProbeReplies()
-        let bytes = Array(burst(environment: environment).utf8)
+        // The viewer asks whether kitty reads its pictures from shared memory (a terminal on
+        // this machine); the object offered goes once DA1 has answered (answers come in order).
+        let offer = handOver && sendsStrings(environment) ? KittySharedMemory.offer() : nil
+        let bytes = Array(burst(environment: environment, sharedMemory: offer).utf8)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count) }
-            if n > 0 { written += n } else if errno != EINTR { return ProbeResult(asked: false, savedModes: handOver ? saved : nil) }
+            if n > 0 { written += n } else if errno != EINTR {
+                if let offer { KittySharedMemory.remove(offer) }
+                return ProbeResult(asked: false, savedModes: handOver ? saved : nil)
+            }
         }
         var buffer = [UInt8](repeating: 0, count: 1024)
         while !replies.sawDA1, replies.byteCount < ProbeReplies.maxBytes {
@@ -148,30 +156,11 @@ public enum TerminalProbe {
             replies.feed(buffer[0..<n], at: clock.now - start)
         }
         let elapsed = clock.now - start
-        return ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout,
-                           savedModes: handOver ? saved : nil)
-    }
-}
-
-/// What a probe found.
-public struct ProbeResult: Sendable {
-    /// Whether anything was asked (false: not a terminal).
-    public var asked: Bool
-    public var replies = ProbeReplies()
-    /// From sending the burst to the last answer read (or the timeout).
-    public var elapsed: Duration = .zero
-    /// DA1's answer came, but after the timeout (read while lingering).
-    public var late = false
-    /// `ask(handOver: true)`: the terminal's modes before the probe, to give back at the end
-    /// (the terminal is still raw).
-    public var savedModes: termios?
-
-    public init(asked: Bool, replies: ProbeReplies = ProbeReplies(), elapsed: Duration = .zero, late: Bool = false, savedModes: termios? = nil) {
-        self.asked = asked
-        self.replies = replies
-        self.elapsed = elapsed
-        self.late = late
-        self.savedModes = savedModes
+        if let offer, replies.sawDA1 { KittySharedMemory.remove(offer) }
+        var result = ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout,
+                                 savedModes: handOver ? saved : nil)
+        result.sharedMemoryOffer = replies.sawDA1 ? nil : offer
+        return result
     }
 }
 
@@ -186,6 +175,9 @@ public struct ProbeReplies: Sendable, Equatable {
     /// The kitty graphics query's answer: true for OK, false for an error (the terminal
     /// knows the protocol but refused), nil for no answer (it does not know it).
     public private(set) var kittyGraphics: Bool?
+    /// The answer to the `t=s` query: true when kitty read the object offered (it is on this
+    /// machine), false for an error, nil for no answer.
+    public private(set) var kittySharedMemory: Bool?
     /// XTVERSION's answer ("kitty(0.26.5)", "XTerm(379)", "tmux 3.3a").
     public private(set) var version: String?
     /// XTGETTCAP's answer for `RGB` (or `Tc`): true when the terminal's own description has
@@ -243,7 +235,7 @@ public struct ProbeReplies: Sendable, Equatable {
     }
 
     public static func == (a: ProbeReplies, b: ProbeReplies) -> Bool {
-        a.kittyGraphics == b.kittyGraphics && a.version == b.version && a.sixelSize == b.sixelSize
+        a.kittyGraphics == b.kittyGraphics && a.kittySharedMemory == b.kittySharedMemory && a.version == b.version && a.sixelSize == b.sixelSize
             && a.rgbCapability == b.rgbCapability && a.keepsDirectColour == b.keepsDirectColour
             && a.cellSize == b.cellSize && a.background == b.background && a.modes == b.modes
             && a.attributes == b.attributes && a.typed == b.typed && a.paletteAnswers == b.paletteAnswers
@@ -326,8 +318,12 @@ public struct ProbeReplies: Sendable, Equatable {
             // kitty: ESC _ G i=31 ; OK ESC \ (or an error message).
             guard text.hasPrefix("G"), let semicolon = text.firstIndex(of: ";") else { return }
             let keys = text[text.index(after: text.startIndex)..<semicolon].split(separator: ",")
-            guard keys.contains("i=\(TerminalProbe.kittyQueryID)") else { return }
             let message = text[text.index(after: semicolon)...].prefix { $0 != "\u{1B}" }
+            if keys.contains("i=\(KittySharedMemory.queryID)") {
+                kittySharedMemory = message == "OK"
+                note("shared memory")
+            }
+            guard keys.contains("i=\(TerminalProbe.kittyQueryID)") else { return }
             kittyGraphics = message == "OK"
             note("kitty")
         case UInt8(ascii: "P"):

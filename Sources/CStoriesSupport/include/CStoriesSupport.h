@@ -1,6 +1,7 @@
 #ifndef STORIES_SUPPORT_H
 #define STORIES_SUPPORT_H
 
+#include <stddef.h>
 #include <termios.h>
 
 /// Remembers the terminal's current settings (termios of fd) and installs handlers for
@@ -41,5 +42,13 @@ void stories_tune_allocator(void);
 /// What malloc holds (glibc's mallinfo2): bytes in use, and bytes held free in its arenas.
 /// Both 0 on other C libraries.
 void stories_malloc_counts(unsigned long long *in_use, unsigned long long *held_free);
+
+/// Puts `count` bytes in a new POSIX shared-memory object `name` ("/stories-…") for kitty's
+/// graphics protocol to read (`t=s`, which unlinks it after reading): created for this user
+/// alone (0600), never one that exists (O_EXCL). 0, or -1 with errno (nothing left behind).
+int stories_shm_put(const char *name, const void *bytes, size_t count);
+
+/// Removes shared-memory object `name` (one the terminal did not take); nothing when gone.
+void stories_shm_remove(const char *name);
 
 #endif

@@ -15,6 +15,8 @@ public struct GraphicsFacts: Equatable, Sendable {
     public var answered: Bool
     /// It answered the kitty graphics query with OK.
     public var kittyAnswered: Bool
+    /// It read the shared-memory object the probe offered (`t=s`): it runs on this machine.
+    public var kittySharedMemory: Bool
     /// Its DA1 answer lists sixel (4).
     public var sixelListed: Bool
     /// Its XTVERSION answer ("kitty(0.31.0)").
@@ -35,13 +37,14 @@ public struct GraphicsFacts: Equatable, Sendable {
     public var cellSizeKnown: Bool
 
     public init(said: GraphicsProtocol? = nil, asked: Bool, answered: Bool = false, kittyAnswered: Bool = false,
-                sixelListed: Bool = false, version: String? = nil, program: String = "", lcTerminal: String = "",
+                kittySharedMemory: Bool = false, sixelListed: Bool = false, version: String? = nil, program: String = "", lcTerminal: String = "",
                 insideTmux: Bool = false, tmux: TmuxClient? = nil, stepping: Bool = false, sixelGeometry: PixelArea? = nil,
                 windowPixels: PixelArea? = nil, cellSizeKnown: Bool = true) {
         self.said = said
         self.asked = asked
         self.answered = answered
         self.kittyAnswered = kittyAnswered
+        self.kittySharedMemory = kittySharedMemory
         self.sixelListed = sixelListed
         self.version = version
         self.program = program
@@ -76,18 +79,19 @@ public struct GraphicsFacts: Equatable, Sendable {
         if stepping { return GraphicsChoice(.cells, "a replay stepped through shows cells") }
         if let said {
             return GraphicsChoice(said, "as said", placeholders: insideTmux || GraphicsChoice.drawsPlaceholders(version: version),
-                                  throughTmux: insideTmux)
+                                  throughTmux: insideTmux, sharedMemory: kittySharedMemory && !insideTmux)
         }
         if insideTmux { return decidedInTmux }
         if kittyAnswered {
-            return GraphicsChoice(.kitty, "it answered the kitty graphics query", placeholders: GraphicsChoice.drawsPlaceholders(version: version))
+            return GraphicsChoice(.kitty, "it answered the kitty graphics query", placeholders: GraphicsChoice.drawsPlaceholders(version: version),
+                                  sharedMemory: kittySharedMemory)
         }
         if sixelListed { return GraphicsChoice(.sixel, "its DA1 answer lists sixel (4)") }
         if ["iTerm.app", "WezTerm", "mintty"].contains(program) || lcTerminal == "iTerm2" {
             return GraphicsChoice(.iterm, "TERM_PROGRAM=\(SafeText.line(program, maxColumns: 20)) shows iTerm2 inline images")
         }
         if !asked { return GraphicsChoice(.cells, "not a terminal: nothing was asked") }
-        if !answered { return GraphicsChoice(.cells, "the terminal answered nothing within 100 ms") }
+        if !answered { return GraphicsChoice(.cells, "the terminal answered nothing") }
         return GraphicsChoice(.cells, "the terminal answered no picture query")
     }
 
@@ -150,17 +154,23 @@ public struct GraphicsChoice: Sendable, Equatable {
     public var placeholders: Bool
     /// kitty's commands are wrapped for tmux to pass through to the terminal outside it.
     public var throughTmux: Bool
+    /// kitty takes pictures' pixels through shared memory (`t=s`): it read the probe's
+    /// object, so it runs on this machine (issue 48, point 4). Never through tmux.
+    public var sharedMemory: Bool
 
-    public init(_ graphics: GraphicsProtocol, _ reason: String, placeholders: Bool = false, throughTmux: Bool = false) {
+    public init(_ graphics: GraphicsProtocol, _ reason: String, placeholders: Bool = false, throughTmux: Bool = false,
+                sharedMemory: Bool = false) {
         self.protocol = graphics
         self.reason = reason
         self.placeholders = placeholders && graphics == .kitty
         self.throughTmux = throughTmux && graphics == .kitty
+        self.sharedMemory = sharedMemory && graphics == .kitty && !throughTmux
     }
 
     /// The same pictures drawn the same way (the reason aside).
     public func drawsAlike(_ other: GraphicsChoice) -> Bool {
         self.protocol == other.protocol && placeholders == other.placeholders && throughTmux == other.throughTmux
+            && sharedMemory == other.sharedMemory
     }
 
     /// Whether a terminal by its XTVERSION answer draws kitty's Unicode placeholders: kitty

@@ -31,6 +31,22 @@ public enum KittyGraphics {
         return out
     }
 
+    /// Sends picture `id` as `width` × `height` RGB pixels the terminal reads from POSIX
+    /// shared-memory object `name` (`t=s`: kitty maps it, reads it and unlinks it) — no
+    /// PNG, no base64, one short command, for a terminal on this machine that said it reads
+    /// them (the probe's `t=s` query).
+    public static func transmit(sharedMemory name: String, width: Int, height: Int, id: UInt32) -> [UInt8] {
+        let encoded = Data(name.utf8).base64EncodedString()
+        return Array("\u{1B}_Ga=t,f=24,t=s,s=\(width),v=\(height),S=\(width * height * 3),i=\(id),q=2;\(encoded)\u{1B}\\".utf8)
+    }
+
+    /// The probe's question whether the terminal reads shared memory (`t=s`) from this
+    /// process: a 1×1 picture in object `name`, never shown (`a=q`), answered OK or an error
+    /// under id `id` (a terminal elsewhere — over ssh — cannot open the object).
+    public static func sharedMemoryQuery(name: String, id: Int) -> String {
+        "\u{1B}_Gi=\(id),s=1,v=1,a=q,t=s,f=24;\(Data(name.utf8).base64EncodedString())\u{1B}\\"
+    }
+
     /// Shows rows `rows` (pixels) of picture `id` at the cursor, over `columns` × `cellRows`
     /// cells, as placement `placement` (placing it again moves it). The cursor stays where
     /// it was (`C=1`).
