@@ -44,8 +44,11 @@ final class PictureLayer {
     /// kitty on this machine: pictures' pixels go through shared memory (`t=s`), not as PNG
     /// in the escape sequence (`KittySharedMemory`).
     let sharedMemory: Bool
-    /// The next shared-memory object's number.
+    /// The next shared-memory object's number, and the latest objects written: kitty unlinks
+    /// each once it has read it; what it had not read when the pictures go (quitting, a
+    /// terminal closed under the app) is removed here, never left in /dev/shm.
     private var sharedSerial = 0
+    private var sharedNames: [String] = []
     /// What is on screen now.
     private(set) var shown: [Canvas.PictureRegion] = []
     /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
@@ -191,6 +194,8 @@ final class PictureLayer {
     /// which the screen is drawn again whole and they are sent again).
     func clear() -> [UInt8] {
         defer { shown = []; sent.removeAll() }
+        for name in sharedNames { KittySharedMemory.remove(name) }
+        sharedNames.removeAll()
         guard graphics == .kitty else { return [] }
         return forTerminal(sent.flatMap { KittyGraphics.delete(id: $0.id) })
     }
@@ -227,6 +232,8 @@ final class PictureLayer {
         }
         var bytes: [UInt8]
         if sharedMemory, let shared = KittySharedMemory.transmit(picture.image, id: id, name: KittySharedMemory.name(sharedSerial)) {
+            sharedNames.append(KittySharedMemory.name(sharedSerial))
+            if sharedNames.count > Self.kittyPictures { sharedNames.removeFirst() }
             sharedSerial += 1
             bytes = shared
         } else if let png = ImageEncoder.png(picture.image, fast: true) {

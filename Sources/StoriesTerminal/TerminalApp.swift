@@ -119,7 +119,10 @@ public final class TerminalApp {
         probe = TerminalProbe.ask(environment: environment, timeout: TerminalProbe.window(environment: environment), handOver: true)
         replies = probe.replies
         // No screen after all: the modes from before the probe, and its late answers dropped.
-        let giveBack = { [probe] in if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
+        let giveBack = { [probe] in
+            if var saved = probe.savedModes { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            if let offer = probe.sharedMemoryOffer { KittySharedMemory.remove(offer) }
+        }
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w") else {
             giveBack()
             throw TerminalError.notATerminal
