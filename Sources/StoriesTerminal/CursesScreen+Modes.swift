@@ -73,12 +73,10 @@ extension CursesScreen {
     /// repaints it whole, pictures in pixels with it.
     public func takeDirectColour(because reason: String) -> DirectColourChange {
         guard !isRestored, colorDepth != .direct, colorDepth != .none, colorLimit == nil, shellModes != nil else { return .kept }
-        let environment = self.environment
-        let (direct, note) = DirectColorEntry.find(for: entryName, truecolor: reason, environment: environment) { term in
-            guard let directory = DirectColorEntry.cacheDirectory(environment: environment) else {
-                return .failure(.init(reason: "no cache folder (HOME unset) for a 24-bit terminfo entry"))
-            }
-            return DirectColorEntry.compile(term, into: directory)
+        // Only an entry installed on this machine: one the app would compile (with `tic`)
+        // is opened through TERMINFO, which cannot be set safely while other threads run.
+        let (direct, note) = DirectColorEntry.find(for: entryName, truecolor: reason, environment: environment) { _ in
+            .failure(.init(reason: "the terminal said it late, and no 24-bit entry is installed (apt install ncurses-term)"))
         }
         guard let direct else { return note.map { .refused("\(colorDepth.name) colours: " + $0) } ?? .kept }
         let old = screen
@@ -89,8 +87,8 @@ extension CursesScreen {
         set_term(opened)
         let (depth, pairs) = Self.startColours(environment: environment)
         guard Self.takeModes(input: fileno(streams.input), shellModes: shellModes), depth == .direct else {
+            // Not freed either (`delscreen` of one SCREEN stops the other's output).
             set_term(old)
-            delscreen(opened)
             reset_prog_mode()
             return .refused("\(colorDepth.name) colours: the direct-colour terminfo entry would not open")
         }
@@ -98,7 +96,11 @@ extension CursesScreen {
         // stops the new one's output on the same stream (seen: nothing after it reached the
         // terminal). It happens once in a run, and holds a few windows' cells.
         screen = opened
-        if showsFocus { curs_set(1) }
+        // The screen reader's cursor: on the focus again (`showFocus` set it on the old SCREEN).
+        if showsFocus {
+            leaveok(stories_stdscr(), false)
+            curs_set(cursorShown ? 1 : 0)
+        }
         colorDepth = depth
         pairCapacity = pairs
         pairCache.removeAll()

@@ -33,7 +33,7 @@ public struct InputDecoder: Sendable {
     /// The terminal's answers read since the last `takeAnswers()`, whole, as the terminal
     /// sent them (`ESC` … to the end), for `ProbeReplies.read(answer:)`: every form the
     /// start-up probe asks for, whenever it comes (issue 45, point 3). A terminal slower
-    /// than the probe's 100 ms (over ssh) answers while the app runs: its answers are never
+    /// than the probe's window (over ssh) answers while the app runs: its answers are never
     /// keys. At most 32 kept between takes, each at most 256 characters.
     private var answers: [String] = []
 

@@ -30,6 +30,11 @@ enum KittySharedMemory {
         stories_shm_remove(name)
     }
 
+    /// Whether object `name` is still there (the terminal unlinks it once it has read it).
+    static func exists(_ name: String) -> Bool {
+        access("/dev/shm" + name, F_OK) == 0
+    }
+
     /// A picture's name: this process's, numbered.
     static func name(_ serial: Int) -> String { "/stories-\(getpid())-\(serial)" }
 

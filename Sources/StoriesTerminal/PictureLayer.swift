@@ -23,7 +23,8 @@ import StoriesUI
 ///
 /// A video's frames are written as they come, each over the last: the write blocks until
 /// the terminal has read all but what its pseudo-terminal buffers (a few kilobytes), so
-/// never more than one frame is queued to it, and a frame the player would show late is
+/// never more than one frame is queued to it (through kitty's shared memory, at most
+/// `sharedInFlight` objects the terminal has not read yet), and a frame the player would show late is
 /// dropped before it is made. Frames that take longer to make and write than a frame
 /// lasts say the terminal cannot keep up (`keepsUp`); the app then shows moving pictures
 /// in cells.
@@ -44,11 +45,15 @@ final class PictureLayer {
     /// kitty on this machine: pictures' pixels go through shared memory (`t=s`), not as PNG
     /// in the escape sequence (`KittySharedMemory`).
     let sharedMemory: Bool
-    /// The next shared-memory object's number, and the latest objects written: kitty unlinks
-    /// each once it has read it; what it had not read when the pictures go (quitting, a
-    /// terminal closed under the app) is removed here, never left in /dev/shm.
-    private var sharedSerial = 0
+    /// The next shared-memory object's number (from a random start: a new layer's names
+    /// never meet an old layer's command still in flight), and the objects written that the
+    /// terminal has not read yet (it unlinks each once read). At most `sharedInFlight` wait:
+    /// past that the terminal is behind, and pictures go as PNG, whose blocking write holds
+    /// the player back as before. What is unread when the pictures go (quitting, a terminal
+    /// closed under the app) is removed here, never left in /dev/shm.
+    private var sharedSerial = Int.random(in: 0..<(1 << 40))
     private var sharedNames: [String] = []
+    static let sharedInFlight = 4
     /// What is on screen now.
     private(set) var shown: [Canvas.PictureRegion] = []
     /// kitty: the pictures the terminal holds, oldest first, with their ids and sizes.
@@ -231,9 +236,10 @@ final class PictureLayer {
             nextID = nextID >= (1 << 24) - 1 ? 1 : nextID + 1
         }
         var bytes: [UInt8]
-        if sharedMemory, let shared = KittySharedMemory.transmit(picture.image, id: id, name: KittySharedMemory.name(sharedSerial)) {
+        if sharedMemory { sharedNames.removeAll { !KittySharedMemory.exists($0) } }
+        if sharedMemory, sharedNames.count < Self.sharedInFlight,
+           let shared = KittySharedMemory.transmit(picture.image, id: id, name: KittySharedMemory.name(sharedSerial)) {
             sharedNames.append(KittySharedMemory.name(sharedSerial))
-            if sharedNames.count > Self.kittyPictures { sharedNames.removeFirst() }
             sharedSerial += 1
             bytes = shared
         } else if let png = ImageEncoder.png(picture.image, fast: true) {

@@ -10,9 +10,10 @@ import StoriesMedia
 /// a DECRQSS read-back of a 24-bit background, XTSMGRAPHICS's sixel geometry, the cell size
 /// in pixels, the background colour (OSC 11), whether it knows SGR mouse reports and focus
 /// reports (DECRQM), and DA1 last. Every terminal answers DA1, and answers in order, so
-/// DA1's answer marks the end: reading stops there, or after `TerminalProbe.timeout`
-/// (100 ms) for a terminal that answers nothing. What comes later is read by the input
-/// decoder, never as keys (`unread` hands it a sequence cut by the window).
+/// DA1's answer marks the end: reading stops there, or after the window for a terminal that
+/// answers nothing (`window`: 5 ms for the viewer, 100 ms where the screen cannot open
+/// without the answers). What comes later is read by the input decoder, never as keys
+/// (`unread` hands it a sequence cut by the window).
 public enum TerminalProbe {
     /// The most a terminal that never answers DA1 costs where nothing can be drawn without
     /// its answer (`window`).

@@ -259,7 +259,7 @@ struct DoctorCommand: ParsableCommand {
         if probe.asked {
             let (seconds, atto) = probe.elapsed.components
             let total = Double(seconds) * 1000 + Double(atto) / 1e15
-            add("asked", probe.late ? String(format: "answers came late, in %.0f ms: past the 100 ms the viewer waits, so it draws cells", total)
+            add("asked", probe.late ? String(format: "answers came late, in %.0f ms: after the viewer's first frame, which takes them as they come", total)
                 : probe.replies.sawDA1 ? String(format: "every answer in %.1f ms (DA1 last)", total)
                 : String(format: "no answer to DA1 within %.0f ms: a terminal that answers nothing costs no more", total))
         }

@@ -61,10 +61,12 @@ import Testing
     /// `TERM=xterm` says — and once the terminal says it is XTerm(379), the screen opens again
     /// on the direct-colour entry and the next frames are in 24-bit colour, with no `endwin`
     /// between (the alternate screen is never left); the modes are given back at the end.
-    @Test func aTerminalThatAnswersLateGetsTwentyFourBitColourWhenItDoes() throws {
+    /// With `--cursor focus` (a screen reader's), the cursor is shown on the focus again on
+    /// the reopened screen.
+    @Test(arguments: [[], ["--cursor", "focus"]]) func aTerminalThatAnswersLateGetsTwentyFourBitColourWhenItDoes(arguments: [String]) throws {
         let home = try Self.home()
         defer { try? FileManager.default.removeItem(at: home) }
-        let terminal = try FakeTerminal([], environment: FakeTerminal.environment(term: "xterm", home: home))
+        let terminal = try FakeTerminal(arguments, environment: FakeTerminal.environment(term: "xterm", home: home))
         let burstEnd = try terminal.waitFor("\u{1B}[c")
         let shown = try terminal.waitFor("Ayla", after: burstEnd)
         let direct = ["38:2:", "48:2:", "38;2;", "48;2;"]
@@ -78,6 +80,13 @@ import Testing
         }
         let after = String(decoding: terminal.written.dropFirst(shown), as: UTF8.self)
         #expect(!after.contains("\u{1B}[?1049l"), "the screen was given back in between")
+        if arguments.contains("focus") {
+            try terminal.waitUntil("the cursor shown on the reopened screen") {
+                let text = String(decoding: terminal.written.dropFirst(answered), as: UTF8.self)
+                guard let shownAt = text.range(of: "\u{1B}[?25h", options: .backwards) else { return false }
+                return text.range(of: "\u{1B}[?25l", options: .backwards).map { $0.lowerBound < shownAt.lowerBound } ?? true
+            }
+        }
         terminal.send("q")
         #expect(try terminal.waitForExit() == 0)
         #expect(terminal.modesDiffer().isEmpty, "\(terminal.modesDiffer())")

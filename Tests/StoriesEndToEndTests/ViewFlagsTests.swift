@@ -18,6 +18,15 @@ import Testing
         ]
     }
 
+    /// Every option of the command is a field of the flags (an option added to one and not
+    /// the other is a different count), and every field is compared below.
+    @Test func theFlagsHaveAFieldForEveryOption() throws {
+        let options = Mirror(reflecting: try ViewCommand.parse([])).children.count
+        let fields = Mirror(reflecting: ViewFlags()).children.map { $0.label ?? "" }
+        #expect(fields.count == options)
+        #expect(Set(Self.values(ViewFlags()).keys).count == fields.count, "values() names every field")
+    }
+
     @Test func noFlagsAreWhatArgumentParserMakesOfNone() throws {
         var parsed = Self.values(try ViewCommand.parse([]).flags)
         // No network flag given: ArgumentParser's group says so; the defaults have none.

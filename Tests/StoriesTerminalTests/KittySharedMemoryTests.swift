@@ -83,4 +83,47 @@ import StoriesMedia
         let wrapped = PictureLayerTests.text(png.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10))
         #expect(!wrapped.contains("t=s") && wrapped.contains("f=100"))
     }
+
+    /// A terminal that does not read its objects (behind, or gone) holds at most four: the
+    /// next pictures go as PNG until it catches up, and what it never read is removed.
+    @MainActor @Test func atMostFourObjectsWaitUnread() throws {
+        let layer = PictureLayer(graphics: .kitty, sharedMemory: true)
+        var names: [String] = []
+        defer { for name in names { KittySharedMemory.remove(name) } }
+        func show(_ n: Int) -> (keys: [String: String], payload: String)? {
+            var image = RGBImage(width: 20, height: 30)
+            image[0, 0] = RGBPixel(UInt8(n), 0, 0)
+            let region = PictureLayerTests.region(PixelPicture(image: image, cellWidth: 5, cellHeight: 10))
+            _ = layer.prepare(next: [region], height: 10)
+            return PictureLayerTests.kittyCommands(layer.finish(next: [region], redrawnRows: [], full: false, width: 20, height: 10))
+                .first { $0.keys["a"] == "t" }
+        }
+        for n in 0..<4 {
+            let sent = try #require(show(n))
+            #expect(sent.keys["t"] == "s", "picture \(n)")
+            names.append(String(decoding: Data(base64Encoded: sent.payload) ?? Data(), as: UTF8.self))
+        }
+        #expect(names.allSatisfy { KittySharedMemory.exists($0) })
+        #expect(try #require(show(4)).keys["f"] == "100", "a fifth unread: PNG")
+        KittySharedMemory.remove(names[0]) // the terminal read one
+        #expect(try #require(show(5)).keys["t"] == "s", "caught up: shared memory again")
+        _ = layer.clear()
+        #expect(!names.contains { KittySharedMemory.exists($0) }, "nothing left in /dev/shm")
+    }
+
+    /// kitty chosen before its `t=s` answer came (said outright, or an answer after the
+    /// window): the late OK changes how pictures are sent, never the protocol.
+    @Test func aLateSharedMemoryAnswerChangesOnlyTheTransport() {
+        func facts(_ text: String, said: GraphicsProtocol? = nil) -> GraphicsFacts {
+            GraphicsFacts(ProbeResult(asked: true, replies: Self.replies(text)), environment: [:], tmux: nil, said: said)
+        }
+        let early = GraphicsDecision.deciding(facts("\u{1B}_Gi=31;OK\u{1B}\\", said: .kitty), after: nil)
+        #expect(early.choice.protocol == .kitty && !early.choice.sharedMemory)
+        let late = GraphicsDecision.deciding(facts("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;4c", said: .kitty), after: early)
+        #expect(late.choice.protocol == .kitty && late.choice.sharedMemory && late.choice.reason == early.choice.reason)
+        // Sixel shown: a late kitty answer with shared memory changes nothing.
+        let sixel = GraphicsDecision.deciding(facts("\u{1B}[?62;4c"), after: nil)
+        let after = GraphicsDecision.deciding(facts("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;4c"), after: sixel)
+        #expect(after.choice == sixel.choice)
+    }
 }

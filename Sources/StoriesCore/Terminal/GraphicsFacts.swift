@@ -138,9 +138,17 @@ public struct GraphicsDecision: Equatable, Sendable {
 
     /// New facts: decided again while the pictures are cells; pictures already shown in
     /// pixels stay as they are (a late answer never swaps one protocol for another under
-    /// the pictures on screen).
+    /// the pictures on screen) — but kitty that says late it reads shared memory takes
+    /// pictures that way from then on (the same pictures, sent differently).
     public static func deciding(_ facts: GraphicsFacts, after previous: GraphicsDecision?) -> GraphicsDecision {
         guard let previous, previous.choice.protocol.showsPixels else { return GraphicsDecision(facts: facts, choice: facts.decided) }
+        let decided = facts.decided
+        if !previous.choice.sharedMemory, decided.sharedMemory, decided.protocol == previous.choice.protocol,
+           decided.placeholders == previous.choice.placeholders, decided.throughTmux == previous.choice.throughTmux {
+            var choice = previous.choice
+            choice.sharedMemory = true
+            return GraphicsDecision(facts: facts, choice: choice)
+        }
         return GraphicsDecision(facts: facts, choice: previous.choice)
     }
 }
