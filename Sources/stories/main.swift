@@ -52,7 +52,7 @@ if arguments.starts(with: ["serve", "add-viewer"]) {
     // `print` or `play`, done without ArgumentParser (FastPath).
 } else if arguments.isEmpty {
     // `stories` alone: the viewer with no flags, without ArgumentParser (`ViewFlags`).
-    do { try ViewFlags().runViewer() } catch { ViewCommand.exit(withError: error) }
+    do { try ViewFlags().runViewer() } catch { StoriesCommand.exit(withError: error) }
 } else if [["--help"], ["-h"], ["help"]].contains(arguments) {
     print(rootHelp().trimmingCharacters(in: .newlines))
 } else {
