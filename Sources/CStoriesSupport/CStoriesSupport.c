@@ -97,6 +97,19 @@ static void guard_unblock_and_raise(int sig) {
     raise(sig);
 }
 
+// A file the probe made (the shared memory offered to kitty), removed if a signal ends the
+// process while the probe reads (unlink is async-signal-safe). Empty: none.
+static char guard_file[128];
+
+void stories_guard_remove_on_signal(const char *path) {
+    guard_file[0] = 0;
+    if (path == NULL) return;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof guard_file) return;
+    memcpy(guard_file + 1, path + 1, length); // the first byte last: never half a path
+    guard_file[0] = path[0];
+}
+
 static void on_guarded(int sig) {
     int saved_errno = errno;
     int fd = guard_fd;
@@ -109,6 +122,7 @@ static void on_guarded(int sig) {
         errno = saved_errno;
         return;
     }
+    if (guard_file[0] != 0) unlink(guard_file);
     signal(sig, SIG_DFL);
     guard_unblock_and_raise(sig);
     _exit(128 + sig); // a signal whose default is not to end the process (never for these)

@@ -116,7 +116,8 @@ public final class TerminalApp {
         tmux = stepping == nil ? TmuxClient.ask(environment: environment) : nil
         // The terminal stays raw after the probe until ncurses has it: an answer later than
         // the probe's window is read by the input decoder, neither echoed nor lost.
-        probe = TerminalProbe.ask(environment: environment, timeout: TerminalProbe.window(environment: environment), handOver: true)
+        probe = TerminalProbe.ask(environment: environment, timeout: TerminalProbe.window(environment: environment), handOver: true,
+                                  offersSharedMemory: true)
         replies = probe.replies
         // No screen after all: the modes from before the probe, and its late answers dropped.
         let giveBack = { [probe] in

@@ -101,11 +101,16 @@ public enum TerminalProbe {
     /// that a slow terminal's answers (over ssh) are read here rather than left for the
     /// shell to take as typed text (`stories doctor` waits a second; they count as late).
     ///
+    /// `offersSharedMemory`: kitty is asked whether it reads this process's shared memory
+    /// (the viewer and `doctor`); the object offered is removed once DA1 has answered, or at
+    /// the end here unless `handOver` (the caller reads the late answers, and removes it).
+    ///
     /// A signal that ends or stops the process while the terminal is raw gives it back first
     /// (`stories_guard_terminal`).
     public static func ask(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                           timeout: Duration = TerminalProbe.timeout, linger: Duration = .zero, handOver: Bool = false) -> ProbeResult {
+                           timeout: Duration = TerminalProbe.timeout, linger: Duration = .zero, handOver: Bool = false,
+                           offersSharedMemory: Bool = false) -> ProbeResult {
         // A terminal, and this process in its foreground where it is the controlling one
         // (in the background, writing would stop it with SIGTTOU).
         guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(asked: false) }
@@ -132,7 +137,9 @@ public enum TerminalProbe {
         var replies = ProbeReplies()
         // The viewer asks whether kitty reads its pictures from shared memory (a terminal on
         // this machine); the object offered goes once DA1 has answered (answers come in order).
-        let offer = handOver && sendsStrings(environment) ? KittySharedMemory.offer() : nil
+        let offer = offersSharedMemory && sendsStrings(environment) ? KittySharedMemory.offer() : nil
+        stories_guard_remove_on_signal(offer.map { "/dev/shm" + $0 })
+        defer { stories_guard_remove_on_signal(nil) }
         let bytes = Array(burst(environment: environment, sharedMemory: offer).utf8)
         var written = 0
         while written < bytes.count {
@@ -157,10 +164,11 @@ public enum TerminalProbe {
             replies.feed(buffer[0..<n], at: clock.now - start)
         }
         let elapsed = clock.now - start
-        if let offer, replies.sawDA1 { KittySharedMemory.remove(offer) }
+        let settled = replies.sawDA1 || !handOver
+        if let offer, settled { KittySharedMemory.remove(offer) }
         var result = ProbeResult(asked: true, replies: replies, elapsed: elapsed, late: replies.sawDA1 && elapsed > timeout,
                                  savedModes: handOver ? saved : nil)
-        result.sharedMemoryOffer = replies.sawDA1 ? nil : offer
+        result.sharedMemoryOffer = settled ? nil : offer
         return result
     }
 }

@@ -27,7 +27,8 @@ struct DoctorCommand: ParsableCommand {
             if opened >= 0 { terminal = (opened, opened) }
         }
         defer { if opened >= 0 { close(opened) } }
-        let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, environment: environment, linger: .seconds(1))
+        let probe = TerminalProbe.ask(input: terminal.input, output: terminal.output, environment: environment, linger: .seconds(1),
+                                      offersSharedMemory: true)
         // tmux is asked within half a second in all: a tmux that hangs costs no more.
         let clock = ContinuousClock()
         let begun = clock.now
@@ -146,6 +147,11 @@ struct DoctorCommand: ParsableCommand {
                     ? "sent through tmux's passthrough and placed through Unicode placeholders, text that tmux keeps and draws again"
                     : choice.placeholders ? "placed through Unicode placeholders, so pictures live in the text (kitty 0.28 or later, Ghostty)"
                     : "placed by placement commands (kitty 0.28 or later draws Unicode placeholders, which stories would use)")
+                if !choice.throughTmux {
+                    add("", choice.sharedMemory
+                        ? "pixels through shared memory: kitty read this process's object, so it runs on this machine\(ms("shared memory"))"
+                        : "pixels as PNG in the escape sequences: kitty could not read this process's shared memory (another machine, over ssh?)")
+                }
             }
         }
         if let sixel = probe.replies.sixelGeometry { add("", "sixel pictures up to \(sixel.width)×\(sixel.height) pixels\(ms("sixel"))") }

@@ -204,7 +204,8 @@ import Testing
     }
 
     /// Doctor in kitty 0.26.5 says its pictures are placed by placement commands, and what
-    /// a newer kitty would get.
+    /// a newer kitty would get; and that this kitty read the probe's shared memory (it runs
+    /// here), so pictures go through it — the real kitty's own answer to the `t=s` query.
     @Test func doctorSaysHowKittyPicturesArePlaced() throws {
         let missing = XTerminal.missing(.kitty)
         try #require(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (.ci/run installs them)")
@@ -214,6 +215,7 @@ import Testing
         _ = try Self.cellSize(terminal)
         let report = try String(contentsOf: terminal.folder.appendingPathComponent("doctor.txt"), encoding: .utf8)
         #expect(report.contains("placed by placement commands (kitty 0.28 or later draws Unicode placeholders"), "\(report)")
+        #expect(report.contains("pixels through shared memory: kitty read this process's object"), "\(report)")
     }
 }
 

@@ -29,6 +29,10 @@ void stories_guard_terminal(int fd, const struct termios *saved, const struct te
 /// setting SIG_IGN would discard it.
 void stories_ignore_keeping_pending(int sig);
 
+/// While the terminal is guarded, a signal that ends the process also removes file `path`
+/// (the probe's shared-memory offer, as /dev/shm/NAME); NULL: none.
+void stories_guard_remove_on_signal(const char *path);
+
 /// Puts back the handlers `stories_guard_terminal` replaced.
 void stories_unguard_terminal(void);
 
