@@ -237,9 +237,10 @@ final class PictureLayer {
         }
         var bytes: [UInt8]
         if sharedMemory { sharedNames.removeAll { !KittySharedMemory.exists($0) } }
+        let sharedName = KittySharedMemory.name(sharedSerial)
         if sharedMemory, sharedNames.count < Self.sharedInFlight,
-           let shared = KittySharedMemory.transmit(picture.image, id: id, name: KittySharedMemory.name(sharedSerial)) {
-            sharedNames.append(KittySharedMemory.name(sharedSerial))
+           let shared = KittySharedMemory.transmit(picture.image, id: id, name: sharedName) {
+            sharedNames.append(sharedName)
             sharedSerial += 1
             bytes = shared
         } else if let png = ImageEncoder.png(picture.image, fast: true) {
