@@ -18,8 +18,11 @@ public struct RGBImage: Equatable, Sendable {
         self.width = width
         self.height = height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for i in stride(from: 0, to: pixels.count, by: 3) {
-            pixels[i] = fill.r; pixels[i + 1] = fill.g; pixels[i + 2] = fill.b
+        // Black (most pictures' backdrop) is what the array already holds.
+        if fill.r != 0 || fill.g != 0 || fill.b != 0 {
+            for i in stride(from: 0, to: pixels.count, by: 3) {
+                pixels[i] = fill.r; pixels[i + 1] = fill.g; pixels[i + 2] = fill.b
+            }
         }
         self.pixels = pixels
     }

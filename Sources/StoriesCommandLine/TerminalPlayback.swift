@@ -109,6 +109,7 @@ public struct TerminalPlayback {
         var lastTime = 0.0
         var previous: Canvas? // what the terminal shows
         var memo = PaletteMemo(depth: depth) // each colour's palette number, kept frame to frame
+        var sixelPalette: SixelPalette? // sixel's colours, kept while they still show the frames well
         var terminalSize = terminal?()
         var cleared = false // the screen was cleared for a frame drawn whole from the top
         PlaybackTerminal.begin()
@@ -156,7 +157,8 @@ public struct TerminalPlayback {
                     previous = Canvas(width: width, height: height)
                     PlaybackTerminal.setRowsBelow(height)
                 }
-                bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height, throughTmux: throughTmux)
+                bytes += Array("\u{1B}7".utf8) + Self.encode(frame, graphics: graphics, columns: width, rows: height, throughTmux: throughTmux,
+                                                                    palette: &sixelPalette)
                     + Array("\u{1B}8".utf8)
                 startSound()
                 sink(bytes)
@@ -208,8 +210,11 @@ public struct TerminalPlayback {
     /// One frame in real pixels at the cursor, over `columns` × `rows` cells. kitty: the
     /// same picture id every frame (one of this run's own), so the terminal replaces the
     /// last rather than keeping them all.
-    public static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int, throughTmux: Bool = false) -> [UInt8] {
-        PictureEncoding.bytes(frame, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: true, throughTmux: throughTmux)
+    /// Sixel keeps `palette` from frame to frame while it still shows them well.
+    public static func encode(_ frame: RGBImage, graphics: GraphicsProtocol, columns: Int, rows: Int, throughTmux: Bool = false,
+                              palette: inout SixelPalette?) -> [UInt8] {
+        PictureEncoding.bytes(frame, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: true, throughTmux: throughTmux,
+                              sixelPalette: &palette)
     }
 
     public static let kittyID = UInt32.random(in: 1..<(1 << 24))

@@ -61,6 +61,9 @@ final class PictureLayer {
     private var nextID: UInt32 = 1
     /// sixel and iTerm2: each region's stream, while it is on screen.
     private var streams: [(region: Canvas.PictureRegion, bytes: [UInt8])] = []
+    /// sixel: the palette of the last picture sent to each place on screen, tried first for
+    /// the next one there (a video's frames), while a picture is shown there.
+    private var sixelPalettes: [Rect: SixelPalette] = [:]
     /// How long the last replacing frames took to make and write, seconds (the latest few).
     private var frameCosts: [Double] = []
 
@@ -175,6 +178,7 @@ final class PictureLayer {
         shown = nowShown
         // Streams of regions no longer shown are let go.
         streams.removeAll { entry in !nowShown.contains(entry.region) }
+        sixelPalettes = sixelPalettes.filter { rect, _ in nowShown.contains { $0.rect == rect } }
         measuring = replaced
         if replaced {
             frameCosts.append((clock.now - started).seconds)
@@ -288,7 +292,9 @@ final class PictureLayer {
         var image = picture.image.rows(top..<(top + region.rect.height * picture.cellHeight))
         let width = region.rect.width * picture.cellWidth
         if image.width > width { image = image.columns(0..<width) }
-        let bytes = PictureEncoding.bytes(image, as: graphics, columns: region.rect.width, rows: region.rect.height)
+        var palette = sixelPalettes[region.rect]
+        let bytes = PictureEncoding.bytes(image, as: graphics, columns: region.rect.width, rows: region.rect.height, sixelPalette: &palette)
+        sixelPalettes[region.rect] = palette
         streams.append((region, bytes))
         return bytes
     }

@@ -80,4 +80,26 @@ int stories_jpeg_encode(const unsigned char *samples, int width, int height, int
                         int quality, int progressive, int orientation,
                         unsigned char **out, size_t *out_size);
 void stories_buffer_free(unsigned char *buffer);
+
+/// One band (six rows from row 6 × `band`) of a sixel picture whose pixels are palette
+/// indices: each colour's "#n" and run-length coded sixels, joined by '$' (no '-').
+/// `out` holds at least stories_sixel_band_bound(width) bytes, `scratch` (aligned as malloc
+/// aligns) stories_sixel_scratch_bound(width). Returns the bytes written (0 for a band
+/// outside the picture or arguments out of range).
+size_t stories_sixel_band_bound(int width);
+size_t stories_sixel_scratch_bound(int width);
+size_t stories_sixel_band(const unsigned char *indices, int width, int height, int band,
+                          unsigned char *out, unsigned char *scratch);
+/// Each of `count` RGB pixels' palette index, from `lookup` (the 15-bit colour bins'
+/// indices; one `colours` or above is a bin not met yet, given its nearest palette colour
+/// here and kept). `palette` is `colours` RGB triples (1…255).
+void stories_sixel_map(const unsigned char *pixels, size_t count, unsigned char *lookup,
+                       const unsigned char *palette, int colours, unsigned char *indices);
+/// The mean difference (the three channels' added) between every `step`-th pixel and its
+/// palette colour, bins found as stories_sixel_map finds them.
+double stories_sixel_error(const unsigned char *pixels, size_t count, size_t step, unsigned char *lookup,
+                           const unsigned char *palette, int colours);
+/// Every bin of `lookup` not met yet given its nearest palette colour (a palette about to
+/// be used for many pictures: 32 768 bins once, not a few thousand each picture).
+void stories_sixel_fill_lookup(unsigned char *lookup, const unsigned char *palette, int colours);
 #endif

@@ -1,6 +1,6 @@
 /// A rectangle of cells: what screens draw into, and what the reducer hit-tests clicks
 /// against (`HomeGeometry`), so both speak of the same rectangle.
-public struct Rect: Equatable, Sendable {
+public struct Rect: Hashable, Sendable {
     public var x: Int
     public var y: Int
     public var width: Int

@@ -23,12 +23,21 @@ public enum PictureEncoding {
     /// an id of 16…255 made from `kittyID` (the cursor then ends on the last row).
     public static func bytes(_ image: RGBImage, as graphics: GraphicsProtocol, columns: Int, rows: Int, kittyID: UInt32? = nil,
                              cursorStays: Bool = false, throughTmux: Bool = false) -> [UInt8] {
+        var palette: SixelPalette?
+        return bytes(image, as: graphics, columns: columns, rows: rows, kittyID: kittyID, cursorStays: cursorStays,
+                     throughTmux: throughTmux, sixelPalette: &palette)
+    }
+
+    /// The same, for pictures that follow each other in one place (a video's frames): sixel
+    /// keeps `sixelPalette` from the last while it still shows this one well (`SixelPalette`).
+    public static func bytes(_ image: RGBImage, as graphics: GraphicsProtocol, columns: Int, rows: Int, kittyID: UInt32? = nil,
+                             cursorStays: Bool = false, throughTmux: Bool = false, sixelPalette: inout SixelPalette?) -> [UInt8] {
         switch graphics {
         case .kitty where throughTmux:
             let id = 16 + (kittyID ?? UInt32.random(in: 0..<240)) % 240
             return ImageEncoder.png(image, fast: true).map { KittyPlaceholders.inText(png: $0, id: id, columns: columns, rows: rows) } ?? []
         case .sixel:
-            return SixelEncoder.encode(image)
+            return SixelEncoder.encode(image, palette: &sixelPalette)
         case .kitty:
             return ImageEncoder.png(image, fast: true).map { KittyGraphics.show(png: $0, id: kittyID, columns: columns, rows: rows, cursorStays: cursorStays) } ?? []
         case .iterm:

@@ -1,4 +1,5 @@
 import StoriesCells
+import CStoriesImage
 import Foundation
 /// A picture as sixel graphics (issue 31, point 2: the first of the three encoders): real
 /// pixels for terminals that draw them (xterm `-ti vt340`, foot, mlterm, WezTerm, Konsole).
@@ -13,9 +14,20 @@ public enum SixelEncoder {
     /// The sixel stream for `image`: DCS … ST, with its size said up front (raster
     /// attributes), so the terminal keeps its aspect 1:1 and clears nothing outside it.
     public static func encode(_ image: RGBImage, colours maxColours: Int = 255) -> [UInt8] {
+        var palette: SixelPalette?
+        return encode(image, colours: maxColours, palette: &palette)
+    }
+
+    /// The same, with the palette kept from the picture before in the same place (a video's
+    /// frames): used again while it still shows this one well (`SixelPalette`), else made
+    /// anew; `palette` is then the one used.
+    public static func encode(_ image: RGBImage, colours maxColours: Int = 255, palette kept: inout SixelPalette?) -> [UInt8] {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else { return [] }
-        let (palette, indexOfBin) = medianCut(image, colours: max(2, min(255, maxColours)))
+        var indices: [UInt8] = []
+        let chosen = SixelPalette.choose(for: image, kept: kept, colours: max(2, min(255, maxColours)), indices: &indices)
+        kept = chosen
+        let palette = chosen.colours
         var out: [UInt8] = []
         out.reserveCapacity(width * height) // a photo's stream is a little under a byte a pixel
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
@@ -27,18 +39,6 @@ public enum SixelEncoder {
             appendNumber(&out, (Int(colour.r) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
             appendNumber(&out, (Int(colour.g) * 100 + 127) / 255); out.append(UInt8(ascii: ";"))
             appendNumber(&out, (Int(colour.b) * 100 + 127) / 255)
-        }
-        // Each pixel's palette index.
-        var indices = [UInt8](repeating: 0, count: width * height)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            indices.withUnsafeMutableBufferPointer { indices in
-                indexOfBin.withUnsafeBufferPointer { lookup in
-                    for i in 0..<(width * height) {
-                        let bin = (Int(pixels[3 * i]) >> 3) << 10 | (Int(pixels[3 * i + 1]) >> 3) << 5 | Int(pixels[3 * i + 2]) >> 3
-                        indices[i] = lookup[bin]
-                    }
-                }
-            }
         }
         // The bands, in parts encoded at once on a large picture (each part's bands are
         // independent given the palette), joined in order.
@@ -91,72 +91,37 @@ public enum SixelEncoder {
     }
 
     /// Bands `bands` (of six rows each): for each, each colour's sixels (6 bits, one byte a
-    /// column) only over the span of columns it has in the band, run-length coded, the rest
-    /// of its line left out; colours joined by `$`, bands by `-` (none after the picture's
-    /// last: a terminal may count it as a line and move, or scroll, one further).
+    /// column) from the band's first column to the last column it has, run-length coded
+    /// (runs of more than three as `!n`), colours in the order they first appear row by row,
+    /// joined by `$`, bands by `-` (none after the picture's last: a terminal may count it as
+    /// a line and move, or scroll, one further).
+    ///
+    /// Each band is written by `stories_sixel_band` (C): one pass down each column finds its
+    /// (at most six) colours and their bits; the entries are grouped by colour (a counting
+    /// sort keeps them in column order) and each colour's run written from its own entries.
+    /// The cost follows the pixels, not the colours times the width.
     static func encodeBands(_ bands: Range<Int>, indices: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                             colours: Int) -> [UInt8] {
+        guard width > 0, height > 0, width <= Int(Int32.max) / 64, height <= Int(Int32.max) - 6,
+              indices.count >= width * height, let base = indices.baseAddress else { return [] }
         var out: [UInt8] = []
         out.reserveCapacity(width * 6 * bands.count)
-        var rows = [UInt8](repeating: 0, count: colours * width)
-        var first = [Int](repeating: Int.max, count: colours), last = [Int](repeating: -1, count: colours)
-        var usedList: [Int] = []
-        usedList.reserveCapacity(colours)
-        rows.withUnsafeMutableBufferPointer { rows in
-          first.withUnsafeMutableBufferPointer { first in
-           last.withUnsafeMutableBufferPointer { last in
-            for band in bands {
-                let top = band * 6
-                for dy in 0..<min(6, height - top) {
-                    let bit = UInt8(1 << dy), row = (top + dy) * width
-                    for x in 0..<width {
-                        let colour = Int(indices[row + x])
-                        if last[colour] < 0 { usedList.append(colour) }
-                        if x < first[colour] { first[colour] = x }
-                        if x > last[colour] { last[colour] = x }
-                        rows[colour * width + x] |= bit
-                    }
+        var band = [UInt8](repeating: 0, count: stories_sixel_band_bound(Int32(width)))
+        var scratch = [UInt8](repeating: 0, count: stories_sixel_scratch_bound(Int32(width)))
+        band.withUnsafeMutableBufferPointer { band in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for index in bands where index >= 0 && index * 6 < height {
+                    let written = stories_sixel_band(base, Int32(width), Int32(height), Int32(index), band.baseAddress, scratch.baseAddress)
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: band[0..<min(written, band.count)]))
+                    if index * 6 + 6 < height { out.append(UInt8(ascii: "-")) }
                 }
-                for (n, colour) in usedList.enumerated() {
-                    if n > 0 { out.append(UInt8(ascii: "$")) }
-                    out.append(UInt8(ascii: "#")); appendNumber(&out, colour)
-                    let base = colour * width, start = first[colour], end = last[colour] + 1
-                    // The columns before its span: empty sixels.
-                    if start > 3 {
-                        out.append(UInt8(ascii: "!")); appendNumber(&out, start); out.append(63)
-                    } else {
-                        for _ in 0..<start { out.append(63) }
-                    }
-                    var x = start
-                    while x < end {
-                        let value = rows[base + x]
-                        var run = 1
-                        if value == 0, let row = UnsafeRawPointer(rows.baseAddress) {
-                            // Empty columns (most of a colour's span): eight at a time.
-                            while x + run + 8 <= end, row.loadUnaligned(fromByteOffset: base + x + run, as: UInt64.self) == 0 { run += 8 }
-                        }
-                        while x + run < end, rows[base + x + run] == value { run += 1 }
-                        if run > 3 {
-                            out.append(UInt8(ascii: "!")); appendNumber(&out, run); out.append(63 + value)
-                        } else {
-                            for _ in 0..<run { out.append(63 + value) }
-                        }
-                        x += run
-                    }
-                    rows.baseAddress.map { ($0 + base + start).update(repeating: 0, count: end - start) }
-                    first[colour] = Int.max
-                    last[colour] = -1
-                }
-                usedList.removeAll(keepingCapacity: true)
-                if top + 6 < height { out.append(UInt8(ascii: "-")) }
             }
-           }
-          }
         }
         return out
     }
 
-    /// The palette (at most `colours`) and, for each 15-bit colour bin, its palette index.
+    /// The palette (at most `colours`) and, for each 15-bit colour bin the picture has, its
+    /// palette index (`SixelPalette.unmapped` for the bins it has not).
     public static func medianCut(_ image: RGBImage, colours: Int) -> (palette: [RGBPixel], indexOfBin: [UInt8]) {
         // Each bin's pixels and their sums (a box's colour is its pixels' true mean).
         var counts = [Int](repeating: 0, count: 1 << 15)
@@ -216,7 +181,7 @@ public enum SixelEncoder {
             boxes.append(box(cut, chosen.end))
         }
         var palette: [RGBPixel] = []
-        var indexOfBin = [UInt8](repeating: 0, count: 1 << 15)
+        var indexOfBin = [UInt8](repeating: SixelPalette.unmapped, count: 1 << 15)
         for (index, b) in boxes.enumerated() {
             var sum = (0, 0, 0)
             for bin in bins[b.start..<b.end] {
