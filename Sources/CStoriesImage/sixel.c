@@ -153,19 +153,24 @@ size_t stories_sixel_band(const uint8_t *indices, int width, int height, int ban
     return (size_t)(p - out);
 }
 
+/// The palette colour nearest a 15-bit bin's centre (squared distance).
+static uint8_t nearest(int bin, const uint8_t *palette, int colours) {
+    const int r = (bin >> 10) << 3 | 4, g = ((bin >> 5) & 31) << 3 | 4, b = (bin & 31) << 3 | 4;
+    int best = 0, best_distance = 1 << 30;
+    for (int n = 0; n < colours; n++) {
+        const int dr = r - palette[3 * n], dg = g - palette[3 * n + 1], db = b - palette[3 * n + 2];
+        const int distance = dr * dr + dg * dg + db * db;
+        if (distance < best_distance) { best_distance = distance; best = n; }
+    }
+    return (uint8_t)best;
+}
+
 static inline uint8_t lookup_index(uint8_t *lookup, const uint8_t *palette, int colours, int r, int g, int b) {
     const int bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3;
     uint8_t index = lookup[bin];
     if (index >= colours) {
-        // A bin not met yet: the palette colour nearest its centre, kept.
-        const int cr = (r >> 3) << 3 | 4, cg = (g >> 3) << 3 | 4, cb = (b >> 3) << 3 | 4;
-        int best = 0, best_distance = 1 << 30;
-        for (int n = 0; n < colours; n++) {
-            const int dr = cr - palette[3 * n], dg = cg - palette[3 * n + 1], db = cb - palette[3 * n + 2];
-            const int distance = dr * dr + dg * dg + db * db;
-            if (distance < best_distance) { best_distance = distance; best = n; }
-        }
-        index = (uint8_t)best;
+        // A bin not met yet: its nearest colour, kept.
+        index = nearest(bin, palette, colours);
         lookup[bin] = index;
     }
     return index;
@@ -195,14 +200,6 @@ double stories_sixel_error(const uint8_t *pixels, size_t count, size_t step, uin
 void stories_sixel_fill_lookup(uint8_t *lookup, const uint8_t *palette, int colours) {
     if (!lookup || !palette || colours <= 0 || colours > 255) return;
     for (int bin = 0; bin < 1 << 15; bin++) {
-        if (lookup[bin] < colours) continue;
-        const int r = (bin >> 10) << 3 | 4, g = ((bin >> 5) & 31) << 3 | 4, b = (bin & 31) << 3 | 4;
-        int best = 0, best_distance = 1 << 30;
-        for (int n = 0; n < colours; n++) {
-            const int dr = r - palette[3 * n], dg = g - palette[3 * n + 1], db = b - palette[3 * n + 2];
-            const int distance = dr * dr + dg * dg + db * db;
-            if (distance < best_distance) { best_distance = distance; best = n; }
-        }
-        lookup[bin] = (uint8_t)best;
+        if (lookup[bin] >= colours) lookup[bin] = nearest(bin, palette, colours);
     }
 }
