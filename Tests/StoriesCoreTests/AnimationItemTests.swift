@@ -23,12 +23,13 @@ import Testing
         var h = Self.harness()
         h.send(.media(Self.photo.location, .ready))
         #expect(h.state.visibleVideo == nil, "a still photo: no player")
-        #expect(h.state.livePlayers.isEmpty)
+        #expect(h.state.livePlayers == [Self.clip.location] && h.state.warmPlayer == Self.clip.location,
+                "no player of its own; the next item's video held ready")
         var news = PictureNews(Self.photo.location, .ready)
         news.isAnimation = true
         h.send(.mediaNews(.pictures([news])))
         #expect(h.state.visibleVideo == Self.photo, "its bytes are an animation: played as a video")
-        #expect(h.state.livePlayers == [Self.photo.location])
+        #expect(h.state.livePlayers == [Self.photo.location, Self.clip.location])
         #expect(h.state.media.playerPlan.videos.map(\.location) == [Self.photo.location])
         #expect(h.state.media.playerPlan.videos.first?.loops == false, "not known to loop until its player says so")
         h.send(.video(Self.photo.location, .opened(duration: 1.0, frameInterval: 0.25, hasAudio: false, loops: true)))

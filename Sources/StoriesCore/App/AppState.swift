@@ -245,16 +245,26 @@ public struct AppState: Equatable, Sendable {
 
     /// The videos that need a live player now, at most two: the viewer's item when it is a
     /// video and, while a sideways drag or a cube turn shows another story, that story's
-    /// item. Everything else shows its poster from the rendition cache.
-    public var livePlayers: [String] { live(played) }
+    /// item; while a place is free, the video the person most likely goes to next
+    /// (`warmPlayer`). Everything else shows its poster from the rendition cache.
+    public var livePlayers: [String] { live(played, warming: true) }
+
+    /// The video held opened at its first frame, not shown, for the item the person most
+    /// likely goes to next (`PreloadPlanner.likelyNext`): it plays the moment it is shown,
+    /// without a decoder to open then. Only with preloading on, and only while no turn or
+    /// drag uses the second place.
+    public var warmPlayer: String? {
+        let shown = live(played, warming: false)
+        return live(played, warming: true).first { !shown.contains($0) }
+    }
 
     /// The voice notes whose sound is kept open now, as `livePlayers` are: the viewer's item,
     /// and the other story's during a sideways drag or a cube turn.
-    public var liveVoiceNotes: [String] { live { $0.content.voiceNote } }
+    public var liveVoiceNotes: [String] { live({ $0.content.voiceNote }, warming: false) }
 
     /// The viewer's item, and the other story's while a drag or a turn shows it, as
     /// `media` says of each: at most two, the viewer's first.
-    private func live(_ media: (StoryItem) -> Media?) -> [String] {
+    private func live(_ media: (StoryItem) -> Media?, warming: Bool) -> [String] {
         var live: [String] = []
         let store = feed.store
         func add(_ viewer: ViewerState?) {
@@ -273,6 +283,9 @@ public struct AppState: Equatable, Sendable {
             if let story = store.story(at: index) {
                 add(ViewerState(storyIndex: index, itemIndex: seen.firstUnseenIndex(in: story), startedAt: 0))
             }
+        }
+        if warming, preloadPolicy == .on, let next = PreloadPlanner.likelyNext(self) {
+            add(ViewerState(storyIndex: next.story, itemIndex: next.item, startedAt: 0))
         }
         return live
     }

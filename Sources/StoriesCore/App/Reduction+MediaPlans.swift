@@ -24,7 +24,9 @@ extension Reduction {
         }
         // Sound players of their own, for the live videos with a sound track and the live
         // voice notes: opened while sound can be played, heard on screen.
-        let tracks = videos.filter { state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } == true }
+        // The warm player's sound waits until it is shown.
+        let warm = state.warmPlayer
+        let tracks = videos.filter { $0.location != warm && state.media.videos[$0.location].map { $0.hasAudio && $0.failure == nil } == true }
             .map { (location: $0.location, run: $0.run) }
         let notes = state.liveVoiceNotes.filter { state.media.status[$0] == .ready }
             .map { (location: $0, run: $0 == visibleNote ? state.media.showCount : nil) }

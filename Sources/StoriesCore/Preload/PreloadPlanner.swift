@@ -95,6 +95,19 @@ public enum PreloadPlanner {
                       backwards: pace.steps.contains(.back) || pace.steps.count < NavigationPace.remembered)
     }
 
+    /// Where the person most likely goes from the viewer's item: the next item of its story
+    /// — or the next story's first unseen item at the story's end, or for someone who
+    /// usually leaves a story after as many taps as they have made in this one (a quarter or
+    /// more of their navigations are swipes). Nil outside the viewer and at the feed's end.
+    public static func likelyNext(_ state: AppState) -> (story: Int, item: Int)? {
+        guard let viewer = state.viewer, !viewer.isWaiting, let story = state.feed.store.story(at: viewer.storyIndex) else { return nil }
+        let pace = state.media.pace
+        let leaving = pace.storyShare >= 0.25 && pace.usualTaps.map { pace.tapsInStory >= $0 } == true
+        if !leaving, viewer.itemIndex + 1 < story.items.count { return (viewer.storyIndex, viewer.itemIndex + 1) }
+        guard let next = state.feed.store.story(at: viewer.storyIndex + 1) else { return nil }
+        return (viewer.storyIndex + 1, state.seen.firstUnseenIndex(in: next))
+    }
+
     /// The window and what it was learned from, for the `i` overlay.
     public static func describe(_ state: AppState) -> String {
         guard state.preloadPolicy == .on else { return "preload off: only what is shown" }

@@ -3,8 +3,9 @@ import Foundation
 import StoriesCore
 
 /// The live video players: at most `capacity` (two) at any moment — the video on screen
-/// and, during a swipe or cube turn, the other story's — as LinkedIn's and Periscope's
-/// viewers keep them. `keep` names the videos wanted now; any other player is released at
+/// and, during a swipe or cube turn, the other story's, or else the video the person most
+/// likely goes to next, held at its first frame (`AppState.warmPlayer`) — as LinkedIn's and
+/// Periscope's viewers keep them. `keep` names the videos wanted now; any other player is released at
 /// once, and its decoder is closed on the decode queue before a new one can open there.
 /// Everything else shows its poster from the rendition cache.
 ///

@@ -1,0 +1,57 @@
+import Foundation
+import StoriesApp
+import StoriesCore
+import StoriesMedia
+import Testing
+
+/// Issue 48, point 6: the video the person most likely goes to next waits opened at its first
+/// frame, paused and silent, in the pool's second place; shown, that same player plays at
+/// once. A turn that needs both places takes the second back.
+@MainActor
+@Suite struct WarmPlayerTests {
+    static let liftoff = VideoPlaybackTests.liftoff
+    static let life = VideoPlaybackTests.life
+
+    /// A text card, then a video, in one story; a second story whose first item is a video.
+    static func feed() -> MemoryFeed {
+        let story = Story(id: "t", author: Author(name: "Tee"), items: [
+            StoryItem(id: "t1", content: .text("before the video", background: RGB(0, 0, 0)), duration: 5),
+            StoryItem(id: "t2", content: .video(Media(location: liftoff))),
+        ])
+        let other = Story(id: "w", author: Author(name: "Wes"), items: [
+            StoryItem(id: "w1", content: .video(Media(location: life))),
+        ])
+        return MemoryFeed(load: FeedLoad(stories: [story, other], warnings: []))
+    }
+
+    @Test func theNextVideoWaitsOpenedAndPlaysTheMomentItIsShown() throws {
+        let driver = AppDriver(width: 60, height: 24, source: Self.feed())
+        driver.press(.key(.enter))
+        driver.settle()
+        let pool = driver.services.players
+        #expect(driver.engine.state.warmPlayer == Self.liftoff)
+        let warm = try #require(pool.player(for: Self.liftoff), "held ready for the next item")
+        #expect(!warm.isPlaying && warm.current?.time == 0, "paused at its first frame")
+        #expect(driver.snapshot().contains("before the video"), "not shown")
+        driver.wait(1)
+        #expect(warm.current?.time == 0, "it waits where it is")
+
+        driver.press(.key(.character("l")))
+        #expect(pool.player(for: Self.liftoff) === warm, "the same player, not a new one")
+        #expect(warm.isPlaying)
+        #expect(!driver.engine.state.awaitsMedia, "its first frame is there with the input")
+        #expect(driver.engine.state.warmPlayer == Self.life, "and the next story's video is made ready")
+        driver.wait(0.5)
+        #expect((warm.current?.time ?? 0) > 0.3, "it plays on")
+        #expect(pool.decoders.peak <= PlayerPool.capacity)
+    }
+
+    /// With preloading off nothing is held ready: only what is shown has a player.
+    @Test func withPreloadingOffOnlyTheShownVideoHasAPlayer() {
+        let driver = AppDriver(width: 60, height: 24, source: Self.feed(), preload: .off)
+        driver.press(.key(.enter))
+        driver.settle()
+        #expect(driver.engine.state.warmPlayer == nil)
+        #expect(driver.services.players.players.isEmpty)
+    }
+}
