@@ -44,12 +44,13 @@ static inline uint8_t *put_run(uint8_t *out, uint8_t value, unsigned run) {
 
 size_t stories_sixel_band(const uint8_t *indices, int width, int height, int band, uint8_t *out, uint8_t *scratch) {
     if (!indices || !out || !scratch || width <= 0 || height <= 0 || band < 0) return 0;
+    if (band > (height - 1) / 6 || width > INT32_MAX / 84) return 0;
+    if (((uintptr_t)scratch & 3) != 0) return 0; // the columns are 32-bit
     const int top = band * 6;
-    if (top >= height) return 0;
     const int rows = height - top < 6 ? height - top : 6;
     const size_t most = (size_t)width * 6;
     // Scratch: entries (colour, column, bits) as found, then grouped by colour.
-    // The columns first (the scratch is malloc'd: aligned for them), then the bytes.
+    // The columns first (the scratch is 4-byte aligned: checked above), then the bytes.
     int32_t *entry_x = (int32_t *)(void *)scratch;
     int32_t *sorted_x = (int32_t *)(void *)(scratch + most * 4);
     uint8_t *entry_colour = scratch + most * 8;

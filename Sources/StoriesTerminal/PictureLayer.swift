@@ -62,8 +62,8 @@ final class PictureLayer {
     /// sixel and iTerm2: each region's stream, while it is on screen.
     private var streams: [(region: Canvas.PictureRegion, bytes: [UInt8])] = []
     /// sixel: the palette of the last picture sent to each place on screen, tried first for
-    /// the next one there (a video's frames), while a picture is shown there.
-    private var sixelPalettes: [Rect: SixelPalette] = [:]
+    /// the next one there from the same source (a video's frames), while one is shown there.
+    private var sixelPalettes: [Rect: (source: String, palette: SixelPalette)] = [:]
     /// How long the last replacing frames took to make and write, seconds (the latest few).
     private var frameCosts: [Double] = []
 
@@ -292,9 +292,10 @@ final class PictureLayer {
         var image = picture.image.rows(top..<(top + region.rect.height * picture.cellHeight))
         let width = region.rect.width * picture.cellWidth
         if image.width > width { image = image.columns(0..<width) }
-        var palette = sixelPalettes[region.rect]
+        // A still photo gets a palette of its own; a video's next frame tries its last one.
+        var palette = sixelPalettes[region.rect].flatMap { !region.source.isEmpty && $0.source == region.source ? $0.palette : nil }
         let bytes = PictureEncoding.bytes(image, as: graphics, columns: region.rect.width, rows: region.rect.height, sixelPalette: &palette)
-        sixelPalettes[region.rect] = palette
+        sixelPalettes[region.rect] = palette.map { (region.source, $0) }
         streams.append((region, bytes))
         return bytes
     }

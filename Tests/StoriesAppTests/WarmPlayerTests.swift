@@ -46,6 +46,38 @@ import Testing
         #expect(pool.decoders.peak <= PlayerPool.capacity)
     }
 
+    /// A warm video with a sound track gets no sound player until it is shown; then it does.
+    @Test func theWarmVideoIsSilentUntilShown() throws {
+        let driver = AppDriver(width: 60, height: 24, source: Self.feed())
+        driver.press(.key(.enter))
+        driver.press(.key(.character("l"))) // the video; the next story's (with sound) made ready
+        driver.settle()
+        #expect(driver.engine.state.warmPlayer == Self.life)
+        #expect(driver.engine.state.media.videos[Self.life]?.hasAudio == true, "opened: its track is known")
+        #expect(!driver.engine.state.media.playerPlan.sounds.contains { $0.location == Self.life }, "no sound player for it")
+        #expect(driver.services.players.player(for: Self.life)?.framesShown == 0, "nothing of it shown")
+        driver.press(.key(.character("]")))
+        driver.settle()
+        #expect(driver.engine.state.media.playerPlan.sounds.contains { $0.location == Self.life }, "shown: its sound player")
+    }
+
+    /// A cube turn to the next story takes both places: the warm player is the arriving one.
+    @Test func aTurnToTheWarmVideoUsesTheSamePlayer() throws {
+        let driver = AppDriver(width: 60, height: 24, source: Self.feed(), motion: true)
+        driver.press(.key(.enter))
+        driver.wait(1)
+        driver.press(.key(.character("l")))
+        driver.wait(1)
+        let pool = driver.services.players
+        let warm = try #require(pool.player(for: Self.life))
+        driver.press(.key(.character("]")))
+        #expect(driver.engine.state.viewing.transition != nil)
+        #expect(Set(pool.players.keys) == [Self.liftoff, Self.life], "the leaving and the arriving video")
+        #expect(pool.player(for: Self.life) === warm)
+        #expect(driver.engine.state.warmPlayer == nil, "no place free during the turn")
+        #expect(pool.decoders.peak <= PlayerPool.capacity)
+    }
+
     /// With preloading off nothing is held ready: only what is shown has a player.
     @Test func withPreloadingOffOnlyTheShownVideoHasAPlayer() {
         let driver = AppDriver(width: 60, height: 24, source: Self.feed(), preload: .off)

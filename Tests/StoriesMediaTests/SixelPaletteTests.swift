@@ -7,8 +7,8 @@ import Testing
 /// them well, and the pictures come back as faithfully as with a palette made for each.
 @Suite struct SixelPaletteTests {
     /// The demo's deep-field.mp4 (a slow zoom through stars) at 160×90: the palette is made
-    /// again only now and then, each frame drawn back from its stream is within a level of
-    /// what a palette of its own gives, and a new shot (a photo) gets a palette of its own.
+    /// again only now and then, each frame drawn back from its stream is within a level and a
+    /// half of what a palette of its own gives (a level on average), and a new shot (a photo) gets a palette of its own.
     @Test func aVideosFramesKeepTheirPaletteAndComeBackAsWell() throws {
         let decoder = try VideoDecoder(data: VideoFixture.demo("deep-field.mp4"))
         var kept: SixelPalette?
@@ -20,8 +20,11 @@ import Testing
             let stream = SixelEncoder.encode(frame, palette: &kept)
             let palette = try #require(kept)
             if palette.uses == 0 { made += 1 } else { #expect(palette.colours == before?.colours) }
-            keptError += Self.error(frame, try SixelEncoderTests.decode(stream).image)
-            ownError += Self.error(frame, try SixelEncoderTests.decode(SixelEncoder.encode(frame)).image)
+            let kept = Self.error(frame, try SixelEncoderTests.decode(stream).image)
+            let own = Self.error(frame, try SixelEncoderTests.decode(SixelEncoder.encode(frame)).image)
+            #expect(kept <= own + 1.5, "frame \(frames): mean error a channel \(kept) kept, \(own) its own")
+            keptError += kept
+            ownError += own
             frames += 1
         }
         #expect(frames == 40)

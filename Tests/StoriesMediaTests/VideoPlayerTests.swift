@@ -22,6 +22,7 @@ import Testing
     @Test func framesShowAtTheirTimestampsAgainstTheAppsClock() throws {
         let (_, player) = try player()
         #expect(player.phase == .ready && player.current?.time == 0, "prepared: the first frame")
+        #expect(player.framesShown == 0, "not shown until the app moves its clock")
         var events: [VideoEvent] = []
         player.onEvent = { events.append($0) }
         player.play()

@@ -83,8 +83,8 @@ void stories_buffer_free(unsigned char *buffer);
 
 /// One band (six rows from row 6 × `band`) of a sixel picture whose pixels are palette
 /// indices: each colour's "#n" and run-length coded sixels, joined by '$' (no '-').
-/// `out` holds at least stories_sixel_band_bound(width) bytes, `scratch` (aligned as malloc
-/// aligns) stories_sixel_scratch_bound(width). Returns the bytes written (0 for a band
+/// `out` holds at least stories_sixel_band_bound(width) bytes, `scratch` (4-byte aligned)
+/// stories_sixel_scratch_bound(width). Returns the bytes written (0 for a band
 /// outside the picture or arguments out of range).
 size_t stories_sixel_band_bound(int width);
 size_t stories_sixel_scratch_bound(int width);

@@ -249,7 +249,7 @@ public struct AppState: Equatable, Sendable {
     /// (`warmPlayer`). Everything else shows its poster from the rendition cache.
     public var livePlayers: [String] { live(played, warming: true) }
 
-    /// The video held opened at its first frame, not shown, for the item the person most
+    /// The video held opened, not shown, for the item the person most
     /// likely goes to next (`PreloadPlanner.likelyNext`): it plays the moment it is shown,
     /// without a decoder to open then. Only with preloading on, and only while no turn or
     /// drag uses the second place.

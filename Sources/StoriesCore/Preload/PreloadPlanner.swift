@@ -98,13 +98,16 @@ public enum PreloadPlanner {
     /// Where the person most likely goes from the viewer's item: the next item of its story
     /// — or the next story's first unseen item at the story's end, or for someone who
     /// usually leaves a story after as many taps as they have made in this one (a quarter or
-    /// more of their navigations are swipes). Nil outside the viewer and at the feed's end.
+    /// more of their navigations are swipes); in the feed's last story, its next item. Nil
+    /// outside the viewer and at the feed's end.
     public static func likelyNext(_ state: AppState) -> (story: Int, item: Int)? {
         guard let viewer = state.viewer, !viewer.isWaiting, let story = state.feed.store.story(at: viewer.storyIndex) else { return nil }
         let pace = state.media.pace
         let leaving = pace.storyShare >= 0.25 && pace.usualTaps.map { pace.tapsInStory >= $0 } == true
-        if !leaving, viewer.itemIndex + 1 < story.items.count { return (viewer.storyIndex, viewer.itemIndex + 1) }
-        guard let next = state.feed.store.story(at: viewer.storyIndex + 1) else { return nil }
+        let nextItem = viewer.itemIndex + 1 < story.items.count ? (story: viewer.storyIndex, item: viewer.itemIndex + 1) : nil
+        if !leaving, let nextItem { return nextItem }
+        // The feed's last story: its next item, if any, even for someone about to leave.
+        guard let next = state.feed.store.story(at: viewer.storyIndex + 1) else { return nextItem }
         return (viewer.storyIndex + 1, state.seen.firstUnseenIndex(in: next))
     }
 

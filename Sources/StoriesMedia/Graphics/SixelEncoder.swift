@@ -102,16 +102,18 @@ public enum SixelEncoder {
     /// The cost follows the pixels, not the colours times the width.
     static func encodeBands(_ bands: Range<Int>, indices: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                             colours: Int) -> [UInt8] {
-        guard width > 0, height > 0, width <= Int(Int32.max) / 64, height <= Int(Int32.max) - 6,
+        guard width > 0, height > 0, width <= Int(Int32.max) / 84, height <= Int(Int32.max) - 6,
               indices.count >= width * height, let base = indices.baseAddress else { return [] }
         var out: [UInt8] = []
         out.reserveCapacity(width * 6 * bands.count)
         var band = [UInt8](repeating: 0, count: stories_sixel_band_bound(Int32(width)))
-        var scratch = [UInt8](repeating: 0, count: stories_sixel_scratch_bound(Int32(width)))
+        // 32-bit words: the C keeps column numbers in it (4-byte aligned).
+        var scratch = [UInt32](repeating: 0, count: (stories_sixel_scratch_bound(Int32(width)) + 3) / 4)
         band.withUnsafeMutableBufferPointer { band in
-            scratch.withUnsafeMutableBufferPointer { scratch in
+            scratch.withUnsafeMutableBytes { scratch in
+                let words = scratch.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 for index in bands where index >= 0 && index * 6 < height {
-                    let written = stories_sixel_band(base, Int32(width), Int32(height), Int32(index), band.baseAddress, scratch.baseAddress)
+                    let written = stories_sixel_band(base, Int32(width), Int32(height), Int32(index), band.baseAddress, words)
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: band[0..<min(written, band.count)]))
                     if index * 6 + 6 < height { out.append(UInt8(ascii: "-")) }
                 }

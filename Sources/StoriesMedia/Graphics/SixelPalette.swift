@@ -7,8 +7,8 @@ import CStoriesImage
 ///
 /// A kept palette is used again while it shows the new picture nearly as well as it showed
 /// the one it was made for — the mean difference a pixel (the three channels' levels added)
-/// at most `worseBy` times that, plus `slack` — and for at most `maxUses` pictures; then a
-/// new one is made. A colour bin the palette was not made with is given its nearest colour
+/// at most `worseBy` times that, plus `slack` — and for at most `maxUses` pictures after its
+/// own; then a new one is made. A colour bin the palette was not made with is given its nearest colour
 /// when first met.
 public struct SixelPalette: Sendable {
     public private(set) var colours: [RGBPixel]
@@ -33,13 +33,13 @@ public struct SixelPalette: Sendable {
 
     /// The palette for `image`: `kept` when it still shows it well enough, else a new one.
     /// `indices` gets each pixel's palette index. How well is judged on every
-    /// `errorStep`-th pixel.
+    /// `errorStep(width)`-th pixel.
     static func choose(for image: RGBImage, kept: SixelPalette?, colours: Int, indices: inout [UInt8]) -> SixelPalette {
         if var palette = kept, palette.uses < maxUses, palette.colours.count <= colours {
-            // Used again: every bin gets its colour now, once, rather than a few thousand a
-            // picture as they are met.
-            if palette.uses == 0 { palette.fillLookup() }
             if palette.error(image) <= palette.madeError * worseBy + slack {
+                // Used again: every bin gets its colour now, once, rather than a few thousand
+                // a picture as they are met.
+                if palette.uses == 0 { palette.fillLookup() }
                 palette.uses += 1
                 palette.map(image, into: &indices)
                 return palette
@@ -51,7 +51,9 @@ public struct SixelPalette: Sendable {
         return palette
     }
 
-    static let errorStep = 7
+    /// Every `errorStep(width)`-th pixel is judged: 7, or the next prime that does not divide
+    /// the width (so the samples do not fall in the same columns row after row).
+    static func errorStep(_ width: Int) -> Int { [7, 11, 13, 17, 19].first { width % $0 != 0 } ?? 23 }
 
     /// Every bin's nearest colour (`stories_sixel_fill_lookup`).
     mutating func fillLookup() {
@@ -79,14 +81,14 @@ public struct SixelPalette: Sendable {
     }
 
     /// The mean difference a pixel (channels added) between the picture and its palette
-    /// colours, over every `errorStep`-th pixel.
+    /// colours, over every `errorStep(width)`-th pixel.
     mutating func error(_ image: RGBImage) -> Double {
         let count = image.width * image.height
         guard count > 0, image.pixels.count >= 3 * count, !colours.isEmpty, colours.count <= 255 else { return 0 }
         let flat = colours.flatMap { [$0.r, $0.g, $0.b] }
         return image.pixels.withUnsafeBufferPointer { pixels in
             indexOfBin.withUnsafeMutableBufferPointer { lookup in
-                stories_sixel_error(pixels.baseAddress, count, Self.errorStep, lookup.baseAddress, flat, Int32(flat.count / 3))
+                stories_sixel_error(pixels.baseAddress, count, Self.errorStep(image.width), lookup.baseAddress, flat, Int32(flat.count / 3))
             }
         }
     }

@@ -41,6 +41,8 @@ public final class VideoPlayer {
     /// The frame on screen (the first frame once prepared; the last one at the end).
     public private(set) var current: VideoFrame?
     public private(set) var framesShown = 0
+    /// The first frame (decoded when the player opened) has been counted as shown.
+    private var firstCounted = false
     /// Frames decoded but never shown: late when decoded (not even scaled) or overtaken
     /// in the queue.
     public private(set) var framesDropped = 0
@@ -127,6 +129,10 @@ public final class VideoPlayer {
         // An item shown again starts over because the app says so (`restart`, from its plan),
         // not because the clock went back.
         guard phase == .ready else { return }
+        if !firstCounted, current != nil {
+            framesShown += 1
+            firstCounted = true
+        }
         var next: VideoFrame?
         while let first = queue.first, first.time <= time + 1e-6 {
             if next != nil { framesDropped += 1 }
@@ -222,8 +228,9 @@ public final class VideoPlayer {
             onEvent?(.opened(duration: info.duration, frameInterval: info.frameInterval, hasAudio: info.hasAudio,
                              loops: info.loops))
             if let frame = step.frame {
+                // Counted as shown when the app first moves its clock (a player held ready
+                // for the next item shows nothing until then).
                 current = frame
-                framesShown += 1
                 if key != self.key { redraw() } // resized while it opened
             } else {
                 finish(at: 0)
