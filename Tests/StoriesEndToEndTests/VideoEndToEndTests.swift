@@ -31,8 +31,8 @@ import Testing
         _ = try tmux.settledScreen()
         #expect(try picture(tmux) == still, "paused: the picture stands still")
         try tmux.press("i")
-        try tmux.waitFor(text: "video 1 live")
-        try tmux.press("Space", "l") // on to the deep-field video: still one player
+        try tmux.waitFor(text: "video 2 live") // and the next item's, the deep-field video, held ready
+        try tmux.press("Space", "l") // on to the deep-field video: the same player; nothing after it to hold
         try tmux.waitFor("the deep-field video") { $0.count > 1 && $0[1].hasSuffix("5/5") }
         try tmux.waitFor(text: "video 1 live")
         try tmux.press("[") // back a story, a photo: no video, no player
