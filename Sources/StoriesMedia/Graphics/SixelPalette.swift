@@ -8,10 +8,12 @@ import CStoriesImage
 /// A kept palette is used again while it shows the new picture nearly as well as it showed
 /// the one it was made for — the mean difference a pixel (the three channels' levels added)
 /// at most `worseBy` times that, plus `slack` — and for at most `maxUses` pictures after its
-/// own; then a new one is made. A colour bin the palette was not made with is given its nearest colour
-/// when first met.
+/// own; then a new one is made. A colour bin the palette was not made with is given its
+/// nearest colour when first met.
 public struct SixelPalette: Sendable {
-    public private(set) var colours: [RGBPixel]
+    public let colours: [RGBPixel]
+    /// The same colours as the C functions take them: r, g, b, r, g, b, …
+    private let rgb: [UInt8]
     /// Each 15-bit colour bin's palette index; `unmapped` until met.
     private(set) var indexOfBin: [UInt8]
     /// The mean difference a pixel on the picture it was made for.
@@ -28,6 +30,7 @@ public struct SixelPalette: Sendable {
     init(made image: RGBImage, colours: Int) {
         let (palette, lookup) = SixelEncoder.medianCut(image, colours: max(2, min(255, colours)))
         self.colours = palette
+        rgb = palette.flatMap { [$0.r, $0.g, $0.b] }
         indexOfBin = lookup
     }
 
@@ -57,10 +60,9 @@ public struct SixelPalette: Sendable {
 
     /// Every bin's nearest colour (`stories_sixel_fill_lookup`).
     mutating func fillLookup() {
-        let flat = colours.flatMap { [$0.r, $0.g, $0.b] }
         guard !colours.isEmpty, colours.count <= 255 else { return }
         indexOfBin.withUnsafeMutableBufferPointer { lookup in
-            stories_sixel_fill_lookup(lookup.baseAddress, flat, Int32(colours.count))
+            stories_sixel_fill_lookup(lookup.baseAddress, rgb, Int32(colours.count))
         }
     }
 
@@ -70,11 +72,10 @@ public struct SixelPalette: Sendable {
         let count = image.width * image.height
         guard count > 0, image.pixels.count >= 3 * count, !colours.isEmpty, colours.count <= 255 else { return }
         if indices.count != count { indices = [UInt8](repeating: 0, count: count) }
-        let flat = colours.flatMap { [$0.r, $0.g, $0.b] }
         image.pixels.withUnsafeBufferPointer { pixels in
             indices.withUnsafeMutableBufferPointer { indices in
                 indexOfBin.withUnsafeMutableBufferPointer { lookup in
-                    stories_sixel_map(pixels.baseAddress, count, lookup.baseAddress, flat, Int32(flat.count / 3), indices.baseAddress)
+                    stories_sixel_map(pixels.baseAddress, count, lookup.baseAddress, rgb, Int32(colours.count), indices.baseAddress)
                 }
             }
         }
@@ -85,10 +86,9 @@ public struct SixelPalette: Sendable {
     mutating func error(_ image: RGBImage) -> Double {
         let count = image.width * image.height
         guard count > 0, image.pixels.count >= 3 * count, !colours.isEmpty, colours.count <= 255 else { return 0 }
-        let flat = colours.flatMap { [$0.r, $0.g, $0.b] }
         return image.pixels.withUnsafeBufferPointer { pixels in
             indexOfBin.withUnsafeMutableBufferPointer { lookup in
-                stories_sixel_error(pixels.baseAddress, count, Self.errorStep(image.width), lookup.baseAddress, flat, Int32(flat.count / 3))
+                stories_sixel_error(pixels.baseAddress, count, Self.errorStep(image.width), lookup.baseAddress, rgb, Int32(colours.count))
             }
         }
     }
