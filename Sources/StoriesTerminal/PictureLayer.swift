@@ -292,7 +292,8 @@ final class PictureLayer {
         var image = picture.image.rows(top..<(top + region.rect.height * picture.cellHeight))
         let width = region.rect.width * picture.cellWidth
         if image.width > width { image = image.columns(0..<width) }
-        // A still photo gets a palette of its own; a video's next frame tries its last one.
+        // Another picture gets a palette of its own; the next frame of the same video (or the
+        // same photo drawn again) tries the last one.
         var palette = sixelPalettes[region.rect].flatMap { !region.source.isEmpty && $0.source == region.source ? $0.palette : nil }
         let bytes = PictureEncoding.bytes(image, as: graphics, columns: region.rect.width, rows: region.rect.height, sixelPalette: &palette)
         sixelPalettes[region.rect] = palette.map { (region.source, $0) }
