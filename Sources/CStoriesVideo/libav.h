@@ -10,6 +10,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
@@ -24,6 +25,7 @@
     X(avutil, av_log_format_line2) \
     X(avutil, av_log_set_callback) \
     X(avutil, av_malloc) \
+    X(avutil, av_opt_set_int) \
     X(avutil, av_pix_fmt_desc_get) \
     X(avutil, av_strdup) \
     X(avutil, av_strerror) \

@@ -205,6 +205,10 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
     video->codec->max_pixels = limits->max_pixels;
     video->codec->thread_count = 1; // one decoder per player; the app runs several jobs at once
     video->codec->pkt_timebase = stream->time_base;
+    // A GIF's transparent pixels (and the area a frame disposed "to the background" leaves
+    // where the frame had a transparent colour) as black, the viewer's own background, not
+    // FFmpeg's default of white: what a browser shows over a black page.
+    if (stream->codecpar->codec_id == AV_CODEC_ID_GIF) p_av_opt_set_int(video->codec, "trans_color", 0, AV_OPT_SEARCH_CHILDREN);
     status = p_avcodec_open2(video->codec, decoder, NULL);
     if (status < 0) { say_av(message, message_size, "cannot start the decoder", status); stories_video_close(video); return STORIES_VIDEO_UNSUPPORTED; }
     video->packet = p_av_packet_alloc();
@@ -315,4 +319,17 @@ int stories_video_rewind(stories_video *video) {
 }
 
 int stories_video_corrupt_frames(const stories_video *video) { return video->corrupt; }
+
+double stories_video_frame_duration(const stories_video *video) {
+    if (!video->has_frame || !video->frame) return 0;
+#if LIBAVUTIL_VERSION_MAJOR > 57 || (LIBAVUTIL_VERSION_MAJOR == 57 && LIBAVUTIL_VERSION_MINOR >= 30)
+    int64_t ticks = video->frame->duration;
+#else
+    int64_t ticks = video->frame->pkt_duration;
+#endif
+    // From the file: bounded before use (a tick count past an hour is no frame's length).
+    if (ticks <= 0 || ticks > (int64_t)1 << 40) return 0;
+    double seconds = (double)ticks * video->time_base;
+    return isfinite(seconds) && seconds > 0 && seconds <= 3600 ? seconds : 0;
+}
 

@@ -43,6 +43,9 @@ public struct TerminalPlayback {
     public static let defaultTolerance = 3
     /// Stop after this many seconds of video (nil: the whole clip, or forever with `loop`).
     public var limit: Double?
+    /// With `loop`: how many times the clip plays through in all (a GIF's loop count);
+    /// nil for ever.
+    public var plays: Int?
     /// The terminal's size, asked before each frame (nil: not a terminal, nothing to follow).
     /// When it changes the terminal has reflowed what it showed: the screen is cleared and
     /// the next frame drawn whole from its top, at `picture(terminal)`'s size.
@@ -77,9 +80,10 @@ public struct TerminalPlayback {
 
     public mutating func run(_ sink: ([UInt8]) -> Void) throws(MediaError) -> Summary {
         var summary = Summary()
-        let interval = decoder.info.frameInterval
         let start = Self.now()
         var offset = 0.0 // time of earlier loops
+        var pass = 0 // passes begun before the one under way
+        var lastEnd = 0.0 // when the last frame decoded gives way: its time and its own duration
         let audio = audio
         defer { audio?.stop() }
         /// Before the first picture, the sound is started and waited for (half a second at
@@ -106,12 +110,17 @@ public struct TerminalPlayback {
             summary.driftTotal += drift
             summary.driftMost = max(summary.driftMost, drift)
         }
-        var lastTime = 0.0
         var previous: Canvas? // what the terminal shows
         var memo = PaletteMemo(depth: depth) // each colour's palette number, kept frame to frame
         var sixelPalette: SixelPalette? // sixel's colours, kept while they still show the frames well
         var terminalSize = terminal?()
         var cleared = false // the screen was cleared for a frame drawn whole from the top
+        /// At the end the last frame stays its own time before the command returns (a clip
+        /// lasts as long as it says; a minute at most).
+        func holdLastFrame() {
+            let wait = min(60, lastEnd - elapsed())
+            if summary.shown > 0, wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+        }
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
@@ -123,14 +132,20 @@ public struct TerminalPlayback {
         }
         while true {
             guard let pts = try decoder.decodeNext() else {
-                guard loop, summary.shown > 0, decoder.rewind() else { break }
-                offset += lastTime + interval
+                guard loop, summary.shown > 0, plays.map({ pass + 1 < $0 }) ?? true, decoder.rewind() else {
+                    holdLastFrame()
+                    break
+                }
+                // The next pass starts when the last frame gives way (a GIF's last delay whole).
+                pass += 1
+                offset = lastEnd
                 audio?.play(from: 0)
                 continue
             }
-            lastTime = pts
             let due = offset + pts
             if let limit, due >= limit { break }
+            let end = offset + decoder.frameEnd
+            lastEnd = max(lastEnd, end)
             if let size = terminal?(), let before = terminalSize, size != before {
                 // Resized: what was shown was reflowed by the terminal; start afresh.
                 terminalSize = size
@@ -139,7 +154,7 @@ public struct TerminalPlayback {
                 cleared = true
             }
             let now = elapsed()
-            if due + interval <= now, previous != nil {
+            if end <= now, previous != nil {
                 summary.dropped += 1 // late: dropped before it is scaled
                 continue
             }

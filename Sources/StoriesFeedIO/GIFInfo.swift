@@ -14,17 +14,30 @@ public struct GIFInfo: Equatable, Sendable {
     public var loops: Bool
     /// The walk reached the trailer: `frames` is every frame.
     public var complete: Bool
+    /// The count the loop block gives: how many times the animation repeats after it first
+    /// plays (0: for ever); nil without one.
+    public var loopCount: Int?
+
+    /// How many times the animation plays in all, as browsers show it: once without a loop
+    /// block, for ever (nil) for a count of 0, N + 1 times for a count of N (ImageMagick's
+    /// `-loop 3` writes 2: three plays).
+    public var plays: Int? {
+        guard loops else { return 1 }
+        guard let loopCount else { return nil } // a block without its count: for ever
+        return loopCount == 0 ? nil : loopCount + 1
+    }
 
     /// Two frames or more. (A loop block alone says nothing: FFmpeg writes one into a GIF of
     /// one frame too. A file whose second frame lies past the bytes read is taken as a still
     /// here; the pipeline, reading all of it, finds it moves when it is shown.)
     public var isAnimated: Bool { frames >= 2 }
 
-    public init(frames: Int, duration: Double, loops: Bool, complete: Bool) {
+    public init(frames: Int, duration: Double, loops: Bool, complete: Bool, loopCount: Int? = nil) {
         self.frames = frames
         self.duration = duration
         self.loops = loops
         self.complete = complete
+        self.loopCount = loopCount
     }
 
     /// The most frames counted (a walk over a hostile file stops there).
@@ -63,7 +76,14 @@ public struct GIFInfo: Equatable, Sendable {
                     delay = hundredths < 2 ? 0.1 : Double(hundredths) / 100
                 } else if label == 0xFF, start + 11 < bytes.count, bytes[start] == 11 {
                     let name = String(decoding: bytes[(start + 1)...(start + 11)], as: UTF8.self)
-                    if name == "NETSCAPE2.0" || name == "ANIMEXTS1.0" { info.loops = true }
+                    if name == "NETSCAPE2.0" || name == "ANIMEXTS1.0" {
+                        info.loops = true
+                        // Its data: a sub-block of 3 bytes, 1 then the count, least significant first.
+                        let data = start + 12
+                        if data + 3 < bytes.count, bytes[data] >= 3, bytes[data + 1] == 1 {
+                            info.loopCount = Int(bytes[data + 2]) | Int(bytes[data + 3]) << 8
+                        }
+                    }
                 }
                 guard skipSubBlocks() else { return info }
             case 0x2C: // an image: its descriptor, its own colour table, LZW data

@@ -21,7 +21,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var cells: CellOptions
 
-    @Flag(help: "Start again at the end (Ctrl-C stops). A GIF made to loop loops on a terminal without it, as a browser shows it.")
+    @Flag(help: "Start again at the end, for ever (Ctrl-C stops). A GIF made to loop loops on a terminal without it, as many times as it says, as a browser shows it.")
     var loop = false
 
     @Option(help: ArgumentHelp("Leave a cell alone while both its colours are within N levels (0-255, every channel) of what the terminal shows; 0 rewrites every change.", valueName: "N"))
@@ -68,11 +68,14 @@ struct PlayCommand: ParsableCommand {
         do { decoder = try VideoDecoder(data: data) } catch {
             throw fail("\(SafeText.line(file)): \(error)")
         }
-        // A GIF that asks to loop (its NETSCAPE2.0 block) loops where a person watches.
-        let loops = loop || (isatty(STDOUT_FILENO) == 1 && GIFInfo.read(data).map { $0.loops && $0.isAnimated } == true)
+        // A GIF that asks to loop (its NETSCAPE2.0 block) loops where a person watches, as
+        // many times as it says (0: for ever); `--loop` loops anything for ever.
+        let gif = GIFInfo.read(data.prefix(1 << 20))
+        let gifLoops = isatty(STDOUT_FILENO) == 1 && gif.map { $0.isAnimated && $0.plays != 1 } == true
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
-                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loops,
+                                        fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop || gifLoops,
                                         tolerance: tolerance)
+        playback.plays = loop ? nil : gif?.plays
         playback.graphics = graphics
         playback.throughTmux = try PrintCommand.kittyThroughTmux(graphics)
         if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = (cell.width, cell.height) }

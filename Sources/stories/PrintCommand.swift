@@ -12,10 +12,11 @@ import StoriesCommandLine
 struct PrintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
-        abstract: "Render a JPEG, PNG or WebP as coloured terminal cells on standard output."
+        abstract: "Render a JPEG, PNG, WebP or GIF as coloured terminal cells on standard output.",
+        discussion: "An animated GIF is printed as its first frame; `stories play FILE` plays it, each frame for its own delay."
     )
 
-    @Argument(help: "The image file (JPEG, PNG or WebP, recognised by content).")
+    @Argument(help: "The image file (JPEG, PNG, WebP or GIF — an animation's first frame —, recognised by content).")
     var file: String
 
     @OptionGroup var cells: CellOptions

@@ -213,6 +213,11 @@ import Testing
         let moving = try Binary.run(["play", fixtures.appendingPathComponent("colors.gif").path, "--size", "16x8", "--colors", "256"])
         #expect(moving.status == 0, "\(moving.err)")
         #expect(moving.out.contains("5;21m") || moving.out.contains("5;21;"), "its blue frame was drawn")
+        // Issue 49: print's help names GIF and says an animation prints its first frame.
+        let help = try Binary.run(["print", "--help"])
+        #expect(help.out.contains("JPEG, PNG, WebP or GIF") && help.out.contains("first frame"), "\(help.out)")
+        let animated = try Binary.run(["print", fixtures.appendingPathComponent("mixed.gif").path, "--size", "16x8", "--colors", "truecolor"])
+        #expect(animated.status == 0 && animated.out.contains("255;0;0") && !animated.out.contains("0;255;0"), "the first frame, red, alone")
     }
 
     @Test func theViewerTakesColorsAsPrintAndPlayDo() throws {

@@ -15,6 +15,9 @@ final class FakeTerminal: @unchecked Sendable {
     let modesBefore: termios
     private let condition = NSCondition()
     private var output: [UInt8] = []
+    /// When each read from the app arrived (seconds on the monotonic clock) and where in
+    /// `output` it ends: the bursts a person's terminal receives, timed.
+    private var arrivals: [(time: Double, end: Int)] = []
     private var closed = false
     private let writer = DispatchQueue(label: "fake-terminal-writer")
 
@@ -55,12 +58,37 @@ final class FakeTerminal: @unchecked Sendable {
         while true {
             let n = read(master, &buffer, buffer.count)
             if n < 0, errno == EINTR { continue }
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
             condition.lock()
-            if n > 0 { output += buffer[0..<n] } else { closed = true }
+            if n > 0 {
+                output += buffer[0..<n]
+                arrivals.append((now, output.count))
+            } else {
+                closed = true
+            }
             condition.broadcast()
             condition.unlock()
             if n <= 0 { return }
         }
+    }
+
+    /// What the app wrote as bursts: reads less than `gap` seconds apart joined into one,
+    /// each with the time its first byte arrived.
+    func bursts(gap: Double = 0.02) -> [(time: Double, bytes: [UInt8])] {
+        condition.lock()
+        defer { condition.unlock() }
+        var result: [(time: Double, bytes: [UInt8])] = []
+        var start = 0, last = -Double.infinity
+        for arrival in arrivals {
+            if arrival.time - last >= gap || result.isEmpty {
+                result.append((arrival.time, Array(output[start..<arrival.end])))
+            } else {
+                result[result.count - 1].bytes += output[start..<arrival.end]
+            }
+            start = arrival.end
+            last = arrival.time
+        }
+        return result
     }
 
     /// Everything the app wrote so far.

@@ -57,6 +57,11 @@ int stories_video_open(const uint8_t *data, size_t size, const stories_video_lim
 /// is already late can be dropped without paying for it.
 int stories_video_next(stories_video *video, double *pts, char *message, size_t message_size);
 
+/// How long the frame last decoded is to be shown, in seconds, as its packet says (a GIF's
+/// delay; FFmpeg's GIF reader makes a delay under 2 hundredths 0.1 s, as browsers do); 0
+/// when the stream does not say or says more than an hour.
+double stories_video_frame_duration(const stories_video *video);
+
 /// Scales the last decoded frame's source rectangle (x, y, w, h, in coded pixels; chroma
 /// aligned down) to `out_w`×`out_h` 8-bit RGB at `rgb` (out_w*out_h*3 bytes), honouring
 /// the frame's colour range and matrix. Returns 0, or < 0 when there is no frame or the

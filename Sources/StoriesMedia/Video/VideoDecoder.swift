@@ -2,6 +2,7 @@ import StoriesCells
 import CStoriesVideo
 import Foundation
 import StoriesCore
+import StoriesFeedIO
 
 /// What a video's headers say, bounded: sizes are the upright picture (after rotation).
 public struct VideoInfo: Equatable, Sendable {
@@ -17,9 +18,12 @@ public struct VideoInfo: Equatable, Sendable {
     public var hasAudio: Bool
     public var codec: String
     public var container: String
+    /// How many times the picture plays through: once for a video; for a GIF what its
+    /// loop block says, as browsers read it (none: once; 0: for ever, nil here; N: N + 1).
+    public var plays: Int?
 
     public init(width: Int, height: Int, rotation: Int = 0, fps: Double? = nil, duration: Double? = nil,
-                hasAudio: Bool = false, codec: String = "", container: String = "") {
+                hasAudio: Bool = false, codec: String = "", container: String = "", plays: Int? = 1) {
         self.width = width
         self.height = height
         self.rotation = rotation
@@ -28,14 +32,16 @@ public struct VideoInfo: Equatable, Sendable {
         self.hasAudio = hasAudio
         self.codec = codec
         self.container = container
+        self.plays = plays
     }
 
     /// Seconds between frames for the frame timer: the declared rate, bounded to 1…60 a
     /// second (30 when unknown).
     public var frameInterval: Double { 1 / min(60, max(1, fps ?? 30)) }
 
-    /// An animation made to repeat (a GIF): its item plays it over and over.
-    public var loops: Bool { container == "gif" }
+    /// An animation made to repeat (a GIF whose loop block asks for it): its item plays it
+    /// over and over, as many times as it says.
+    public var loops: Bool { plays != 1 }
 }
 
 /// Limits checked from a video's headers before a decoder or a frame exists.
@@ -64,9 +70,11 @@ public struct VideoLimits: Sendable, Equatable {
 public final class VideoDecoder: @unchecked Sendable {
     // Used by one thread at a time, by contract above; the C context is never shared.
     private let handle: OpaquePointer
-    public let info: VideoInfo
+    public private(set) var info: VideoInfo
     /// Presentation time of the frame last decoded (seconds from the start).
     public private(set) var time: Double = 0
+    /// How long the frame last decoded is shown, when its stream says (a GIF's delay).
+    public private(set) var frameDuration: Double?
     public private(set) var hasFrame = false
 
     /// Opens a video. Throws a `MediaError` that says why it cannot play: empty, too big,
@@ -100,6 +108,8 @@ public final class VideoDecoder: @unchecked Sendable {
                          duration: raw.duration > 0 ? raw.duration : nil, hasAudio: raw.has_audio != 0,
                          codec: Self.string(withUnsafeBytes(of: raw.codec) { Array($0.bindMemory(to: CChar.self)) }),
                          container: Self.string(withUnsafeBytes(of: raw.container) { Array($0.bindMemory(to: CChar.self)) }))
+        // A GIF's loop block comes before its first frame: its start is enough to read it.
+        if info.container == "gif", let gif = GIFInfo.read(data.prefix(1 << 20)) { info.plays = gif.plays }
     }
 
     deinit { stories_video_close(handle) }
@@ -114,8 +124,14 @@ public final class VideoDecoder: @unchecked Sendable {
         guard status == 1 else { return nil }
         hasFrame = true
         time = pts
+        let duration = stories_video_frame_duration(handle)
+        frameDuration = duration > 0 ? duration : nil
         return pts
     }
+
+    /// When the frame last decoded gives way to the next: its time and its own duration,
+    /// or one frame at the declared rate where the stream does not say.
+    public var frameEnd: Double { time + (frameDuration ?? info.frameInterval) }
 
     /// Frames that failed to decode and were skipped.
     public var corruptFrames: Int { Int(stories_video_corrupt_frames(handle)) }

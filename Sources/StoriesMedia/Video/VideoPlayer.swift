@@ -47,7 +47,7 @@ public final class VideoPlayer {
     /// in the queue.
     public private(set) var framesDropped = 0
     public private(set) var isStalled = false
-    /// Where the stream ended (the last frame's time plus one frame), once it has.
+    /// Where the stream ended (when its last frame gives way), once it has.
     public private(set) var endedAt: Double?
     /// Frames decoded ahead, at most `queueLimit`.
     public private(set) var queue: [VideoFrame] = []
@@ -255,7 +255,7 @@ public final class VideoPlayer {
                     onEvent?(.resumed)
                 }
             } else {
-                finish(at: ((queue.last ?? current)?.time ?? 0) + (info?.frameInterval ?? 0))
+                finish(at: step.end) // when the last frame gives way: its time and its own duration
             }
         }
         pump()

@@ -20,14 +20,18 @@ final class VideoWorker: @unchecked Sendable {
     private let lock = NSLock()
     private var late = -1.0
     private var closed = false
-    /// Looping: the time the pass under way began at (0 on the first), and the last
-    /// frame's time.
+    /// Looping: the time the pass under way began at (0 on the first), when the last
+    /// frame decoded gives way (its time and its own duration), and passes begun before
+    /// the one under way.
     private var offset = 0.0
-    private var last = 0.0
+    private var lastEnd = 0.0
+    private var pass = 0
 
     struct Step: Sendable {
         var frame: VideoFrame?
         var dropped: Int
+        /// With no frame (the stream is over): when its last frame gives way.
+        var end: Double = 0
     }
 
     init(data: Data, limits: VideoLimits, count: DecoderCount) {
@@ -57,30 +61,39 @@ final class VideoWorker: @unchecked Sendable {
 
     /// Decodes on to the next frame worth showing and renders it for `key`. Frames whose
     /// successor is already due (`lateBefore`, read afresh for each) are dropped unscaled.
-    /// `loops`: at the end the stream starts again, its times running on from where the
-    /// pass ended (its declared length, or the last frame's time and one frame); passes the
+    /// `loops`: at the end the stream starts again (as many times as the animation plays
+    /// through, `VideoInfo.plays`), its times running on from where the pass ended: when
+    /// its last frame gives way (the frame's own duration: a GIF's last delay); passes the
     /// clock has already left behind are skipped whole, and a call starts at most three.
     func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double, loops: Bool = false) -> Result<Step, MediaError> {
-        guard let decoder else { return .success(Step(frame: nil, dropped: 0)) }
-        let interval = decoder.info.frameInterval
+        guard let decoder else { return .success(Step(frame: nil, dropped: 0, end: lastEnd)) }
+        let plays = decoder.info.plays
         var dropped = 0
         var rewinds = 0
         do {
             while true {
                 guard let pts = try decoder.decodeNext() else {
-                    guard loops, rewinds < 3, decoder.hasFrame else { break }
-                    let length = max(last - offset + interval, decoder.info.duration ?? 0)
+                    guard loops, rewinds < 3, decoder.hasFrame, plays.map({ pass + 1 < $0 }) ?? true else { break }
+                    let length = max(1e-3, lastEnd - offset)
                     guard decoder.rewind() else { break }
                     rewinds += 1
+                    pass += 1
                     offset += length
                     let late = max(initial, lateBefore)
-                    if late > offset + length { offset += ((late - offset) / length).rounded(.down) * length }
+                    if late > offset + length {
+                        // Whole passes the clock has left behind, skipped (as many as are left to play).
+                        let behind = min(1e6, ((late - offset) / length).rounded(.down))
+                        let skipped = plays.map { min(behind, Double(max(0, $0 - pass - 1))) } ?? behind
+                        offset += skipped * length
+                        pass += Int(skipped)
+                    }
                     continue
                 }
                 let time = pts + offset
-                last = time
+                let end = decoder.frameEnd + offset
+                lastEnd = max(lastEnd, end)
                 let late = max(initial, lateBefore)
-                if time + interval <= late, dropped < 600 {
+                if end <= late, dropped < 600 {
                     dropped += 1
                     continue
                 }
@@ -93,7 +106,7 @@ final class VideoWorker: @unchecked Sendable {
                 shown = settled
                 return .success(Step(frame: VideoFrame(time: time, cells: settled), dropped: dropped))
             }
-            return .success(Step(frame: nil, dropped: dropped))
+            return .success(Step(frame: nil, dropped: dropped, end: lastEnd))
         } catch {
             return .failure(error)
         }
@@ -102,7 +115,8 @@ final class VideoWorker: @unchecked Sendable {
     func rewind() -> Result<VideoInfo, MediaError> {
         guard let decoder else { return .failure(.video("the player was released")) }
         offset = 0
-        last = 0
+        lastEnd = 0
+        pass = 0
         guard decoder.rewind() else { return .failure(.video("the video cannot be played again from the start")) }
         return .success(decoder.info)
     }
