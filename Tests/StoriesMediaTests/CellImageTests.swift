@@ -34,28 +34,34 @@ import Testing
         #expect(Set(same.pixels) == [9])
     }
 
-    /// Fill keeps what people look at: a face (skin) beside a busier sleeve, the upper third
-    /// of a portrait when nothing stands out, the busy side of a landscape.
+    /// Fill keeps what people look at (issue 49's crop): a face — skin with features in
+    /// it — before a busier pattern; the middle when nothing stands out from the edges; a
+    /// band that runs from edge to edge is background, not a subject.
     @Test func fillCropsWhereTheSubjectIsNotTheMiddle() {
-        // A portrait picture, plain grey; a face-coloured disc in its top fifth, and a busy
-        // black-and-white check in its middle.
+        // A portrait picture, plain grey; a face-coloured disc with darker eyes and mouth in
+        // its top fifth, and a busy black-and-white check in its middle.
         var photo = RGBImage(width: 90, height: 160, fill: RGBPixel(200, 200, 205))
         for y in 8..<32 { for x in 30..<60 where (x - 45) * (x - 45) + (y - 20) * (y - 20) < 144 { photo[x, y] = RGBPixel(224, 172, 140) } }
+        for (x, y) in [(40, 16), (41, 16), (49, 16), (50, 16), (42, 25), (43, 25), (44, 25), (45, 25), (46, 25), (47, 25), (48, 25)] {
+            photo[x, y] = RGBPixel(150, 100, 80)
+        }
         for y in 70..<90 { for x in 20..<70 { photo[x, y] = (x + y) % 2 == 0 ? RGBPixel(0, 0, 0) : RGBPixel(255, 255, 255) } }
         // Into a landscape frame: a third of the height is kept.
-        let origin = ImageScaler.detailedCrop(photo, width: 90, height: 90 * 9 / 16)
+        let origin = SubjectCrop.origin(photo, width: 90, height: 90 * 9 / 16)
         #expect(origin.y < 10, "the face's band, not the middle: \(origin)")
-        let plain = ImageScaler.detailedCrop(RGBImage(width: 90, height: 160, fill: RGBPixel(9, 9, 9)), width: 90, height: 50)
-        #expect(abs(plain.y - (160 - 50) / 3) < 3, "nothing stands out: the upper third, \(plain)")
-        // A landscape picture with its detail at the right, into a square frame.
+        let plain = SubjectCrop.origin(RGBImage(width: 90, height: 160, fill: RGBPixel(9, 9, 9)), width: 90, height: 50)
+        #expect(abs(plain.y - (160 - 50) / 2) < 2, "nothing stands out: the middle, \(plain)")
+        // A landscape picture whose right side is a busy band from its top edge to its
+        // bottom: seen on three edges, it is background, and the crop stays in the middle.
         var wide = RGBImage(width: 160, height: 90, fill: RGBPixel(30, 90, 160))
         for y in 0..<90 { for x in 120..<160 { wide[x, y] = (x * 7 + y * 3) % 5 < 2 ? RGBPixel(250, 250, 250) : RGBPixel(20, 20, 20) } }
-        // What stands out there is where the plain blue meets the busy side (issue 30's
-        // subject finder, tuned on photos with marked subjects): the crop has that edge and
-        // the start of the busy side in it, not the plain middle.
-        let right = ImageScaler.detailedCrop(wide, width: 90, height: 90)
-        #expect(right.x + 90 > 128, "\(right)")
-        let centred = ImageScaler.detailedCrop(RGBImage(width: 160, height: 90, fill: RGBPixel(9, 9, 9)), width: 90, height: 90)
+        let banded = SubjectCrop.origin(wide, width: 90, height: 90)
+        #expect(abs(banded.x - 35) < 8, "\(banded)")
+        // An object inside that band's picture, away from every edge: kept whole.
+        for y in 30..<60 { for x in 10..<40 { wide[x, y] = RGBPixel(240, 60, 40) } }
+        let object = SubjectCrop.origin(wide, width: 90, height: 90)
+        #expect(object.x <= 10, "the red square at 10–40 kept whole: \(object)")
+        let centred = SubjectCrop.origin(RGBImage(width: 160, height: 90, fill: RGBPixel(9, 9, 9)), width: 90, height: 90)
         #expect(abs(centred.x - 35) < 2, "nothing stands out: the centre, \(centred)")
     }
 

@@ -16,7 +16,7 @@ public enum ImageScaler {
         case .fill:
             var cropW = Double(image.width), cropH = Double(image.height)
             if imageAspect > frameAspect { cropW = cropH * frameAspect } else { cropH = cropW / frameAspect }
-            let origin = detailedCrop(image, width: cropW, height: cropH)
+            let origin = SubjectCrop.origin(image, width: cropW, height: cropH)
             return resample(image, from: (origin.x, origin.y, cropW, cropH), width: width, height: height)
         case .fit:
             let (ox, oy, w, h) = fitRect(imageWidth: image.width, imageHeight: image.height, width: width, height: height,
@@ -136,119 +136,6 @@ public enum ImageScaler {
         return RGBImage(width: width, height: height, pixels: out)
     }
 
-    /// Where a crop of `width`×`height` source pixels goes (issue 30, point 3): along the
-    /// axis the picture is cut on, the window holding the most of what a person would call
-    /// the subject, found on a small copy (96 pixels on its long side):
-    ///
-    /// - colour that stands out from the whole picture (its distance, in a light and two
-    ///   opponent-colour axes, from the picture's mean: "frequency-tuned" saliency, Achanta
-    ///   et al. 2009), and from its own surroundings (a fine blur against a coarse one);
-    /// - skin where there is detail beside it (a face, not an orange sleeve), weighed in
-    ///   three times, and when a face-sized patch of it is there, half the window's score
-    ///   is its share of that skin;
-    /// - squared, so that a subject outweighs a wide, faintly busy background;
-    /// - and a little (5%) for the usual place of a subject: the centre across, the upper
-    ///   third down — which is all there is to go on when nothing stands out, so a picture
-    ///   without a subject is cropped about its middle.
-    ///
-    /// Tuned on 20 photos with their subjects marked (`SubjectCropTests`).
-    static func detailedCrop(_ image: RGBImage, width cropW: Double, height cropH: Double) -> (x: Double, y: Double) {
-        let spareX = Double(image.width) - cropW, spareY = Double(image.height) - cropH
-        guard spareX > 0.5 || spareY > 0.5 else { return (max(0, spareX / 2), max(0, spareY / 2)) }
-        let alongX = spareX > spareY
-        let scale = min(1, 96 / Double(max(image.width, image.height)))
-        let gw = max(2, Int(Double(image.width) * scale)), gh = max(2, Int(Double(image.height) * scale))
-        let small = resample(image, from: (0, 0, Double(image.width), Double(image.height)), width: gw, height: gh)
-        let n = gw * gh
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: n), count: 3)
-        var luma = [Float](repeating: 0, count: n), skin = [Float](repeating: 0, count: n)
-        var mean: (Float, Float, Float) = (0, 0, 0)
-        for i in 0..<n {
-            let r = Float(small.pixels[i * 3]), g = Float(small.pixels[i * 3 + 1]), b = Float(small.pixels[i * 3 + 2])
-            let l = 0.299 * r + 0.587 * g + 0.114 * b
-            luma[i] = l
-            planes[0][i] = l; planes[1][i] = r - g; planes[2][i] = (r + g) / 2 - b
-            mean.0 += l; mean.1 += r - g; mean.2 += (r + g) / 2 - b
-            let cb = 128 - 0.1687 * r - 0.3313 * g + 0.5 * b, cr = 128 + 0.5 * r - 0.4187 * g - 0.0813 * b
-            if l > 60, (77...127).contains(cb), (133...173).contains(cr) { skin[i] = 1 }
-        }
-        mean = (mean.0 / Float(n), mean.1 / Float(n), mean.2 / Float(n))
-        let fine = planes.map { boxBlur($0, gw, gh, times: 1) }, coarse = planes.map { boxBlur($0, gw, gh, times: 8) }
-        var global = [Float](repeating: 0, count: n), local = [Float](repeating: 0, count: n)
-        for i in 0..<n {
-            let g0 = fine[0][i] - mean.0, g1 = fine[1][i] - mean.1, g2 = fine[2][i] - mean.2
-            global[i] = (g0 * g0 + g1 * g1 + g2 * g2).squareRoot()
-            let c0 = fine[0][i] - coarse[0][i], c1 = fine[1][i] - coarse[1][i], c2 = fine[2][i] - coarse[2][i]
-            local[i] = (c0 * c0 + c1 * c1 + c2 * c2).squareRoot()
-        }
-        // Detail: forward differences of luma, blurred twice.
-        var gradient = [Float](repeating: 0, count: n)
-        for y in 0..<gh {
-            for x in 0..<gw {
-                let i = y * gw + x
-                gradient[i] = (x + 1 < gw ? abs(luma[i + 1] - luma[i]) : 0) + (y + 1 < gh ? abs(luma[i + gw] - luma[i]) : 0)
-            }
-        }
-        let detail = boxBlur(gradient, gw, gh, times: 2)
-        func average(_ values: [Float]) -> Float { values.reduce(0, +) / Float(values.count) + 1e-3 }
-        let (globalMean, localMean, detailMean) = (average(global), average(local), average(detail))
-        let lines = alongX ? gw : gh
-        var profile = [Float](repeating: 0, count: lines), skinProfile = [Float](repeating: 0, count: lines)
-        var skinPixels = 0
-        for y in 0..<gh {
-            for x in 0..<gw {
-                let i = y * gw + x
-                let face = skin[i] * detail[i] / detailMean
-                if skin[i] > 0 { skinPixels += 1 }
-                let s = global[i] / globalMean + local[i] / localMean + 3 * face
-                profile[alongX ? x : y] += s * s
-                skinProfile[alongX ? x : y] += face
-            }
-        }
-        let window = max(1, min(lines, Int(((alongX ? cropW / Double(image.width) : cropH / Double(image.height)) * Double(lines)).rounded())))
-        let positions = lines - window
-        guard positions > 0 else { return (max(0, spareX / 2), max(0, spareY / 2)) }
-        var prefix = [Float](repeating: 0, count: lines + 1), skinPrefix = [Float](repeating: 0, count: lines + 1)
-        for i in 0..<lines {
-            prefix[i + 1] = prefix[i] + profile[i]
-            skinPrefix[i + 1] = skinPrefix[i] + skinProfile[i]
-        }
-        let total = max(1e-3, prefix[lines]), skinTotal = skinPrefix[lines]
-        let hasFace = skinPixels >= 20 && skinTotal > 0
-        let place: Float = alongX ? 0.5 : 1.0 / 3
-        var best = positions / 2, bestScore = -Float.greatestFiniteMagnitude
-        for start in 0...positions {
-            var share = (prefix[start + window] - prefix[start]) / total
-            if hasFace { share = 0.5 * share + 0.5 * (skinPrefix[start + window] - skinPrefix[start]) / skinTotal }
-            let t = Float(start) / Float(positions)
-            let near = 1 - min(1, abs(t - place) / max(place, 1 - place))
-            let score = share + 0.05 * near
-            if score > bestScore { bestScore = score; best = start }
-        }
-        let fraction = Double(best) / Double(positions)
-        return alongX ? (spareX * fraction, max(0, spareY / 2)) : (max(0, spareX / 2), spareY * fraction)
-    }
-
-    /// A 3×3 box blur of one plane, `times` over, edges clamped.
-    static func boxBlur(_ plane: [Float], _ w: Int, _ h: Int, times: Int) -> [Float] {
-        var current = plane
-        for _ in 0..<times {
-            var next = current
-            for y in 0..<h {
-                for x in 0..<w {
-                    var sum: Float = 0
-                    for dy in -1...1 {
-                        let sy = min(h - 1, max(0, y + dy))
-                        for dx in -1...1 { sum += current[sy * w + min(w - 1, max(0, x + dx))] }
-                    }
-                    next[y * w + x] = sum / 9
-                }
-            }
-            current = next
-        }
-        return current
-    }
-
     /// `image` cropped about its centre to the frame's shape and resized to it: a plain
     /// centre crop (what `stories bench fidelity` gives every renderer alike).
     public static func centreCropped(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
@@ -266,7 +153,7 @@ public enum ImageScaler {
         let imageAspect = Double(image.width) / Double(max(1, image.height))
         var cropW = Double(image.width), cropH = Double(image.height)
         if imageAspect > frameAspect { cropW = cropH * frameAspect } else { cropH = cropW / frameAspect }
-        let origin = detailedCrop(image, width: cropW, height: cropH)
+        let origin = SubjectCrop.origin(image, width: cropW, height: cropH)
         return (origin.x, origin.y, cropW, cropH)
     }
 
@@ -307,7 +194,7 @@ public enum ImageScaler {
         }
     }
 
-    private static func resample(_ image: RGBImage, from crop: (x: Double, y: Double, w: Double, h: Double),
+    static func resample(_ image: RGBImage, from crop: (x: Double, y: Double, w: Double, h: Double),
                                  width: Int, height: Int) -> RGBImage {
         let columns = spans(start: crop.x, length: crop.w, sourceCount: image.width, outputCount: width)
         let rows = spans(start: crop.y, length: crop.h, sourceCount: image.height, outputCount: height)
