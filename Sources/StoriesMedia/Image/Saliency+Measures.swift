@@ -55,31 +55,23 @@ extension Saliency {
         ]
         var nearest = [[Float]](repeating: [Float](repeating: 0, count: n), count: 4)
         for (side, samples) in edges.enumerated() {
+            // The samples in order of light: a pixel's search goes out from its own light
+            // and stops where the light alone is farther than the third-nearest found (the
+            // same answer as comparing with every sample, for a fraction of the work).
             let count = samples.count / 3
+            let order = (0..<count).sorted { samples[$0 * 3] < samples[$1 * 3] }
+            let sorted = order.flatMap { [samples[$0 * 3], samples[$0 * 3 + 1], samples[$0 * 3 + 2]] }
             let k = min(3, count)
-            samples.withUnsafeBufferPointer { s in
-                nearest[side].withUnsafeMutableBufferPointer { out in
-                    for i in 0..<n {
-                        let f0 = features[0][i], f1 = features[1][i], f2 = features[2][i]
-                        // The three smallest squared distances, in order.
-                        var best: (Float, Float, Float) = (.greatestFiniteMagnitude, .greatestFiniteMagnitude, .greatestFiniteMagnitude)
-                        var j = 0
-                        while j < count * 3 {
-                            let d0 = f0 - s[j], d1 = f1 - s[j + 1], d2 = f2 - s[j + 2]
-                            let d = d0 * d0 + d1 * d1 + d2 * d2
-                            if d < best.2 {
-                                if d < best.0 {
-                                    best = (d, best.0, best.1)
-                                } else if d < best.1 {
-                                    best = (best.0, d, best.1)
-                                } else {
-                                    best.2 = d
+            sorted.withUnsafeBufferPointer { s in
+                features[0].withUnsafeBufferPointer { f0 in
+                    features[1].withUnsafeBufferPointer { f1 in
+                        features[2].withUnsafeBufferPointer { f2 in
+                            nearest[side].withUnsafeMutableBufferPointer { out in
+                                for i in 0..<n {
+                                    out[i] = k > 0 ? Self.thirdNearest(s, count: count, k: k, f0[i], f1[i], f2[i]) : 0
                                 }
                             }
-                            j += 3
                         }
-                        let kth = k >= 3 ? best.2 : k == 2 ? best.1 : best.0
-                        out[i] = k > 0 ? kth.squareRoot() : 0
                     }
                 }
             }
@@ -88,6 +80,56 @@ extension Saliency {
             let sorted = [nearest[0][i], nearest[1][i], nearest[2][i], nearest[3][i]].sorted()
             return sorted[2]
         }
+    }
+
+    /// The distance from (f0, f1, f2) to its `k`-th nearest (at most the third) of `count`
+    /// samples sorted by their first value.
+    @inline(__always)
+    private static func thirdNearest(_ s: UnsafeBufferPointer<Float>, count: Int, k: Int, _ f0: Float, _ f1: Float, _ f2: Float) -> Float {
+        // Where f0 falls among the samples.
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if s[mid * 3] < f0 { low = mid + 1 } else { high = mid }
+        }
+        var best = Three()
+        var down = low - 1, up = low
+        while down >= 0 || up < count {
+            let below = down >= 0 ? f0 - s[down * 3] : Float.greatestFiniteMagnitude
+            let above = up < count ? s[up * 3] - f0 : Float.greatestFiniteMagnitude
+            let limit = best.kth(k)
+            let j: Int
+            if below <= above {
+                if below * below >= limit { break }
+                j = down
+                down -= 1
+            } else {
+                if above * above >= limit { break }
+                j = up
+                up += 1
+            }
+            let d0 = f0 - s[j * 3], d1 = f1 - s[j * 3 + 1], d2 = f2 - s[j * 3 + 2]
+            best.add(d0 * d0 + d1 * d1 + d2 * d2)
+        }
+        return best.kth(k).squareRoot()
+    }
+
+    /// The three smallest values seen, in order.
+    private struct Three {
+        var a = Float.greatestFiniteMagnitude, b = Float.greatestFiniteMagnitude, c = Float.greatestFiniteMagnitude
+
+        mutating func add(_ d: Float) {
+            guard d < c else { return }
+            if d < a {
+                (a, b, c) = (d, a, b)
+            } else if d < b {
+                (b, c) = (d, b)
+            } else {
+                c = d
+            }
+        }
+
+        func kth(_ k: Int) -> Float { k >= 3 ? c : k == 2 ? b : a }
     }
 
     /// The `fraction` percentile of `values`, interpolated between neighbours.
