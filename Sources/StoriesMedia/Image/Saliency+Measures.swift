@@ -132,20 +132,20 @@ extension Saliency {
         func kth(_ k: Int) -> Float { k >= 3 ? c : k == 2 ? b : a }
     }
 
-    /// The `fraction` percentile of `values`, interpolated between neighbours.
-    static func percentile(_ values: [Float], _ fraction: Double) -> Float {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
+    /// The `fraction` percentile of values in ascending order, interpolated between
+    /// neighbours.
+    static func percentile(sorted: [Float], _ fraction: Double) -> Float {
+        guard !sorted.isEmpty else { return 0 }
         let at = fraction * Double(sorted.count - 1)
         let low = Int(at.rounded(.down)), high = min(sorted.count - 1, low + 1)
         let t = Float(at - Double(low))
         return sorted[low] + (sorted[high] - sorted[low]) * t
     }
 
-    /// `values` over their 99th percentile, clipped to 0…1.
-    static func normalised(_ values: [Float]) -> [Float] {
-        let top = percentile(values, 0.99) + 1e-3
-        return values.map { min(1, max(0, $0 / top)) }
+    /// `values` over `top` (their 99th percentile), clipped to 0…1.
+    static func normalised(_ values: [Float], top: Float) -> [Float] {
+        let scale = 1 / (top + 1e-3)
+        return values.map { min(1, max(0, $0 * scale)) }
     }
 
     /// `mask` grown by `radius` pixels every way (a square).

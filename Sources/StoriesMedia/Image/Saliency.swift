@@ -49,11 +49,15 @@ struct Saliency {
             let d0 = features[0][i] - coarse[0][i], d1 = features[1][i] - coarse[1][i], d2 = features[2][i] - coarse[2][i]
             local[i] = (d0 * d0 + d1 * d1 + d2 * d2).squareRoot()
         }
-        let median = Self.percentile(local, 0.5)
+        // Each sorted once: the median and the 99th percentile of the contrast (less its
+        // median), the 99th of the distances from the edges.
+        let sortedLocal = local.sorted()
+        let median = Self.percentile(sorted: sortedLocal, 0.5)
         for i in 0..<n { local[i] = max(0, local[i] - median) }
+        let edgesTop = Self.percentile(sorted: fromEdges.sorted(), 0.99)
         // Nothing stands out from the edges anywhere (texture all over, noise): no subject.
-        let standsOut = Self.percentile(fromEdges, 0.99) < Self.standOut ? [Float](repeating: 0, count: n) : Self.normalised(fromEdges)
-        let contrastShare = Self.normalised(local)
+        let standsOut = edgesTop < Self.standOut ? [Float](repeating: 0, count: n) : Self.normalised(fromEdges, top: edgesTop)
+        let contrastShare = Self.normalised(local, top: max(0, Self.percentile(sorted: sortedLocal, 0.99) - median))
         values = (0..<n).map { standsOut[$0] * (0.5 + 0.5 * contrastShare[$0]) }
         contrast = contrastShare
         // Skin with detail inside it: light changes between neighbouring skin pixels (a
