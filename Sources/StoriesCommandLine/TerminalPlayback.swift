@@ -118,9 +118,22 @@ public struct TerminalPlayback {
         /// At the end the last frame stays its own time before the command returns (a clip
         /// lasts as long as it says; a minute at most).
         func holdLastFrame() {
-            let wait = min(60, lastEnd - elapsed())
-            if summary.shown > 0, wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+            if summary.shown > 0 { sleep(until: min(lastEnd, elapsed() + 60)) }
         }
+        /// Sleeps until the video's time is `due` (a GIF's frame may be minutes long), a
+        /// second at a time so that the clock is read again between — never longer than the
+        /// wait first measured (a sound that has ended stops its clock).
+        func sleep(until due: Double) {
+            let first = due - elapsed()
+            guard first > 0 else { return }
+            let deadline = Self.now() + first
+            while true {
+                let wait = min(due - elapsed(), deadline - Self.now())
+                guard wait > 0 else { return }
+                usleep(useconds_t(min(wait, 1) * 1_000_000))
+            }
+        }
+        var framesThisPass = 0
         PlaybackTerminal.begin()
         defer {
             // Below the picture, colours reset, cursor shown.
@@ -132,16 +145,26 @@ public struct TerminalPlayback {
         }
         while true {
             guard let pts = try decoder.decodeNext() else {
-                guard loop, summary.shown > 0, plays.map({ pass + 1 < $0 }) ?? true, decoder.rewind() else {
+                guard loop, framesThisPass > 0, plays.map({ pass + 1 < $0 }) ?? true, decoder.rewind() else {
                     holdLastFrame()
                     break
                 }
-                // The next pass starts when the last frame gives way (a GIF's last delay whole).
+                // The next pass starts when the last frame gives way (a GIF's last delay whole);
+                // passes the clock has already left behind (a suspend) are skipped whole.
+                let length = max(1e-3, lastEnd - offset)
                 pass += 1
                 offset = lastEnd
+                framesThisPass = 0
+                let behind = min(1e6, ((elapsed() - offset) / length).rounded(.down))
+                if behind >= 1 {
+                    let skipped = plays.map { min(behind, Double(max(0, $0 - pass - 1))) } ?? behind
+                    offset += skipped * length
+                    pass += Int(skipped)
+                }
                 audio?.play(from: 0)
                 continue
             }
+            framesThisPass += 1
             let due = offset + pts
             if let limit, due >= limit { break }
             let end = offset + decoder.frameEnd
@@ -161,8 +184,7 @@ public struct TerminalPlayback {
             if graphics.showsPixels {
                 guard let frame = decoder.picture(width: width * cellPixels.width, height: height * cellPixels.height, fit: fit,
                                                   pixelAspect: 1) else { throw .video("a frame could not be scaled") }
-                let wait = due - elapsed()
-                if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
+                sleep(until: due)
                 var bytes: [UInt8] = []
                 if previous == nil || cleared {
                     // Room for the picture first: the terminal scrolls, the cursor goes back up.
@@ -186,8 +208,7 @@ public struct TerminalPlayback {
             }
             guard let cells = decoder.cells(width: width, height: height, symbols: symbols, depth: depth, fit: fit,
                                             cellAspect: cellAspect, palette: palette) else { throw .video("a frame could not be scaled") }
-            let wait = due - elapsed()
-            if wait > 0 { usleep(useconds_t(min(wait, 1) * 1_000_000)) }
+            sleep(until: due)
             var bytes: [UInt8]
             let next = Canvas(image: cells)
             // What the terminal shows, taken out so that it is changed in place.

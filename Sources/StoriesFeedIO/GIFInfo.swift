@@ -14,6 +14,11 @@ public struct GIFInfo: Equatable, Sendable {
     public var loops: Bool
     /// The walk reached the trailer: `frames` is every frame.
     public var complete: Bool
+    /// The frame grid: the greatest common divisor of the frames' delays (as shown, in
+    /// hundredths), seconds; every frame starts on it. Nil before a frame.
+    public var tick: Double? { tickHundredths > 0 ? Double(tickHundredths) / 100 : nil }
+    private var tickHundredths = 0
+
     /// The count the loop block gives: how many times the animation repeats after it first
     /// plays (0: for ever); nil without one.
     public var loopCount: Int?
@@ -40,6 +45,8 @@ public struct GIFInfo: Equatable, Sendable {
         self.loopCount = loopCount
     }
 
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
     /// The most frames counted (a walk over a hostile file stops there).
     public static let maxFrames = 100_000
 
@@ -54,6 +61,7 @@ public struct GIFInfo: Equatable, Sendable {
         let screen = bytes[10]
         if screen & 0x80 != 0 { at += 3 << (Int(screen & 7) + 1) } // the global colour table
         var delay = 0.0
+        var shown = 0 // the same delay in hundredths
         /// Skips data sub-blocks from `at`; false when the bytes end first.
         func skipSubBlocks() -> Bool {
             while at < bytes.count {
@@ -74,6 +82,7 @@ public struct GIFInfo: Equatable, Sendable {
                     // Graphic control: the next frame's delay in hundredths of a second.
                     let hundredths = Int(bytes[start + 2]) | Int(bytes[start + 3]) << 8
                     delay = hundredths < 2 ? 0.1 : Double(hundredths) / 100
+                    shown = hundredths < 2 ? 10 : hundredths
                 } else if label == 0xFF, start + 11 < bytes.count, bytes[start] == 11 {
                     let name = String(decoding: bytes[(start + 1)...(start + 11)], as: UTF8.self)
                     if name == "NETSCAPE2.0" || name == "ANIMEXTS1.0" {
@@ -98,7 +107,9 @@ public struct GIFInfo: Equatable, Sendable {
                 }
                 info.frames += 1
                 info.duration += delay == 0 ? 0.1 : delay
+                info.tickHundredths = Self.gcd(info.tickHundredths, shown == 0 ? 10 : shown)
                 delay = 0
+                shown = 0
             case 0x3B:
                 info.complete = true
                 return info

@@ -70,12 +70,12 @@ struct PlayCommand: ParsableCommand {
         }
         // A GIF that asks to loop (its NETSCAPE2.0 block) loops where a person watches, as
         // many times as it says (0: for ever); `--loop` loops anything for ever.
-        let gif = GIFInfo.read(data.prefix(1 << 20))
+        let gif = GIFInfo.read(data)
         let gifLoops = isatty(STDOUT_FILENO) == 1 && gif.map { $0.isAnimated && $0.plays != 1 } == true
         var playback = TerminalPlayback(decoder: decoder, width: width, height: height, symbols: cells.symbols, depth: depth,
                                         fit: cells.fit, cellAspect: PrintCommand.terminalCellAspect() ?? 0.5, loop: loop || gifLoops,
                                         tolerance: tolerance)
-        playback.plays = loop ? nil : gif?.plays
+        playback.plays = loop ? nil : decoder.info.plays
         playback.graphics = graphics
         playback.throughTmux = try PrintCommand.kittyThroughTmux(graphics)
         if let cell = PrintCommand.terminalCellPixels() { playback.cellPixels = (cell.width, cell.height) }

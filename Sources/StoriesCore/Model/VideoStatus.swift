@@ -10,8 +10,9 @@ public struct VideoStatus: Equatable, Sendable {
     public var frameInterval: Double
     /// The file has sound; it plays muted for now.
     public var hasAudio: Bool
-    /// An animation (a GIF): played over and over for its item's whole duration, and never
-    /// ends the item early.
+    /// An animation (a GIF): its item lasts its own duration (or the animation once through,
+    /// when that is longer), the animation played within it as many times as the GIF says,
+    /// its last frame held after the last; its stream's end never ends the item early.
     public var loops = false
     /// The player has no frame for the time shown: the clock waits (buffering mark).
     public var isStalled = false
@@ -31,7 +32,7 @@ public struct VideoStatus: Equatable, Sendable {
 /// What a video player reports (the engine turns each into a `.video` action).
 public enum VideoEvent: Equatable, Sendable {
     /// Opened: the headers' facts, bounded.
-    /// `loops`: an animation (a GIF), made to be played over and over.
+    /// `loops`: an animation (a GIF), played as many times as it says within its item.
     case opened(duration: Double?, frameInterval: Double, hasAudio: Bool, loops: Bool = false)
     /// No frame for the time shown yet (bytes or decoding behind): the clock must wait.
     case stalled

@@ -150,6 +150,9 @@ public enum ImageScaler {
     /// The crop a fill of `image` into a frame of this shape (width over height, square
     /// units) takes, in source pixels: what `scale(_:fit: .fill)` shows.
     public static func fillCrop(_ image: RGBImage, frameAspect: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        guard image.width > 0, image.height > 0, frameAspect.isFinite, frameAspect > 0 else {
+            return (0, 0, Double(image.width), Double(image.height))
+        }
         let imageAspect = Double(image.width) / Double(max(1, image.height))
         var cropW = Double(image.width), cropH = Double(image.height)
         if imageAspect > frameAspect { cropW = cropH * frameAspect } else { cropH = cropW / frameAspect }

@@ -31,7 +31,10 @@ enum SubjectCrop {
     /// The crop's origin, in source pixels, for a window of `cropW`×`cropH`.
     static func origin(_ image: RGBImage, width cropW: Double, height cropH: Double) -> (x: Double, y: Double) {
         let spareX = Double(image.width) - cropW, spareY = Double(image.height) - cropH
-        guard spareX > 0.5 || spareY > 0.5 else { return (max(0, spareX / 2), max(0, spareY / 2)) }
+        // Nothing (or under 2% of the picture) to choose: the middle, without looking.
+        guard spareX > max(0.5, 0.02 * Double(image.width)) || spareY > max(0.5, 0.02 * Double(image.height)) else {
+            return (max(0, spareX / 2), max(0, spareY / 2))
+        }
         let alongX = spareX > spareY
         let map = Saliency(image)
         let length = Double(alongX ? image.width : image.height), window = alongX ? cropW : cropH

@@ -39,9 +39,10 @@ public struct VideoInfo: Equatable, Sendable {
     /// second (30 when unknown).
     public var frameInterval: Double { 1 / min(60, max(1, fps ?? 30)) }
 
-    /// An animation made to repeat (a GIF whose loop block asks for it): its item plays it
-    /// over and over, as many times as it says.
-    public var loops: Bool { plays != 1 }
+    /// An animation (a GIF): its item lasts its own time, the animation played through as
+    /// many times as `plays` says within it (its last frame held after the last pass), not
+    /// ended with the stream as a video's is.
+    public var loops: Bool { container == "gif" }
 }
 
 /// Limits checked from a video's headers before a decoder or a frame exists.
@@ -108,8 +109,12 @@ public final class VideoDecoder: @unchecked Sendable {
                          duration: raw.duration > 0 ? raw.duration : nil, hasAudio: raw.has_audio != 0,
                          codec: Self.string(withUnsafeBytes(of: raw.codec) { Array($0.bindMemory(to: CChar.self)) }),
                          container: Self.string(withUnsafeBytes(of: raw.container) { Array($0.bindMemory(to: CChar.self)) }))
-        // A GIF's loop block comes before its first frame: its start is enough to read it.
-        if info.container == "gif", let gif = GIFInfo.read(data.prefix(1 << 20)) { info.plays = gif.plays }
+        // A GIF: how many times it plays, and its frame grid as its rate (FFmpeg gives the
+        // average, a 50 ms frame among 500 ms ones then falls between the timer's ticks).
+        if info.container == "gif", let gif = GIFInfo.read(data) {
+            info.plays = gif.plays
+            if let tick = gif.tick { info.fps = 1 / max(0.02, tick) }
+        }
     }
 
     deinit { stories_video_close(handle) }
@@ -124,8 +129,12 @@ public final class VideoDecoder: @unchecked Sendable {
         guard status == 1 else { return nil }
         hasFrame = true
         time = pts
+        // A GIF's delay is its frame's time on screen (at most 655 s by its format); another
+        // container's packet duration is trusted for a second at most (or one frame at its
+        // rate), so a lying packet cannot hold an item on screen.
         let duration = stories_video_frame_duration(handle)
-        frameDuration = duration > 0 ? duration : nil
+        let bound = info.container == "gif" ? 656 : max(1, info.frameInterval)
+        frameDuration = duration > 0 ? min(duration, bound) : nil
         return pts
     }
 
