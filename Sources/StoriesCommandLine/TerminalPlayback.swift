@@ -177,7 +177,11 @@ public struct TerminalPlayback {
                 cleared = true
             }
             let now = elapsed()
-            if end <= now, previous != nil {
+            // The clip's last frame (by its declared length, in its last pass) is drawn
+            // however late: it is what stays on the terminal.
+            let lastPass = !loop || plays.map { pass + 1 >= $0 } == true
+            let isLast = lastPass && decoder.info.duration.map { end - offset >= $0 - 1e-3 } == true
+            if end <= now, previous != nil, !isLast {
                 summary.dropped += 1 // late: dropped before it is scaled
                 continue
             }

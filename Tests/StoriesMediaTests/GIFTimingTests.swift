@@ -75,6 +75,7 @@ import Testing
 
     func isBlack(_ player: VideoPlayer) -> Bool { colour(player).map { $0.0 < 40 && $0.1 < 40 && $0.2 < 40 } ?? false }
     func isRed(_ player: VideoPlayer) -> Bool { colour(player).map { $0.0 > 200 && $0.1 < 60 && $0.2 < 60 } ?? false }
+    func isLime(_ player: VideoPlayer) -> Bool { colour(player).map { $0.0 < 60 && $0.1 > 200 && $0.2 < 60 } ?? false }
 
     /// The viewer's player, its clock ticking every 20 ms: the last frame (black, 1.0–1.5 s)
     /// holds its whole 0.5 s before the next pass begins with red, pass after pass.
@@ -105,6 +106,13 @@ import Testing
         for step in 1...40 { twice.advance(to: Double(step) * 0.025) }
         let end = try #require(twice.endedAt, "two plays, then the end")
         #expect(abs(end - 0.6) < 0.001, "ended at \(end)")
+        // A clock that jumps past the end (the app suspended): the last frame is what stays.
+        let (_, jumped) = try player("twice.gif", loops: true)
+        jumped.play()
+        jumped.advance(to: 0.05)
+        for _ in 0..<4 { jumped.advance(to: 5) }
+        #expect(jumped.endedAt.map { abs($0 - 0.6) < 0.001 } == true, "\(String(describing: jumped.endedAt))")
+        #expect(isLime(jumped), "the last frame, lime: \(String(describing: colour(jumped)))")
         let (_, once) = try player("once.gif", loops: true) // the plan loops every GIF; its block says once
         once.play()
         for step in 1...20 { once.advance(to: Double(step) * 0.025) }

@@ -93,7 +93,11 @@ final class VideoWorker: @unchecked Sendable {
                 let end = decoder.frameEnd + offset
                 lastEnd = max(lastEnd, end)
                 let late = max(initial, lateBefore)
-                if end <= late, dropped < 600 {
+                // The stream's last frame (by its declared length, in its last pass) is shown
+                // however late: it is what stays on screen.
+                let lastPass = !loops || plays.map { pass + 1 >= $0 } == true
+                let isLast = lastPass && decoder.info.duration.map { end - offset >= $0 - 1e-3 } == true
+                if end <= late, dropped < 600, !isLast {
                     dropped += 1
                     continue
                 }
