@@ -81,9 +81,7 @@ public struct TerminalPlayback {
     public mutating func run(_ sink: ([UInt8]) -> Void) throws(MediaError) -> Summary {
         var summary = Summary()
         let start = Self.now()
-        var offset = 0.0 // time of earlier loops
-        var pass = 0 // passes begun before the one under way
-        var lastEnd = 0.0 // when the last frame decoded gives way: its time and its own duration
+        var clock = PassClock(plays: plays, length: decoder.info.duration) // where the frames fall, pass after pass
         let audio = audio
         defer { audio?.stop() }
         /// Before the first picture, the sound is started and waited for (half a second at
@@ -98,14 +96,14 @@ public struct TerminalPlayback {
         var wallBase = 0.0
         func elapsed() -> Double {
             if let heard = audio?.position {
-                wallBase = offset + heard - (Self.now() - start)
-                return offset + heard
+                wallBase = clock.offset + heard - (Self.now() - start)
+                return clock.offset + heard
             }
             return Self.now() - start + wallBase
         }
         func measure(_ due: Double) {
             guard let heard = audio?.position else { return }
-            let drift = abs(due - (offset + heard))
+            let drift = abs(due - (clock.offset + heard))
             summary.drifts += 1
             summary.driftTotal += drift
             summary.driftMost = max(summary.driftMost, drift)
@@ -118,7 +116,7 @@ public struct TerminalPlayback {
         /// At the end the last frame stays its own time before the command returns (a clip
         /// lasts as long as it says; a minute at most).
         func holdLastFrame() {
-            if summary.shown > 0 { sleep(until: min(lastEnd, elapsed() + 60)) }
+            if summary.shown > 0 { sleep(until: min(clock.lastEnd, elapsed() + 60)) }
         }
         /// Sleeps until the video's time is `due` (a GIF's frame may be minutes long), a
         /// second at a time so that the clock is read again between — never longer than the
@@ -145,30 +143,18 @@ public struct TerminalPlayback {
         }
         while true {
             guard let pts = try decoder.decodeNext() else {
-                guard loop, framesThisPass > 0, plays.map({ pass + 1 < $0 }) ?? true, decoder.rewind() else {
+                guard clock.playsAgain(looping: loop), framesThisPass > 0, decoder.rewind() else {
                     holdLastFrame()
                     break
                 }
-                // The next pass starts when the last frame gives way (a GIF's last delay whole);
-                // passes the clock has already left behind (a suspend) are skipped whole.
-                let length = max(1e-3, lastEnd - offset)
-                pass += 1
-                offset = lastEnd
                 framesThisPass = 0
-                let behind = min(1e6, ((elapsed() - offset) / length).rounded(.down))
-                if behind >= 1 {
-                    let skipped = plays.map { min(behind, Double(max(0, $0 - pass - 1))) } ?? behind
-                    offset += skipped * length
-                    pass += Int(skipped)
-                }
+                clock.nextPass(now: elapsed())
                 audio?.play(from: 0)
                 continue
             }
             framesThisPass += 1
-            let due = offset + pts
+            let (due, end) = clock.place(pts: pts, frameEnd: decoder.frameEnd)
             if let limit, due >= limit { break }
-            let end = offset + decoder.frameEnd
-            lastEnd = max(lastEnd, end)
             if let size = terminal?(), let before = terminalSize, size != before {
                 // Resized: what was shown was reflowed by the terminal; start afresh.
                 terminalSize = size
@@ -177,11 +163,8 @@ public struct TerminalPlayback {
                 cleared = true
             }
             let now = elapsed()
-            // The clip's last frame (by its declared length, in its last pass) is drawn
-            // however late: it is what stays on the terminal.
-            let lastPass = !loop || plays.map { pass + 1 >= $0 } == true
-            let isLast = lastPass && decoder.info.duration.map { end - offset >= $0 - 1e-3 } == true
-            if end <= now, previous != nil, !isLast {
+            // The clip's last frame is drawn however late: it is what stays on the terminal.
+            if end <= now, previous != nil, !clock.isLast(end: end, looping: loop) {
                 summary.dropped += 1 // late: dropped before it is scaled
                 continue
             }

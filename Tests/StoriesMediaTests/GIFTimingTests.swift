@@ -59,6 +59,28 @@ import Testing
         }
     }
 
+    /// The one looping arithmetic (`PassClock`): passes of 1.5 s follow on where the last
+    /// frame gave way, passes left behind are skipped (no more than are left to play), and
+    /// only the last pass's last frame is the clip's last.
+    @Test func passesFollowOnAndThoseLeftBehindAreSkipped() {
+        var clock = PassClock(plays: 3, length: 1.5)
+        #expect(clock.place(pts: 1.0, frameEnd: 1.5) == (1.0, 1.5))
+        #expect(!clock.isLast(end: 1.5, looping: true), "two passes still to play")
+        #expect(clock.isLast(end: 1.5, looping: false), "not looping: the first pass is the last")
+        #expect(clock.playsAgain(looping: true) && !clock.playsAgain(looping: false))
+        clock.nextPass(now: 1.6)
+        #expect(clock.offset == 1.5 && clock.pass == 1)
+        #expect(clock.place(pts: 0, frameEnd: 0.05) == (1.5, 1.55))
+        clock.place(pts: 1.0, frameEnd: 1.5)
+        clock.nextPass(now: 100) // a jump: passes left behind, but only one is left to play
+        #expect(clock.pass == 2 && clock.offset == 3.0 && !clock.playsAgain(looping: true))
+        #expect(clock.place(pts: 1.0, frameEnd: 1.5).end == 4.5 && clock.isLast(end: 4.5, looping: true))
+        var forever = PassClock(plays: nil, length: 1.5)
+        forever.place(pts: 1.0, frameEnd: 1.5)
+        forever.nextPass(now: 31.6)
+        #expect(forever.offset == 31.5 && forever.pass == 21 && forever.playsAgain(looping: true))
+    }
+
     func player(_ name: String, loops: Bool) throws -> (PlayerPool, VideoPlayer) {
         let pool = PlayerPool(execution: .inline)
         let key = RenditionKey(location: name, width: 8, height: 4, depth: .direct)

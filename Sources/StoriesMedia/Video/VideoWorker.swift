@@ -20,12 +20,8 @@ final class VideoWorker: @unchecked Sendable {
     private let lock = NSLock()
     private var late = -1.0
     private var closed = false
-    /// Looping: the time the pass under way began at (0 on the first), when the last
-    /// frame decoded gives way (its time and its own duration), and passes begun before
-    /// the one under way.
-    private var offset = 0.0
-    private var lastEnd = 0.0
-    private var pass = 0
+    /// Where the frames fall on the video's clock, pass after pass.
+    private var clock = PassClock(plays: 1, length: nil)
 
     struct Step: Sendable {
         var frame: VideoFrame?
@@ -51,6 +47,7 @@ final class VideoWorker: @unchecked Sendable {
         do {
             let decoder = try VideoDecoder(data: data, limits: limits)
             self.decoder = decoder
+            clock = PassClock(plays: decoder.info.plays, length: decoder.info.duration)
             self.data = nil // the decoder keeps its own copy
             count.opened()
             return .success(decoder.info)
@@ -62,42 +59,22 @@ final class VideoWorker: @unchecked Sendable {
     /// Decodes on to the next frame worth showing and renders it for `key`. Frames whose
     /// successor is already due (`lateBefore`, read afresh for each) are dropped unscaled.
     /// `loops`: at the end the stream starts again (as many times as the animation plays
-    /// through, `VideoInfo.plays`), its times running on from where the pass ended: when
-    /// its last frame gives way (the frame's own duration: a GIF's last delay); passes the
-    /// clock has already left behind are skipped whole, and a call starts at most three.
+    /// through, `VideoInfo.plays`), its times running on (`PassClock`); a call starts at
+    /// most three passes.
     func next(key: RenditionKey, cellAspect: Double, lateBefore initial: Double, loops: Bool = false) -> Result<Step, MediaError> {
-        guard let decoder else { return .success(Step(frame: nil, dropped: 0, end: lastEnd)) }
-        let plays = decoder.info.plays
+        guard let decoder else { return .success(Step(frame: nil, dropped: 0, end: clock.lastEnd)) }
         var dropped = 0
         var rewinds = 0
         do {
             while true {
                 guard let pts = try decoder.decodeNext() else {
-                    guard loops, rewinds < 3, decoder.hasFrame, plays.map({ pass + 1 < $0 }) ?? true else { break }
-                    let length = max(1e-3, lastEnd - offset)
-                    guard decoder.rewind() else { break }
+                    guard clock.playsAgain(looping: loops), rewinds < 3, decoder.hasFrame, decoder.rewind() else { break }
                     rewinds += 1
-                    pass += 1
-                    offset += length
-                    let late = max(initial, lateBefore)
-                    if late > offset + length {
-                        // Whole passes the clock has left behind, skipped (as many as are left to play).
-                        let behind = min(1e6, ((late - offset) / length).rounded(.down))
-                        let skipped = plays.map { min(behind, Double(max(0, $0 - pass - 1))) } ?? behind
-                        offset += skipped * length
-                        pass += Int(skipped)
-                    }
+                    clock.nextPass(now: max(initial, lateBefore))
                     continue
                 }
-                let time = pts + offset
-                let end = decoder.frameEnd + offset
-                lastEnd = max(lastEnd, end)
-                let late = max(initial, lateBefore)
-                // The stream's last frame (by its declared length, in its last pass) is shown
-                // however late: it is what stays on screen.
-                let lastPass = !loops || plays.map { pass + 1 >= $0 } == true
-                let isLast = lastPass && decoder.info.duration.map { end - offset >= $0 - 1e-3 } == true
-                if end <= late, dropped < 600, !isLast {
+                let (time, end) = clock.place(pts: pts, frameEnd: decoder.frameEnd)
+                if end <= max(initial, lateBefore), dropped < 600, !clock.isLast(end: end, looping: loops) {
                     dropped += 1
                     continue
                 }
@@ -110,7 +87,7 @@ final class VideoWorker: @unchecked Sendable {
                 shown = settled
                 return .success(Step(frame: VideoFrame(time: time, cells: settled), dropped: dropped))
             }
-            return .success(Step(frame: nil, dropped: dropped, end: lastEnd))
+            return .success(Step(frame: nil, dropped: dropped, end: clock.lastEnd))
         } catch {
             return .failure(error)
         }
@@ -118,9 +95,7 @@ final class VideoWorker: @unchecked Sendable {
 
     func rewind() -> Result<VideoInfo, MediaError> {
         guard let decoder else { return .failure(.video("the player was released")) }
-        offset = 0
-        lastEnd = 0
-        pass = 0
+        clock.reset()
         guard decoder.rewind() else { return .failure(.video("the video cannot be played again from the start")) }
         return .success(decoder.info)
     }
