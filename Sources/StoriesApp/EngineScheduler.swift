@@ -99,6 +99,9 @@ public final class VirtualScheduler: EngineScheduler {
         return true
     }
 
+    /// When the next piece of work is due (uptime), nil when there is none.
+    public var nextDue: Double? { nextIndex().map { queue[$0].time } }
+
     private func nextIndex() -> Int? {
         queue.removeAll { $0.token.isCancelled }
         return queue.indices.min { (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order) }

@@ -120,7 +120,7 @@ public enum HeadlessRun {
         dispatchMain()
     }
 
-    private static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
+    static func makeEngine(_ services: any EngineServices, _ scheduler: any EngineScheduler, _ options: Options) -> AppEngine {
         let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
                                reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit,

@@ -207,7 +207,7 @@ public struct InputRecording: Equatable, Sendable {
         return recording
     }
 
-    private static func entry(of line: Line, fail: (String) -> ConfigError) throws(ConfigError) -> Entry {
+    static func entry(of line: Line, fail: (String) -> ConfigError) throws(ConfigError) -> Entry {
         if line.end == true { return .end }
         if let size = line.resize {
             let side = InputLimits.maxScreenSide

@@ -1,0 +1,85 @@
+import Foundation
+import StoriesTestSupport
+import Testing
+
+/// `stories check` as a tester and a CI system use it: the exit status, one line per
+/// expectation, JUnit XML, and hostile flow files refused with the file, line and reason.
+@Suite(.ownThread) struct CheckEndToEndTests {
+    static let flows = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Assets/flows")
+
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func theProjectsFlowsPassAndWriteJUnit() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("results.xml").path
+        let run = try Binary.run(["check", Self.flows.appendingPathComponent("tour.jsonl").path,
+                                  Self.flows.appendingPathComponent("gesture-qa.jsonl").path, "--junit", junit, "--seed", "7"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("✓ ") }.count >= 20)
+        #expect(lines.contains { $0.hasPrefix("passed ") && $0.contains("tour.jsonl: 12 of 12 expectations met") })
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"stories check\""))
+        #expect(xml.contains("failures=\"0\" errors=\"0\""))
+    }
+
+    @Test func aFailingFlowExitsOneAndSaysWhy() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = dir.appendingPathComponent("f.jsonl")
+        try """
+            {"stories-flow":1,"width":100,"height":30}
+            {"key":"Enter"}
+            {"expect":"shown","story":"mika"}
+            {"expect":"screen","file":"home.txt"}
+            """.write(to: flow, atomically: true, encoding: .utf8)
+        try "not the screen\n".write(to: dir.appendingPathComponent("home.txt"), atomically: true, encoding: .utf8)
+        let run = try Binary.run(["check", "--quiet", flow.path])
+        #expect(run.status == 1)
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "✗ \(flow.path):3 story mika shown (0.27 s)")
+        #expect(lines.contains("    found:    story ayla, item 1 of 3 (astronaut)"))
+        #expect(lines.contains("    -   0|not the screen"))
+        #expect(lines.contains { $0.hasPrefix("FAILED \(flow.path): 0 of 2 expectations met") })
+    }
+
+    @Test func hostileFlowsAreRefusedClearlyAndTheOthersStillRun() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        // Escapes written as JSON writes them (a raw control character is not valid JSON).
+        let escape = try write("escape.jsonl", #"{"stories-flow":1}"# + "\n" + #"{"expect":"\u001b]52;c;aGk=\u0007"}"# + "\n")
+        let outside = try write("outside.jsonl", "{\"stories-flow\":1}\n{\"expect\":\"screen\",\"file\":\"../../etc/passwd\"}\n")
+        let linked = try write("linked.jsonl", "{\"stories-flow\":1}\n{\"expect\":\"screen\",\"file\":\"passwd.txt\"}\n")
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("passwd.txt").path, withDestinationPath: "/etc/passwd")
+        let server = try write("server.jsonl", "{\"stories-flow\":1,\"setup\":{\"feed\":{\"server\":\"http://example.com\"}}}\n")
+        let fifo = dir.appendingPathComponent("fifo.jsonl").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let good = try write("good.jsonl", "{\"stories-flow\":1}\n{\"expect\":\"shown\",\"home\":true}\n")
+        let junit = dir.appendingPathComponent("j.xml").path
+        let run = try Binary.run(["check", escape, outside, linked, server, fifo, dir.path, good, "--junit", junit])
+        #expect(run.status == 2, "a flow that cannot be read: 2")
+        #expect(!run.err.contains("\u{1B}") && !run.out.contains("\u{1B}"))
+        let said = run.err.split(separator: "\n").map(String.init)
+        #expect(said.contains { $0.hasPrefix("stories: \(escape):2: \"expect\": unknown kind") })
+        #expect(said.contains { $0.hasPrefix("stories: \(outside):2: \"file\" must be a path inside the flow's folder") })
+        #expect(said.contains { $0.hasPrefix("stories: \(linked):2: snapshot passwd.txt:") }, "a link out of the folder is not followed")
+        #expect(!run.out.contains("root:"), "nothing of the linked file is shown")
+        #expect(said.contains { $0.hasPrefix("stories: \(server): setup.feed names http://example.com") })
+        #expect(said.contains { $0.hasPrefix("stories: \(fifo):") })
+        #expect(said.contains { $0.hasPrefix("stories: \(dir.path):") })
+        #expect(run.out.contains("passed \(good): 1 of 1 expectations met"), "the readable flow still ran")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("errors=\"6\""))
+    }
+}
