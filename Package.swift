@@ -113,11 +113,22 @@ let package = Package(
             ],
             path: "Sources/StoriesHTTP"
         ),
+        // FreeType (Debian's libfreetype-dev): a terminal's text drawn into video frames.
+        // Only StoriesRender imports it.
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
+        // `stories render`: a recording or flow replayed on the virtual clock and written out
+        // frame for frame — asciicast v2, or pixels (text through FreeType, pictures as the
+        // picture layer makes them) encoded by StoriesMedia's video encoder.
+        .target(
+            name: "StoriesRender",
+            dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "CFreeType"],
+            path: "Sources/StoriesRender"
+        ),
         .executableTarget(
             name: "stories",
             dependencies: [
                 "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets", "StoriesServer", "StoriesHTTP",
-                "StoriesCommandLine", "StoriesBench", "CStoriesSupport",
+                "StoriesCommandLine", "StoriesBench", "StoriesRender", "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/stories"
@@ -194,7 +205,7 @@ for target in package.targets where target.type != .system && !target.name.hasPr
 // keepReadable alone half). Measured on this machine: StoriesUITests and StoriesAppTests
 // 300 s → 91 s, the whole suite 727–789 s → 600 s; the debug build takes about a minute
 // longer from clean. Debugging these modules wants `-Xswiftc -Onone`.
-let optimisedInDebug: Set = ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp"]
+let optimisedInDebug: Set = ["StoriesCells", "StoriesCore", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesRender"]
 for target in package.targets where optimisedInDebug.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 }

@@ -65,6 +65,21 @@
     X(swresample, swr_get_out_samples) \
     X(swresample, swr_get_delay) \
     X(swresample, swr_free) \
+    X(avutil, av_frame_get_buffer) \
+    X(avutil, av_frame_make_writable) \
+    X(avutil, av_dict_set) \
+    X(avutil, av_dict_free) \
+    X(avcodec, avcodec_find_encoder_by_name) \
+    X(avcodec, avcodec_send_frame) \
+    X(avcodec, avcodec_receive_packet) \
+    X(avcodec, avcodec_parameters_from_context) \
+    X(avcodec, av_packet_rescale_ts) \
+    X(avformat, avformat_alloc_output_context2) \
+    X(avformat, avformat_free_context) \
+    X(avformat, avformat_new_stream) \
+    X(avformat, avformat_write_header) \
+    X(avformat, av_interleaved_write_frame) \
+    X(avformat, av_write_trailer) \
     /* end */
 
 

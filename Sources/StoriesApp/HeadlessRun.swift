@@ -39,6 +39,10 @@ public enum HeadlessRun {
         public var symbols = CellSymbols.half
         /// Which way the layout reads, and who reorders right-to-left text.
         public var layout = LayoutChoice()
+        /// Real pixels as a terminal showing them would get (`stories render`): the protocol
+        /// and the cell's size in pixels (its shape too). Cells unless said.
+        public var graphics = GraphicsProtocol.cells
+        public var cellPixels: CellPixels?
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
@@ -128,8 +132,10 @@ public enum HeadlessRun {
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }
-        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256, background: options.background,
-                                  symbols: options.symbols))
+        let aspect = options.cellPixels.map { Double($0.width) / Double($0.height) } ?? Display.standardCellAspect
+        engine.setDisplay(Display(colorDepth: ColorDepth(name: options.colors) ?? .palette256, cellAspect: aspect,
+                                  background: options.background, symbols: options.symbols, graphics: options.graphics,
+                                  cellPixels: options.cellPixels))
         return engine
     }
 }

@@ -74,7 +74,10 @@ struct CheckCommand: ParsableCommand {
         if reports.contains(where: { $0.failures > 0 }) { throw ExitCode(1) }
     }
 
-    struct LoadProblem: Error { var message: String }
+    struct LoadProblem: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 
     /// A flow read the one safe way, its snapshots from its own folder, and the client its
     /// setup names (a server only when it is this machine, as for a replay).

@@ -11,7 +11,7 @@ struct StoriesCommand: ParsableCommand {
         commandName: "stories",
         abstract: "A terminal stories viewer: a ring row of stories and a full-screen viewer.",
         version: "stories 0.1.0",
-        subcommands: [ViewCommand.self, ServeCommand.self, InitCommand.self, PrintCommand.self, PlayCommand.self, CheckCommand.self, BenchCommand.self, AssetsCommand.self, DoctorCommand.self],
+        subcommands: [ViewCommand.self, ServeCommand.self, InitCommand.self, PrintCommand.self, PlayCommand.self, RenderCommand.self, CheckCommand.self, BenchCommand.self, AssetsCommand.self, DoctorCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 }

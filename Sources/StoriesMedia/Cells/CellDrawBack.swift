@@ -167,11 +167,13 @@ public struct CellDrawBack: Sendable {
         UInt8(min(255, max(0, Float(f) * a + Float(b) * (1 - a) + 0.5)))
     }
 
-    /// How much of each of the cell's `cellWidth × cellHeight` pixels `glyph` covers (0…1),
-    /// nil for a character whose shape is not known. Worked out on a 4× finer grid.
-    public static func coverage(_ glyph: Character) -> [Float]? {
-        guard let test = shape(glyph) else { return nil }
-        let cw = cellWidth, ch = cellHeight, fine = 4
+    /// How much of each of the cell's `width × height` pixels (`cellWidth × cellHeight`
+    /// unless said) `glyph` covers (0…1), nil for a character whose shape is not known.
+    /// Worked out on a 4× finer grid. `stories render` draws block symbols and box drawing
+    /// with it, as terminals draw them themselves rather than from the font.
+    public static func coverage(_ glyph: Character, width: Int = cellWidth, height: Int = cellHeight) -> [Float]? {
+        guard let test = shape(glyph), width > 0, height > 0 else { return nil }
+        let cw = width, ch = height, fine = 4
         var mask = [Float](repeating: 0, count: cw * ch)
         for py in 0..<ch {
             for px in 0..<cw {

@@ -1,0 +1,210 @@
+// `stories render`'s encoder: RGB frames to H.264 or VP9 (swscale to yuv420p), or palette
+// frames to GIF, muxed through a custom I/O context onto the caller's file descriptor.
+#include "stories_encode.h"
+#include "stories_video.h"
+#include "libav.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct stories_encoder {
+    int fd;
+    int kind;
+    int width, height;
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    AVStream *stream;
+    AVFrame *frame;
+    AVPacket *packet;
+    struct SwsContext *scale;
+    uint8_t *io_buffer;
+    int header_written;
+};
+
+static int write_fd(void *opaque, uint8_t *buffer, int size) { // FFmpeg 5.1: not const
+    stories_encoder *encoder = opaque;
+    int done = 0;
+    while (done < size) {
+        ssize_t n = write(encoder->fd, buffer + done, (size_t)(size - done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return AVERROR(errno ? errno : EIO);
+        done += (int)n;
+    }
+    return size;
+}
+
+static int64_t seek_fd(void *opaque, int64_t offset, int whence) {
+    stories_encoder *encoder = opaque;
+    if (whence == AVSEEK_SIZE) {
+        off_t here = lseek(encoder->fd, 0, SEEK_CUR), end = lseek(encoder->fd, 0, SEEK_END);
+        if (here < 0 || end < 0 || lseek(encoder->fd, here, SEEK_SET) < 0) return AVERROR(ESPIPE);
+        return end;
+    }
+    off_t at = lseek(encoder->fd, offset, whence & ~AVSEEK_FORCE);
+    return at < 0 ? AVERROR(errno) : at;
+}
+
+static void say_av(char *message, size_t size, const char *what, int code) {
+    char reason[128] = "";
+    p_av_strerror(code, reason, sizeof reason);
+    stories_say(message, size, "%s: %s", what, reason);
+}
+
+void stories_encoder_free(stories_encoder *encoder) {
+    if (!encoder) return;
+    if (encoder->scale) p_sws_freeContext(encoder->scale);
+    if (encoder->frame) p_av_frame_free(&encoder->frame);
+    if (encoder->packet) p_av_packet_free(&encoder->packet);
+    if (encoder->codec) p_avcodec_free_context(&encoder->codec);
+    if (encoder->format) {
+        if (encoder->format->pb) {
+            p_av_freep(&encoder->format->pb->buffer);
+            p_avio_context_free(&encoder->format->pb);
+        }
+        p_avformat_free_context(encoder->format);
+    }
+    free(encoder);
+}
+
+stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, int fps, char *message, size_t size) {
+    if (!stories_libav_ready(message, size)) return NULL;
+    if (width < 2 || height < 2 || width > 8192 || height > 8192 || fps < 1 || fps > 240) {
+        stories_say(message, size, "a %dx%d picture at %d frames a second cannot be encoded", width, height, fps);
+        return NULL;
+    }
+    const char *muxer = kind == STORIES_ENCODE_MP4 ? "mp4" : kind == STORIES_ENCODE_WEBM ? "webm" : "gif";
+    const char *codec_name = kind == STORIES_ENCODE_MP4 ? "libx264" : kind == STORIES_ENCODE_WEBM ? "libvpx-vp9" : "gif";
+    stories_encoder *encoder = calloc(1, sizeof *encoder);
+    if (!encoder) { stories_say(message, size, "out of memory"); return NULL; }
+    encoder->fd = fd;
+    encoder->kind = kind;
+    encoder->width = width;
+    encoder->height = height;
+    const AVCodec *codec = p_avcodec_find_encoder_by_name(codec_name);
+    if (!codec) {
+        stories_say(message, size, "this FFmpeg has no %s encoder", codec_name);
+        stories_encoder_free(encoder);
+        return NULL;
+    }
+    int code = p_avformat_alloc_output_context2(&encoder->format, NULL, muxer, NULL);
+    if (code < 0 || !encoder->format) { say_av(message, size, "the container", code); stories_encoder_free(encoder); return NULL; }
+    encoder->io_buffer = p_av_malloc(65536);
+    if (!encoder->io_buffer) { stories_say(message, size, "out of memory"); stories_encoder_free(encoder); return NULL; }
+    encoder->format->pb = p_avio_alloc_context(encoder->io_buffer, 65536, 1, encoder, NULL, write_fd, seek_fd);
+    if (!encoder->format->pb) { p_av_free(encoder->io_buffer); stories_say(message, size, "out of memory"); stories_encoder_free(encoder); return NULL; }
+    encoder->stream = p_avformat_new_stream(encoder->format, NULL);
+    encoder->codec = p_avcodec_alloc_context3(codec);
+    encoder->frame = p_av_frame_alloc();
+    encoder->packet = p_av_packet_alloc();
+    if (!encoder->stream || !encoder->codec || !encoder->frame || !encoder->packet) {
+        stories_say(message, size, "out of memory");
+        stories_encoder_free(encoder);
+        return NULL;
+    }
+    AVCodecContext *c = encoder->codec;
+    c->width = width;
+    c->height = height;
+    c->time_base = (AVRational){1, fps};
+    c->framerate = (AVRational){fps, 1};
+    c->pix_fmt = kind == STORIES_ENCODE_GIF ? AV_PIX_FMT_PAL8 : AV_PIX_FMT_YUV420P;
+    c->gop_size = kind == STORIES_ENCODE_GIF ? 0 : fps * 2;
+    c->thread_count = 0;
+    if (encoder->format->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    AVDictionary *options = NULL;
+    if (kind == STORIES_ENCODE_MP4) {
+        // Text stays sharp at crf 18; veryfast keeps a minute's render well under a minute.
+        p_av_dict_set(&options, "preset", "veryfast", 0);
+        p_av_dict_set(&options, "crf", "18", 0);
+        p_av_dict_set(&options, "tune", "animation", 0);
+    } else if (kind == STORIES_ENCODE_WEBM) {
+        p_av_dict_set(&options, "deadline", "realtime", 0);
+        p_av_dict_set(&options, "cpu-used", "8", 0);
+        p_av_dict_set(&options, "row-mt", "1", 0);
+        p_av_dict_set(&options, "crf", "30", 0);
+        p_av_dict_set(&options, "b", "0", 0);
+    }
+    code = p_avcodec_open2(c, codec, &options);
+    p_av_dict_free(&options);
+    if (code < 0) { say_av(message, size, codec_name, code); stories_encoder_free(encoder); return NULL; }
+    code = p_avcodec_parameters_from_context(encoder->stream->codecpar, c);
+    if (code < 0) { say_av(message, size, "the stream", code); stories_encoder_free(encoder); return NULL; }
+    encoder->stream->time_base = c->time_base;
+    encoder->frame->format = c->pix_fmt;
+    encoder->frame->width = width;
+    encoder->frame->height = height;
+    code = p_av_frame_get_buffer(encoder->frame, 0);
+    if (code < 0) { say_av(message, size, "a frame", code); stories_encoder_free(encoder); return NULL; }
+    if (kind != STORIES_ENCODE_GIF) {
+        encoder->scale = p_sws_getCachedContext(NULL, width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV420P,
+                                                SWS_BICUBIC, NULL, NULL, NULL);
+        if (!encoder->scale) { stories_say(message, size, "swscale cannot convert RGB to yuv420p"); stories_encoder_free(encoder); return NULL; }
+    }
+    AVDictionary *muxing = NULL;
+    // A pipe cannot be sought back to finish the index: fragments instead. (The index is at
+    // the end of a file: `faststart` would reopen the file by name, which libavformat never has.)
+    if (kind == STORIES_ENCODE_MP4 && lseek(fd, 0, SEEK_CUR) < 0) {
+        p_av_dict_set(&muxing, "movflags", "frag_keyframe+empty_moov", 0);
+    }
+    code = p_avformat_write_header(encoder->format, &muxing);
+    p_av_dict_free(&muxing);
+    if (code < 0) { say_av(message, size, "the file's header", code); stories_encoder_free(encoder); return NULL; }
+    encoder->header_written = 1;
+    return encoder;
+}
+
+/// Sends a frame (NULL: the end) and writes every packet the encoder has ready.
+static int send(stories_encoder *encoder, AVFrame *frame, int64_t duration, char *message, size_t size) {
+    int code = p_avcodec_send_frame(encoder->codec, frame);
+    if (code < 0) { say_av(message, size, "encoding", code); return code; }
+    for (;;) {
+        code = p_avcodec_receive_packet(encoder->codec, encoder->packet);
+        if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return 0;
+        if (code < 0) { say_av(message, size, "encoding", code); return code; }
+        // A GIF frame lasts until the next (its delay); the encoder would say one tick.
+        if (duration > 0) encoder->packet->duration = duration;
+        p_av_packet_rescale_ts(encoder->packet, encoder->codec->time_base, encoder->stream->time_base);
+        encoder->packet->stream_index = encoder->stream->index;
+        code = p_av_interleaved_write_frame(encoder->format, encoder->packet);
+        if (code < 0) { say_av(message, size, "writing", code); return code; }
+    }
+}
+
+int stories_encoder_write_rgb(stories_encoder *encoder, const uint8_t *rgb, int64_t pts, char *message, size_t size) {
+    if (!encoder || encoder->kind == STORIES_ENCODE_GIF || !rgb) { stories_say(message, size, "not an RGB encoder"); return -1; }
+    int code = p_av_frame_make_writable(encoder->frame);
+    if (code < 0) { say_av(message, size, "a frame", code); return code; }
+    const uint8_t *planes[1] = { rgb };
+    int strides[1] = { encoder->width * 3 };
+    p_sws_scale(encoder->scale, planes, strides, 0, encoder->height, encoder->frame->data, encoder->frame->linesize);
+    encoder->frame->pts = pts;
+    return send(encoder, encoder->frame, 0, message, size);
+}
+
+int stories_encoder_write_indexed(stories_encoder *encoder, const uint8_t *indices, const uint32_t *palette,
+                                  int64_t pts, int64_t duration, char *message, size_t size) {
+    if (!encoder || encoder->kind != STORIES_ENCODE_GIF || !indices || !palette) { stories_say(message, size, "not a GIF encoder"); return -1; }
+    int code = p_av_frame_make_writable(encoder->frame);
+    if (code < 0) { say_av(message, size, "a frame", code); return code; }
+    for (int y = 0; y < encoder->height; y++) {
+        memcpy(encoder->frame->data[0] + (size_t)y * (size_t)encoder->frame->linesize[0], indices + (size_t)y * (size_t)encoder->width,
+               (size_t)encoder->width);
+    }
+    memcpy(encoder->frame->data[1], palette, 256 * sizeof(uint32_t));
+    encoder->frame->pts = pts;
+    // The GIF muxer times a frame by the next one's start; the last one's delay is its
+    // `final_delay` (each frame sets it: the last frame's stands).
+    p_av_opt_set_int(encoder->format->priv_data, "final_delay", duration > 65535 ? 65535 : duration, 0);
+    return send(encoder, encoder->frame, duration, message, size);
+}
+
+int stories_encoder_finish(stories_encoder *encoder, char *message, size_t size) {
+    if (!encoder || !encoder->header_written) return -1;
+    int code = send(encoder, NULL, 0, message, size);
+    if (code < 0) return code;
+    code = p_av_write_trailer(encoder->format);
+    if (code < 0) { say_av(message, size, "the file's end", code); return code; }
+    encoder->header_written = 0;
+    return 0;
+}
