@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "StoriesAppTests",
             dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport",
-                           "StoriesHTTP"],
+                           "StoriesHTTP", "StoriesRender"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
@@ -181,7 +181,8 @@ let package = Package(
             ]
         ),
         // Runs the built `stories` binary inside tmux; depends on the executable so it is built.
-        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesTestSupport"]),
+        .testTarget(name: "StoriesEndToEndTests", dependencies: ["stories", "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesTestSupport",
+                                                                 "StoriesApp", "StoriesAssets"]),
         // What the test targets share: the trait that runs a suite's tests off the
         // cooperative pool (tests that block in real time, servers on loopback).
         .target(name: "StoriesTestSupport", dependencies: ["StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "CStoriesTestSupport"],

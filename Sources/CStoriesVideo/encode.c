@@ -162,8 +162,11 @@ static int send(stories_encoder *encoder, AVFrame *frame, int64_t duration, char
         code = p_avcodec_receive_packet(encoder->codec, encoder->packet);
         if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return 0;
         if (code < 0) { say_av(message, size, "encoding", code); return code; }
-        // A GIF frame lasts until the next (its delay); the encoder would say one tick.
+        // A GIF frame lasts until the next (its delay); the encoder would say one tick. Any
+        // other frame lasts at least one tick of the grid: MP4's edit list ends at the last
+        // frame's end, and a frame of no duration there is left out (dropped on playing).
         if (duration > 0) encoder->packet->duration = duration;
+        else if (encoder->packet->duration <= 0) encoder->packet->duration = 1;
         p_av_packet_rescale_ts(encoder->packet, encoder->codec->time_base, encoder->stream->time_base);
         encoder->packet->stream_index = encoder->stream->index;
         code = p_av_interleaved_write_frame(encoder->format, encoder->packet);
@@ -175,8 +178,8 @@ int stories_encoder_write_rgb(stories_encoder *encoder, const uint8_t *rgb, int6
     if (!encoder || encoder->kind == STORIES_ENCODE_GIF || !rgb) { stories_say(message, size, "not an RGB encoder"); return -1; }
     int code = p_av_frame_make_writable(encoder->frame);
     if (code < 0) { say_av(message, size, "a frame", code); return code; }
-    const uint8_t *planes[1] = { rgb };
-    int strides[1] = { encoder->width * 3 };
+    const uint8_t *planes[4] = { rgb, NULL, NULL, NULL };
+    int strides[4] = { encoder->width * 3, 0, 0, 0 };
     p_sws_scale(encoder->scale, planes, strides, 0, encoder->height, encoder->frame->data, encoder->frame->linesize);
     encoder->frame->pts = pts;
     return send(encoder, encoder->frame, 0, message, size);

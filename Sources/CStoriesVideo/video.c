@@ -30,6 +30,12 @@ struct stories_video {
     int ended;
     int corrupt;
     struct SwsContext *sws;
+    // What swscale writes into: rows padded to 64 bytes and a spare row after them. Its
+    // SIMD converters write whole blocks of pixels, past the end of a row that is not a
+    // multiple of them — past the end of a caller's buffer on its last row (a heap
+    // corruption found by `stories render`'s tests, decoding a 600-pixel-wide frame).
+    uint8_t *scratch;
+    size_t scratch_size;
     double time_base;
     int64_t start_pts;
 };
@@ -43,6 +49,7 @@ static void say_av(char *message, size_t size, const char *what, int error) {
 void stories_video_close(stories_video *video) {
     if (!video) return;
     p_sws_freeContext(video->sws);
+    p_av_free(video->scratch);
     p_av_frame_free(&video->frame);
     p_av_packet_free(&video->packet);
     p_avcodec_free_context(&video->codec);
@@ -301,10 +308,20 @@ int stories_video_scale(stories_video *video, uint8_t *rgb, int out_w, int out_h
         planes[p] = frame->data[p] + (ptrdiff_t)py * frame->linesize[p] + (ptrdiff_t)px * bytes_per_pixel;
         strides[p] = frame->linesize[p];
     }
-    uint8_t *dst[4] = {rgb, NULL, NULL, NULL};
-    int dst_stride[4] = {out_w * 3, 0, 0, 0};
+    size_t row = (size_t)out_w * 3, stride = (row + 63) & ~(size_t)63;
+    size_t need = stride * ((size_t)out_h + 1) + 64;
+    if (video->scratch_size < need) {
+        p_av_free(video->scratch);
+        video->scratch = p_av_malloc(need);
+        video->scratch_size = video->scratch ? need : 0;
+        if (!video->scratch) return -2;
+    }
+    uint8_t *dst[4] = {video->scratch, NULL, NULL, NULL};
+    int dst_stride[4] = {(int)stride, 0, 0, 0};
     int rows = p_sws_scale(video->sws, planes, strides, 0, h, dst, dst_stride);
-    return rows > 0 ? 0 : -3;
+    if (rows <= 0) return -3;
+    for (int r = 0; r < out_h; r++) memcpy(rgb + (size_t)r * row, video->scratch + (size_t)r * stride, row);
+    return 0;
 }
 
 int stories_video_rewind(stories_video *video) {
