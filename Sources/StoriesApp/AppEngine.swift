@@ -84,9 +84,7 @@ public final class AppEngine {
     /// watches for the moment nothing is left to do.
     public var afterTurn: (@MainActor () -> Void)?
     /// Every navigation measured (t1, t2, t3, time to visible), as it completes.
-    public var onNavigation: (@MainActor (NavigationRecord) -> Void)? {
-        didSet { metrics.onNavigation = onNavigation }
-    }
+    public var onNavigation: (@MainActor (NavigationRecord) -> Void)?
     /// The last frame drawn.
     public private(set) var frame: Canvas
     /// The most the rendition cache has held.
@@ -136,6 +134,7 @@ public final class AppEngine {
         }
         frames.redraw = { [weak self] in self?.redraw() }
         frames.tick = { [weak self] in self?.send(.tick) }
+        metrics.onNavigation = { [weak self] in self?.navigated($0) }
     }
 
     public var bindings: KeyBindings { state.bindings }
@@ -143,11 +142,22 @@ public final class AppEngine {
     public var height: Int { state.screenHeight }
 
     /// Starts recording every input to `file` (JSON lines, docs/gestures.md), with the
-    /// setup that shaped the session in the header.
-    public func record(to file: LineFile, setup: SessionSetup? = nil) {
+    /// setup that shaped the session in the header; `flow`: as a flow, with the screen's
+    /// checkpoints — each gesture and each item shown — as expectations between them.
+    public func record(to file: LineFile, setup: SessionSetup? = nil, flow: Bool = false) {
         recorder.onFailure = { [weak self] in self?.writeFailed($0) }
         recorder.start(file, header: InputRecording(width: width, height: height,
-                                                    started: state.now.date.timeIntervalSince1970, seen: state.seen, setup: setup))
+                                                    started: state.now.date.timeIntervalSince1970, seen: state.seen, setup: setup),
+                       flow: flow)
+    }
+
+    /// A navigation finished: told, and a flow being recorded notes what it showed.
+    private func navigated(_ record: NavigationRecord) {
+        if recorder.isFlow, record.complete, let position = state.feed.store.positions[record.story],
+           let number = state.feed.store.summaries[safe: position]?.itemIDs.firstIndex(of: record.item) {
+            recorder.checkpoint(.shown(.story(record.story, item: .number(number + 1))), at: elapsed)
+        }
+        onNavigation?(record)
     }
 
     /// The terminal's colours or cell shape changed (or are first known): recorded, and
@@ -262,6 +272,12 @@ public final class AppEngine {
         if case .input = action { inputReductions += 1 }
         let work = AppReducer.reduce(&state, action, at: scheduler.now())
         gestureLog?.write(state, before: before, startUptime: startUptime)
+        if recorder.isFlow, state.gesture.decisionCount > before.gesture.decisionCount {
+            let new = min(state.gesture.decisionCount - before.gesture.decisionCount, state.gesture.log.count)
+            for decision in state.gesture.log.suffix(new) {
+                if let checkpoint = Flow.checkpoint(for: decision) { recorder.checkpoint(checkpoint, at: elapsed) }
+            }
+        }
         for effect in work { effects.perform(effect) }
         // The clock moves with every action; only a change to anything else, or a tick
         // while something on screen changes with time, is worth a frame.

@@ -48,6 +48,7 @@ public enum FlowRun {
         if flow.steps.first?.at == nil { settle() }
         var decisionsFrom = engine.state.gesture.decisionCount
         var ended = false
+        var skipped = false
         var results: [FlowResult] = []
         for step in flow.steps {
             if let at = step.at { advance(by: at - now()) }
@@ -56,7 +57,10 @@ public enum FlowRun {
                 decisionsFrom = engine.state.gesture.decisionCount
                 for (after, entry) in entries {
                     advance(by: after)
-                    guard !ended, quitAt == nil else { continue }
+                    guard !ended, quitAt == nil else {
+                        if quitAt != nil, entry != .end { skipped = true }
+                        continue
+                    }
                     if !RecordingFeeder.feed(entry, to: engine, screen: .recorded) { ended = true }
                 }
             case .wait(let seconds):
@@ -79,7 +83,7 @@ public enum FlowRun {
         }
         let duration = now()
         engine.stop()
-        return FlowRunReport(file: flow.file, results: results, duration: duration, endedEarly: quitAt)
+        return FlowRunReport(file: flow.file, results: results, duration: duration, endedEarly: skipped ? quitAt : nil)
     }
 
     /// Each row's columns as text: the grapheme drawn there, "" for a wide one's right half.

@@ -14,10 +14,21 @@ final class SessionRecorder {
     /// A write failed, or the recording reached its bound: said once.
     var onFailure: (@MainActor (WriteFailure) -> Void)?
 
-    func start(_ file: LineFile, header: InputRecording) {
+    /// Writing a flow (`stories record --flow`): checkpoints go in between the inputs.
+    private(set) var isFlow = false
+
+    func start(_ file: LineFile, header: InputRecording, flow: Bool = false) {
         self.file = file
         bytes = 0
-        write(header.headerLine)
+        isFlow = flow
+        write(flow ? Flow.headerLine(width: header.width, height: header.height, started: header.started, seen: header.seen,
+                                     setup: header.setup) : header.headerLine)
+    }
+
+    /// A flow's checkpoint: an expectation at `elapsed`.
+    func checkpoint(_ expectation: FlowExpectation, at elapsed: Double) {
+        guard file != nil, isFlow, let line = Flow.checkpointLine(expectation, at: elapsed) else { return }
+        write(line)
     }
 
     func record(_ entry: InputRecording.Entry, at elapsed: Double) {

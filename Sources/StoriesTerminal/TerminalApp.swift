@@ -217,7 +217,7 @@ public final class TerminalApp {
     }
 
     /// Writes every input to `file` as the session goes (`--record`).
-    public func record(to file: LineFile, setup: SessionSetup? = nil) { engine.record(to: file, setup: setup) }
+    public func record(to file: LineFile, setup: SessionSetup? = nil, flow: Bool = false) { engine.record(to: file, setup: setup, flow: flow) }
 
     /// Writes every routing decision to `file` as JSON lines (`--gesture-log`).
     public func writeGestureLog(to file: LineFile) { engine.writeGestureLog(to: file) }

@@ -374,7 +374,7 @@ extension ViewFlags {
             }
             var setup = setup
             setup.colors = app.colorName
-            if let recorder { app.record(to: recorder, setup: setup) }
+            if let recorder { app.record(to: recorder, setup: setup, flow: recordsFlow) }
             if let metricsFile { app.writeMetrics(to: metricsFile) }
             if let gestureFile { app.writeGestureLog(to: gestureFile) }
             if let recording, !step {

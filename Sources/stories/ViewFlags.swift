@@ -36,4 +36,6 @@ struct ViewFlags: Sendable {
     var cursor: String?
     var size: String?
     var virtualClock = false
+    /// `stories record --flow`: `record` is written as a flow, with the screen's checkpoints.
+    var recordsFlow = false
 }

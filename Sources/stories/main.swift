@@ -11,7 +11,7 @@ struct StoriesCommand: ParsableCommand {
         commandName: "stories",
         abstract: "A terminal stories viewer: a ring row of stories and a full-screen viewer.",
         version: "stories 0.1.0",
-        subcommands: [ViewCommand.self, ServeCommand.self, InitCommand.self, PrintCommand.self, PlayCommand.self, RenderCommand.self, CheckCommand.self, BenchCommand.self, AssetsCommand.self, DoctorCommand.self],
+        subcommands: [ViewCommand.self, ServeCommand.self, InitCommand.self, PrintCommand.self, PlayCommand.self, RecordCommand.self, RenderCommand.self, CheckCommand.self, BenchCommand.self, AssetsCommand.self, DoctorCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 }
@@ -36,7 +36,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // blocked in every thread (TerminalSignals): blocked here, before any thread starts. Other
 // commands, and a headless run, keep the shell's Ctrl-C and Ctrl-Z.
 let otherCommands = Set(StoriesCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-    + ["help", "-h", "--help", "--version"]).subtracting(["view"])
+    + ["help", "-h", "--help", "--version"]).subtracting(["view", "record"])
 if isatty(STDIN_FILENO) == 1, !otherCommands.contains(arguments.first ?? ""), !arguments.contains("--headless"),
    !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
     TerminalSignals.blockInEveryThread()

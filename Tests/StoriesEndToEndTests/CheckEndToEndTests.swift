@@ -82,4 +82,28 @@ import Testing
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("errors=\"6\""))
     }
+
+    @Test func aRecordedFlowChecksAsItWasRecorded() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = dir.appendingPathComponent("recorded.jsonl").path
+        let tmux = try Tmux.runningStories(arguments: "record --flow \(flow)", stateDirectory: dir.appendingPathComponent("state"))
+        try tmux.press("Enter")
+        try tmux.waitFor(text: "Training day at the space centre.")
+        try tmux.press("Right")
+        try tmux.waitFor(text: "Zero gravity is mostly paperwork.")
+        try tmux.press("Escape")
+        try tmux.waitForLoadedRingRow()
+        try tmux.press("q")
+        try tmux.expectGivenBack(status: 0)
+        let text = try String(contentsOfFile: flow, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("{") == true && lines.first?.contains("\"stories-flow\":1") == true)
+        #expect(lines.contains { $0.contains("\"expect\":\"gesture\"") && $0.contains("\"gesture\":\"tap right\"") })
+        #expect(lines.contains { $0.contains("\"expect\":\"shown\"") && $0.contains("\"story\":\"ayla\"") && $0.contains("\"item\":2") })
+        let check = try Binary.run(["check", flow])
+        #expect(check.status == 0, "\(check.out)\(check.err)")
+        #expect(check.out.contains("passed \(flow):"))
+        #expect(!check.out.contains("the app quit"), "a flow that ends with q ends there")
+    }
 }
