@@ -20,6 +20,7 @@ import Testing
                                "StoriesAssets", "StoriesHTTP", "ArgumentParser"],
         "StoriesBench": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
                          "StoriesAssets", "StoriesCommandLine", "ArgumentParser", "CStoriesSupport"],
+        "StoriesRender": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "CFreeType"],
         "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
                           "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
     ]
