@@ -147,7 +147,7 @@ let package = Package(
             name: "StoriesBench",
             dependencies: [
                 "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
-                "StoriesCommandLine", "CStoriesSupport",
+                "StoriesCommandLine", "StoriesRender", "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

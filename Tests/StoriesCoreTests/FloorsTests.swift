@@ -19,7 +19,7 @@ import Testing
         "StoriesCommandLine": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
                                "StoriesAssets", "StoriesHTTP", "ArgumentParser"],
         "StoriesBench": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
-                         "StoriesAssets", "StoriesCommandLine", "ArgumentParser", "CStoriesSupport"],
+                         "StoriesAssets", "StoriesCommandLine", "StoriesRender", "ArgumentParser", "CStoriesSupport"],
         "StoriesRender": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "CFreeType"],
         "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
                           "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
