@@ -21,6 +21,15 @@ struct stories_encoder {
     struct SwsContext *scale;
     uint8_t *io_buffer;
     int header_written;
+    // The sound track, when asked for: its encoder, the converter from 16-bit interleaved,
+    // the frames waiting to fill an encoder frame, and how many were sent.
+    AVCodecContext *audio;
+    AVStream *audio_stream;
+    AVFrame *audio_frame;
+    struct SwrContext *resample;
+    int16_t *pending;
+    int pending_frames;
+    int64_t audio_sent;
 };
 
 static int write_fd(void *opaque, uint8_t *buffer, int size) { // FFmpeg 5.1: not const
@@ -58,6 +67,10 @@ void stories_encoder_free(stories_encoder *encoder) {
     if (encoder->frame) p_av_frame_free(&encoder->frame);
     if (encoder->packet) p_av_packet_free(&encoder->packet);
     if (encoder->codec) p_avcodec_free_context(&encoder->codec);
+    if (encoder->audio) p_avcodec_free_context(&encoder->audio);
+    if (encoder->audio_frame) p_av_frame_free(&encoder->audio_frame);
+    if (encoder->resample) p_swr_free(&encoder->resample);
+    free(encoder->pending);
     if (encoder->format) {
         if (encoder->format->pb) {
             p_av_freep(&encoder->format->pb->buffer);
@@ -68,7 +81,46 @@ void stories_encoder_free(stories_encoder *encoder) {
     free(encoder);
 }
 
-stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, int fps, char *message, size_t size) {
+/// The sound track: AAC (MP4) or Opus (WebM), 48 kHz stereo, fed 16-bit interleaved frames
+/// through swresample. 0 on success.
+static int open_sound(stories_encoder *encoder, char *message, size_t size) {
+    const char *name = encoder->kind == STORIES_ENCODE_MP4 ? "aac" : "libopus";
+    const AVCodec *codec = p_avcodec_find_encoder_by_name(name);
+    if (!codec) { stories_say(message, size, "this FFmpeg has no %s encoder", name); return -1; }
+    encoder->audio_stream = p_avformat_new_stream(encoder->format, NULL);
+    encoder->audio = p_avcodec_alloc_context3(codec);
+    encoder->audio_frame = p_av_frame_alloc();
+    if (!encoder->audio_stream || !encoder->audio || !encoder->audio_frame) { stories_say(message, size, "out of memory"); return -1; }
+    AVCodecContext *a = encoder->audio;
+    a->sample_rate = 48000;
+    a->sample_fmt = encoder->kind == STORIES_ENCODE_MP4 ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16;
+    p_av_channel_layout_default(&a->ch_layout, 2);
+    a->bit_rate = 128000;
+    a->time_base = (AVRational){1, 48000};
+    if (encoder->format->oformat->flags & AVFMT_GLOBALHEADER) a->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int code = p_avcodec_open2(a, codec, NULL);
+    if (code < 0) { say_av(message, size, name, code); return -1; }
+    code = p_avcodec_parameters_from_context(encoder->audio_stream->codecpar, a);
+    if (code < 0) { say_av(message, size, "the sound track", code); return -1; }
+    encoder->audio_stream->time_base = a->time_base;
+    int frame_size = a->frame_size > 0 ? a->frame_size : 960;
+    AVChannelLayout stereo;
+    p_av_channel_layout_default(&stereo, 2);
+    code = p_swr_alloc_set_opts2(&encoder->resample, &a->ch_layout, a->sample_fmt, 48000, &stereo, AV_SAMPLE_FMT_S16, 48000, 0, NULL);
+    p_av_channel_layout_uninit(&stereo);
+    if (code < 0 || !encoder->resample || p_swr_init(encoder->resample) < 0) { stories_say(message, size, "swresample cannot convert the sound"); return -1; }
+    encoder->audio_frame->format = a->sample_fmt;
+    encoder->audio_frame->nb_samples = frame_size;
+    encoder->audio_frame->sample_rate = 48000;
+    p_av_channel_layout_default(&encoder->audio_frame->ch_layout, 2);
+    code = p_av_frame_get_buffer(encoder->audio_frame, 0);
+    if (code < 0) { say_av(message, size, "a sound frame", code); return -1; }
+    encoder->pending = calloc((size_t)frame_size * 2, sizeof(int16_t));
+    if (!encoder->pending) { stories_say(message, size, "out of memory"); return -1; }
+    return 0;
+}
+
+stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, int fps, int sound, char *message, size_t size) {
     if (!stories_libav_ready(message, size)) return NULL;
     if (width < 2 || height < 2 || width > 8192 || height > 8192 || fps < 1 || fps > 240) {
         stories_say(message, size, "a %dx%d picture at %d frames a second cannot be encoded", width, height, fps);
@@ -141,6 +193,10 @@ stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, i
                                                 SWS_BICUBIC, NULL, NULL, NULL);
         if (!encoder->scale) { stories_say(message, size, "swscale cannot convert RGB to yuv420p"); stories_encoder_free(encoder); return NULL; }
     }
+    if (sound && kind != STORIES_ENCODE_GIF && open_sound(encoder, message, size) != 0) {
+        stories_encoder_free(encoder);
+        return NULL;
+    }
     AVDictionary *muxing = NULL;
     // A pipe cannot be sought back to finish the index: fragments instead. (The index is at
     // the end of a file: `faststart` would reopen the file by name, which libavformat never has.)
@@ -154,12 +210,13 @@ stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, i
     return encoder;
 }
 
-/// Sends a frame (NULL: the end) and writes every packet the encoder has ready.
-static int send(stories_encoder *encoder, AVFrame *frame, int64_t duration, char *message, size_t size) {
-    int code = p_avcodec_send_frame(encoder->codec, frame);
+/// Sends a frame (NULL: the end) to `codec` and writes every packet it has ready to `stream`.
+static int send_to(stories_encoder *encoder, AVCodecContext *codec, AVStream *stream, AVFrame *frame, int64_t duration,
+                   char *message, size_t size) {
+    int code = p_avcodec_send_frame(codec, frame);
     if (code < 0) { say_av(message, size, "encoding", code); return code; }
     for (;;) {
-        code = p_avcodec_receive_packet(encoder->codec, encoder->packet);
+        code = p_avcodec_receive_packet(codec, encoder->packet);
         if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return 0;
         if (code < 0) { say_av(message, size, "encoding", code); return code; }
         // A GIF frame lasts until the next (its delay); the encoder would say one tick. Any
@@ -167,11 +224,47 @@ static int send(stories_encoder *encoder, AVFrame *frame, int64_t duration, char
         // frame's end, and a frame of no duration there is left out (dropped on playing).
         if (duration > 0) encoder->packet->duration = duration;
         else if (encoder->packet->duration <= 0) encoder->packet->duration = 1;
-        p_av_packet_rescale_ts(encoder->packet, encoder->codec->time_base, encoder->stream->time_base);
-        encoder->packet->stream_index = encoder->stream->index;
+        p_av_packet_rescale_ts(encoder->packet, codec->time_base, stream->time_base);
+        encoder->packet->stream_index = stream->index;
         code = p_av_interleaved_write_frame(encoder->format, encoder->packet);
         if (code < 0) { say_av(message, size, "writing", code); return code; }
     }
+}
+
+static int send(stories_encoder *encoder, AVFrame *frame, int64_t duration, char *message, size_t size) {
+    return send_to(encoder, encoder->codec, encoder->stream, frame, duration, message, size);
+}
+
+/// One encoder frame of sound from `pending` (padded with silence when `count` is short).
+static int send_sound(stories_encoder *encoder, int count, char *message, size_t size) {
+    int frame_size = encoder->audio_frame->nb_samples;
+    if (count < frame_size) memset(encoder->pending + (size_t)count * 2, 0, (size_t)(frame_size - count) * 2 * sizeof(int16_t));
+    int code = p_av_frame_make_writable(encoder->audio_frame);
+    if (code < 0) { say_av(message, size, "a sound frame", code); return code; }
+    const uint8_t *in[1] = { (const uint8_t *)encoder->pending };
+    int converted = p_swr_convert(encoder->resample, encoder->audio_frame->data, frame_size, in, frame_size);
+    if (converted < 0) { say_av(message, size, "converting the sound", converted); return converted; }
+    encoder->audio_frame->pts = encoder->audio_sent;
+    encoder->audio_sent += frame_size;
+    return send_to(encoder, encoder->audio, encoder->audio_stream, encoder->audio_frame, 0, message, size);
+}
+
+int stories_encoder_write_sound(stories_encoder *encoder, const int16_t *pcm, int frames, char *message, size_t size) {
+    if (!encoder || !encoder->audio || !pcm || frames < 0) { stories_say(message, size, "no sound track"); return -1; }
+    int frame_size = encoder->audio_frame->nb_samples;
+    while (frames > 0) {
+        int take = frame_size - encoder->pending_frames < frames ? frame_size - encoder->pending_frames : frames;
+        memcpy(encoder->pending + (size_t)encoder->pending_frames * 2, pcm, (size_t)take * 2 * sizeof(int16_t));
+        encoder->pending_frames += take;
+        pcm += (size_t)take * 2;
+        frames -= take;
+        if (encoder->pending_frames == frame_size) {
+            encoder->pending_frames = 0;
+            int code = send_sound(encoder, frame_size, message, size);
+            if (code < 0) return code;
+        }
+    }
+    return 0;
 }
 
 int stories_encoder_write_rgb(stories_encoder *encoder, const uint8_t *rgb, int64_t pts, char *message, size_t size) {
@@ -204,7 +297,17 @@ int stories_encoder_write_indexed(stories_encoder *encoder, const uint8_t *indic
 
 int stories_encoder_finish(stories_encoder *encoder, char *message, size_t size) {
     if (!encoder || !encoder->header_written) return -1;
-    int code = send(encoder, NULL, 0, message, size);
+    int code;
+    if (encoder->audio) {
+        if (encoder->pending_frames > 0) {
+            code = send_sound(encoder, encoder->pending_frames, message, size);
+            encoder->pending_frames = 0;
+            if (code < 0) return code;
+        }
+        code = send_to(encoder, encoder->audio, encoder->audio_stream, NULL, 0, message, size);
+        if (code < 0) return code;
+    }
+    code = send(encoder, NULL, 0, message, size);
     if (code < 0) return code;
     code = p_av_write_trailer(encoder->format);
     if (code < 0) { say_av(message, size, "the file's end", code); return code; }

@@ -320,6 +320,10 @@ public final class AppEngine {
         return snapshot
     }
 
+    /// A video's (or voice note's) bytes as the cache holds them (`stories render` decodes
+    /// the sound of what played).
+    public func mediaData(for location: String) -> Data? { services.pictures.cache.videoData(for: location) }
+
     /// Work still on its way (loads, builds, pictures, an animation, a frame to draw): a
     /// headless run waits for none to be left.
     public var isBusy: Bool {

@@ -9,10 +9,10 @@ import StoriesUI
 /// and the state as they are then. The same flow gives the same results every time.
 @MainActor
 public enum FlowRun {
-    /// Runs `flow`; `onFrame` sees every frame drawn with its time (seconds since the start),
-    /// for `stories render`.
+    /// Runs `flow`; `onFrame` sees every frame drawn with its time (seconds since the start)
+    /// and the engine that drew it, for `stories render`.
     public static func run(_ flow: Flow, client: FeedClient, options: HeadlessRun.Options,
-                           onFrame: (@MainActor (Canvas, Double) -> Void)? = nil) -> FlowRunReport {
+                           onFrame: (@MainActor (Canvas, Double, AppEngine) -> Void)? = nil) -> FlowRunReport {
         let start = Moment(uptime: 1000, date: Date(timeIntervalSince1970: flow.started))
         let scheduler = VirtualScheduler(start: start)
         var options = options
@@ -24,7 +24,7 @@ public enum FlowRun {
         var quitAt: Double?
         func now() -> Double { scheduler.now().uptime - start.uptime }
         engine.quit = { _ in if quitAt == nil { quitAt = now() } }
-        if let onFrame { engine.draw = { onFrame($0, now()) } }
+        if let onFrame { engine.draw = { [unowned engine] in onFrame($0, now(), engine) } }
         engine.start()
 
         // A story playing on is a frame every 1/30 s: work is bounded per step, not only by time.

@@ -43,6 +43,9 @@ public enum HeadlessRun {
         /// and the cell's size in pixels (its shape too). Cells unless said.
         public var graphics = GraphicsProtocol.cells
         public var cellPixels: CellPixels?
+        /// Sound as the state plans it (`stories render` of a session with sound on): none
+        /// is played, but the plan says what would be heard.
+        public var sound = SoundState(enabled: false)
 
         public init(width: Int, height: Int, bindings: KeyBindings = .standard, reduceMotion: Bool = false,
                     preload: PreloadPolicy = .on, recording: InputRecording? = nil, metrics: LineFile? = nil) {
@@ -128,7 +131,7 @@ public enum HeadlessRun {
         let engine = AppEngine(services: services, scheduler: scheduler, bindings: options.bindings, width: options.width,
                                height: options.height, seen: options.recording?.seen ?? SeenState(),
                                reduceMotion: options.reduceMotion, preload: options.preload, photosFit: options.photosFit,
-                               layout: options.layout)
+                               sound: options.sound, layout: options.layout)
         engine.onWriteFailed = options.onWriteFailed
         if let metrics = options.metrics { engine.writeMetrics(to: metrics) }
         if let log = options.gestureLog { engine.writeGestureLog(to: log) }

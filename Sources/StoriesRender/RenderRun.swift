@@ -27,6 +27,8 @@ public enum RenderRun {
         public var fps = 30
         public var fontSize = 16
         public var light = false
+        /// The sound of what played, in an MP4 or WebM, when the session had sound on.
+        public var sound = true
         public init(format: Format) { self.format = format }
     }
 
@@ -35,6 +37,8 @@ public enum RenderRun {
         public var frames: Int
         /// Seconds of the recording rendered.
         public var duration: Double
+        /// Whether the video has a sound track.
+        public var sound: Bool
         public var width: Int
         public var height: Int
         public var report: FlowRunReport
@@ -50,6 +54,7 @@ public enum RenderRun {
     public static func render(_ flow: Flow, client: () throws -> FeedClient, headless: HeadlessRun.Options, to fd: Int32,
                               options: Options) throws(Failure) -> Outcome {
         var headless = headless
+        var track: SoundTrack?
         do {
             let sink: any FrameSink
             switch options.format {
@@ -68,12 +73,18 @@ public enum RenderRun {
                     _ = try pass(flow, client: try client(), headless: headless, sink: survey, fps: options.fps)
                     palette = GIFPalette(survey: survey.survey)
                 }
-                sink = try PixelSink(fd: fd, format: options.format, rasterizer: rasterizer, columns: flow.width, rows: flow.height,
-                                     fps: options.fps, palette: palette)
+                let withSound = options.sound && flow.setup.sound && options.format != .gif
+                if withSound { headless.sound = SoundState(on: true, enabled: true) }
+                let pixels = try PixelSink(fd: fd, format: options.format, rasterizer: rasterizer, columns: flow.width, rows: flow.height,
+                                           fps: options.fps, palette: palette, sound: withSound)
+                if withSound { track = SoundTrack(write: { try pixels.writeSound($0) }) }
+                sink = pixels
             }
-            let (report, frames) = try pass(flow, client: try client(), headless: headless, sink: sink, fps: options.fps)
+            let (report, frames) = try pass(flow, client: try client(), headless: headless, sink: sink, fps: options.fps, sound: track)
+            try track?.fill(until: report.duration)
             try sink.finish()
-            return Outcome(frames: frames, duration: report.duration, width: sink.width, height: sink.height, report: report)
+            return Outcome(frames: frames, duration: report.duration, sound: track != nil, width: sink.width, height: sink.height,
+                           report: report)
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -83,12 +94,17 @@ public enum RenderRun {
 
     /// One replay, its frames put on the grid and into `sink`.
     private static func pass(_ flow: Flow, client: FeedClient, headless: HeadlessRun.Options, sink: any FrameSink,
-                             fps: Int) throws -> (FlowRunReport, Int) {
+                             fps: Int, sound: SoundTrack? = nil) throws -> (FlowRunReport, Int) {
         var grid = FrameGrid(fps: fps)
         var failure: (any Error)?
-        let report = FlowRun.run(flow, client: client, options: headless) { canvas, time in
+        let report = FlowRun.run(flow, client: client, options: headless) { canvas, time, engine in
             guard failure == nil else { return }
-            do { try grid.frame(canvas, at: time, sink: sink) } catch { failure = error }
+            do {
+                try sound?.frame(at: time, engine: engine)
+                try grid.frame(canvas, at: time, sink: sink)
+            } catch {
+                failure = error
+            }
         }
         if let failure { throw failure }
         try grid.finish(at: report.duration, sink: sink)

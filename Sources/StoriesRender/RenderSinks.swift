@@ -80,7 +80,8 @@ final class PixelSink: FrameSink {
     private let gifPalette: GIFPalette?
 
     /// `palette`: a GIF's, made from the survey of its first pass.
-    init(fd: Int32, format: RenderRun.Format, rasterizer: FrameRasterizer, columns: Int, rows: Int, fps: Int, palette: GIFPalette?) throws {
+    init(fd: Int32, format: RenderRun.Format, rasterizer: FrameRasterizer, columns: Int, rows: Int, fps: Int, palette: GIFPalette?,
+         sound: Bool = false) throws {
         self.format = format
         gifPalette = palette
         self.rasterizer = rasterizer
@@ -88,7 +89,7 @@ final class PixelSink: FrameSink {
         width = (columns * rasterizer.cellWidth + 1) & ~1
         height = (rows * rasterizer.cellHeight + 1) & ~1
         let kind: VideoEncoder.Kind = format == .gif ? .gif : format == .webm ? .webm : .mp4
-        encoder = try VideoEncoder(fd: fd, kind: kind, width: width, height: height, fps: fps)
+        encoder = try VideoEncoder(fd: fd, kind: kind, width: width, height: height, fps: fps, sound: sound)
         frame = RGBImage(width: width, height: height, fill: RGBPixel(rasterizer.background.0, rasterizer.background.1, rasterizer.background.2))
     }
 
@@ -123,6 +124,9 @@ final class PixelSink: FrameSink {
     }
 
     func finish() throws { try encoder.finish() }
+
+    /// The sound track's next frames (16-bit stereo, 48 kHz).
+    func writeSound(_ pcm: [Int16]) throws { try encoder.writeSound(pcm) }
 
     private func flushHeld(until end: Int64) throws {
         guard let held, let gifPalette else { return }

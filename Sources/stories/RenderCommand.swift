@@ -39,6 +39,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The seed of the pretend network's draws (default: the recording's).", valueName: "N"))
     var seed: UInt64?
 
+    @Flag(help: "No sound track (an MP4 or WebM has the sound of the videos that played, when the session had sound on).")
+    var mute = false
+
     mutating func validate() throws {
         guard RenderRun.Format(path: to) != nil else {
             throw ValidationError("--to needs a file ending in .mp4, .webm, .gif or .cast (got '\(SafeText.line(to))')")
@@ -65,6 +68,7 @@ struct RenderCommand: ParsableCommand {
         options.fps = fps
         options.fontSize = fontSize
         options.light = theme.lowercased() == "light"
+        options.sound = !mute
         let started = Date()
         let outcome: Result<RenderRun.Outcome, RenderRun.Failure> = MainActor.assumeIsolated {
             var headless = HeadlessRun.Options(width: flow.width, height: flow.height, bindings: bindings,
@@ -95,7 +99,7 @@ struct RenderCommand: ParsableCommand {
                 throw fail("--to \(to): cannot be written (\(reason))")
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: to)[.size] as? Int) ?? 0
-            let size = format == .cast ? "\(done.width)×\(done.height) cells" : "\(done.width)×\(done.height) px"
+            let size = (format == .cast ? "\(done.width)×\(done.height) cells" : "\(done.width)×\(done.height) px") + (done.sound ? " with sound" : "")
             FileWrites.sayOnStandardError(SafeText.line(String(format: "stories: %@ → %@: %.1f s, %d frames, %@, %.1f MB, rendered in %.1f s",
                                                               recording, to, done.duration, done.frames, size, Double(bytes) / 1_000_000,
                                                               Date().timeIntervalSince(started))))

@@ -247,6 +247,8 @@ extension ViewFlags {
         if let policy = preload.flatMap({ PreloadPolicy(rawValue: $0.lowercased()) }) { setup.preload = policy } // checked in validate()
         if reduceMotion { setup.reduceMotion = true }
         if let colors { setup.colors = colors } // checked in validate()
+        // Sound at the start, kept in a recording (`stories render` puts what played in).
+        if mute { setup.sound = false } else if self.sound { setup.sound = true } else if recording == nil { setup.sound = settings.sound ?? true }
         if let recorded = recording?.setup {
             notes = setup.differences(from: recorded)
         } else if recording != nil {

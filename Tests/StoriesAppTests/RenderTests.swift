@@ -50,7 +50,7 @@ import Testing
         options.graphics = .kitty
         options.cellPixels = CellPixels(width: rasterizer.cellWidth, height: rasterizer.cellHeight)
         var shown = [Canvas?](repeating: nil, count: times.count)
-        _ = FlowRun.run(flow, client: try client(flow), options: options) { canvas, time in
+        _ = FlowRun.run(flow, client: try client(flow), options: options) { canvas, time, _ in
             for (index, moment) in times.enumerated() where time <= (moment * Double(fps)).rounded(.down) / Double(fps) + 1e-9 {
                 shown[index] = canvas
             }
@@ -113,7 +113,7 @@ import Testing
         options.graphics = .kitty
         options.cellPixels = CellPixels(width: rasterizer.cellWidth, height: rasterizer.cellHeight)
         var region: Canvas.PictureRegion?
-        _ = FlowRun.run(flow, client: try client(flow), options: options) { canvas, time in
+        _ = FlowRun.run(flow, client: try client(flow), options: options) { canvas, time, _ in
             if time <= 5.0 { region = canvas.pictures.first }
         }
         let photo = try #require(region, "Ayla's photo is in real pixels at 5 s")
@@ -182,5 +182,67 @@ import Testing
         }
         #expect(lines.count - 2 == outcome.frames)
         #expect(abs(previous - outcome.duration) < 1.0 / 30 + 1e-6, "the last event is the end")
+    }
+
+    /// A file's sound as the viewer's own decoder gives it (48 kHz stereo), averaged to mono
+    /// 8 kHz (six frames a sample).
+    func sound(_ data: Data) throws -> [Double] {
+        let decoder = try AudioDecoder(data: data, rate: 48_000, channels: 2)
+        var frames: [Double] = [], buffer: [Int16] = []
+        while let read = try decoder.read(into: &buffer, maxFrames: 4096), read.frames > 0 {
+            for i in 0..<read.frames { frames.append((Double(buffer[2 * i]) + Double(buffer[2 * i + 1])) / 2) }
+        }
+        return stride(from: 0, to: frames.count - 5, by: 6).map { i in frames[i..<(i + 6)].reduce(0, +) / 6 }
+    }
+
+    @Test func theVideosSoundIsInWhereItPlayedAndStopsWhenMuted() throws {
+        // Open the Launch Club from the featured banner, tap on to its liftoff video, mute at 5.25 s.
+        let text = """
+            {"stories-flow":1,"width":100,"height":30}
+            {"key":"Down"}
+            {"key":"Enter"}
+            {"wait":0.5}
+            {"tap":[85,15]}
+            {"wait":0.3}
+            {"tap":[85,15]}
+            {"wait":0.3}
+            {"tap":[85,15]}
+            {"expect":"shown","story":"rocket","item":"club-liftoff"}
+            {"wait":4}
+            {"key":"m"}
+            {"wait":1}
+            """
+        let flow = try Flow.parse(text, file: "liftoff.jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).mp4")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        var options = RenderRun.Options(format: .mp4)
+        options.fontSize = Self.fontSize
+        let outcome = try RenderRun.render(flow, client: { try client(flow) }, headless: HeadlessRun.Options(width: 100, height: 30),
+                                           to: fd, options: options)
+        #expect(outcome.sound && outcome.report.results.allSatisfy(\.verdict.passed))
+        let shownAt = try #require(outcome.report.results.first?.time)
+        let rendered = try sound(Data(contentsOf: url))
+        let directory = try #require(DemoFeed.directory)
+        let source = try sound(Data(contentsOf: directory.appendingPathComponent("media/liftoff.mp4")))
+        func rms(_ samples: ArraySlice<Double>) -> Double { (samples.reduce(0) { $0 + $1 * $1 } / Double(max(1, samples.count))).squareRoot() }
+        // Silent before the video showed and after the mute.
+        #expect(rms(rendered[0..<Int(shownAt * 8000) - 400]) < 30)
+        #expect(rms(rendered[Int(5.4 * 8000)..<min(rendered.count, Int(6.2 * 8000))]) < 30)
+        // What played is the video's own sound, from its start at the moment it showed.
+        // Compared where the clip is loud (its launch, 0.5 to 1 s; its quiet stretches are noise).
+        let length = 4000, own = source[4000..<8000]
+        func correlation(at start: Int) -> Double {
+            let played = rendered[(start + 4000)..<(start + 4000 + length)]
+            let dot = zip(played, own).reduce(0) { $0 + $1.0 * $1.1 }
+            return dot / ((played.reduce(0) { $0 + $1 * $1 } * own.reduce(0) { $0 + $1 * $1 }).squareRoot() + 1e-9)
+        }
+        let expected = Int(shownAt * 8000)
+        // (Every sample: the launch's sound changes its shape within one.)
+        let best = stride(from: expected - 240, through: expected + 240, by: 1).max { correlation(at: $0) < correlation(at: $1) } ?? expected
+        #expect(correlation(at: best) > 0.95, "the liftoff's sound where it played: \(correlation(at: best)) at \(best), expected \(expected)")
+        #expect(abs(best - expected) <= 240, "within 30 ms of the moment it showed: \(Double(best - expected) / 8) ms")
+        #expect(rms(rendered[(best + 4000)..<(best + 4000 + length)]) > 300, "and loud enough to hear")
     }
 }

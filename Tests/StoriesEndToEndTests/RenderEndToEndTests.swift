@@ -27,7 +27,7 @@ import Testing
         let directory = try #require(DemoFeed.directory)
         let client = FeedClient(source: try FeedFolder(directory: directory), profile: flow.setup.network, seed: flow.setup.seed)
         var last: [String] = []
-        _ = FlowRun.run(flow, client: client, options: HeadlessRun.Options(width: flow.width, height: flow.height)) { canvas, _ in
+        _ = FlowRun.run(flow, client: client, options: HeadlessRun.Options(width: flow.width, height: flow.height)) { canvas, _, _ in
             last = FlowRun.rows(of: canvas).map { row in
                 var line = row.joined()
                 while line.last == " " { line.removeLast() }

@@ -17,8 +17,13 @@ enum {
 
 /// Opens an encoder writing to `fd` (not closed by it). `width` and `height` are even for
 /// MP4 and WebM; `fps` is the frame grid timestamps are counted on (a GIF's is 100: its
-/// delays are hundredths). NULL with a reason in `message` on failure.
-stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, int fps, char *message, size_t size);
+/// delays are hundredths). `sound`: MP4 and WebM get a sound track too (48 kHz stereo; AAC,
+/// Opus). NULL with a reason in `message` on failure.
+stories_encoder *stories_encoder_open(int fd, int kind, int width, int height, int fps, int sound, char *message, size_t size);
+
+/// The sound track's next `frames` frames: interleaved 16-bit stereo at 48 kHz, following on
+/// from the last. 0 on success.
+int stories_encoder_write_sound(stories_encoder *encoder, const int16_t *pcm, int frames, char *message, size_t size);
 
 /// One frame of `width × height` RGB pixels at `pts` (in frames of the grid). 0 on success.
 int stories_encoder_write_rgb(stories_encoder *encoder, const uint8_t *rgb, int64_t pts, char *message, size_t size);

@@ -29,9 +29,12 @@ public struct SessionSetup: Equatable, Sendable {
     public var colors = "256"
     /// Photos shown whole at the start (stories.conf `fit`); `f` toggles, as an input.
     public var photosFit = true
+    /// Videos with their sound at the start (`--mute`, `sound =`); `m` toggles, as an input.
+    /// `stories render` puts the sound of what played into the video when it was on.
+    public var sound = true
 
     public init(feed: Feed = .demo, network: NetworkProfile = .local, seed: UInt64 = 1, preload: PreloadPolicy = .on,
-                reduceMotion: Bool = false, keys: String = "", colors: String = "256", photosFit: Bool = true) {
+                reduceMotion: Bool = false, keys: String = "", colors: String = "256", photosFit: Bool = true, sound: Bool = true) {
         self.feed = feed
         self.network = network
         self.seed = seed
@@ -40,6 +43,7 @@ public struct SessionSetup: Equatable, Sendable {
         self.keys = keys
         self.colors = colors
         self.photosFit = photosFit
+        self.sound = sound
     }
 
     /// Seeds are whole numbers a JSON reader keeps exactly.
@@ -95,6 +99,7 @@ public struct SessionSetup: Equatable, Sendable {
         }
         if keys != recorded.keys { lines.append("the key bindings differ from the recording's") }
         if colors != recorded.colors { lines.append("colours are \(colors); the recording had \(recorded.colors)") }
+        if sound != recorded.sound { lines.append("sound is \(sound ? "on" : "off"); the recording had it \(recorded.sound ? "on" : "off")") }
         if photosFit != recorded.photosFit {
             lines.append("photos start \(photosFit ? "whole" : "filling the screen"); the recording's started \(recorded.photosFit ? "whole" : "filling it")")
         }
@@ -119,7 +124,7 @@ public struct SessionSetup: Equatable, Sendable {
         let wire: [String: JSONValue] = [
             "feed": .object(feedWire), "network": .object(networkWire), "seed": .number(Double(seed)),
             "preload": .string(preload.rawValue), "reduceMotion": .bool(reduceMotion), "keys": .string(keys), "colors": .string(colors),
-            "fit": .bool(photosFit),
+            "fit": .bool(photosFit), "sound": .bool(sound),
         ]
         return .object(wire)
     }
@@ -189,6 +194,7 @@ public struct SessionSetup: Equatable, Sendable {
         guard Self.colorNames.contains(colors) else { throw top.problem("colors", colorsRule) }
         self.colors = colors
         photosFit = try top.bool("fit") ?? true
+        sound = try top.bool("sound") ?? true
     }
 
     /// The bindings this setup's keys give, over the defaults.

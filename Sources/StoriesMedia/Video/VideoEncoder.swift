@@ -19,8 +19,14 @@ public final class VideoEncoder {
     public let width: Int
     public let height: Int
 
-    /// `fps`: the grid frames' times are counted on (a GIF's times are in hundredths).
-    public init(fd: Int32, kind: Kind, width: Int, height: Int, fps: Int) throws(Failure) {
+    /// Whether it has a sound track (48 kHz stereo: AAC in MP4, Opus in WebM).
+    public let hasSound: Bool
+    public static let soundRate = 48_000
+
+    /// `fps`: the grid frames' times are counted on (a GIF's times are in hundredths);
+    /// `sound`: a sound track too (not for a GIF).
+    public init(fd: Int32, kind: Kind, width: Int, height: Int, fps: Int, sound: Bool = false) throws(Failure) {
+        hasSound = sound && kind != .gif
         self.kind = kind
         self.width = width
         self.height = height
@@ -30,7 +36,8 @@ public final class VideoEncoder {
         case .webm: Int32(STORIES_ENCODE_WEBM)
         case .gif: Int32(STORIES_ENCODE_GIF)
         }
-        guard let opened = stories_encoder_open(fd, code, Int32(width), Int32(height), Int32(kind == .gif ? 100 : fps), &message, message.count) else {
+        guard let opened = stories_encoder_open(fd, code, Int32(width), Int32(height), Int32(kind == .gif ? 100 : fps), hasSound ? 1 : 0,
+                                                &message, message.count) else {
             throw Failure(description: Self.string(message))
         }
         handle = opened
@@ -56,6 +63,14 @@ public final class VideoEncoder {
                 stories_encoder_write_indexed(handle, i.baseAddress, p.baseAddress, start, duration, &message, message.count)
             }
         }
+        if code != 0 { throw Failure(description: Self.string(message)) }
+    }
+
+    /// The sound track's next frames: interleaved 16-bit stereo at 48 kHz.
+    public func writeSound(_ pcm: [Int16]) throws(Failure) {
+        guard hasSound else { throw Failure(description: "no sound track") }
+        var message = [CChar](repeating: 0, count: 256)
+        let code = pcm.withUnsafeBufferPointer { stories_encoder_write_sound(handle, $0.baseAddress, Int32(pcm.count / 2), &message, message.count) }
         if code != 0 { throw Failure(description: Self.string(message)) }
     }
 
