@@ -165,7 +165,8 @@ let package = Package(
             name: "StoriesAppTests",
             dependencies: ["StoriesCells", "StoriesApp", "StoriesUI", "StoriesMedia", "StoriesCore", "StoriesFeedIO", "StoriesAssets", "StoriesTestSupport",
                            "StoriesHTTP", "StoriesRender"],
-            exclude: ["__Snapshots__"]
+            // Flows/: scenarios written as flows (`ProjectFlowsTests` runs each).
+            exclude: ["__Snapshots__", "Flows"]
         ),
         .testTarget(
             name: "StoriesTerminalTests",

@@ -75,6 +75,9 @@ final class PixelSink: FrameSink {
     private let encoder: VideoEncoder
     private var frame: RGBImage
     private var lastWritten: Int64 = -1
+    /// The video's grid: a canvas of another size (a resize in the recording) is drawn into it.
+    private let columns: Int
+    private let rows: Int
     /// A GIF frame waits for the next to know how long it lasts.
     private var held: (indices: [UInt8], start: Int64)?
     private let gifPalette: GIFPalette?
@@ -84,6 +87,8 @@ final class PixelSink: FrameSink {
          sound: Bool = false) throws {
         self.format = format
         gifPalette = palette
+        self.columns = columns
+        self.rows = rows
         self.rasterizer = rasterizer
         // Even sides for 4:2:0 video.
         width = (columns * rasterizer.cellWidth + 1) & ~1
@@ -94,7 +99,7 @@ final class PixelSink: FrameSink {
     }
 
     func show(_ canvas: Canvas, frame number: Int64, fps: Int) throws {
-        rasterizer.draw(canvas)
+        rasterizer.draw(canvas.fitted(columns: columns, rows: rows))
         place(rasterizer.image)
         if let gifPalette {
             let start = number * 100 / Int64(fps)
@@ -134,8 +139,8 @@ final class PixelSink: FrameSink {
         self.held = nil
     }
 
-    /// The drawn frame in the top-left of the video's (the canvas may be smaller or larger
-    /// after a resize: the video keeps the size it started at).
+    /// The drawn frame in the top-left of the video's (the same size but for the even
+    /// sides 4:2:0 wants).
     private func place(_ image: RGBImage) {
         if image.width == width, image.height == height {
             frame = image
@@ -158,15 +163,20 @@ final class SurveySink: FrameSink {
     private var held: (image: RGBImage, number: Int64)?
     private(set) var survey = GIFPalette.Survey()
 
+    private let columns: Int
+    private let rows: Int
+
     init(rasterizer: FrameRasterizer, columns: Int, rows: Int) {
         self.rasterizer = rasterizer
+        self.columns = columns
+        self.rows = rows
         width = columns * rasterizer.cellWidth
         height = rows * rasterizer.cellHeight
     }
 
     func show(_ canvas: Canvas, frame number: Int64, fps: Int) throws {
         if let held { survey.add(held.image, weight: max(1, number - held.number)) }
-        rasterizer.draw(canvas)
+        rasterizer.draw(canvas.fitted(columns: columns, rows: rows))
         held = (rasterizer.image, number)
     }
 
@@ -176,4 +186,24 @@ final class SurveySink: FrameSink {
     }
 
     func finish() throws {}
+}
+
+extension Canvas {
+    /// This canvas on a grid of `columns × rows` cells: a video keeps the size it started
+    /// at, so after a resize what is on screen is drawn into its top-left corner (cut, or
+    /// blank beyond) — never a larger picture than the first (a recording's resize to
+    /// 1000×1000 cells would be tens of thousands of pixels a side).
+    func fitted(columns: Int, rows: Int) -> Canvas {
+        guard width != columns || height != rows else { return self }
+        var out = Canvas(width: columns, height: rows)
+        for y in 0..<min(rows, height) {
+            for x in 0..<min(columns, width) {
+                let cell = self[x, y]
+                out.put(cell.glyph, x: x, y: y, style: cell.style)
+            }
+        }
+        out.pictures = pictures
+        out.isMotion = isMotion
+        return out
+    }
 }

@@ -32,6 +32,23 @@ import Testing
         return FlowRun.run(flow, client: try demoClient(flow), options: HeadlessRun.Options(width: flow.width, height: flow.height))
     }
 
+    /// Scenarios written as flows where that reads better: each file in Tests/StoriesAppTests/Flows.
+    static let scenarioFlows = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Flows")
+
+    @Test func theScenarioFlowsPass() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.scenarioFlows.path).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(names.count >= 2)
+        for name in names {
+            let text = try String(contentsOf: Self.scenarioFlows.appendingPathComponent(name), encoding: .utf8)
+            let flow = try Flow.parse(text, file: name)
+            let report = FlowRun.run(flow, client: try demoClient(flow), options: HeadlessRun.Options(width: flow.width, height: flow.height))
+            #expect(report.results.count == flow.expectationCount && !report.results.isEmpty)
+            for result in report.results where !result.verdict.passed {
+                Issue.record("\(name):\(result.line) \(result.name): \(result.verdict.actual)")
+            }
+        }
+    }
+
     @Test(arguments: ["tour.jsonl", "gesture-qa.jsonl"])
     func theProjectsFlowsPass(_ name: String) throws {
         let report = try asset(name)

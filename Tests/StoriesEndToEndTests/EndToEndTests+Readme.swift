@@ -10,16 +10,33 @@ extension EndToEndTests {
         var help = try Binary.run(["--help"]).out
         for command in [["view"], ["serve"], ["init"], ["print"], ["play"], ["bench", "render"], ["bench", "viewmodels"],
                         ["bench", "navigation"], ["bench", "video"], ["bench", "memory"], ["bench", "frames"], ["bench", "fidelity"],
-                        ["assets", "blurhash"]] {
+                        ["assets", "blurhash"], ["check"], ["render"], ["record"], ["bench", "film"]] {
             help += try Binary.run(["help"] + command).out
         }
         let text = Self.readme.replacingOccurrences(of: #"#[^)\s]*"#, with: "", options: .regularExpression)
         let flags = Set(text.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) })
         #expect(flags.count > 30, "README was read")
-        for flag in flags.sorted() where !["--deps", "--generate-completion-script"].contains(flag) {
+        for flag in flags.sorted() where !["--deps", "--generate-completion-script", "--gif"].contains(flag) {
             #expect(help.contains(flag + " ") || help.contains(flag + "\n") || help.contains(flag + ","), "README names \(flag), which no help lists")
         }
         #expect(try Binary.run(["--generate-completion-script", "bash"]).status == 0)
+    }
+
+    /// README's GIF is the tour flow as `stories render` makes it now (`scripts/readme-captures
+    /// --gif` made it): rendered again here, byte for byte (the replay, the font and the
+    /// palette are the same every time on this system).
+    @Test func theREADMEGIFIsTheTourRendered() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        #expect(Self.readme.contains("](docs/images/tour.gif)"), "README shows the GIF")
+        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).gif")
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        let run = try Binary.run(["render", root.appendingPathComponent("Assets/flows/tour.jsonl").path, "--to", fresh.path,
+                                  "--font-size", "10", "--fps", "10"])
+        #expect(run.status == 0, "\(run.err)")
+        let committed = try Data(contentsOf: root.appendingPathComponent("docs/images/tour.gif"))
+        #expect(try Data(contentsOf: fresh) == committed,
+                "docs/images/tour.gif is not what stories render makes now: run scripts/readme-captures .build/debug/stories --gif")
+        #expect(committed.count < 1_000_000, "small enough for a README: \(committed.count) bytes")
     }
 
     /// README's captures are what the app draws: `scripts/readme-captures` makes each from the
