@@ -20,6 +20,7 @@ struct stories_encoder {
     AVPacket *packet;
     struct SwsContext *scale;
     uint8_t *io_buffer;
+    uint8_t *input; // a frame's RGB, padded (write_rgb)
     int header_written;
     // The sound track, when asked for: its encoder, the converter from 16-bit interleaved,
     // the frames waiting to fill an encoder frame, and how many were sent.
@@ -64,6 +65,7 @@ static void say_av(char *message, size_t size, const char *what, int code) {
 void stories_encoder_free(stories_encoder *encoder) {
     if (!encoder) return;
     if (encoder->scale) p_sws_freeContext(encoder->scale);
+    p_av_free(encoder->input);
     if (encoder->frame) p_av_frame_free(&encoder->frame);
     if (encoder->packet) p_av_packet_free(&encoder->packet);
     if (encoder->codec) p_avcodec_free_context(&encoder->codec);
@@ -271,9 +273,20 @@ int stories_encoder_write_rgb(stories_encoder *encoder, const uint8_t *rgb, int6
     if (!encoder || encoder->kind == STORIES_ENCODE_GIF || !rgb) { stories_say(message, size, "not an RGB encoder"); return -1; }
     int code = p_av_frame_make_writable(encoder->frame);
     if (code < 0) { say_av(message, size, "a frame", code); return code; }
-    const uint8_t *planes[4] = { rgb, NULL, NULL, NULL };
-    int strides[4] = { encoder->width * 3, 0, 0, 0 };
-    p_sws_scale(encoder->scale, planes, strides, 0, encoder->height, encoder->frame->data, encoder->frame->linesize);
+    // swscale's SIMD readers take whole blocks: the caller's rows go through a buffer with
+    // room past its end (as the decoder's output does, video.c).
+    size_t row = (size_t)encoder->width * 3, need = row * (size_t)encoder->height + 64;
+    if (!encoder->input) {
+        encoder->input = p_av_malloc(need);
+        if (!encoder->input) { stories_say(message, size, "out of memory"); return -1; }
+    }
+    memcpy(encoder->input, rgb, row * (size_t)encoder->height);
+    const uint8_t *planes[4] = { encoder->input, NULL, NULL, NULL };
+    int strides[4] = { (int)row, 0, 0, 0 };
+    if (p_sws_scale(encoder->scale, planes, strides, 0, encoder->height, encoder->frame->data, encoder->frame->linesize) <= 0) {
+        stories_say(message, size, "swscale could not convert a frame");
+        return -1;
+    }
     encoder->frame->pts = pts;
     return send(encoder, encoder->frame, 0, message, size);
 }

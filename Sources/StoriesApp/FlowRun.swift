@@ -49,6 +49,8 @@ public enum FlowRun {
         var decisionsFrom = engine.state.gesture.decisionCount
         var ended = false
         var skipped = false
+        var endedAt: Double?
+        var failures = 0
         var results: [FlowResult] = []
         for step in flow.steps {
             if let at = step.at { advance(by: at - now()) }
@@ -58,10 +60,13 @@ public enum FlowRun {
                 for (after, entry) in entries {
                     advance(by: after)
                     guard !ended, quitAt == nil else {
-                        if quitAt != nil, entry != .end { skipped = true }
+                        if entry != .end { skipped = true }
                         continue
                     }
-                    if !RecordingFeeder.feed(entry, to: engine, screen: .recorded) { ended = true }
+                    if !RecordingFeeder.feed(entry, to: engine, screen: .recorded) {
+                        ended = true
+                        endedAt = now()
+                    }
                 }
             case .wait(let seconds):
                 advance(by: seconds)
@@ -76,14 +81,19 @@ public enum FlowRun {
                                                   decisions: Array(state.gesture.log.suffix(max(0, new))), navigations: navigations)
                 var verdict = expectation.check(observation)
                 // A failure shows the screen it was checked on, when it has nothing closer.
-                if !verdict.passed, verdict.evidence.isEmpty { verdict.evidence = FlowExpectation.framed(observation.lines) }
+                // (The first failures' screens only: a flow of thousands of failures is not held in memory whole.)
+                if !verdict.passed { failures += 1 }
+                if !verdict.passed, verdict.evidence.isEmpty, failures <= 20 { verdict.evidence = FlowExpectation.framed(observation.lines) }
+                if failures > 20 { verdict.evidence = [] }
                 results.append(FlowResult(line: step.line, name: step.name ?? expectation.summary, expected: expectation.summary,
                                           verdict: verdict, time: observation.time))
             }
         }
         let duration = now()
         engine.stop()
-        return FlowRunReport(file: flow.file, results: results, duration: duration, endedEarly: skipped ? quitAt : nil)
+        var report = FlowRunReport(file: flow.file, results: results, duration: duration, endedEarly: skipped ? (quitAt ?? endedAt) : nil)
+        if skipped, quitAt == nil { report.endedBy = "an end line" }
+        return report
     }
 
     /// Each row's columns as text: the grapheme drawn there, "" for a wide one's right half.

@@ -21,7 +21,10 @@ public enum RecordingFeeder {
         case .resize(let width, let height):
             if screen == .recorded { engine.resize(width: width, height: height) }
         case .cellAspect(let aspect):
-            if screen == .recorded { engine.setDisplay(Display(colorDepth: engine.colorDepth, cellAspect: aspect)) }
+            // The cell's new shape, the rest of the display as it is (its colours, background,
+            // symbols, pictures); a run that draws with a cell size of its own (`stories
+            // render`: the font's) keeps it.
+            if screen == .recorded, engine.display.cellPixels == nil { engine.setDisplay(engine.display.withCellAspect(aspect)) }
         case .end:
             return false
         }

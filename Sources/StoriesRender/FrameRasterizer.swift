@@ -67,8 +67,11 @@ public final class FrameRasterizer {
     }
 
     private func mark(_ rect: Rect, in dirty: inout [Bool], _ canvas: Canvas) {
-        for y in max(0, rect.y)..<min(canvas.height, rect.y + rect.height) {
-            for x in max(0, rect.x)..<min(canvas.width, rect.x + rect.width) { dirty[y * canvas.width + x] = true }
+        let y0 = max(0, rect.y), y1 = min(canvas.height, rect.y + rect.height)
+        let x0 = max(0, rect.x), x1 = min(canvas.width, rect.x + rect.width)
+        guard y0 < y1, x0 < x1 else { return }
+        for y in y0..<y1 {
+            for x in x0..<x1 { dirty[y * canvas.width + x] = true }
         }
     }
 

@@ -48,6 +48,9 @@ public enum RenderRun {
         public var description: String
     }
 
+    /// The largest side of a rendered video, in pixels (the encoder's bound).
+    public static let maxSide = 8192
+
     /// Renders `flow` to `fd`. `headless` is the run's options (size, colours, keys);
     /// `client` gives a feed client for each pass (a GIF takes two: the first surveys its
     /// colours).
@@ -63,6 +66,12 @@ public enum RenderRun {
                                     depth: ColorDepth(name: headless.colors) ?? .palette256)
             case .mp4, .webm, .gif:
                 let rasterizer = try FrameRasterizer(fontSize: options.fontSize, light: options.light)
+                // Checked before any frame is drawn (a GIF's survey draws them all first).
+                let (pixelsWide, pixelsHigh) = (flow.width * rasterizer.cellWidth, flow.height * rasterizer.cellHeight)
+                guard pixelsWide <= Self.maxSide, pixelsHigh <= Self.maxSide else {
+                    throw Failure(description: "\(flow.width)×\(flow.height) cells at \(options.fontSize) px type are \(pixelsWide)×\(pixelsHigh) pixels; "
+                        + "a video is at most \(Self.maxSide) a side (a smaller --font-size, or a smaller screen)")
+                }
                 headless.graphics = .kitty
                 headless.cellPixels = CellPixels(width: rasterizer.cellWidth, height: rasterizer.cellHeight)
                 if options.light { headless.background = Display.light }

@@ -32,10 +32,12 @@ final class CastSink: FrameSink {
         try write(header)
     }
 
-    func show(_ canvas: Canvas, frame number: Int64, fps: Int) throws {
+    func show(_ drawn: Canvas, frame number: Int64, fps: Int) throws {
+        // The cast keeps the size its header says, as a video does.
+        let canvas = drawn.fitted(columns: width, rows: height)
         var bytes: [UInt8] = []
-        if first || canvas.width != shown.width || canvas.height != shown.height {
-            // The first frame (and one after a resize) whole, on a cleared screen.
+        if first {
+            // The first frame whole, on a cleared screen.
             bytes += Array("\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
             shown = Canvas(width: canvas.width, height: canvas.height)
             first = false
@@ -65,7 +67,7 @@ final class CastSink: FrameSink {
 
 /// Frames drawn as a terminal shows them and encoded: H.264, VP9 (on a grid, a frame each
 /// time the screen changes, and at least one a second), or GIF (each change a frame, shown
-/// until the next, with a palette made for it).
+/// until the next, in the one palette surveyed over the whole replay).
 @MainActor
 final class PixelSink: FrameSink {
     let width: Int
@@ -202,7 +204,8 @@ extension Canvas {
                 out.put(cell.glyph, x: x, y: y, style: cell.style)
             }
         }
-        out.pictures = pictures
+        // Pictures wholly outside the grid are gone; the rest are drawn as far as it goes.
+        out.pictures = pictures.filter { $0.rect.x < columns && $0.rect.y < rows && $0.rect.x + $0.rect.width > 0 && $0.rect.y + $0.rect.height > 0 }
         out.isMotion = isMotion
         return out
     }

@@ -54,10 +54,14 @@ final class SoundTrack {
         since = time
     }
 
-    /// Lays down the sound up to `time` (the end of the video).
+    /// Lays down the sound up to `time` (the end of the video), a second at a time at most:
+    /// a long still stretch is many small buffers, never one large one.
     func fill(until time: Double) throws {
         let target = Int64((max(0, time) * Double(Self.rate)).rounded())
-        let count = Int(target - written)
+        while written < target { try fill(frames: Int(min(target - written, Int64(Self.rate)))) }
+    }
+
+    private func fill(frames count: Int) throws {
         guard count > 0 else { return }
         var pcm = [Int16](repeating: 0, count: count * 2)
         if let heard, let decoder = decoders[heard.location] {

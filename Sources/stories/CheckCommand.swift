@@ -97,9 +97,12 @@ struct CheckCommand: ParsableCommand {
             }
             let lines = flow.snapshotFiles.map(\.line)
             var index = 0
+            // Each snapshot read once, however many steps name it.
+            var read: [String: [String]] = [:]
             do {
                 flow = try flow.resolvingSnapshots { name in
                     defer { index += 1 }
+                    if let known = read[name] { return known }
                     let snapshot: Data
                     do throws(SafeFile.Failure) { snapshot = try folder.read(name, maxBytes: 4 << 20).0 } catch {
                         throw LoadProblem(message: "\(path):\(lines[safe: index] ?? 0): snapshot \(name): \(SafeFile.describe(error, maxBytes: 4 << 20))")
@@ -109,6 +112,10 @@ struct CheckCommand: ParsableCommand {
                     }
                     var rows = TextLines.split(text).map(String.init)
                     if rows.last == "" { rows.removeLast() }
+                    guard rows.count <= Flow.maxScreenLines else {
+                        throw LoadProblem(message: "\(path):\(lines[safe: index] ?? 0): snapshot \(name): more than \(Flow.maxScreenLines) lines (a screen has at most that many)")
+                    }
+                    read[name] = rows
                     return rows
                 }
             } catch let problem as LoadProblem {

@@ -89,8 +89,13 @@ import Testing
             {"expect":"text","text":"Demo stories","region":[0,0,100,1]}
             {"expect":"text","text":"Demo stories","region":[0,1,100,29]}
             {"expect":"text","text":"山田 花子","region":[0,0,100,30]}
+            {"expect":"text","text":"a","at":[500,0],"now":true}
+            {"expect":"text","text":"a","at":[5,400],"now":true}
+            {"expect":"text","text":"a","region":[950,950,50,50],"now":true}
+            {"expect":"text","text":"Demo stories","visible":false,"at":[500,0],"now":true}
             """)
-        #expect(report.results.map(\.verdict.passed) == [true, false, true, false, true])
+        // Cells and regions off the screen find nothing (and break nothing).
+        #expect(report.results.map(\.verdict.passed) == [true, false, true, false, true, false, false, false, true])
     }
 
     @Test func theGestureWindowIsTheLastInputStep() throws {
@@ -108,6 +113,17 @@ import Testing
             {"expect":"progress","item":1,"atLeast":0.15,"atMost":0.3}
             """)
         #expect(report.results.map(\.verdict.passed) == [true, true, false, true], "\(report.lines())")
+    }
+
+    @Test func inputsAfterAnEndLineAreSaidNotFed() throws {
+        let report = try run("""
+            {"stories-flow":1,"width":100,"height":30}
+            {"end":true}
+            {"key":"Enter"}
+            {"expect":"shown","home":true}
+            """)
+        #expect(report.results.map(\.verdict.passed) == [true], "Enter was not fed")
+        #expect(report.lines().contains("  f.jsonl: an end line at 0.00 s; later inputs were not fed"))
     }
 
     @Test func junitXMLIsWellFormedWhateverTheTextHolds() throws {

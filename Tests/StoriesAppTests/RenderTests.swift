@@ -245,4 +245,38 @@ import Testing
         #expect(abs(best - expected) <= 240, "within 30 ms of the moment it showed: \(Double(best - expected) / 8) ms")
         #expect(rms(rendered[(best + 4000)..<(best + 4000 + length)]) > 300, "and loud enough to hear")
     }
+
+    @Test func aResizeIsDrawnIntoTheVideosGridAndAHugeScreenIsRefused() throws {
+        // Ayla's photo in real pixels, then the screen grows and shrinks under it.
+        let text = """
+            {"stories-flow":1,"width":60,"height":20}
+            {"key":"Enter"}
+            {"wait":0.5}
+            {"resize":[200,60]}
+            {"wait":0.5}
+            {"resize":[30,10]}
+            {"wait":0.5}
+            """
+        let flow = try Flow.parse(text, file: "resize.jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).mp4")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        var options = RenderRun.Options(format: .mp4)
+        options.fontSize = Self.fontSize
+        let outcome = try RenderRun.render(flow, client: { try client(flow) }, headless: HeadlessRun.Options(width: 60, height: 20),
+                                           to: fd, options: options)
+        let rasterizer = try FrameRasterizer(fontSize: Self.fontSize, light: false)
+        #expect(outcome.width == (60 * rasterizer.cellWidth + 1) & ~1 && outcome.height == (20 * rasterizer.cellHeight + 1) & ~1)
+        #expect(try VideoDecoder(data: Data(contentsOf: url)).info.width == outcome.width)
+
+        let huge = try Flow.parse(#"{"stories-flow":1,"width":1000,"height":1000}"#, file: "huge.jsonl")
+        do {
+            _ = try RenderRun.render(huge, client: { try client(huge) }, headless: HeadlessRun.Options(width: 1000, height: 1000),
+                                     to: fd, options: options)
+            Issue.record("a 1000×1000-cell video was attempted")
+        } catch {
+            #expect(error.description.hasPrefix("1000×1000 cells at 10 px type are"), "\(error)")
+        }
+    }
 }

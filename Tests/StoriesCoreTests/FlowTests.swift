@@ -90,6 +90,25 @@ import Testing
         #expect(flow.setup == SessionSetup(feed: .synthetic(20, seed: 3), network: .slow, seed: 7, reduceMotion: true))
     }
 
+    @Test func aBareNumberWaitIsSecondsAndTooltipsRoundTrip() throws {
+        let flow = try parse(#"{"wait":"2"}"#, #"{"wait":" 0.25 "}"#)
+        #expect(flow.steps.map(\.kind) == [.wait(2), .wait(0.25)], "\"2\" is two seconds, as 2 is")
+        let header = Flow.headerLine(width: 90, height: 20, started: 1_795_240_800,
+                                     seen: SeenState(items: ["mika": ["chelsea"]], tooltips: ["sections"]), setup: SessionSetup(seed: 9))
+        let read = try Flow.parse(header, file: "h.jsonl")
+        #expect(read.seen.tooltips == ["sections"] && read.seen.items == ["mika": ["chelsea"]] && read.setup.seed == 9 && read.width == 90)
+    }
+
+    @Test func aRecordingOverAnHourIsRefusedAsAFlow() {
+        let recording = InputRecording(width: 90, height: 20, started: 1_795_240_800, entries: [(0.5, .input(.key(.right))), (50_000, .end)])
+        do {
+            _ = try Flow.parse(recording.text, file: "long.jsonl")
+            Issue.record("a recording of 50 000 s was read as a flow")
+        } catch {
+            #expect(error.description == "long.jsonl:1: a recording run as a flow (checked or rendered) lasts at most 3600 s; this one lasts 50000 s")
+        }
+    }
+
     @Test func aRecordingIsAFlowWithoutExpectations() throws {
         let recording = InputRecording(width: 90, height: 20, started: 1_795_240_800, setup: SessionSetup(seed: 5),
                                        entries: [(0.5, .input(.key(.right))), (1, .end)])

@@ -108,7 +108,7 @@ import Testing
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         let firstLine = try #require(text.split(separator: "\n").first)
         #expect(firstLine.contains(#""feed":{"seed":24301,"synthetic":50}"#) && firstLine.contains(#""name":"3g""#), "\(firstLine)")
-        #expect(firstLine.contains(#""seed":24301}"#), "the network's seed is kept")
+        #expect(firstLine.contains(#""seed":24301,"sound":true}"#), "the network's seed is kept (and the sound, on)")
         // Up to just before the first q: the moment the screen above was read.
         let quit = try #require(text.split(separator: "\n").last { $0.contains(#""key":"q""#) && !$0.contains("Space") })
         let t = try #require(Double(String(quit.split(separator: ":").last?.dropLast() ?? "")))

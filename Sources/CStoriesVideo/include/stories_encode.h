@@ -12,7 +12,7 @@ typedef struct stories_encoder stories_encoder;
 enum {
     STORIES_ENCODE_MP4 = 0,   /* H.264 (libx264), yuv420p, in MP4 */
     STORIES_ENCODE_WEBM = 1,  /* VP9 (libvpx-vp9), yuv420p, in WebM */
-    STORIES_ENCODE_GIF = 2,   /* GIF, each frame with its own 256-colour palette */
+    STORIES_ENCODE_GIF = 2,   /* GIF, each frame with the 256-colour palette it is given */
 };
 
 /// Opens an encoder writing to `fd` (not closed by it). `width` and `height` are even for

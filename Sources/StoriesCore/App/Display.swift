@@ -54,6 +54,13 @@ public struct Display: Equatable, Sendable {
         self.cellPixels = cellPixels
     }
 
+    /// The same display with a cell of another shape (bounded as `init` bounds it).
+    public func withCellAspect(_ aspect: Double) -> Display {
+        var copy = self
+        copy.cellAspect = Self.bounded(cellAspect: aspect)
+        return copy
+    }
+
     /// The cell size real pixels are drawn for: the terminal's, when it shows pixels and
     /// says how large a cell is; nil otherwise (pictures are cells).
     public var pixelCell: CellPixels? { graphics.showsPixels ? cellPixels : nil }

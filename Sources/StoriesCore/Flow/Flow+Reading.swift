@@ -8,6 +8,8 @@ extension Flow {
     /// for.
     public static let maxDragPoints = 1000
     public static let maxText = 1000
+    /// The most expectations one flow holds (each renders and reads the screen).
+    public static let maxExpectations = 10_000
     /// How often a written-out drag reports the pointer (a terminal's mouse reports while
     /// moving come about this often).
     public static let dragStep = 1.0 / 30
@@ -28,6 +30,9 @@ extension Flow {
         if header["stories-recording"] != nil {
             // Any recording is a flow without expectations.
             let recording = try InputRecording.parse(text, file: file)
+            guard recording.duration <= maxDuration else {
+                throw fail(1, "a recording run as a flow (checked or rendered) lasts at most \(Int(maxDuration)) s; this one lasts \(Int(recording.duration)) s")
+            }
             flow = Flow(file: file, width: recording.width, height: recording.height, started: recording.started,
                         seen: recording.seen, setup: recording.setup ?? SessionSetup(), setupGiven: recording.setup != nil, steps: [])
             for (index, (time, entry)) in recording.entries.enumerated() {
@@ -38,6 +43,7 @@ extension Flow {
         flow = try readHeader(header, fail: { fail(1, $0) }, file: file)
         var total = 0.0
         var lastAt = 0.0
+        var expectations = 0
         for (offset, raw) in lines.enumerated().dropFirst() {
             let number = offset + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
@@ -71,6 +77,10 @@ extension Flow {
             guard total <= maxDuration else {
                 throw fail(number, "the flow would run past \(Int(maxDuration)) s of virtual time (waits and gestures add up; each settle counts \(Int(settleLimit)) s)")
             }
+            if case .expect = step.kind {
+                expectations += 1
+                guard expectations <= maxExpectations else { throw fail(number, "a flow holds at most \(maxExpectations) expectations") }
+            }
             flow.steps.append(step)
         }
         return flow
@@ -101,6 +111,10 @@ extension Flow {
                     items[story] = Set(ids)
                 }
                 seen = SeenState(items: items)
+            }
+            // Home tooltips already shown (as a recording's header keeps them).
+            if let tooltips = try fields.optional("tooltips", InputRecording.Fields.strings, "a list of tooltip ids") {
+                seen = SeenState(items: seen.items, tooltips: Set(tooltips))
             }
         } catch let problem as InputRecording.Fields.Problem {
             throw fail(problem.reason)

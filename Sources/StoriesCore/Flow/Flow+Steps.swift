@@ -34,7 +34,10 @@ extension Flow {
             try only(["wait"])
             if case .string(let word)? = members["wait"] {
                 if word == "idle" { return Step(line: line, at: at, kind: .settle, name: name) }
-                guard let seconds = NetworkProfile.parseDuration(word), seconds <= maxDuration else {
+                // A bare number is seconds here, as a number is ("2" is not 2 ms).
+                let trimmed = word.trimmingCharacters(in: .whitespaces)
+                let parsed = Double(trimmed).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? NetworkProfile.parseDuration(trimmed)
+                guard let seconds = parsed, seconds <= maxDuration else {
                     throw fail("\"wait\" must be seconds (0.5, \"300ms\", \"2s\") up to \(Int(maxDuration)), or \"idle\"")
                 }
                 return Step(line: line, at: at, kind: .wait(seconds), name: name)

@@ -10,6 +10,7 @@ extension Flow {
             "stories-flow": .int(formatVersion), "width": .int(width), "height": .int(height), "started": .number(started),
         ]
         if !seen.items.isEmpty { members["seen"] = .object(seen.items.mapValues { .strings($0.sorted()) }) }
+        if !seen.tooltips.isEmpty { members["tooltips"] = .strings(seen.tooltips.sorted()) }
         members.put("setup", setup?.json)
         return JSONValue.object(members).text()
     }

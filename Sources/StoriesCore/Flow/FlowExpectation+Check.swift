@@ -178,19 +178,39 @@ extension FlowExpectation {
         return store.summaries.first { $0.author.name == name }
     }
 
-    /// Where `text` starts within `place`, if it is there.
+    /// Where `text` starts within `place`, if it is there: within one row, found in time
+    /// linear in the row (Knuth–Morris–Pratt over characters), whatever the text and screen.
     static func find(_ text: String, in rows: [[String]], place: TextPlace) -> (x: Int, y: Int)? {
+        let target = Array(text)
+        guard !target.isEmpty else { return nil }
+        // How far the pattern falls back after a mismatch.
+        var fallback = [Int](repeating: 0, count: target.count)
+        var k = 0
+        for i in 1..<max(1, target.count) {
+            while k > 0, target[i] != target[k] { k = fallback[k - 1] }
+            if target[i] == target[k] { k += 1 }
+            fallback[i] = k
+        }
         func search(row y: Int, columns: Range<Int>, prefixOnly: Bool) -> (x: Int, y: Int)? {
-            guard let row = rows[safe: y] else { return nil }
+            guard let row = rows[safe: y], columns.lowerBound < row.count else { return nil }
             let columns = columns.clamped(to: 0..<row.count)
+            // The row's characters in the columns, each with the column it starts in.
+            var characters: [Character] = [], starts: [Int] = []
             for x in columns where !row[x].isEmpty {
-                var joined = ""
-                for column in x..<columns.upperBound {
-                    joined += row[column]
-                    if joined.count >= text.count { break }
+                for character in row[x] {
+                    characters.append(character)
+                    starts.append(x)
                 }
-                if joined.hasPrefix(text) { return (x, y) }
-                if prefixOnly { return nil }
+            }
+            guard characters.count >= target.count else { return nil }
+            if prefixOnly {
+                return starts.first == columns.lowerBound && Array(characters.prefix(target.count)) == target ? (columns.lowerBound, y) : nil
+            }
+            var matched = 0
+            for (index, character) in characters.enumerated() {
+                while matched > 0, character != target[matched] { matched = fallback[matched - 1] }
+                if character == target[matched] { matched += 1 }
+                if matched == target.count { return (starts[index - target.count + 1], y) }
             }
             return nil
         }
@@ -198,9 +218,11 @@ extension FlowExpectation {
         case .anywhere:
             for y in rows.indices { if let found = search(row: y, columns: 0..<rows[y].count, prefixOnly: false) { return found } }
         case .region(let x, let y, let width, let height):
-            for row in y..<(y + height) { if let found = search(row: row, columns: x..<(x + width), prefixOnly: false) { return found } }
+            for row in stride(from: y, to: min(rows.count, y + height), by: 1) {
+                if let found = search(row: row, columns: x..<(x + width), prefixOnly: false) { return found }
+            }
         case .cell(let x, let y):
-            return search(row: y, columns: x..<(rows[safe: y]?.count ?? 0), prefixOnly: true)
+            return search(row: y, columns: x..<(x + target.count * 2 + 1), prefixOnly: true)
         }
         return nil
     }

@@ -22,8 +22,11 @@ public struct FlowRunReport: Equatable, Sendable {
     public var file: String
     public var results: [FlowResult]
     public var duration: Double
-    /// The inputs stopped early (the app quit, or an `end` line): said, not a failure.
+    /// The inputs stopped early with inputs left (the app quit, or an `end` line): said, not
+    /// a failure.
     public var endedEarly: Double?
+    /// What ended them.
+    public var endedBy = "the app quit"
 
     public init(file: String, results: [FlowResult], duration: Double, endedEarly: Double? = nil) {
         (self.file, self.results, self.duration, self.endedEarly) = (file, results, duration, endedEarly)
@@ -48,7 +51,7 @@ public struct FlowRunReport: Equatable, Sendable {
                 out.append(contentsOf: result.verdict.evidence.map { "    " + $0 })
             }
         }
-        if let endedEarly { out.append("  \(name): the app quit at \(String(format: "%.2f", endedEarly)) s; later inputs were not fed") }
+        if let endedEarly { out.append("  \(name): \(endedBy) at \(String(format: "%.2f", endedEarly)) s; later inputs were not fed") }
         let tally = failures == 0 ? "passed" : "FAILED"
         out.append("\(tally) \(name): \(results.count - failures) of \(results.count) expectations met, \(String(format: "%.2f", duration)) s of virtual time")
         return out
