@@ -99,7 +99,7 @@ struct RenderCommand: ParsableCommand {
                 throw fail("--to \(to): cannot be written (\(reason))")
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: to)[.size] as? Int) ?? 0
-            let size = (format == .cast ? "\(done.width)×\(done.height) cells" : "\(done.width)×\(done.height) px") + (done.sound ? " with sound" : "")
+            let size = (format == .cast ? "\(done.width)×\(done.height) cells" : "\(done.width)×\(done.height) px") + (done.sound ? " with a sound track" : "")
             FileWrites.sayOnStandardError(SafeText.line(String(format: "stories: %@ → %@: %.1f s, %d frames, %@, %.1f MB, rendered in %.1f s",
                                                               recording, to, done.duration, done.frames, size, Double(bytes) / 1_000_000,
                                                               Date().timeIntervalSince(started))))
