@@ -28,7 +28,11 @@ import Testing
     }
 
     func render(_ format: RenderRun.Format, fps: Int = 30) throws -> (URL, RenderRun.Outcome) {
-        let flow = try flow()
+        try render(try flow(), format, fps: fps)
+    }
+
+    /// `flow` rendered to a new file in the temporary folder (the caller removes it).
+    func render(_ flow: Flow, _ format: RenderRun.Format, fps: Int = 30) throws -> (URL, RenderRun.Outcome) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).\(format.rawValue)")
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         try #require(fd >= 0)
@@ -36,9 +40,14 @@ import Testing
         var options = RenderRun.Options(format: format)
         options.fps = fps
         options.fontSize = Self.fontSize
-        let outcome = try RenderRun.render(flow, client: { try client(flow) }, headless: HeadlessRun.Options(width: flow.width, height: flow.height),
-                                           to: fd, options: options)
-        return (url, outcome)
+        do {
+            let outcome = try RenderRun.render(flow, client: { try client(flow) },
+                                               headless: HeadlessRun.Options(width: flow.width, height: flow.height), to: fd, options: options)
+            return (url, outcome)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
     }
 
     /// What the screen showed at each of `times`, drawn as the render draws it: the last
@@ -212,15 +221,8 @@ import Testing
             {"key":"m"}
             {"wait":1}
             """
-        let flow = try Flow.parse(text, file: "liftoff.jsonl")
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).mp4")
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd); try? FileManager.default.removeItem(at: url) }
-        var options = RenderRun.Options(format: .mp4)
-        options.fontSize = Self.fontSize
-        let outcome = try RenderRun.render(flow, client: { try client(flow) }, headless: HeadlessRun.Options(width: 100, height: 30),
-                                           to: fd, options: options)
+        let (url, outcome) = try render(try Flow.parse(text, file: "liftoff.jsonl"), .mp4)
+        defer { try? FileManager.default.removeItem(at: url) }
         #expect(outcome.sound && outcome.report.results.allSatisfy(\.verdict.passed))
         let shownAt = try #require(outcome.report.results.first?.time)
         let rendered = try sound(Data(contentsOf: url))
@@ -257,26 +259,19 @@ import Testing
             {"resize":[30,10]}
             {"wait":0.5}
             """
-        let flow = try Flow.parse(text, file: "resize.jsonl")
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).mp4")
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd); try? FileManager.default.removeItem(at: url) }
-        var options = RenderRun.Options(format: .mp4)
-        options.fontSize = Self.fontSize
-        let outcome = try RenderRun.render(flow, client: { try client(flow) }, headless: HeadlessRun.Options(width: 60, height: 20),
-                                           to: fd, options: options)
+        let (url, outcome) = try render(try Flow.parse(text, file: "resize.jsonl"), .mp4)
+        defer { try? FileManager.default.removeItem(at: url) }
         let rasterizer = try FrameRasterizer(fontSize: Self.fontSize, light: false)
         #expect(outcome.width == (60 * rasterizer.cellWidth + 1) & ~1 && outcome.height == (20 * rasterizer.cellHeight + 1) & ~1)
         #expect(try VideoDecoder(data: Data(contentsOf: url)).info.width == outcome.width)
 
         let huge = try Flow.parse(#"{"stories-flow":1,"width":1000,"height":1000}"#, file: "huge.jsonl")
         do {
-            _ = try RenderRun.render(huge, client: { try client(huge) }, headless: HeadlessRun.Options(width: 1000, height: 1000),
-                                     to: fd, options: options)
+            let (nothing, _) = try render(huge, .mp4)
+            try? FileManager.default.removeItem(at: nothing)
             Issue.record("a 1000×1000-cell video was attempted")
         } catch {
-            #expect(error.description.hasPrefix("1000×1000 cells at 10 px type are"), "\(error)")
+            #expect("\(error)".hasPrefix("1000×1000 cells at 10 px type are"), "\(error)")
         }
     }
 }
