@@ -146,6 +146,34 @@ void stories_unguard_terminal(void) {
     guard_fd = -1;
 }
 
+// A file a command is writing (`stories render`'s FILE.partial-PID), removed when a signal
+// ends the process before it is whole. Empty: none.
+static char remove_file[4096];
+
+static void on_removing(int sig) {
+    if (remove_file[0] != 0) unlink(remove_file);
+    signal(sig, SIG_DFL);
+    guard_unblock_and_raise(sig);
+    _exit(128 + sig);
+}
+
+void stories_remove_on_signal(const char *path) {
+    remove_file[0] = 0;
+    if (path == NULL) return;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof remove_file) return;
+    memcpy(remove_file + 1, path + 1, length); // the first byte last: never half a path
+    remove_file[0] = path[0];
+    for (unsigned i = 0; i < GUARDED_COUNT; i++) {
+        if (guarded_signals[i] == SIGTSTP) continue;
+        struct sigaction previous;
+        sigaction(guarded_signals[i], NULL, &previous);
+        // A signal the shell set to be ignored (nohup, a background job) stays ignored.
+        if (previous.sa_handler == SIG_IGN) continue;
+        guard_install(guarded_signals[i], on_removing);
+    }
+}
+
 static void on_ignored(int sig) { (void)sig; }
 
 void stories_ignore_keeping_pending(int sig) {

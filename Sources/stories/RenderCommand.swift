@@ -5,6 +5,7 @@ import StoriesCommandLine
 import StoriesCore
 import StoriesFeedIO
 import StoriesRender
+import CStoriesSupport
 
 /// `stories render RECORDING --to FILE`: a recording (or a flow) replayed headless on the
 /// virtual clock and written out frame for frame at its own timing.
@@ -64,6 +65,9 @@ struct RenderCommand: ParsableCommand {
         let partial = to + ".partial-\(getpid())"
         let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0o644)
         guard fd >= 0 else { throw fail("--to \(to): cannot be written (\(String(cString: strerror(errno))))") }
+        // Ctrl-C (or SIGTERM, SIGHUP) before it is whole leaves nothing behind.
+        stories_remove_on_signal(partial)
+        defer { stories_remove_on_signal(nil) }
         var options = RenderRun.Options(format: format)
         options.fps = fps
         options.fontSize = fontSize

@@ -103,4 +103,25 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "bad.jsonl" }
         #expect(left.isEmpty, "nothing is left behind: \(left)")
     }
+
+    @Test func aRenderStoppedBySIGTERMLeavesNothing() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("tour.gif").path
+        let child = try Child([try Binary.requireBuilt(), "render", Self.flows.appendingPathComponent("tour.jsonl").path, "--to", target],
+                              environment: ProcessInfo.processInfo.environment)
+        func names() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] }
+        // Stopped while the file is being made (a GIF's two passes take seconds in a debug build).
+        let started = Wait.until(30, every: 0.01) { names().contains { $0.hasPrefix("tour.gif.partial-") } }
+        try #require(started, "the render began its file")
+        kill(child.pid, SIGTERM)
+        let status = child.wait()
+        if names().contains("tour.gif") {
+            // It finished first on a fast machine: whole, then, and nothing half made beside it.
+            #expect(names() == ["tour.gif"])
+        } else {
+            #expect(names().isEmpty, "the half-made file went with the signal: \(names())")
+            #expect(status == 128 + SIGTERM || status == SIGTERM, "ended by the signal: \(status)")
+        }
+    }
 }

@@ -33,6 +33,11 @@ void stories_ignore_keeping_pending(int sig);
 /// (the probe's shared-memory offer, as /dev/shm/NAME); NULL: none.
 void stories_guard_remove_on_signal(const char *path);
 
+/// A signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT) removes file `path`
+/// first (a file half made: `stories render`'s), then ends it by the same signal; NULL: none
+/// (the handlers stay, ending the process as before).
+void stories_remove_on_signal(const char *path);
+
 /// Puts back the handlers `stories_guard_terminal` replaced.
 void stories_unguard_terminal(void);
 
