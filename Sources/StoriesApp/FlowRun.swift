@@ -53,6 +53,15 @@ public enum FlowRun {
         var failures = 0
         var results: [FlowResult] = []
         for step in flow.steps {
+            if now() > Flow.maxRunTime {
+                // Past the run's bound (its settles added up): the rest is not run.
+                if case .expect(let expectation, _) = step.kind {
+                    results.append(FlowResult(line: step.line, name: step.name ?? expectation.summary, expected: expectation.summary,
+                                              verdict: FlowVerdict(passed: false, actual: "not run: the flow passed \(Int(Flow.maxRunTime)) s of virtual time"),
+                                              time: now()))
+                }
+                continue
+            }
             if let at = step.at { advance(by: at - now()) }
             switch step.kind {
             case .inputs(let entries):
@@ -85,8 +94,10 @@ public enum FlowRun {
                 if !verdict.passed { failures += 1 }
                 if !verdict.passed, verdict.evidence.isEmpty, failures <= 20 { verdict.evidence = FlowExpectation.framed(observation.lines) }
                 if failures > 20 { verdict.evidence = [] }
-                results.append(FlowResult(line: step.line, name: step.name ?? expectation.summary, expected: expectation.summary,
-                                          verdict: verdict, time: observation.time))
+                var result = FlowResult(line: step.line, name: step.name ?? expectation.summary, expected: expectation.summary,
+                                        verdict: verdict, time: observation.time)
+                if !verdict.passed, case .screen(_, let file?) = expectation { result.snapshot = (file, observation.lines) }
+                results.append(result)
             }
         }
         let duration = now()

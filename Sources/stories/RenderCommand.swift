@@ -40,6 +40,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The seed of the pretend network's draws (default: the recording's).", valueName: "N"))
     var seed: UInt64?
 
+    @Option(help: ArgumentHelp("Replay it on this feed folder or server instead of its own (a flow's own folder must be beside it).", valueName: "path"))
+    var feed: String?
+
     @Flag(help: "No sound track (an MP4 or WebM has the sound of the videos that played, when the session had sound on).")
     var mute = false
 
@@ -58,7 +61,7 @@ struct RenderCommand: ParsableCommand {
     mutating func run() throws {
         let format = RenderRun.Format(path: to) ?? .cast
         let loaded: (Flow, FeedClient, KeyBindings)
-        do { loaded = try CheckCommand.load(recording, seed: seed) } catch { throw fail(error.message) }
+        do { loaded = try CheckCommand.load(recording, seed: seed, feed: feed) } catch { throw fail(error.message) }
         let (flow, client, bindings) = loaded
         // Written beside the file and moved over it when whole: a render that fails leaves
         // nothing half made.
@@ -84,7 +87,7 @@ struct RenderCommand: ParsableCommand {
                 var first: FeedClient? = client
                 let clients = { () throws -> FeedClient in
                     if let ready = first { first = nil; return ready }
-                    return try CheckCommand.load(recording, seed: seed).1
+                    return try CheckCommand.load(recording, seed: seed, feed: feed).1
                 }
                 return .success(try RenderRun.render(flow, client: clients, headless: headless, to: fd, options: options))
             } catch {

@@ -106,4 +106,44 @@ import Testing
         #expect(check.out.contains("passed \(flow):"))
         #expect(!check.out.contains("the app quit"), "a flow that ends with q ends there")
     }
+
+    @Test func snapshotsAreWrittenOnRequestAndDiffedWithTheirSpaces() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = dir.appendingPathComponent("s.jsonl").path
+        try #"{"stories-flow":1,"width":80,"height":24}"#.appending("\n" + #"{"expect":"screen","file":"home.txt"}"# + "\n")
+            .write(toFile: flow, atomically: true, encoding: .utf8)
+        let missing = try Binary.run(["check", flow])
+        #expect(missing.status == 2 && missing.err.contains("snapshot home.txt: no such file (stories check --update-snapshots writes it"))
+        let update = try Binary.run(["check", flow, "--update-snapshots"])
+        #expect(update.status == 0 && update.out.contains("screen equals home.txt — snapshot written"), "\(update.out)\(update.err)")
+        let written = try String(contentsOfFile: dir.appendingPathComponent("home.txt").path, encoding: .utf8)
+        let title = try #require(written.split(separator: "\n").first)
+        #expect(title.hasPrefix(" ◉ stories · Demo stories   ") && title.hasSuffix("11 stories"), "the screen's own columns: \(title)")
+        #expect(try Binary.run(["check", flow]).status == 0, "met as written")
+        // One column moved: the diff shows both lines as they are, spaces and all.
+        try written.replacingOccurrences(of: " ◉ stories", with: "◉  stories").write(toFile: dir.appendingPathComponent("home.txt").path,
+                                                                                     atomically: true, encoding: .utf8)
+        let moved = try Binary.run(["check", flow, "--quiet"])
+        #expect(moved.status == 1)
+        #expect(moved.out.contains("    -   0|◉  stories · Demo stories   "))
+        #expect(moved.out.contains("    +   0| ◉ stories · Demo stories   "))
+    }
+
+    @Test func aFlowsFolderFeedIsBesideItUnlessTheRunSaysOtherwise() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outside = dir.appendingPathComponent("outside.jsonl").path
+        try #"{"stories-flow":1,"setup":{"feed":{"folder":"/usr/share"}}}"#.appending("\n" + #"{"expect":"shown","home":true}"# + "\n")
+            .write(toFile: outside, atomically: true, encoding: .utf8)
+        let refused = try Binary.run(["check", outside])
+        #expect(refused.status == 2 && refused.err.contains("names the folder /usr/share, which is not inside the flow's folder; pass --feed PATH"))
+        let up = dir.appendingPathComponent("up.jsonl").path
+        try #"{"stories-flow":1,"setup":{"feed":{"folder":"../.."}}}"#.appending("\n").write(toFile: up, atomically: true, encoding: .utf8)
+        #expect(try Binary.run(["check", up]).status == 2)
+        // The person's own choice runs it: the demo feed's folder, given on the command line.
+        let demo = Self.flows.deletingLastPathComponent().appendingPathComponent("demo").path
+        let chosen = try Binary.run(["check", outside, "--feed", demo])
+        #expect(chosen.status == 0, "\(chosen.out)\(chosen.err)")
+    }
 }

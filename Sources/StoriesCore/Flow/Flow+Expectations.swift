@@ -37,6 +37,9 @@ extension Flow {
         switch kind {
         case "text":
             let wanted = try text("text", required: true) ?? ""
+            guard wanted.unicodeScalars.allSatisfy({ $0 == " " || SafeText.isShowable($0) }) else {
+                throw fail("\"text\" is what one row shows: no line breaks, tabs or control characters")
+            }
             let side = InputLimits.maxScreenSide
             var place = TextPlace.anywhere
             if let region = try fields.optional("region", F.numbers, "[x, y, width, height]") {

@@ -71,11 +71,21 @@ extension Flow {
             switch step.kind {
             case .wait(let seconds): total += seconds
             case .inputs(let entries): total += entries.reduce(0) { $0 + $1.after }
-            case .settle: total += settleLimit
-            case .expect(_, let now): total += now ? 0 : settleLimit
+            case .settle, .expect: break // usually no time at all; the run itself is bounded (`maxRunTime`)
             }
             guard total <= maxDuration else {
-                throw fail(number, "the flow would run past \(Int(maxDuration)) s of virtual time (waits and gestures add up; each settle counts \(Int(settleLimit)) s)")
+                throw fail(number, "the flow would run past \(Int(maxDuration)) s of virtual time (its waits and gestures add up)")
+            }
+            if case .expect(.text(_, let place, _), _) = step.kind {
+                // A place off the screen the flow starts on could never be looked at.
+                let corner: (x: Int, y: Int)? = switch place {
+                case .anywhere: nil
+                case .region(let x, let y, _, _): (x, y)
+                case .cell(let x, let y): (x, y)
+                }
+                if let corner, corner.x >= flow.width || corner.y >= flow.height {
+                    throw fail(number, "the text's place starts at column \(corner.x), row \(corner.y): off the \(flow.width)×\(flow.height) screen the flow starts on")
+                }
             }
             if case .expect = step.kind {
                 expectations += 1

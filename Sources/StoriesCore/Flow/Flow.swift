@@ -20,6 +20,9 @@ public struct Flow: Equatable, Sendable {
     public static let maxDuration: Double = 3600
     /// The most one expectation waits for the app to settle.
     public static let settleLimit: Double = 10
+    /// The most virtual time a run takes, settles included: steps past it are not run (an
+    /// expectation among them fails, saying so).
+    public static let maxRunTime: Double = 2 * maxDuration
 
     /// The file's name, as lines about it say it.
     public var file: String

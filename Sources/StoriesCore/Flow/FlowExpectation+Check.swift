@@ -6,7 +6,7 @@ extension FlowExpectation {
     public var summary: String {
         switch self {
         case .text(let text, let place, let present):
-            let quoted = "\"" + SafeText.line(text, maxColumns: 60) + "\""
+            let quoted = "\"" + Self.printable(String(text.prefix(60))) + (text.count > 60 ? "…" : "") + "\""
             let verb = present ? "visible" : "not visible"
             switch place {
             case .anywhere: return "text \(quoted) \(verb)"
@@ -121,7 +121,10 @@ extension FlowExpectation {
         case .home:
             return FlowVerdict(passed: state.viewer == nil, actual: actual)
         case .story(let name, let item):
-            guard let viewer = state.viewer, !viewer.isWaiting, let summary = summary(name, state),
+            guard let summary = summary(name, state) else {
+                return FlowVerdict(passed: false, actual: "no story \(SafeText.line(name, maxColumns: 60)) in the feed loaded so far (the screen shows \(actual))")
+            }
+            guard let viewer = state.viewer, !viewer.isWaiting,
                   state.feed.store.summaries[safe: viewer.storyIndex]?.id == summary.id else {
                 return FlowVerdict(passed: false, actual: actual)
             }
@@ -234,15 +237,26 @@ extension FlowExpectation {
             // A line past the end of either is blank (trailing blank lines are not kept).
             let a = expected[safe: row], b = actual[safe: row]
             guard (a ?? "") != (b ?? "") else { continue }
-            out.append(String(format: "- %3d|", row) + SafeText.line(a ?? ""))
-            out.append(String(format: "+ %3d|", row) + SafeText.line(b ?? ""))
+            out.append(String(format: "- %3d|", row) + printable(a ?? ""))
+            out.append(String(format: "+ %3d|", row) + printable(b ?? ""))
         }
         return out
     }
 
     /// The screen as evidence: each line between bars, so blanks at the ends show.
     public static func framed(_ lines: [String]) -> [String] {
-        lines.enumerated().map { String(format: "  %3d|", $0.offset) + SafeText.line($0.element) + "|" }
+        lines.enumerated().map { String(format: "  %3d|", $0.offset) + printable($0.element) + "|" }
+    }
+
+    /// Text as it is, every space kept (a screen's columns, a snapshot's, a text looked for),
+    /// with what a terminal would act on — controls, escapes, bidirectional overrides —
+    /// shown as U+FFFD instead: printed, never interpreted, and nothing moved.
+    public static func printable(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(scalar == " " || SafeText.isShowable(scalar) ? scalar : "\u{FFFD}")
+        }
+        return String(out)
     }
 
     static func describe(_ item: FlowItem) -> String {

@@ -10,9 +10,17 @@ public struct FlowResult: Equatable, Sendable {
     public var verdict: FlowVerdict
     /// Seconds of virtual time since the run started.
     public var time: Double
+    /// A snapshot expectation not met: its file and the screen's lines then (what
+    /// `check --update-snapshots` writes).
+    public var snapshot: (file: String, lines: [String])?
 
     public init(line: Int, name: String, expected: String, verdict: FlowVerdict, time: Double) {
         (self.line, self.name, self.expected, self.verdict, self.time) = (line, name, expected, verdict, time)
+    }
+
+    public static func == (a: FlowResult, b: FlowResult) -> Bool {
+        a.line == b.line && a.name == b.name && a.expected == b.expected && a.verdict == b.verdict && a.time == b.time
+            && a.snapshot?.file == b.snapshot?.file && a.snapshot?.lines == b.snapshot?.lines
     }
 }
 
