@@ -101,13 +101,19 @@ static void guard_unblock_and_raise(int sig) {
 // process while the probe reads (unlink is async-signal-safe). Empty: none.
 static char guard_file[128];
 
-void stories_guard_remove_on_signal(const char *path) {
-    guard_file[0] = 0;
+// Puts `path` into `into` for a signal handler to read: emptied first, the first byte
+// written last, so a handler never sees half a path; one that does not fit is left out.
+static void set_signal_path(char *into, size_t size, const char *path) {
+    into[0] = 0;
     if (path == NULL) return;
     size_t length = strlen(path);
-    if (length == 0 || length >= sizeof guard_file) return;
-    memcpy(guard_file + 1, path + 1, length); // the first byte last: never half a path
-    guard_file[0] = path[0];
+    if (length == 0 || length >= size) return;
+    memcpy(into + 1, path + 1, length);
+    into[0] = path[0];
+}
+
+void stories_guard_remove_on_signal(const char *path) {
+    set_signal_path(guard_file, sizeof guard_file, path);
 }
 
 static void on_guarded(int sig) {
@@ -158,12 +164,8 @@ static void on_removing(int sig) {
 }
 
 void stories_remove_on_signal(const char *path) {
-    remove_file[0] = 0;
-    if (path == NULL) return;
-    size_t length = strlen(path);
-    if (length == 0 || length >= sizeof remove_file) return;
-    memcpy(remove_file + 1, path + 1, length); // the first byte last: never half a path
-    remove_file[0] = path[0];
+    set_signal_path(remove_file, sizeof remove_file, path);
+    if (remove_file[0] == 0) return;
     for (unsigned i = 0; i < GUARDED_COUNT; i++) {
         if (guarded_signals[i] == SIGTSTP) continue;
         struct sigaction previous;
