@@ -75,6 +75,9 @@ import Testing
         let lines = report.lines()
         #expect(lines[0] == "✗ f.jsonl:3 story mika, item 2, shown (0.27 s)")
         #expect(lines[1] == "    found:    story ayla, item 1 of 3 (astronaut)")
+        // The screen it was checked on: its text rows as they are, the photo's cells one line.
+        #expect(lines.contains("        2|(rows 2–27: picture cells)") && lines.contains { $0.hasPrefix("       28|  Training day at the space centre.") },
+                "\(lines.prefix(8))")
         #expect(lines.contains { $0.hasPrefix("    +   1| AD Ayla Demir  @ayla · 8h      ") && $0.hasSuffix(" 2/3") },
                 "the screen's diff against the snapshot, its columns as they are")
         #expect(lines.contains("    -   0|nothing like it"))

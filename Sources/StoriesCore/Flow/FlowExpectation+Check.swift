@@ -1,4 +1,5 @@
 import Foundation
+import StoriesCells
 
 extension FlowExpectation {
     /// The expectation in words, for the report's line ("text \"Mika\" in columns 0–99 of
@@ -244,8 +245,27 @@ extension FlowExpectation {
     }
 
     /// The screen as evidence: each line between bars, so blanks at the ends show.
+    /// Rows that are all picture cells (block symbols, a photo drawn in cells) are one line
+    /// saying so: the rows a person reads a failure by are the text's.
     public static func framed(_ lines: [String]) -> [String] {
-        lines.enumerated().map { String(format: "  %3d|", $0.offset) + printable($0.element) + "|" }
+        func isPicture(_ line: String) -> Bool {
+            line.unicodeScalars.contains { CellSymbols.isBlockSymbol($0) }
+                && line.unicodeScalars.allSatisfy { $0 == " " || CellSymbols.isBlockSymbol($0) }
+        }
+        var out: [String] = []
+        var row = 0
+        while row < lines.count {
+            var end = row
+            while end < lines.count, isPicture(lines[end]) { end += 1 }
+            if end - row >= 2 {
+                out.append(String(format: "  %3d|", row) + "(rows \(row)–\(end - 1): picture cells)")
+                row = end
+                continue
+            }
+            out.append(String(format: "  %3d|", row) + printable(lines[row]) + "|")
+            row += 1
+        }
+        return out
     }
 
     /// Text as it is, every space kept (a screen's columns, a snapshot's, a text looked for),
