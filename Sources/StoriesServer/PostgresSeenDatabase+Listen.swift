@@ -14,12 +14,13 @@ extension PostgresSeenDatabase {
     /// Listens on `stories_seen` on a connection of its own for as long as the store is
     /// open, and tells the observers whose batch it was. While the connection is away every
     /// waiting answer is woken once it is back (what came meanwhile was not heard).
-    static func listen(_ configuration: PostgresConnection.Configuration, _ observers: Observers) async {
+    /// `configuration`: for the host written to now (it may change between tries).
+    static func listen(_ configuration: @Sendable () -> PostgresConnection.Configuration, _ observers: Observers) async {
         var failures = 0 // tries in a row that did not listen; waits by the one rule (`Backoff.reconnect`)
         var id = 1
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: configuration, id: id, logger: quiet)
+                let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: configuration(), id: id, logger: quiet)
                 id &+= 1
                 do {
                     try await connection.listen(on: channel) { notifications in

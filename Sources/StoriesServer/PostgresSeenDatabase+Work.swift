@@ -25,7 +25,10 @@ extension PostgresSeenDatabase {
     /// batch cut short was committed whole or not at all (one statement); the client sends
     /// it again either way.
     func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws(SeenStoreFailure) -> T {
-        try await Self.run(address, work)
+        do { return try await Self.run(primary.here, work) } catch {
+            primary.failed() // with other hosts, the one to write to is looked for
+            throw error
+        }
     }
 
     /// What a request hears when PostgreSQL did not answer within `patience`.

@@ -126,10 +126,10 @@ extension PostgresSeenDatabase {
         var counts: (groups: Int, batches: Int) { lock.withLock { written } }
         private let write: @Sendable ([Batch]) async throws -> [String: Int64]
         private let patience: DispatchTimeInterval
-        private let timeout: SeenStoreFailure
+        private let timeout: @Sendable () -> SeenStoreFailure
         private let describe: @Sendable (any Error) -> String
 
-        init(patience: DispatchTimeInterval, timeout: SeenStoreFailure, describe: @escaping @Sendable (any Error) -> String,
+        init(patience: DispatchTimeInterval, timeout: @escaping @Sendable () -> SeenStoreFailure, describe: @escaping @Sendable (any Error) -> String,
              write: @escaping @Sendable ([Batch]) async throws -> [String: Int64]) {
             self.patience = patience
             self.timeout = timeout
@@ -150,7 +150,7 @@ extension PostgresSeenDatabase {
                 SeenSignals.timers.asyncAfter(deadline: deadline) { [self] in
                     guard let late = answer.take() else { return }
                     lock.withLock { pending.removeAll { $0.answer === answer } }
-                    late.resume(returning: .failure(timeout))
+                    late.resume(returning: .failure(timeout()))
                 }
                 if let group { start(group) }
             }
@@ -203,7 +203,7 @@ extension PostgresSeenDatabase {
             }
             SeenSignals.timers.asyncAfter(deadline: .now() + patience) { [self] in
                 if let group = settled.take() {
-                    Self.answer(group, .failure(timeout))
+                    Self.answer(group, .failure(timeout()))
                     task.cancel()
                     finished()
                 }

@@ -17,127 +17,11 @@ import StoriesFeedIO
 /// The tables and their steps are `SeenSchema`'s, the same as SQLite's; replicas starting
 /// together take turns at them under an advisory lock.
 public final class PostgresSeenDatabase: SeenDatabase {
-    /// What a `postgres://` address says, with the password kept apart from what is shown.
-    public struct Address: Sendable, Equatable {
-        public var host: String
-        public var port: Int
-        public var user: String
-        public var password: String?
-        public var database: String
-        /// libpq's `sslmode`: disable, prefer (the default), require, verify-full.
-        public var tls: String
-        /// libpq's `sslrootcert`: a PEM file of the authorities a verify-full server's
-        /// certificate may be signed by (nil: the system's).
-        public var rootCertificates: String? = nil
-        /// That file's certificates, once read (`readingRootCertificates`).
-        var trusted: [NIOSSLCertificate]? = nil
-
-        /// The address with `sslrootcert`'s file read (through `SafeFile`: a regular file,
-        /// at most 1 MB; a link is followed, as an operator's own path may be one), or why
-        /// it cannot be.
-        func readingRootCertificates() throws(SeenStoreFailure) -> Address {
-            guard let path = rootCertificates else { return self }
-            let data: Data
-            do { data = try SafeFile.read(path, maxBytes: 1 << 20, followLinks: true).0 } catch {
-                throw SeenStoreFailure("seen store \(shown): sslrootcert \(SafeText.line(path)): \(SafeFile.describe(error, maxBytes: 1 << 20))")
-            }
-            guard let certificates = try? NIOSSLCertificate.fromPEMBytes([UInt8](data)), !certificates.isEmpty else {
-                throw SeenStoreFailure("seen store \(shown): sslrootcert \(SafeText.line(path)): no PEM certificate in it")
-            }
-            var read = self
-            read.trusted = certificates
-            return read
-        }
-
-        /// The address as it may be printed: no password.
-        public var shown: String { "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
-
-        /// `postgres://[user[:password]@]host[:port]/database[?sslmode=…]`; the password may
-        /// also come from `PGPASSWORD`. Everything is bounded and checked before use.
-        public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SeenStoreFailure) -> Address {
-            func refuse(_ why: String) -> SeenStoreFailure { SeenStoreFailure("--database: \(why) (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") }
-            guard text.utf8.count <= 1024 else { throw refuse("the address is longer than 1024 bytes") }
-            guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), let parts = URLComponents(string: text) else {
-                throw refuse("not a postgres:// address")
-            }
-            guard let host = parts.host, !host.isEmpty else { throw refuse("no host") }
-            let port = parts.port ?? 5432
-            guard (1...65535).contains(port) else { throw refuse("port \(port) is not 1…65535") }
-            let database = String(parts.path.drop(while: { $0 == "/" }))
-            guard !database.isEmpty, !database.contains("/") else { throw refuse("no database name after the host") }
-            let user = parts.user ?? environment["PGUSER"] ?? environment["USER"] ?? "postgres"
-            guard !user.isEmpty else { throw refuse("no user") }
-            let password = parts.password ?? environment["PGPASSWORD"]
-            var tls = "prefer"
-            var rootCertificates: String?
-            for item in parts.queryItems ?? [] {
-                switch item.name {
-                case "sslmode":
-                    guard let mode = item.value, ["disable", "prefer", "require", "verify-full"].contains(mode) else {
-                        throw refuse("sslmode is one of disable, prefer, require, verify-full")
-                    }
-                    tls = mode
-                case "sslrootcert":
-                    guard let path = item.value, !path.isEmpty, path.utf8.count <= 4096, !path.contains("\0") else {
-                        throw refuse("sslrootcert is the path of a PEM file of certificates")
-                    }
-                    rootCertificates = path
-                default:
-                    throw refuse("'\(SafeText.line(String(item.name.prefix(32))))' is not understood (only sslmode and sslrootcert are)")
-                }
-            }
-            if rootCertificates != nil, tls != "verify-full" {
-                throw refuse("sslrootcert is used only with sslmode=verify-full")
-            }
-            return Address(host: host, port: port, user: user, password: password, database: database, tls: tls, rootCertificates: rootCertificates)
-        }
-
-        /// What `sslmode` asks for: nil for no TLS; else TLS with this configuration (the
-        /// server's certificate checked only for verify-full), required or only preferred.
-        var tlsSettings: (configuration: TLSConfiguration, required: Bool)? {
-            guard tls != "disable" else { return nil }
-            var configuration = TLSConfiguration.makeClientConfiguration()
-            if tls != "verify-full" { configuration.certificateVerification = .none }
-            if let trusted { configuration.trustRoots = .certificates(trusted) }
-            return (configuration, tls != "prefer")
-        }
-
-        var configuration: PostgresClient.Configuration {
-            let mode: PostgresClient.Configuration.TLS = switch tlsSettings {
-            case nil: .disable
-            case let settings?: settings.required ? .require(settings.configuration) : .prefer(settings.configuration)
-            }
-            var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
-            configuration.options.connectTimeout = .seconds(5)
-            configuration.options.maximumConnections = 16
-            configuration.options.minimumConnections = 1
-            // No keep-alive query on idle connections: the pool set a timer after every use
-            // of a connection and cancelled it at the next (a task and a sleep for each
-            // statement). A connection that died while idle fails its next statement (a 503
-            // the client sends again) and is replaced.
-            configuration.options.keepAliveBehavior = nil
-            return configuration
-        }
-
-        /// The same, for the one connection that listens.
-        func connectionConfiguration() throws -> PostgresConnection.Configuration {
-            let mode: PostgresConnection.Configuration.TLS
-            if let settings = tlsSettings {
-                let context = try NIOSSLContext(configuration: settings.configuration)
-                mode = settings.required ? .require(context) : .prefer(context)
-            } else {
-                mode = .disable
-            }
-            var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: mode)
-            configuration.options.connectTimeout = .seconds(5)
-            return configuration
-        }
-    }
-
     public let address: Address
     public var place: String { address.shown }
-    private let client: PostgresClient
-    private let running: Task<Void, Never>
+    /// The host written to, and the pool of connections to it.
+    let primary: Primary
+    private var client: PostgresClient { primary.client }
     /// Who is told when a batch is recorded by any replica (the viewer's name; nil: anyone's
     /// may have been, while the listening connection was away).
     private let observers = Observers()
@@ -152,28 +36,25 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// The advisory lock replicas take turns at the schema under ("st34").
     static let schemaLock: Int64 = 0x7374_3334
 
-    /// `listener`: the listening connection's configuration, made once (its TLS context reads
-    /// the system's certificates from disk, which the store's loop must not do again).
-    private init(address: Address, listener: PostgresConnection.Configuration) {
-        self.address = address
-        client = PostgresClient(configuration: address.configuration, eventLoopGroup: PostgresStoreLoop.group)
-        let client = client
-        // The pool's background work runs on the stores' own event loop (PostgresStoreLoop).
-        running = Task(executorPreference: PostgresStoreLoop.executor) { await client.run() }
-        let (address, observers) = (address, observers)
-        listening = Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen(listener, observers) }
-        gatherer = Gatherer(patience: Self.patience, timeout: Self.timeout(address), describe: { Self.reason($0, address) }) { batches in
-            try await Self.write(batches, client: client)
+    private init(primary: Primary) {
+        self.primary = primary
+        address = primary.address
+        let observers = observers
+        listening = Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen({ primary.listener }, observers) }
+        gatherer = Gatherer(patience: Self.patience, timeout: { Self.timeout(primary.here) }, describe: { Self.reason($0, primary.here) }) { batches in
+            do { return try await Self.write(batches, client: primary.client) } catch {
+                primary.failed()
+                throw error
+            }
         }
         announcer = Announcer { payloads in
             // Best effort: a NOTIFY that fails leaves the waits to end at their time (and a
             // listening connection that was away wakes every wait when it is back).
-            _ = try? await client.query("SELECT pg_notify(\(Self.channel), payload) FROM unnest(\(payloads)::text[]) AS payload", logger: Self.quiet)
+            _ = try? await primary.client.query("SELECT pg_notify(\(Self.channel), payload) FROM unnest(\(payloads)::text[]) AS payload", logger: Self.quiet)
         }
     }
 
     deinit {
-        running.cancel()
         listening.cancel()
     }
 
@@ -181,16 +62,22 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// reached, refuses the user or is not a store of ours is said, with why.
     public static func open(_ address: Address) async throws(SeenStoreFailure) -> PostgresSeenDatabase {
         let address = try address.readingRootCertificates()
-        // One connection first, to say exactly what is wrong (the pool would only retry).
-        let listener: PostgresConnection.Configuration
+        // One connection first, to say exactly what is wrong (the pool would only retry);
+        // with several hosts, the first that answers (and takes writes, when asked).
+        var connections: [PostgresConnection.Configuration] = []
         do {
-            listener = try address.connectionConfiguration()
-            let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: listener, id: 0, logger: quiet)
-            try? await connection.close()
+            for index in address.endpoints.indices { connections.append(try address.at(index).connectionConfiguration()) }
         } catch {
             throw SeenStoreFailure("seen store \(address.shown): \(reason(error, address))")
         }
-        let database = PostgresSeenDatabase(address: address, listener: listener)
+        let found = await Primary.suitable(address, connections)
+        guard let index = found.index else {
+            if address.endpoints.count == 1 { throw SeenStoreFailure("seen store \(address.shown): \(found.why[0] ?? "cannot reach PostgreSQL")") }
+            let why = address.endpoints.indices.map { "\(address.endpoints[$0].shown) \(found.why[$0] ?? "did not answer")" }
+            throw SeenStoreFailure("seen store \(address.shown): no host to write to: \(why.joined(separator: "; "))")
+        }
+        let primary = Primary(address: address, index: index, connections: connections) { FileWrites.sayOnStandardError("stories serve: \($0)") }
+        let database = PostgresSeenDatabase(primary: primary)
         do throws(SeenStoreFailure) {
             try await database.migrate()
         } catch {
@@ -295,8 +182,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
 
     public func close() async {
         listening.cancel()
-        running.cancel()
-        await running.value
+        await primary.close()
         await listening.value
     }
 

@@ -24,14 +24,44 @@ import Testing
         throw TestPostgres.Unavailable(description: "replica did not start")
     }
 
-    /// One request on a connection of its own; the status (0: no answer) and body.
-    static func send(port: Int, _ method: String, _ path: String, token: String, body: String = "") -> (status: Int, body: String) {
+    /// One request on a connection of its own; the status (0: no answer), body and head.
+    static func send(port: Int, _ method: String, _ path: String, token: String, body: String = "") -> (status: Int, body: String, head: String) {
         let request = "\(method) \(path) HTTP/1.1\r\nHost: stories\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        guard let answer = ServeEndToEndTests.request(port: port, request), answer.hasPrefix("HTTP/1.1 ") else { return (0, "") }
+        guard let answer = ServeEndToEndTests.request(port: port, request), answer.hasPrefix("HTTP/1.1 ") else { return (0, "", "") }
         let status = Int(answer.dropFirst(9).prefix(3)) ?? 0
-        let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
-        return (status, body)
+        let split = answer.range(of: "\r\n\r\n")
+        let body = split.map { String(answer[$0.upperBound...]) } ?? ""
+        return (status, body, split.map { String(answer[..<$0.lowerBound]) } ?? answer)
+    }
+
+    /// docs/deploy.md's nginx block for replicas, as the file has it, on loopback: the
+    /// upstreams at `ports`, listening on a free port; started, and answering `token`'s GET.
+    static func nginx(_ nginx: String, ports: [Int], folder: URL, token: String) throws -> (Child, Int) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/deploy.md"), encoding: .utf8)
+        let marker = try #require(doc.range(of: "nginx in front, trying the other replica when one fails"))
+        let open = try #require(doc.range(of: "```nginx\n", range: marker.upperBound..<doc.endIndex))
+        let close = try #require(doc.range(of: "```", range: open.upperBound..<doc.endIndex))
+        var block = String(doc[open.upperBound..<close.lowerBound])
+        let front = freeLoopbackPort()
+        for (documented, port) in zip(["127.0.0.1:8081", "127.0.0.1:8082"], ports) {
+            try #require(block.contains(documented), "docs/deploy.md's block names \(documented)")
+            block = block.replacingOccurrences(of: documented, with: "127.0.0.1:\(port)")
+        }
+        try #require(block.contains("listen 80;"))
+        block = block.replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(front);")
+        let confFile = folder.appendingPathComponent("nginx.conf")
+        try (ServeEndToEndTests.nginxConf(folder: folder) + block + "}\n").write(to: confFile, atomically: true, encoding: .utf8)
+        let proxy = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
+        var up = false
+        Wait.until(15, every: 0.1) {
+            up = Self.send(port: front, "GET", "/v1/seen", token: token).status == 200
+            return up || !proxy.isRunning
+        }
+        if !up { proxy.stop() }
+        try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+        return (proxy, front)
     }
 
     /// Every tooltip of `sent` (by viewer) is in what the server at `port` has.
@@ -54,6 +84,8 @@ import Testing
         private let lock = NSLock()
         private var sent: [Int: [String]] = [:]
         private var failed: [String] = []
+        /// When each batch was acknowledged (seconds of uptime), in order.
+        private var times: [Double] = []
         private var stopping = false
         private var threads: [Thread] = []
 
@@ -69,7 +101,13 @@ import Testing
                         let body = #"{"version":1,"seen":[{"story":"\#(story)","item":"\#(item)"}],"tooltips":["\#(tooltip)"]}"#
                         let answer = ReplicasEndToEndTests.send(port: port, "PUT", "/v1/seen", token: token, body: body)
                         lock.withLock {
-                            if answer.status == 200 { sent[index, default: []].append(tooltip) } else { failed.append("\(answer.status) \(answer.body.prefix(120))") }
+                            if answer.status == 200 {
+                                sent[index, default: []].append(tooltip)
+                                times.append(Load.uptime())
+                            } else {
+                                let later = answer.head.lowercased().contains("\r\nretry-after:") ? " [Retry-After]" : ""
+                                failed.append("\(answer.status)\(later) \(answer.body.prefix(120))")
+                            }
                         }
                         if answer.status != 200 { Pace.pause(0.02) } // a client's pause after a failure
                     }
@@ -80,6 +118,19 @@ import Testing
         }
 
         func acknowledged() -> Int { lock.withLock { sent.values.map(\.count).reduce(0, +) } }
+
+        func failures() -> [String] { lock.withLock { failed } }
+
+        static func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+        /// The longest time between two acknowledgements after `from` (uptime seconds), and
+        /// when it began.
+        func longestGap(after from: Double) -> (seconds: Double, began: Double) {
+            let after = lock.withLock { times.filter { $0 >= from } }
+            var longest = (seconds: 0.0, began: from)
+            for (earlier, later) in zip(after, after.dropFirst()) where later - earlier > longest.seconds { longest = (later - earlier, earlier) }
+            return longest
+        }
 
         /// Waits at least `seconds`, and then until more than `count` batches are
         /// acknowledged (at most a minute: a machine busy with the rest of the tests answers
@@ -141,38 +192,8 @@ import Testing
         var replicas = try ports.map { try Self.replica(port: $0, database: database, viewers: viewersFile, folder: folder) }
         defer { for replica in replicas { replica.stop() } }
 
-        // docs/deploy.md's replicas block, on loopback.
-        let front = freeLoopbackPort()
-        let conf = ServeEndToEndTests.nginxConf(folder: folder) + """
-            upstream stories {
-                server 127.0.0.1:\(ports[0]) max_fails=1 fail_timeout=2s;
-                server 127.0.0.1:\(ports[1]) max_fails=1 fail_timeout=2s;
-                keepalive 16;
-            }
-            server {
-                listen 127.0.0.1:\(front);
-                location / {
-                    proxy_pass http://stories;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                    proxy_connect_timeout 1s;
-                    proxy_read_timeout 35s;
-                    proxy_next_upstream error timeout http_502 http_503;
-                    proxy_next_upstream_tries 2;
-                }
-            }
-        }
-        """
-        let confFile = folder.appendingPathComponent("nginx.conf")
-        try conf.write(to: confFile, atomically: true, encoding: .utf8)
-        let proxy = try Child([nginx, "-p", folder.path, "-c", confFile.path], environment: ProcessInfo.processInfo.environment)
+        let (proxy, front) = try Self.nginx(nginx, ports: ports, folder: folder, token: tokens[0])
         defer { proxy.stop() }
-        var up = false
-        Wait.until(15, every: 0.1) {
-            up = Self.send(port: front, "GET", "/v1/seen", token: tokens[0]).status == 200
-            return up || !proxy.isRunning
-        }
-        try #require(up, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
 
         let load = Load(port: front, tokens: tokens)
         let beforeKill = load.acknowledged(after: 2, moreThan: 20)

@@ -11,7 +11,7 @@ import StoriesTestSupport
     @Test func everyBatchIsAnsweredWithinPatienceOfItsArrival() async {
         let writes = Counter()
         let timeout = SeenStoreFailure("no answer")
-        let gatherer = PostgresSeenDatabase.Gatherer(patience: .seconds(1), timeout: timeout, describe: { "\($0)" }) { _ in
+        let gatherer = PostgresSeenDatabase.Gatherer(patience: .seconds(1), timeout: { timeout }, describe: { "\($0)" }) { _ in
             writes.add()
             try await Fault.late(30) // a server that is gone; cancelled at the group's deadline
             return [:]

@@ -34,8 +34,10 @@ public final class TestPostgres: @unchecked Sendable {
 
     private static let sharedServer: Result<TestPostgres, Unavailable> = Result { () throws(Unavailable) -> TestPostgres in try TestPostgres() }
 
-    /// A new server of its own (a test that stops and starts it).
-    public init() throws(Unavailable) {
+    /// A new server of its own (a test that stops and starts it). `standbyOf`: a streaming
+    /// standby of that server, its data copied with `pg_basebackup` (which also writes how to
+    /// follow it), in a folder of its own on a port of its own.
+    public init(standbyOf primary: TestPostgres? = nil) throws(Unavailable) {
         guard let bin = Self.binaries() else {
             throw Unavailable(description: "PostgreSQL's initdb and postgres are not installed (Debian's postgresql package; scripts/deps installs it)")
         }
@@ -48,15 +50,21 @@ public final class TestPostgres: @unchecked Sendable {
             _ = Self.run(["/bin/chown", "postgres", folder])
         }
         port = freeLoopbackPort()
-        let made = Self.run(Self.command(["\(bin)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"], asPostgres))
-        guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.output.suffix(600))") }
-        // TLS offered (not required) with a certificate of its own, signed by itself, for
-        // 127.0.0.1: what `sslmode=require` and `verify-full` meet (OpenSSL's command).
-        let certificate = Self.run(Self.command(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                                                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                                                 "-keyout", data + "/server.key", "-out", data + "/server.crt"], asPostgres))
-        guard certificate.status == 0, Self.run(Self.command(["/bin/chmod", "600", data + "/server.key"], asPostgres)).status == 0 else {
-            throw Unavailable(description: "no certificate for TLS (Debian's openssl package): \(certificate.output.suffix(600))")
+        if let primary {
+            let copied = Self.run(Self.command(["\(bin)/pg_basebackup", "-D", data, "-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres",
+                                                "-X", "stream", "-R", "--no-sync"], asPostgres))
+            guard copied.status == 0 else { throw Unavailable(description: "pg_basebackup failed: \(copied.output.suffix(600))") }
+        } else {
+            let made = Self.run(Self.command(["\(bin)/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"], asPostgres))
+            guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.output.suffix(600))") }
+            // TLS offered (not required) with a certificate of its own, signed by itself, for
+            // 127.0.0.1: what `sslmode=require` and `verify-full` meet (OpenSSL's command).
+            let certificate = Self.run(Self.command(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                     "-keyout", data + "/server.key", "-out", data + "/server.crt"], asPostgres))
+            guard certificate.status == 0, Self.run(Self.command(["/bin/chmod", "600", data + "/server.key"], asPostgres)).status == 0 else {
+                throw Unavailable(description: "no certificate for TLS (Debian's openssl package): \(certificate.output.suffix(600))")
+            }
         }
         // The watcher: starts the server, then waits for its pipe to close and stops it fast.
         var fds: [Int32] = [-1, -1]
@@ -77,6 +85,19 @@ public final class TestPostgres: @unchecked Sendable {
             let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
             throw Unavailable(description: "PostgreSQL did not start on port \(port): \(log.suffix(600))")
         }
+    }
+
+    /// Makes every commit wait until a standby has it (`synchronous_standby_names = '*'`),
+    /// once the standby streams; whether it does (within 30 s).
+    public func requireSynchronousStandby() -> Bool {
+        guard psql("postgres", "ALTER SYSTEM SET synchronous_standby_names = '*'").status == 0,
+              psql("postgres", "SELECT pg_reload_conf()").status == 0 else { return false }
+        return Wait.until(30, every: 0.1) { psql("postgres", "SELECT sync_state FROM pg_stat_replication").output.contains("sync") }
+    }
+
+    /// A standby made the primary (`pg_ctl promote`, waiting until it takes writes).
+    public func promote() -> (status: Int32, output: String) {
+        Self.run(command(["\(bin)/pg_ctl", "-D", data, "-w", "-t", "30", "promote"]))
     }
 
     /// `postgres://postgres@127.0.0.1:PORT/NAME?sslmode=disable`
