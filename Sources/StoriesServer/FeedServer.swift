@@ -50,6 +50,8 @@ public struct FeedServer: Sendable {
     public let seen: SeenAPI?
     let log: Logger
     let logSink: LineLogHandler.Sink
+    /// The seen store's health, asked at most once a second (`GET /v1/health`).
+    let healthMemo = HealthMemo()
 
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
     /// without feed.json, where what its files say is kept.
@@ -140,7 +142,9 @@ public struct FeedServer: Sendable {
         var answer: APIResponse
         let viewers = viewerList.current
         let viewer = viewers.viewer(authorization: request.headers[.authorization])
-        if viewer == nil {
+        if request.uri.path == "/v1/health", request.method == .get || request.method == .head {
+            answer = await health(request, query: query)
+        } else if viewer == nil {
             // The same answer for a missing token and a wrong one: nothing says who exists.
             let body = FeedWire.error("a viewer's token is needed: Authorization: Bearer TOKEN (stories serve add-viewer NAME makes one)", status: 401)
             answer = APIResponse(status: 401, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
@@ -191,7 +195,7 @@ public struct FeedServer: Sendable {
             if let field = Self.fieldName(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         let elapsed = ContinuousClock.now - started
-        log.info("\(request.method.rawValue) \(SafeText.line(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
+        log.info("\(request.method.rawValue) \(Self.loggedTarget(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
         let body: ResponseBody
         if let file = answer.file, let lease {
             var connection: (WritableGate, any EventLoop)?

@@ -93,7 +93,9 @@ extension PostgresSeenDatabase {
             guard named.count <= maxHosts else { throw refuse("more than \(maxHosts) hosts") }
             var endpoints: [Endpoint] = []
             for each in named {
-                guard !each.isEmpty, let parts = URLComponents(string: "postgres://\(each)/x"), let host = parts.host, !host.isEmpty else {
+                // An IPv6 address is written in brackets; the host is the address.
+                guard !each.isEmpty, let parts = URLComponents(string: "postgres://\(each)/x"),
+                      let host = parts.host.map({ $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }), !host.isEmpty else {
                     throw refuse(named.count > 1 ? "an empty or unreadable host in the list" : "no host")
                 }
                 let port = parts.port ?? 5432

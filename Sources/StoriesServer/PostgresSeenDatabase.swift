@@ -73,7 +73,7 @@ public final class PostgresSeenDatabase: SeenDatabase {
         let found = await Primary.suitable(address, connections)
         guard let index = found.index else {
             if address.endpoints.count == 1 { throw SeenStoreFailure("seen store \(address.shown): \(found.why[0] ?? "cannot reach PostgreSQL")") }
-            let why = address.endpoints.indices.map { "\(address.endpoints[$0].shown) \(found.why[$0] ?? "did not answer")" }
+            let why = address.endpoints.indices.map { "\(address.endpoints[$0].shown): \(found.why[$0] ?? "did not answer")" }
             throw SeenStoreFailure("seen store \(address.shown): no host to write to: \(why.joined(separator: "; "))")
         }
         let primary = Primary(address: address, index: index, connections: connections) { FileWrites.sayOnStandardError("stories serve: \($0)") }

@@ -58,6 +58,10 @@ public protocol SeenDatabase: Sendable {
 
 extension SeenDatabase {
     public func observe(_ handler: @escaping @Sendable (String?) -> Void) {}
+
+    /// Whether the store answers a read now (within its own patience): what
+    /// `GET /v1/health` says as the database's state.
+    public func usable() async -> Bool { (try? await schemaVersion()) != nil }
 }
 
 /// Where SQLite stores' async work runs: a queue of their own (an unstructured task would

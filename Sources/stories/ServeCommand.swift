@@ -75,6 +75,7 @@ struct ServeCommand: ParsableCommand {
                             + (server.viewers.required ? ", \(server.viewers.count) viewers\n" : ", one anonymous viewer\n")
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
+                    if let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }
                 }
                 cache?.flush()
                 await seenDatabase?.close()

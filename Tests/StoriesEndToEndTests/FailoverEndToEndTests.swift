@@ -42,10 +42,14 @@ import Testing
         // every replica's requests to meet it (each waits at most 3 s for the store).
         Pace.pause(4) // the outage's length is the input
         let outage = load.failures()
+        let healthDuring = ReplicasEndToEndTests.send(port: ports[0], "GET", "/v1/health", token: "")
         let promoted = standby.promote()
         try #require(promoted.status == 0, "pg_ctl promote: \(promoted.output)")
         let afterPromotion = load.acknowledged(after: 1, moreThan: beforeKill + 40)
         let (sent, failed) = load.finish()
+        let healthAfter = ReplicasEndToEndTests.send(port: ports[0], "GET", "/v1/health", token: "")
+        #expect(healthDuring.status == 503 && healthDuring.body.contains(#""database":"unavailable""#) && healthAfter.status == 200,
+                "/v1/health without PostgreSQL and after: \(healthDuring), \(healthAfter)")
         let gap = load.longestGap(after: killed - 1)
 
         let said = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".err") }

@@ -7,6 +7,46 @@ import Testing
 /// Issue 51, point 2: a store given a primary and its standby writes to the standby once it
 /// is promoted.
 @Suite(.ownThread) struct FailoverTests {
+    typealias Address = PostgresSeenDatabase.Address
+
+    @Test func anAddressMayNameSeveralHostsAsLibpqReadsIt() throws {
+        let address = try Address.parse("postgres://ayla:pw@db1:5433,db2,[::1]:6000/stories?target_session_attrs=read-write&sslmode=disable", environment: [:])
+        #expect(address.endpoints == [.init(host: "db1", port: 5433), .init(host: "db2", port: 5432), .init(host: "::1", port: 6000)])
+        #expect(address.host == "db1" && address.port == 5433 && address.readWrite && address.password == "pw" && address.tls == "disable")
+        #expect(address.shown == "postgres://ayla@db1:5433,db2:5432,[::1]:6000/stories?target_session_attrs=read-write")
+        #expect(address.at(2).host == "::1" && address.at(2).port == 6000)
+        #expect(try Address.parse("postgres://db1,db2/x", environment: [:]).readWrite == false)
+        #expect(try Address.parse("postgres://db/x?target_session_attrs=primary", environment: [:]).readWrite)
+        let single = try Address.parse("postgres://u@db/x", environment: [:])
+        #expect(single.hosts.isEmpty && single.endpoints.count == 1 && single.shown == "postgres://u@db:5432/x")
+        let refused: [(String, String)] = [
+            ("postgres://db1,,db2/x", "an empty or unreadable host"),
+            ("postgres://db1,/x", "an empty or unreadable host"),
+            ("postgres://db1,db2:0/x", "port 0 is not"),
+            ("postgres://" + (1...9).map { "h\($0)" }.joined(separator: ",") + "/x", "more than 8 hosts"),
+            ("postgres://db1,db2/x?target_session_attrs=standby", "target_session_attrs is any, read-write or primary"),
+        ]
+        for (text, said) in refused {
+            #expect { try Address.parse(text, environment: [:]) } throws: { "\($0)".contains(said) }
+        }
+    }
+
+    /// The first host that answers is written to; with none, the start says why of each.
+    @Test func theFirstHostThatAnswersIsWrittenTo() async throws {
+        let primary = try TestPostgres.shared()
+        let closed = freeLoopbackPort()
+        let address = try Address.parse("postgres://postgres@127.0.0.1:\(closed),127.0.0.1:\(primary.port)/postgres?sslmode=disable", environment: [:])
+        let store = try await PostgresSeenDatabase.open(address)
+        #expect(store.primary.here.port == primary.port, "the first host that answers")
+        await store.close()
+        let other = freeLoopbackPort()
+        let neither = try Address.parse("postgres://postgres@127.0.0.1:\(closed),127.0.0.1:\(other)/postgres?sslmode=disable", environment: [:])
+        await #expect { try await PostgresSeenDatabase.open(neither) } throws: {
+            "\($0)" == "seen store postgres://postgres@127.0.0.1:\(closed),127.0.0.1:\(other)/postgres: no host to write to: "
+                + "127.0.0.1:\(closed): cannot reach PostgreSQL at 127.0.0.1:\(closed); 127.0.0.1:\(other): cannot reach PostgreSQL at 127.0.0.1:\(other)"
+        }
+    }
+
     @Test func aStoreFindsThePromotedStandby() async throws {
         let primary = try TestPostgres()
         defer { primary.finish() }
