@@ -147,7 +147,7 @@ let package = Package(
             name: "StoriesBench",
             dependencies: [
                 "StoriesCells", "StoriesCore", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal", "StoriesAssets",
-                "StoriesCommandLine", "StoriesRender", "CStoriesSupport",
+                "StoriesCommandLine", "StoriesRender", "StoriesServer", "CStoriesSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,7 +12,7 @@ public struct BenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release).",
-        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self, MemoryBench.self, FramesBench.self, FidelityBench.self, GraphicsBench.self, SoundBench.self, FilmBench.self]
+        subcommands: [RenderBench.self, ViewModelBench.self, NavigationBench.self, VideoBench.self, MemoryBench.self, FramesBench.self, FidelityBench.self, GraphicsBench.self, SoundBench.self, FilmBench.self, HoldBench.self]
     )
 
     /// A debug build's figures are 4–5× a release build's: said on stderr before any, so

@@ -151,7 +151,7 @@ public struct FeedServer: Sendable {
                                                         ("WWW-Authenticate", #"Bearer realm="stories""#), ("Content-Length", String(body.count))],
                                  body: request.method == .head ? Data() : body)
         } else if let viewer, request.uri.path == "/v1/seen" {
-            answer = await seenAnswer(request, viewer: viewer)
+            answer = await seenAnswer(request, viewer: viewer, channel: channel)
         } else if let viewer, let seen, request.uri.path == "/v1/home", request.method == .get || request.method == .head,
                   let personal = await seen.home(api, viewer: viewer, request: apiRequest) {
             answer = personal
@@ -211,7 +211,7 @@ public struct FeedServer: Sendable {
     }
 
     /// `/v1/seen`: the body read (bounded) for a PUT, then `SeenAPI`.
-    private func seenAnswer(_ request: Request, viewer: Viewers.Viewer) async -> APIResponse {
+    private func seenAnswer(_ request: Request, viewer: Viewers.Viewer, channel: (any Channel)?) async -> APIResponse {
         guard let seen else {
             return SeenAPI.answer(404, FeedWire.error("this server keeps no seen state", status: 404))
         }
@@ -226,7 +226,17 @@ public struct FeedServer: Sendable {
         }
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters where query.count < 32 { query[String(key)] = String(value) }
-        return await seen.respond(method: request.method.rawValue, query: query, body: body, viewer: viewer)
+        let method = request.method.rawValue
+        guard let channel, request.method == .get || request.method == .head else {
+            return await seen.respond(method: method, query: query, body: body, viewer: viewer)
+        }
+        // A poll waits in a task of its own, cancelled when its connection closes: a client
+        // that went away gives its place back at once (not at its wait's end).
+        let poll = Task { await seen.respond(method: method, query: query, body: body, viewer: viewer) }
+        guard let gate = await SendTimeoutHandler.gate(of: channel) else { return await poll.value }
+        let watch = gate.whenClientGone { poll.cancel() }
+        defer { gate.forget(watch) }
+        return await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }
     }
 
     /// A viewer's answers are theirs: caches between keep them apart (`Vary: Authorization`)

@@ -118,6 +118,8 @@ public struct SeenAPI: Sendable {
                 } onGracefulShutdown: { [signals] in
                     signals.wakeAll()
                 }
+                // Nobody is left to read an answer: the store is not asked again.
+                if Task.isCancelled { return Self.answer(499, FeedWire.error("the client went away", status: 499)) }
             }
         } catch {
             return Self.unavailable(error)
@@ -192,12 +194,22 @@ final class SeenSignals: @unchecked Sendable {
         for continuation in woken { continuation.resume() }
     }
 
-    /// Returns when the viewer's generation passes `ticket` or at `deadline`.
+    /// Returns when the viewer's generation passes `ticket`, at `deadline`, or when the task
+    /// is cancelled (the client went away).
     func wait(_ viewer: String, after ticket: UInt64, until deadline: ContinuousClock.Instant) async {
         let id = UUID()
+        await withTaskCancellationHandler {
+            await wait(viewer, id, after: ticket, until: deadline)
+        } onCancel: {
+            resume(viewer, id)
+        }
+    }
+
+    private func wait(_ viewer: String, _ id: UUID, after ticket: UInt64, until deadline: ContinuousClock.Instant) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = lock.withLock { () -> Bool in
-                if (generations[viewer] ?? 0) != ticket { return true }
+                // Cancelled before the wait was put down: `onCancel` found nothing to resume.
+                if (generations[viewer] ?? 0) != ticket || Task.isCancelled { return true }
                 waiting[viewer, default: [:]][id] = continuation
                 return false
             }

@@ -148,6 +148,39 @@ public final class WritableGate: @unchecked Sendable {
             return waiters
         }
         for waiter in waiting { waiter.resume(throwing: Closed()) }
+        clientGone()
+    }
+
+    // MARK: - The client gone
+
+    private var gone = false
+    private var goneHandlers: [UInt64: @Sendable () -> Void] = [:]
+    private var nextHandler: UInt64 = 0
+
+    /// Calls `handler` once when the client has gone (closed its side, or the connection
+    /// closed) — at once if it already has. Its number, for `forget` when the answer it was
+    /// for is done (a keep-alive connection's handlers do not pile up).
+    func whenClientGone(_ handler: @escaping @Sendable () -> Void) -> UInt64 {
+        let now: Bool = lock.withLock {
+            guard !gone else { return true }
+            nextHandler &+= 1
+            goneHandlers[nextHandler] = handler
+            return false
+        }
+        if now { handler() }
+        return lock.withLock { nextHandler }
+    }
+
+    func forget(_ id: UInt64) { _ = lock.withLock { goneHandlers.removeValue(forKey: id) } }
+
+    /// The client closed its side (or the connection closed).
+    func clientGone() {
+        let handlers: [@Sendable () -> Void] = lock.withLock {
+            gone = true
+            defer { goneHandlers.removeAll() }
+            return Array(goneHandlers.values)
+        }
+        for handler in handlers { handler() }
     }
 }
 
@@ -233,6 +266,13 @@ final class SendTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         gate.close()
         context.fireChannelInactive()
+    }
+
+    /// The client closed its side (Hummingbird allows half-closed connections): an answer
+    /// waiting for news (a held poll) need not wait any longer.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .some(.inputClosed) = event as? ChannelEvent { gate.clientGone() }
+        context.fireUserInboundEventTriggered(event)
     }
 
     /// The gate of the connection `channel` belongs to (nil when it has no such handler).

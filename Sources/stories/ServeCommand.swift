@@ -48,6 +48,8 @@ struct ServeCommand: ParsableCommand {
         guard let folder = directory.map({ URL(fileURLWithPath: $0) }) ?? DemoFeed.directory else {
             throw StoriesCommandLine.fail("the demo feed is missing from this build; give a feed folder")
         }
+        // Each held long poll is a descriptor: the soft limit raised to the hard one.
+        let files = ProcessLimits.raiseOpenFiles()
         var options = FeedServer.Options()
         options.host = host
         options.port = port
@@ -76,6 +78,9 @@ struct ServeCommand: ParsableCommand {
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                     if let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }
+                    if files < 4096 {
+                        FileWrites.sayOnStandardError("stories serve: at most \(files) open files (ulimit -Hn), so at most about \(max(0, files - 64)) viewers' connections at once; raise it (LimitNOFILE= under systemd: docs/deploy.md)")
+                    }
                 }
                 cache?.flush()
                 await seenDatabase?.close()

@@ -120,6 +120,34 @@ import Testing
         try ReplicasEndToEndTests.expectKept(sent, port: port, tokens: tokens)
     }
 
+    /// Polls whose clients go away are given up at once: their sockets closed and 499 in
+    /// the log, not held to the end of their 30 s wait (churn would pile them up).
+    @Test func aPollWhoseClientLeftIsGivenUpAtOnce() throws {
+        let (folder, _) = try ServeEndToEndTests.scratch("gone")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (viewers, token) = try Self.viewer(folder)
+        let store = folder.appendingPathComponent("seen.sqlite").path
+        let port = freeLoopbackPort()
+        let server = try ReplicasEndToEndTests.replica(port: port, database: store, viewers: viewers, folder: folder, says: "seen state in \(store)")
+        defer { server.stop() }
+        let idle = Self.sockets(of: server.pid)
+        var fds: [Int32] = []
+        for _ in 0..<20 {
+            guard let fd = loopbackSocket(port: port) else { continue }
+            let request = Array("GET /v1/seen?since=0&wait=30 HTTP/1.1\r\nHost: stories\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            fds.append(fd)
+        }
+        try #require(fds.count == 20 && Wait.until(10, every: 0.05) { Self.sockets(of: server.pid) >= idle + 20 }, "20 polls held")
+        let left = ReplicasEndToEndTests.Load.uptime()
+        for fd in fds { close(fd) }
+        let given = Wait.until(10, every: 0.05) { Self.sockets(of: server.pid) <= idle }
+        let took = ReplicasEndToEndTests.Load.uptime() - left
+        #expect(given && took < 5, "the server's sockets back to \(idle) \(String(format: "%.2f", took)) s after the clients left (now \(Self.sockets(of: server.pid)))")
+        let logged = (try? String(contentsOf: folder.appendingPathComponent("replica-\(port).log"), encoding: .utf8)) ?? ""
+        #expect(logged.components(separatedBy: "GET /v1/seen?since=0&wait=30 499").count - 1 == 20, "\(logged.suffix(400))")
+    }
+
     /// Sockets the process holds (from /proc).
     static func sockets(of pid: pid_t) -> Int {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []

@@ -72,3 +72,31 @@ import Testing
         await store.close()
     }
 }
+
+/// Issue 51: PostgreSQL's changes in one statement answer as SQLite's store does, a page cut
+/// between batches included.
+@Suite(.ownThread) struct PostgresChangesTests {
+    @Test func changesAnswerAsSQLitesDo() async throws {
+        let postgres = try TestPostgres.shared()
+        let pg = try await PostgresSeenDatabase.open(try PostgresSeenDatabase.Address.parse(postgres.url(try postgres.database())))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("changes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = try await SQLiteSeenDatabase.open(path: folder.appendingPathComponent("seen.sqlite").path)
+        let stores: [any SeenDatabase] = [pg, sqlite]
+        for store in stores {
+            _ = try await store.record(viewer: "ayla", entries: [SeenEntry(story: "a", item: "1", at: 10), SeenEntry(story: "a", item: "2", at: 11)], tooltips: ["one"])
+            _ = try await store.record(viewer: "bo", entries: [SeenEntry(story: "a", item: "1", at: 12)], tooltips: [])
+            _ = try await store.record(viewer: "ayla", entries: [SeenEntry(story: "b", item: "1", at: 13), SeenEntry(story: "b", item: "2", at: 14)], tooltips: ["two"])
+            _ = try await store.record(viewer: "ayla", entries: [SeenEntry(story: "c", item: "1", at: 15)], tooltips: ["three", "four"])
+        }
+        for (since, limit) in [(0, 100), (0, 3), (0, 2), (0, 1), (1, 2), (2, 10), (3, 10), (9, 10)] as [(Int64, Int)] {
+            var answers: [SeenWire.Changes] = []
+            for store in stores { answers.append(try await store.changes(viewer: "ayla", since: since, limit: limit)) }
+            #expect(answers[0] == answers[1], "since \(since), limit \(limit): PostgreSQL \(answers[0]) against SQLite \(answers[1])")
+        }
+        #expect(try await pg.changes(viewer: "nobody", since: 0, limit: 10) == SeenWire.Changes(entries: [], tooltips: [], next: 0, more: false))
+        await pg.close()
+        await sqlite.close()
+    }
+}

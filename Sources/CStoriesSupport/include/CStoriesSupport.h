@@ -60,4 +60,14 @@ int stories_shm_put(const char *name, const void *bytes, size_t count);
 /// Removes shared-memory object `name` (one the terminal did not take); nothing when gone.
 void stories_shm_remove(const char *name);
 
+/// epoll without its packed struct (which Swift does not import): `stories bench hold`'s
+/// connections. A new epoll descriptor (close-on-exec), or -1.
+int stories_epoll_create(void);
+/// Watches `fd` for `events` (EPOLLIN 1, EPOLLOUT 4, EPOLLRDHUP 0x2000) under `id`; `modify`
+/// changes a watch already there. 0, or -1 with errno.
+int stories_epoll_watch(int epoll, int fd, unsigned events, unsigned long long id, int modify);
+/// Waits up to `timeout` ms; fills `ids` and `events` with up to `max` ready watches; how
+/// many (or -1 with errno).
+int stories_epoll_wait(int epoll, unsigned long long *ids, unsigned *events, int max, int timeout);
+
 #endif
