@@ -122,7 +122,11 @@ public struct FeedServer: Sendable {
             // A connection silent for 30 s is closed, so idle sockets cannot pile up.
             server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout, sendBuffer: sendBuffer)],
                                                 idleTimeout: .seconds(30))),
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories"),
+            // Connections the kernel completes before the server takes them: 256 (the default)
+            // filled when viewers came and went by the thousand a second (`stories bench
+            // hold`'s churn), and the rest waited a second for a SYN sent again. The kernel
+            // caps it at net.core.somaxconn (4 096 on Debian 12).
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stories", backlog: 4096),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: log
         )
