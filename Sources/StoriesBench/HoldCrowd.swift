@@ -34,6 +34,8 @@ final class HoldCrowd {
     private var sendOf: [UInt64?]
     private var since: [Int64]
     private var acknowledged: [Double?]
+    /// Woken before the batch's acknowledgement was read (counted as 0 when it is).
+    private var wokeEarly: [Bool]
     private var count: [Int]
     /// Polls to ask again after a failure, at their time.
     private var later: [(at: Double, viewer: Int)] = []
@@ -65,6 +67,7 @@ final class HoldCrowd {
         sendOf = Array(repeating: nil, count: tokens.count)
         since = Array(repeating: 0, count: tokens.count)
         acknowledged = Array(repeating: nil, count: tokens.count)
+        wokeEarly = Array(repeating: false, count: tokens.count)
         count = Array(repeating: 0, count: tokens.count)
     }
 
@@ -203,6 +206,7 @@ final class HoldCrowd {
             connections[id]?.written = 0
             connections[id]?.waiting = true
             acknowledged[viewer] = nil
+            wokeEarly[viewer] = false
             flush(id)
             return
         }
@@ -286,7 +290,15 @@ final class HoldCrowd {
         let viewer = connection.viewer
         let now = Self.now()
         if !connection.poll {
-            if status == 200 { batches += 1; acknowledged[viewer] = now } else { failures["PUT \(status)", default: 0] += 1 }
+            guard status == 200 else { failures["PUT \(status)", default: 0] += 1; return }
+            batches += 1
+            if wokeEarly[viewer] {
+                // The wake-up was read first (both in one turn of the loop): as good as at once.
+                wokeEarly[viewer] = false
+                latencies.append(0)
+            } else {
+                acknowledged[viewer] = now
+            }
             return
         }
         answers += 1
@@ -302,6 +314,7 @@ final class HoldCrowd {
                 acknowledged[viewer] = nil
             } else if connections[sendOf[viewer] ?? 0]?.waiting == true {
                 early += 1
+                wokeEarly[viewer] = true
             }
         }
         since[viewer] = next

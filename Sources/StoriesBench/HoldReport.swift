@@ -76,7 +76,7 @@ final class Report {
             return String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))] * 1000)
         }
         line("  batches acknowledged: \(crowd.batches) (\(Self.rate(crowd.batches, seconds)) a second); acknowledgement → the viewer's poll on the other replica answered: "
-             + "p50 \(at(0.5)), p99 \(at(0.99)), max \(at(1)) over \(sorted.count) wake-ups (\(crowd.early) came before the acknowledgement reached the sender)")
+             + "p50 \(at(0.5)), p99 \(at(0.99)), max \(at(1)) over \(sorted.count) wake-ups (\(crowd.early) read before the acknowledgement, counted as 0)")
         if !crowd.failures.isEmpty { line("  failures: " + crowd.failures.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")) }
     }
 

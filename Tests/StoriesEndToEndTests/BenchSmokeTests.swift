@@ -24,6 +24,23 @@ import StoriesTestSupport
         }
     }
 
+    /// `bench hold` on a small crowd against the tests' PostgreSQL: every part reported, every
+    /// poll held, every wake-up measured, and the churn's polls all held again.
+    @Test func benchHoldRunsBriefly() throws {
+        let postgres = try TestPostgres.shared()
+        let result = try Binary.run(["bench", "hold", "--database", postgres.url(try postgres.database()), "--viewers", "300", "--senders", "30",
+                                     "--rate", "30", "--seconds", "1", "--seconds", "2", "--seconds", "2", "--notifies", "200"])
+        #expect(result.status == 0, "\(result.err)")
+        let out = result.out
+        for part in ["one NOTIFY (one name, no poll waiting for it), 200 sent", "held: 300 long polls across 2 replicas", "at rest (300 polls held)",
+                     "30 batches a second from 30 viewers", "10% of the polls closed and opened again each second", "polls held afterwards: 300 of 300"] {
+            #expect(out.contains(part), "\(part) in:\n\(out)")
+        }
+        let wakes = try #require(out.firstMatch(of: /p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms over (\d+) wake-ups/), "\(out)")
+        #expect((Int(wakes.1) ?? 0) >= 20, "wake-ups measured: \(out)")
+        #expect(try Binary.run(["bench", "hold", "--database", "postgres://x/y", "--viewers", "20000"]).err.contains("--viewers is 2 to 10000"))
+    }
+
     @Test func benchVideoTakesAtLeastOneFrame() throws {
         let result = try Binary.run(["bench", "video", "--frames", "0"])
         #expect(result.status != 0)
