@@ -63,8 +63,9 @@ struct HoldBench: ParsableCommand {
         let viewersFile = folder.appendingPathComponent("viewers.txt")
         try Data(file.utf8).write(to: viewersFile)
         chmod(viewersFile.path, 0o600)
-        let replicas = try (0..<2).map { try Replica(folder: folder, index: $0, viewers: viewersFile.path, database: database) }
+        var replicas: [Replica] = []
         defer { for replica in replicas { replica.stop() } }
+        for index in 0..<2 { replicas.append(try Replica(folder: folder, index: index, viewers: viewersFile.path, database: database)) }
         let crowd = try HoldCrowd(ports: replicas.map(\.port), tokens: tokens, senders: senders)
         let pids = replicas.map(\.process.processIdentifier)
         let report = Report(pids: pids)

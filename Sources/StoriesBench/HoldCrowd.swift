@@ -21,6 +21,9 @@ final class HoldCrowd {
         var written = 0
         var input: [UInt8] = []
         var waiting = false
+        /// A poll's first answer on this connection (a poll opened again reads at once what
+        /// came meanwhile: not a wake-up, not measured).
+        var fresh = true
     }
 
     let ports: [UInt16]
@@ -36,6 +39,8 @@ final class HoldCrowd {
     private var acknowledged: [Double?]
     /// Woken before the batch's acknowledgement was read (counted as 0 when it is).
     private var wokeEarly: [Bool]
+    /// Its batch was read by a poll opened again: its acknowledgement is not measured.
+    private var ignoreAck: [Bool]
     private var count: [Int]
     /// Polls to ask again after a failure, at their time.
     private var later: [(at: Double, viewer: Int)] = []
@@ -68,6 +73,7 @@ final class HoldCrowd {
         since = Array(repeating: 0, count: tokens.count)
         acknowledged = Array(repeating: nil, count: tokens.count)
         wokeEarly = Array(repeating: false, count: tokens.count)
+        ignoreAck = Array(repeating: false, count: tokens.count)
         count = Array(repeating: 0, count: tokens.count)
     }
 
@@ -207,6 +213,7 @@ final class HoldCrowd {
             connections[id]?.waiting = true
             acknowledged[viewer] = nil
             wokeEarly[viewer] = false
+            ignoreAck[viewer] = false
             flush(id)
             return
         }
@@ -215,10 +222,13 @@ final class HoldCrowd {
 
     private func flush(_ id: UInt64) {
         guard var connection = connections[id], connection.connected, connection.written < connection.out.count else { return }
-        let n = connection.out[connection.written...].withUnsafeBytes { write(connection.fd, $0.baseAddress, $0.count) }
+        let n = connection.out[connection.written...].withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if n > 0 { connection.written += n }
         connections[id] = connection
-        if n < 0, errno != EAGAIN { failed(id, "write: \(String(cString: strerror(errno)))") }
+        if n < 0, errno != EAGAIN { failed(id, "write: \(String(cString: strerror(errno)))"); return }
+        // What is left goes when the socket takes more (watched for writability only then).
+        let more = connection.written < connection.out.count
+        _ = stories_epoll_watch(epoll, connection.fd, Self.readable | Self.peerClosed | (more ? Self.writable : 0), id, 1)
     }
 
     private func failed(_ id: UInt64, _ why: String) {
@@ -247,6 +257,8 @@ final class HoldCrowd {
             connections[id] = connection
             _ = stories_epoll_watch(epoll, connection.fd, Self.readable | Self.peerClosed, id, 1)
             flush(id)
+        } else if connection.connected, events & Self.writable != 0 {
+            flush(id)
         }
         if events & Self.readable != 0 { read(id) }
         if connections[id] != nil, events & (Self.peerClosed | Self.hungUp | Self.failedBit) != 0 {
@@ -256,33 +268,42 @@ final class HoldCrowd {
 
     private func read(_ id: UInt64) {
         guard var connection = connections[id] else { return }
+        var ended = false
         while true {
             let n = Glibc.read(connection.fd, &buffer, buffer.count)
             if n > 0 { connection.input.append(contentsOf: buffer[0..<n]); continue }
-            if n == 0 { connections[id] = connection; failed(id, "the server closed the connection"); return }
+            ended = n == 0
             break
         }
         connections[id] = connection
-        while let answer = Self.answer(in: &connections[id]!.input) {
+        // Answers first, even one that came with the end of the connection.
+        while var input = connections[id]?.input, let answer = Self.answer(in: &input) {
+            connections[id]?.input = input
             connections[id]?.waiting = false
-            answered(id, status: answer.status, body: answer.body)
+            guard let status = answer.status else { failed(id, "an answer that is not HTTP/1.1"); return }
+            answered(id, status: status, body: answer.body)
             guard connections[id] != nil else { return }
         }
+        if ended { failed(id, "the server closed the connection") }
     }
 
-    /// A whole answer at the start of `input` (taken out of it): its status and body.
-    static func answer(in input: inout [UInt8]) -> (status: Int, body: [UInt8])? {
+    /// A whole answer at the start of `input` (taken out of it): its status (nil: not one
+    /// this client reads — a length that is not 0 to 16 MB) and body.
+    static func answer(in input: inout [UInt8]) -> (status: Int?, body: [UInt8])? {
         guard let end = input.firstRange(of: [13, 10, 13, 10]) else { return nil }
         let head = String(decoding: input[..<end.lowerBound], as: UTF8.self)
-        let status = Int(head.dropFirst(9).prefix(3)) ?? 0
         var length = 0
         for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0
+            guard let value = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)), (0...(16 << 20)).contains(value) else {
+                input.removeAll()
+                return (nil, [])
+            }
+            length = value
         }
-        guard input.count >= end.upperBound + length else { return nil }
+        guard input.count - end.upperBound >= length else { return nil }
         let body = Array(input[end.upperBound..<end.upperBound + length])
         input.removeFirst(end.upperBound + length)
-        return (status, body)
+        return (head.hasPrefix("HTTP/1.1 ") ? Int(head.dropFirst(9).prefix(3)) : nil, body)
     }
 
     private func answered(_ id: UInt64, status: Int, body: [UInt8]) {
@@ -292,7 +313,9 @@ final class HoldCrowd {
         if !connection.poll {
             guard status == 200 else { failures["PUT \(status)", default: 0] += 1; return }
             batches += 1
-            if wokeEarly[viewer] {
+            if ignoreAck[viewer] {
+                ignoreAck[viewer] = false
+            } else if wokeEarly[viewer] {
                 // The wake-up was read first (both in one turn of the loop): as good as at once.
                 wokeEarly[viewer] = false
                 latencies.append(0)
@@ -308,7 +331,13 @@ final class HoldCrowd {
             later.append((now + 1, viewer))
             return
         }
-        if next != since[viewer], viewer < senders {
+        let fresh = connection.fresh
+        connections[id]?.fresh = false
+        if next != since[viewer], viewer < senders, fresh {
+            // Not measured: its batch's acknowledgement, read before or after, is let go.
+            acknowledged[viewer] = nil
+            if connections[sendOf[viewer] ?? 0]?.waiting == true { ignoreAck[viewer] = true }
+        } else if next != since[viewer], viewer < senders {
             if let acked = acknowledged[viewer] {
                 latencies.append(now - acked)
                 acknowledged[viewer] = nil

@@ -43,38 +43,73 @@ extension FeedServer {
                            body: request.method == .head ? Data() : body)
     }
 
-    /// The store's health, asked at most once a second. `@unchecked Sendable`: `kept` is
-    /// touched only under `lock`.
+    /// The store's health, asked at most once a second: callers meanwhile share the answer
+    /// kept, or the one being asked. `@unchecked Sendable`: `kept` and `asking` are touched
+    /// only under `lock`.
     final class HealthMemo: @unchecked Sendable {
         private let lock = NSLock()
         private var kept: (usable: Bool, at: ContinuousClock.Instant)?
+        private var asking: Task<Bool, Never>?
 
-        func state(_ ask: @Sendable () async -> Bool) async -> Bool {
-            if let kept = lock.withLock({ kept }), ContinuousClock.now - kept.at < .seconds(1) { return kept.usable }
-            let usable = await ask()
-            lock.withLock { kept = (usable, .now) }
-            return usable
+        func state(_ ask: @escaping @Sendable () async -> Bool) async -> Bool {
+            let task: Task<Bool, Never> = lock.withLock {
+                if let kept, ContinuousClock.now - kept.at < .seconds(1) { return Task { kept.usable } }
+                if let asking { return asking }
+                let fresh = Task { [self] in
+                    let usable = await ask()
+                    lock.withLock {
+                        kept = (usable, .now)
+                        asking = nil
+                    }
+                    return usable
+                }
+                asking = fresh
+                return fresh
+            }
+            return await task.value
         }
     }
 
     // MARK: - The access log
 
-    /// A request's target as the access log shows it: printable, and the value of any query
-    /// parameter whose name speaks of a token, password, secret, key or authorization
-    /// replaced by `REDACTED` (a client that wrongly put its token in the address leaves no
-    /// copy of it in the log).
+    /// The query parameters whose values the access log shows; every other value is
+    /// written `REDACTED`.
+    static let loggedParameters: Set<String> = ["since", "wait", "cursor", "limit", "live"]
+
+    /// A request's target as the access log shows it: printable; the query's parameters
+    /// (split at `&` and `;`) with their values shown only for the API's own
+    /// (`loggedParameters`), any other value — or a parameter with no name — written
+    /// `REDACTED`; a fragment left out; and anything shaped like a viewer's token (`st_` and
+    /// 64 hex digits) anywhere in it replaced. A client that wrongly puts its token in the
+    /// address leaves no copy of it in the log.
     static func loggedTarget(_ target: String) -> String {
-        guard let mark = target.firstIndex(of: "?") else { return SafeText.line(target) }
-        let path = target[..<mark]
-        let parameters = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let name = pair.prefix { $0 != "=" }
-            let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
-            guard ["token", "password", "passwd", "secret", "key", "auth", "bearer"].contains(where: { decoded.contains($0) }), name.count < pair.count else {
-                return String(pair)
+        let whole = target.prefix { $0 != "#" }
+        var out: String
+        if let mark = whole.firstIndex(of: "?") {
+            var parameters: [String] = []
+            var piece = Substring(""), separators: [Character] = []
+            for character in whole[whole.index(after: mark)...] {
+                if character == "&" || character == ";" {
+                    parameters.append(String(piece))
+                    separators.append(character)
+                    piece = ""
+                } else {
+                    piece.append(character)
+                }
             }
-            return "\(name)=REDACTED"
+            parameters.append(String(piece))
+            let shown = parameters.map { pair -> String in
+                let name = pair.prefix { $0 != "=" }
+                let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
+                if loggedParameters.contains(decoded) || pair.isEmpty { return pair }
+                return name.count < pair.count ? "\(name)=REDACTED" : "REDACTED"
+            }
+            out = String(whole[..<mark]) + "?" + shown[0]
+            for (separator, parameter) in zip(separators, shown.dropFirst()) { out += String(separator) + parameter }
+        } else {
+            out = String(whole)
         }
-        return SafeText.line(String(path) + "?" + parameters.joined(separator: "&"))
+        return SafeText.line(out.replacing(/st_[0-9a-fA-F]{64}/, with: "st_REDACTED"))
     }
 
     // MARK: - Where it listens
@@ -84,9 +119,19 @@ extension FeedServer {
     /// Nil for loopback (127.0.0.0/8, ::1, localhost).
     public static func plainHTTPWarning(host: String) -> String? {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare == "::1" || bare.hasPrefix("127.") { return nil }
+        if bare == "localhost" || Self.isLoopbackAddress(bare) { return nil }
         let what = bare == "0.0.0.0" || bare == "::" ? "every interface" : SafeText.line(host)
         return "stories serve: listening on \(what) over plain HTTP: viewers' tokens and seen state would cross the network unencrypted. "
             + "Put TLS in front (nginx with `listen 443 ssl`, proxying to --host 127.0.0.1: docs/deploy.md), or use it only on a network you trust."
+    }
+
+    /// An IP address (not a name) in 127.0.0.0/8, or ::1.
+    static func isLoopbackAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        if inet_pton(AF_INET6, text, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        }
+        return false
     }
 }

@@ -237,7 +237,11 @@ public struct FeedServer: Sendable {
         // A poll waits in a task of its own, cancelled when its connection closes: a client
         // that went away gives its place back at once (not at its wait's end).
         let poll = Task { await seen.respond(method: method, query: query, body: body, viewer: viewer) }
-        guard let gate = await SendTimeoutHandler.gate(of: channel) else { return await poll.value }
+        guard let gate = await SendTimeoutHandler.gate(of: channel) else {
+            // No handler to ask: the connection is already gone (or a test's has none).
+            if !channel.isActive { poll.cancel() }
+            return await poll.value
+        }
         let watch = gate.whenClientGone { poll.cancel() }
         defer { gate.forget(watch) }
         return await withTaskCancellationHandler { await poll.value } onCancel: { poll.cancel() }

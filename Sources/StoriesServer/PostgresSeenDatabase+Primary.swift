@@ -22,7 +22,8 @@ extension PostgresSeenDatabase {
     /// is made again on the one reconnection policy (`Backoff.reconnect`). The pool of the
     /// host left is closed; work meanwhile answers 503 and clients send it again.
     ///
-    /// `@unchecked Sendable`: `current`, `looking`, `lastLook` and `closed` are touched only under `lock`.
+    /// `@unchecked Sendable`: `current`, `looking`, `lastLook`, `lookTask`, `closed`, `moves`
+    /// and `onMove` are touched only under `lock`.
     final class Primary: @unchecked Sendable {
         struct Current {
             let index: Int
@@ -43,6 +44,18 @@ extension PostgresSeenDatabase {
         private var moves = 0
         /// Said when the host written to changes (stories serve prints it).
         let said: @Sendable (String) -> Void
+        /// The look under way, cancelled by `close`.
+        private var lookTask: Task<Void, Never>?
+        /// Told when the host written to changes (the listening connection moves with it).
+        private var onMove: (@Sendable () -> Void)?
+
+        func whenMoved(_ handler: @escaping @Sendable () -> Void) { lock.withLock { onMove = handler } }
+
+        deinit {
+            // A store dropped without `close()`: its pool and its look end with it.
+            current.running.cancel()
+            lookTask?.cancel()
+        }
 
         init(address: Address, index: Int, connections: [PostgresConnection.Configuration], said: @escaping @Sendable (String) -> Void) {
             self.address = address
@@ -74,38 +87,47 @@ extension PostgresSeenDatabase {
                 return true
             }
             guard start else { return }
-            Task(executorPreference: PostgresStoreLoop.executor) { await self.look() }
+            let task = Task(executorPreference: PostgresStoreLoop.executor) { [weak self] () async -> Void in await self?.look() }
+            lock.withLock { lookTask = task }
         }
 
+        /// The host written to is asked first, and kept while it answers (and takes writes,
+        /// when asked): a statement that failed for a reason of its own does not send the
+        /// writes elsewhere. Only when it does not are the others asked, in order.
         private func look() async {
             var attempt = 0
-            while !lock.withLock({ closed }) {
-                let found = await Self.suitable(address, connections)
+            while !lock.withLock({ closed }), !Task.isCancelled {
+                let here = lock.withLock { current.index }
+                let kept = await Self.suitable(address, connections, only: here)
+                let found = kept.index != nil ? kept : await Self.suitable(address, connections)
                 if let index = found.index {
-                    let left: Current? = lock.withLock {
+                    let (left, moved): (Current?, (@Sendable () -> Void)?) = lock.withLock {
                         defer { looking = false; lastLook = .now() }
-                        guard !closed, index != current.index else { return nil }
+                        guard !closed, index != current.index else { return (nil, nil) }
                         let left = current
                         current = Self.pool(address, index)
                         moves += 1
-                        return left
+                        return (left, onMove)
                     }
                     if let left {
                         left.running.cancel()
-                        said("seen store: writing to \(address.endpoints[index].shown) now (before, \(address.endpoints[left.index].shown): \(found.why[left.index] ?? "it did not answer"))")
+                        moved?()
+                        said("seen store: writing to \(address.endpoints[index].shown) now (before, \(address.endpoints[left.index].shown): \(kept.why[left.index] ?? "it did not answer"))")
                     }
                     return
                 }
                 attempt += 1
                 try? await Task.sleep(for: .seconds(Backoff.reconnect.delay(afterAttempt: attempt)))
             }
+            lock.withLock { looking = false }
         }
 
         /// The first host (in the address's order) that answers and, when asked, takes
         /// writes; and why each one before it was passed over.
-        static func suitable(_ address: Address, _ connections: [PostgresConnection.Configuration]) async -> (index: Int?, why: [Int: String]) {
+        /// `only`: that host alone.
+        static func suitable(_ address: Address, _ connections: [PostgresConnection.Configuration], only: Int? = nil) async -> (index: Int?, why: [Int: String]) {
             var why: [Int: String] = [:]
-            for (index, configuration) in connections.enumerated() {
+            for (index, configuration) in connections.enumerated() where only == nil || only == index {
                 do {
                     let connection = try await PostgresConnection.connect(on: PostgresStoreLoop.group.next(), configuration: configuration, id: 0, logger: quiet)
                     var standby = false
@@ -131,10 +153,11 @@ extension PostgresSeenDatabase {
         }
 
         func close() async {
-            let running = lock.withLock { () -> Task<Void, Never> in
+            let (running, look) = lock.withLock { () -> (Task<Void, Never>, Task<Void, Never>?) in
                 closed = true
-                return current.running
+                return (current.running, lookTask)
             }
+            look?.cancel()
             running.cancel()
             await running.value
         }

@@ -25,7 +25,9 @@ public final class PostgresSeenDatabase: SeenDatabase {
     /// Who is told when a batch is recorded by any replica (the viewer's name; nil: anyone's
     /// may have been, while the listening connection was away).
     private let observers = Observers()
-    private let listening: Task<Void, Never>
+    /// The listening connection's task, started again on the new host when the one written
+    /// to changes (its old connection may still be alive, to a host no longer written to).
+    private let listening = Listening()
 
     /// The channel batches are announced on: viewers' names, joined by commas.
     static let channel = "stories_seen"
@@ -39,8 +41,12 @@ public final class PostgresSeenDatabase: SeenDatabase {
     private init(primary: Primary) {
         self.primary = primary
         address = primary.address
-        let observers = observers
-        listening = Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen({ primary.listener }, observers) }
+        let (observers, listening) = (observers, listening)
+        let listen: @Sendable () -> Task<Void, Never> = {
+            Task(executorPreference: PostgresStoreLoop.executor) { await Self.listen({ primary.listener }, observers) }
+        }
+        listening.replace(listen())
+        primary.whenMoved { listening.replace(listen()) }
         gatherer = Gatherer(patience: Self.patience, timeout: { Self.timeout(primary.here) }, describe: { Self.reason($0, primary.here) }) { batches in
             do { return try await Self.write(batches, client: primary.client) } catch {
                 primary.failed()
@@ -55,7 +61,34 @@ public final class PostgresSeenDatabase: SeenDatabase {
     }
 
     deinit {
-        listening.cancel()
+        _ = listening.stop()
+    }
+
+    /// `@unchecked Sendable`: `task` and `stopped` are touched only under `lock`.
+    final class Listening: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: Task<Void, Never>?
+        private var stopped = false
+
+        /// `fresh` listens from now on; the task before is cancelled (after `stop`, `fresh` is).
+        func replace(_ fresh: Task<Void, Never>) {
+            let old: Task<Void, Never>? = lock.withLock {
+                guard !stopped else { return fresh }
+                defer { task = fresh }
+                return task
+            }
+            old?.cancel()
+        }
+
+        /// Cancels the task listening now; it, to wait for.
+        func stop() -> Task<Void, Never>? {
+            let now: Task<Void, Never>? = lock.withLock {
+                stopped = true
+                return task
+            }
+            now?.cancel()
+            return now
+        }
     }
 
     /// Connects, and brings the tables to the latest version. A server that cannot be
@@ -197,9 +230,9 @@ public final class PostgresSeenDatabase: SeenDatabase {
     }
 
     public func close() async {
-        listening.cancel()
+        let listener = listening.stop()
         await primary.close()
-        await listening.value
+        await listener?.value
     }
 
     /// Runs one statement as it is (tests).

@@ -122,13 +122,12 @@ public struct SeenAPI: Sendable {
                 } onGracefulShutdown: { [signals] in
                     signals.wakeAll()
                 }
-                // Nobody is left to read an answer: the store is not asked again.
-                if Task.isCancelled { return Self.answer(499, FeedWire.error("the client went away", status: 499)) }
                 // The wait ran out with nothing recorded or announced for this viewer since the
-                // store was asked: nothing new, said without asking it again (half of what
-                // waiting viewers cost PostgreSQL; a NOTIFY late past the deadline is seen by
-                // the next poll, which asks the store first).
-                if ContinuousClock.now >= deadline, signals.ticket(viewer.name) == ticket, !Task.isShuttingDownGracefully {
+                // store was asked, or the client closed its side (the task is cancelled; one
+                // that only half-closed still reads this): nothing new, said without asking the
+                // store again (half of what waiting viewers cost PostgreSQL; a NOTIFY late past
+                // the deadline is seen by the next poll, which asks the store first).
+                if (ContinuousClock.now >= deadline || Task.isCancelled), signals.ticket(viewer.name) == ticket, !Task.isShuttingDownGracefully {
                     let body = SeenWire.changes(SeenWire.Changes(entries: [], tooltips: [], next: since, more: false))
                     return Self.answer(200, head ? Data() : body, length: body.count)
                 }

@@ -103,8 +103,9 @@ public final class SendBudget: @unchecked Sendable {
 }
 
 /// Whether a connection can take more, as its event loop sees it, for a body being written
-/// from another thread to wait on. `@unchecked Sendable`: `writable`, `closed` and
-/// `waiters` are touched only under `lock`.
+/// from another thread to wait on, and whether its client has gone (a held poll's answer
+/// need not wait). `@unchecked Sendable`: `writable`, `closed`, `waiters`, `gone`,
+/// `goneHandlers` and `nextHandler` are touched only under `lock`.
 public final class WritableGate: @unchecked Sendable {
     private let lock = NSLock()
     private var writable = true
@@ -161,14 +162,14 @@ public final class WritableGate: @unchecked Sendable {
     /// closed) — at once if it already has. Its number, for `forget` when the answer it was
     /// for is done (a keep-alive connection's handlers do not pile up).
     func whenClientGone(_ handler: @escaping @Sendable () -> Void) -> UInt64 {
-        let now: Bool = lock.withLock {
-            guard !gone else { return true }
+        let id: UInt64? = lock.withLock {
+            guard !gone else { return nil }
             nextHandler &+= 1
             goneHandlers[nextHandler] = handler
-            return false
+            return nextHandler
         }
-        if now { handler() }
-        return lock.withLock { nextHandler }
+        guard let id else { handler(); return 0 }
+        return id
     }
 
     func forget(_ id: UInt64) { _ = lock.withLock { goneHandlers.removeValue(forKey: id) } }

@@ -47,15 +47,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let (viewers, token) = try Self.viewer(folder)
         let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers, "--database", "none"])
-        for target in ["/v1/feed?token=\(token)", "/v1/feed?page=2&Token=\(token)&x=1", "/v1/home?access_token=\(token)", "/v1/feed?%74oken=\(token)",
-                       "/v1/feed?api_key=\(token)"] {
+        for target in ["/v1/feed?token=\(token)", "/v1/feed?limit=2&Token=\(token)&x=1", "/v1/home?access_token=\(token)", "/v1/feed?%74oken=\(token)",
+                       "/v1/feed?limit=3;t=\(token)", "/v1/feed?\(token)", "/v1/media/\(token)"] {
             _ = ReplicasEndToEndTests.send(port: server.port, "GET", target, token: token)
         }
         #expect(server.stop() == 0)
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(!logged.contains(token.dropFirst(3).prefix(16)), "no token in the log:\n\(logged)")
-        for line in ["GET /v1/feed?token=REDACTED 200", "GET /v1/feed?page=2&Token=REDACTED&x=1 200", "GET /v1/home?access_token=REDACTED 200",
-                     "GET /v1/feed?%74oken=REDACTED 200", "GET /v1/feed?api_key=REDACTED 200"] {
+        for line in ["GET /v1/feed?token=REDACTED 200", "GET /v1/feed?limit=2&Token=REDACTED&x=REDACTED 200", "GET /v1/home?access_token=REDACTED 200",
+                     "GET /v1/feed?%74oken=REDACTED 200", "GET /v1/feed?limit=3;t=REDACTED 400", "GET /v1/feed?REDACTED 200", "GET /v1/media/st_REDACTED 404"] {
             #expect(logged.contains(line), "\(line) in:\n\(logged)")
         }
         // Each line: its time, the level, method, target, status, bytes and milliseconds.
@@ -120,8 +120,8 @@ import Testing
         try ReplicasEndToEndTests.expectKept(sent, port: port, tokens: tokens)
     }
 
-    /// Polls whose clients go away are given up at once: their sockets closed and 499 in
-    /// the log, not held to the end of their 30 s wait (churn would pile them up).
+    /// Polls whose clients go away are given up at once: their sockets closed and their
+    /// answers in the log, not held to the end of their 30 s wait (churn would pile them up).
     @Test func aPollWhoseClientLeftIsGivenUpAtOnce() throws {
         let (folder, _) = try ServeEndToEndTests.scratch("gone")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -145,7 +145,7 @@ import Testing
         let took = ReplicasEndToEndTests.Load.uptime() - left
         #expect(given && took < 5, "the server's sockets back to \(idle) \(String(format: "%.2f", took)) s after the clients left (now \(Self.sockets(of: server.pid)))")
         let logged = (try? String(contentsOf: folder.appendingPathComponent("replica-\(port).log"), encoding: .utf8)) ?? ""
-        #expect(logged.components(separatedBy: "GET /v1/seen?since=0&wait=30 499").count - 1 == 20, "\(logged.suffix(400))")
+        #expect(logged.components(separatedBy: "GET /v1/seen?since=0&wait=30 200").count - 1 == 20, "\(logged.suffix(400))")
     }
 
     /// Sockets the process holds (from /proc).

@@ -92,7 +92,9 @@ public final class TestPostgres: @unchecked Sendable {
     public func requireSynchronousStandby() -> Bool {
         guard psql("postgres", "ALTER SYSTEM SET synchronous_standby_names = '*'").status == 0,
               psql("postgres", "SELECT pg_reload_conf()").status == 0 else { return false }
-        return Wait.until(30, every: 0.1) { psql("postgres", "SELECT sync_state FROM pg_stat_replication").output.contains("sync") }
+        return Wait.until(30, every: 0.1) {
+            psql("postgres", "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }
     }
 
     /// A standby made the primary (`pg_ctl promote`, waiting until it takes writes).
