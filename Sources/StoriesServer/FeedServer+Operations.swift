@@ -122,7 +122,7 @@ extension FeedServer {
         if bare == "localhost" || Self.isLoopbackAddress(bare) { return nil }
         let what = bare == "0.0.0.0" || bare == "::" ? "every interface" : SafeText.line(host)
         return "stories serve: listening on \(what) over plain HTTP: viewers' tokens and seen state would cross the network unencrypted. "
-            + "Put TLS in front (nginx with `listen 443 ssl`, proxying to --host 127.0.0.1: docs/deploy.md), or use it only on a network you trust."
+            + "Put TLS in front (nginx with `listen 443 ssl`, proxying to --host 127.0.0.1: docs/deploy.md), serve HTTPS itself (--tls-cert FILE --tls-key FILE), or use it only on a network you trust."
     }
 
     /// An IP address (not a name) in 127.0.0.0/8, or ::1.

@@ -2,9 +2,11 @@ import StoriesFeedIO
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOFoundationCompat
+import NIOSSL
 import StoriesCore
 
 /// `stories serve`: the feed API (`FeedAPI`) on Hummingbird 2, HTTP/1.1 with keep-alive.
@@ -36,6 +38,9 @@ public struct FeedServer: Sendable {
         /// theirs, and every answer is private to the viewer (`Vary: Authorization`). The
         /// server's `viewers` is who may watch now (the file read again on SIGHUP).
         public var viewers = Viewers.open
+        /// PEM files of the server's certificate (and chain) and its key: HTTPS (both, or neither).
+        public var tlsCertificate: String?
+        public var tlsKey: String?
 
         public init() {}
     }
@@ -52,6 +57,8 @@ public struct FeedServer: Sendable {
     let logSink: LineLogHandler.Sink
     /// The seen store's health, asked at most once a second (`GET /v1/health`).
     let healthMemo = HealthMemo()
+    /// HTTP/1.1 as the server speaks it: in TLS with a certificate (`--tls-cert`).
+    let server: HTTPServerBuilder
 
     /// `logFile` nil: the access log goes to standard error. `folderCache`: for a folder
     /// without feed.json, where what its files say is kept.
@@ -76,6 +83,16 @@ public struct FeedServer: Sendable {
         budget = SendBudget(maxStreams: options.maxStreams)
         logSink = try LineLogHandler.sink(path: logFile)
         log = LineLogHandler.logger(sink: logSink)
+        var tls: TLSConfiguration?
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            tls = try Self.tlsConfiguration(certificate: certificate, key: key)
+        }
+        let (seconds, attoseconds) = options.sendTimeout.components
+        let sendBuffer = options.socketSendBuffer
+        let timeout = TimeAmount.nanoseconds(max(1, min(3600, max(0, seconds)) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000))
+        // A connection silent for 30 s is closed, so idle sockets cannot pile up.
+        server = try Self.serverBuilder(.http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout, sendBuffer: sendBuffer)],
+                                                                    idleTimeout: .seconds(30))), tls: tls)
     }
 
     /// Serves until SIGTERM or SIGINT. `onListening` gets the port bound (useful with 0).
@@ -114,14 +131,9 @@ public struct FeedServer: Sendable {
 
     /// The Hummingbird application (tests run it on loopback with HummingbirdTesting).
     public func application(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        let (seconds, attoseconds) = options.sendTimeout.components
-        let sendBuffer = options.socketSendBuffer
-        let timeout = TimeAmount.nanoseconds(max(1, min(3600, max(0, seconds)) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000))
-        return Application(
+        Application(
             responder: CallbackResponder<ServeContext> { request, context in await self.respond(to: request, channel: context.channel) },
-            // A connection silent for 30 s is closed, so idle sockets cannot pile up.
-            server: .http1(configuration: .init(additionalChannelHandlers: [SendTimeoutHandler(timeout: timeout, sendBuffer: sendBuffer)],
-                                                idleTimeout: .seconds(30))),
+            server: server,
             // Connections the kernel completes before the server takes them: 256 (the default)
             // filled when viewers came and went by the thousand a second (`stories bench
             // hold`'s churn), and the rest waited a second for a SYN sent again. The kernel

@@ -39,8 +39,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), a PostgreSQL database that several servers share (postgres://USER@HOST:PORT/DATABASE; the password from PGPASSWORD), or `none`.", valueName: "path|url"))
     var database: String?
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS: the server's certificate (and the chain after it), a PEM file. With --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key, a PEM file (not encrypted; refused when another user could change it).", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (got \(port))") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         _ = try network.profile()
     }
 
@@ -54,6 +61,8 @@ struct ServeCommand: ParsableCommand {
         options.host = host
         options.port = port
         options.network = try network.profile()
+        options.tlsCertificate = tlsCertificate
+        options.tlsKey = tlsKey
         if let viewers {
             do { options.viewers = try Viewers.load(viewers) } catch { throw StoriesCommandLine.fail("\(error)") }
         }
@@ -68,16 +77,17 @@ struct ServeCommand: ParsableCommand {
         // An IPv6 address goes in brackets in a URL.
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         let port = self.port
+        let scheme = tlsCertificate == nil ? "http" : "https"
         Task {
             do {
                 try await server.run { port in
-                    var line = "stories serve: \(SafeText.line(server.api.title)) on http://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
+                    var line = "stories serve: \(SafeText.line(server.api.title)) on \(scheme)://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
                     if let place = seenDatabase?.place {
                         line += "stories serve: seen state in \(SafeText.line(place))"
                             + (server.viewers.required ? ", \(server.viewers.count) viewers\n" : ", one anonymous viewer\n")
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
-                    if let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }
+                    if scheme == "http", let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }
                     if files < 4096 {
                         FileWrites.sayOnStandardError("stories serve: at most \(files) open files (ulimit -Hn), so at most about \(max(0, files - 64)) viewers' connections at once; raise it (LimitNOFILE= under systemd: docs/deploy.md)")
                     }

@@ -86,6 +86,59 @@ import Testing
         }
     }
 
+    /// `--tls-cert`/`--tls-key`: HTTPS itself (a certificate of its own for 127.0.0.1, checked
+    /// by OpenSSL's client), no plain-HTTP warning on every interface; a key another user could
+    /// change, or one that is not the certificate's, refused at start with why.
+    @Test func aServerWithACertificateSpeaksHTTPS() throws {
+        let (folder, _) = try ServeEndToEndTests.scratch("tls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        let other = folder.appendingPathComponent("other.pem").path
+        for (certificate, privateKey) in [(cert, key), (folder.appendingPathComponent("other-cert.pem").path, other)] {
+            let made = TestPostgres.run(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                                         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", privateKey, "-out", certificate])
+            try #require(made.status == 0, "openssl: \(made.output)")
+            chmod(privateKey, 0o600)
+        }
+        let out = folder.appendingPathComponent("serve.out").path
+        let server = try Child([try Binary.requireBuilt(), "serve", "--host", "0.0.0.0", "--port", "0", "--database", "none", "--tls-cert", cert, "--tls-key", key],
+                               environment: ProcessInfo.processInfo.environment, stdout: .file(out), stderr: .file(out + ".err"))
+        defer { server.stop() }
+        var said = ""
+        Wait.until(20) {
+            said = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            return said.contains("\n") || !server.isRunning
+        }
+        let at = try #require(said.range(of: "https://0.0.0.0:"), "started: \(said) \((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")")
+        let port = try #require(Int(said[at.upperBound...].prefix { $0.isNumber }))
+        let request = folder.appendingPathComponent("request.txt").path
+        try "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".write(toFile: request, atomically: true, encoding: .utf8)
+        let input = open(request, O_RDONLY | O_CLOEXEC)
+        defer { close(input) }
+        let answer = folder.appendingPathComponent("answer.txt").path
+        let client = try Child(["/usr/bin/openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", cert, "-verify_return_error", "-quiet"],
+                               environment: ProcessInfo.processInfo.environment, stdin: input, stdout: .file(answer), stderr: .file(answer + ".err"))
+        let status = client.wait()
+        let got = (try? String(contentsOfFile: answer, encoding: .utf8)) ?? ""
+        #expect(status == 0 && got.hasPrefix("HTTP/1.1 200") && got.contains(#""live":true"#), "\(status): \(got) \((try? String(contentsOfFile: answer + ".err", encoding: .utf8)) ?? "")")
+        // Plain HTTP to it is not answered as HTTP.
+        let plain = ReplicasEndToEndTests.send(port: port, "GET", "/v1/health", token: "")
+        #expect(plain.status == 0, "\(plain)")
+        #expect(server.stop() == 0)
+        let errors = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+        #expect(!errors.contains("plain HTTP"), "\(errors)")
+
+        // Refused at start: a key its group may change, a key of another certificate.
+        chmod(key, 0o660)
+        let loose = try Binary.run(["serve", "--port", "0", "--database", "none", "--tls-cert", cert, "--tls-key", key])
+        #expect(loose.status != 0 && loose.err.contains("--tls-key: is writable by its group"), "\(loose.err)")
+        chmod(key, 0o600)
+        let mismatched = try Binary.run(["serve", "--port", "0", "--database", "none", "--tls-cert", cert, "--tls-key", other])
+        #expect(mismatched.status != 0 && mismatched.err.contains("--tls-key: does not go with the certificate"), "\(mismatched.err)")
+        let alone = try Binary.run(["serve", "--port", "0", "--tls-cert", cert])
+        #expect(alone.status != 0 && alone.err.contains("--tls-cert and --tls-key go together"), "\(alone.err)")
+    }
+
     /// SIGTERM while 40 viewers' polls wait at the server and four viewers write batches:
     /// every poll is answered at once with a whole answer (200, JSON), the server exits 0,
     /// and every batch it acknowledged is in the store when it starts again.
