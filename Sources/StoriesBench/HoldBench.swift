@@ -21,8 +21,8 @@ struct HoldBench: ParsableCommand {
     @Option(help: "Viewers, each holding one long poll (at most 10 000: a viewers file's limit).")
     var viewers = 10_000
 
-    @Option(help: "How many of them send batches.")
-    var senders = 1000
+    @Option(help: "How many of them send batches (default: 1 000, or every viewer when fewer).")
+    var senders: Int?
 
     @Option(help: "Batches a second, all senders together.")
     var rate = 1000.0
@@ -40,13 +40,20 @@ struct HoldBench: ParsableCommand {
 
     func validate() throws {
         guard (2...Viewers.maxViewers).contains(viewers) else { throw ValidationError("--viewers is 2 to \(Viewers.maxViewers)") }
-        guard (0...viewers).contains(senders), rate >= 0, rate <= 100_000 else { throw ValidationError("--senders is 0 to --viewers; --rate 0 to 100 000") }
+        guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else {
+            throw ValidationError("--database is the postgres://… address of a PostgreSQL the replicas share (scripts/bench-hold starts one)")
+        }
+        guard (0...viewers).contains(senderCount) else { throw ValidationError("--senders is 0 to --viewers (\(viewers)); got \(senderCount)") }
+        guard rate >= 0, rate <= 100_000 else { throw ValidationError("--rate is 0 to 100 000 batches a second") }
         guard seconds.count == 3, seconds.allSatisfy({ $0 >= 1 && $0 <= 600 }) else { throw ValidationError("--seconds is three numbers of seconds, 1 to 600 each (rest, batches, churn)") }
         guard (0...1_000_000).contains(notifies) else { throw ValidationError("--notifies is 0 to 1 000 000") }
     }
 
+    var senderCount: Int { senders ?? min(1000, viewers) }
+
     func run() throws {
         BenchCommand.warnIfDebugBuild()
+        let senders = senderCount
         let limit = ProcessLimits.raiseOpenFiles()
         guard limit >= viewers + senders + 256 else {
             throw Failure("this process may open \(limit) files, fewer than \(viewers + senders + 256) connections need (ulimit -Hn)")

@@ -50,6 +50,9 @@ public struct APIResponse: Sendable {
     public var file: FileSlice? = nil
     /// A file kept in memory: the bytes to send, sharing the kept storage (`body` is then empty).
     public var buffer: ByteBuffer? = nil
+    /// Why, for the access log, when the answer is a failure of the server's own (the seen
+    /// store's reason behind a 503).
+    public var note: String? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1

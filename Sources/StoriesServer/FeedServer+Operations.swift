@@ -76,40 +76,50 @@ extension FeedServer {
     /// written `REDACTED`.
     static let loggedParameters: Set<String> = ["since", "wait", "cursor", "limit", "live"]
 
-    /// A request's target as the access log shows it: printable; the query's parameters
-    /// (split at `&` and `;`) with their values shown only for the API's own
-    /// (`loggedParameters`), any other value — or a parameter with no name — written
-    /// `REDACTED`; a fragment left out; and anything shaped like a viewer's token (`st_` and
-    /// 64 hex digits) anywhere in it replaced. A client that wrongly puts its token in the
+    /// A request's target as the access log shows it: printable and at most 2 000
+    /// characters; of the query (split at `&` and `;`), only the API's own parameters
+    /// (`loggedParameters`) keep their values, every other value — or a parameter with no
+    /// name — is written `REDACTED`; a fragment is left out; and any piece of the path or
+    /// value that holds, once percent-decoded, a run of 32 or more hex digits (a viewer's
+    /// token is `st_` and 64) is `REDACTED` too. A client that wrongly puts its token in the
     /// address leaves no copy of it in the log.
     static func loggedTarget(_ target: String) -> String {
         let whole = target.prefix { $0 != "#" }
-        var out: String
-        if let mark = whole.firstIndex(of: "?") {
-            var parameters: [String] = []
-            var piece = Substring(""), separators: [Character] = []
-            for character in whole[whole.index(after: mark)...] {
-                if character == "&" || character == ";" {
-                    parameters.append(String(piece))
-                    separators.append(character)
-                    piece = ""
-                } else {
-                    piece.append(character)
-                }
+        let mark = whole.firstIndex(of: "?")
+        let path = whole[..<(mark ?? whole.endIndex)].split(separator: "/", omittingEmptySubsequences: false)
+            .map { Self.secretLike($0) ? "REDACTED" : String($0) }.joined(separator: "/")
+        var out = path
+        if let mark {
+            var parameters: [Substring] = [], separators: [Character] = []
+            var start = whole.index(after: mark)
+            for index in whole[start...].indices where whole[index] == "&" || whole[index] == ";" {
+                parameters.append(whole[start..<index])
+                separators.append(whole[index])
+                start = whole.index(after: index)
             }
-            parameters.append(String(piece))
+            parameters.append(whole[start...])
             let shown = parameters.map { pair -> String in
                 let name = pair.prefix { $0 != "=" }
                 let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
-                if loggedParameters.contains(decoded) || pair.isEmpty { return pair }
-                return name.count < pair.count ? "\(name)=REDACTED" : "REDACTED"
+                if pair.isEmpty || (loggedParameters.contains(decoded) && !Self.secretLike(pair)) { return String(pair) }
+                return name.count < pair.count && !Self.secretLike(name) ? "\(name)=REDACTED" : "REDACTED"
             }
-            out = String(whole[..<mark]) + "?" + shown[0]
+            out += "?" + shown[0]
             for (separator, parameter) in zip(separators, shown.dropFirst()) { out += String(separator) + parameter }
-        } else {
-            out = String(whole)
         }
-        return SafeText.line(out.replacing(/st_[0-9a-fA-F]{64}/, with: "st_REDACTED"))
+        let line = SafeText.line(out)
+        return line.count > 2000 ? String(line.prefix(2000)) + "…" : line
+    }
+
+    /// Whether `text`, percent-decoded, holds a run of 32 or more hex digits.
+    static func secretLike(_ text: Substring) -> Bool {
+        let decoded = String(text).removingPercentEncoding ?? String(text)
+        var run = 0
+        for byte in decoded.utf8 {
+            run = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) ? run + 1 : 0
+            if run >= 32 { return true }
+        }
+        return false
     }
 
     // MARK: - Where it listens
@@ -121,7 +131,7 @@ extension FeedServer {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if bare == "localhost" || Self.isLoopbackAddress(bare) { return nil }
         let what = bare == "0.0.0.0" || bare == "::" ? "every interface" : SafeText.line(host)
-        return "stories serve: listening on \(what) over plain HTTP: viewers' tokens and seen state would cross the network unencrypted. "
+        return "stories serve: listening on \(what) over plain HTTP: what it sends — and viewers' tokens and seen state, with --viewers — would cross the network unencrypted. "
             + "Put TLS in front (nginx with `listen 443 ssl`, proxying to --host 127.0.0.1: docs/deploy.md), serve HTTPS itself (--tls-cert FILE --tls-key FILE), or use it only on a network you trust."
     }
 

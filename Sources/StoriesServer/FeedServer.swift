@@ -211,7 +211,8 @@ public struct FeedServer: Sendable {
             if let field = Self.fieldName(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         let elapsed = ContinuousClock.now - started
-        log.info("\(request.method.rawValue) \(Self.loggedTarget(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms")
+        let note = answer.note.map { " (\(SafeText.line(String($0.prefix(300)))))" } ?? ""
+        log.info("\(request.method.rawValue) \(Self.loggedTarget(request.uri.description)) \(answer.status) \(answer.length) \(Self.milliseconds(elapsed))ms\(note)")
         let body: ResponseBody
         if let file = answer.file, let lease {
             var connection: (WritableGate, any EventLoop)?

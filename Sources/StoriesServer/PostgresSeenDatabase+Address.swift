@@ -93,6 +93,16 @@ extension PostgresSeenDatabase {
             guard named.count <= maxHosts else { throw refuse("more than \(maxHosts) hosts") }
             var endpoints: [Endpoint] = []
             for each in named {
+                if !each.hasPrefix("["), each.filter({ $0 == ":" }).count > 1 {
+                    throw refuse("an IPv6 address goes in brackets, as [::1]:5432")
+                }
+                let portText = each.hasPrefix("[") ? each.drop { $0 != "]" }.dropFirst().drop { $0 != ":" }.dropFirst()
+                    : (each.contains(":") ? each.drop { $0 != ":" }.dropFirst() : "")
+                if each.contains(":") && !each.hasPrefix("[") || each.hasPrefix("[") && each.contains("]:") {
+                    guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                        throw refuse("port '\(SafeText.line(String(portText.prefix(16))))' is not a number from 1 to 65535")
+                    }
+                }
                 // An IPv6 address is written in brackets; the host is the address.
                 guard !each.isEmpty, let parts = URLComponents(string: "postgres://\(each)/x"),
                       let host = parts.host.map({ $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }), !host.isEmpty else {

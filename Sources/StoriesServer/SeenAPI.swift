@@ -166,7 +166,9 @@ public struct SeenAPI: Sendable {
 
     /// The store cannot be used: 503, with when to try again; the client keeps its batch.
     static func unavailable(_ failure: SeenStoreFailure) -> APIResponse {
-        answer(503, FeedWire.error("the seen store cannot be used now: \(failure.description)", status: 503), extra: [("Retry-After", "2")])
+        var response = answer(503, FeedWire.error("the seen store cannot be used now: \(failure.description)", status: 503), extra: [("Retry-After", "2")])
+        response.note = "the seen store cannot be used now: \(failure.description)"
+        return response
     }
 
     /// A seen answer: private to the viewer and never kept by a cache.

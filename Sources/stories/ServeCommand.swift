@@ -84,7 +84,7 @@ struct ServeCommand: ParsableCommand {
                     var line = "stories serve: \(SafeText.line(server.api.title)) on \(scheme)://\(host):\(port) (Ctrl-C or SIGTERM stops)\n"
                     if let place = seenDatabase?.place {
                         line += "stories serve: seen state in \(SafeText.line(place))"
-                            + (server.viewers.required ? ", \(server.viewers.count) viewers\n" : ", one anonymous viewer\n")
+                            + (server.viewers.required ? ", \(server.viewers.count) viewer\(server.viewers.count == 1 ? "" : "s")\n" : ", one anonymous viewer\n")
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                     if scheme == "http", let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }

@@ -19,9 +19,9 @@ import Testing
         "StoriesCommandLine": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
                                "StoriesAssets", "StoriesHTTP", "ArgumentParser"],
         "StoriesBench": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "StoriesTerminal",
-                         "StoriesAssets", "StoriesCommandLine", "StoriesRender", "ArgumentParser", "CStoriesSupport"],
+                         "StoriesAssets", "StoriesCommandLine", "StoriesRender", "StoriesServer", "ArgumentParser", "CStoriesSupport"],
         "StoriesRender": ["StoriesCore", "StoriesCells", "StoriesFeedIO", "StoriesMedia", "StoriesUI", "StoriesApp", "CFreeType"],
-        "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "NIOCore", "NIOFoundationCompat",
+        "StoriesServer": ["StoriesCore", "StoriesFeedIO", "CZlib", "Hummingbird", "HummingbirdCore", "HummingbirdTLS", "NIOCore", "NIOFoundationCompat",
                           "Logging", "HTTPTypes", "SQLiteNIO", "NIOPosix", "Crypto", "ServiceLifecycle", "PostgresNIO", "NIOSSL"],
     ]
     static let system: Set<String> = ["Foundation", "Dispatch", "Glibc", "Darwin"]

@@ -39,6 +39,8 @@ import StoriesTestSupport
         let wakes = try #require(out.firstMatch(of: /p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms over (\d+) wake-ups/), "\(out)")
         #expect((Int(wakes.1) ?? 0) >= 20, "wake-ups measured: \(out)")
         #expect(try Binary.run(["bench", "hold", "--database", "postgres://x/y", "--viewers", "20000"]).err.contains("--viewers is 2 to 10000"))
+        #expect(try Binary.run(["bench", "hold", "--database", "/tmp/x.sqlite"]).err.contains("--database is the postgres://"))
+        #expect(try Binary.run(["bench", "hold", "--database", "postgres://x/y", "--viewers", "5", "--senders", "9"]).err.contains("--senders is 0 to --viewers (5); got 9"))
     }
 
     @Test func benchVideoTakesAtLeastOneFrame() throws {

@@ -10,7 +10,7 @@ extension EndToEndTests {
         var help = try Binary.run(["--help"]).out
         for command in [["view"], ["serve"], ["init"], ["print"], ["play"], ["bench", "render"], ["bench", "viewmodels"],
                         ["bench", "navigation"], ["bench", "video"], ["bench", "memory"], ["bench", "frames"], ["bench", "fidelity"],
-                        ["assets", "blurhash"], ["check"], ["render"], ["record"], ["bench", "film"]] {
+                        ["assets", "blurhash"], ["check"], ["render"], ["record"], ["bench", "film"], ["bench", "hold"]] {
             help += try Binary.run(["help"] + command).out
         }
         let text = Self.readme.replacingOccurrences(of: #"#[^)\s]*"#, with: "", options: .regularExpression)

@@ -32,6 +32,14 @@ import Testing
         }
         #expect(unready.status == 503 && unready.body.contains(#""database":"unavailable""#) && unready.body.contains(#""ready":false"#)
                 && unready.head.contains("Retry-After: 2"), "\(unready)")
+        // Why, in the access log's line for the 503 (the health answer does not say).
+        #expect(ReplicasEndToEndTests.send(port: server.port, "GET", "/v1/seen", token: token).status == 503)
+        #expect(Wait.until(5, every: 0.05) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("GET /v1/seen 503")
+        })
+        let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(logged.split(separator: "\n").contains { $0.contains("GET /v1/seen 503") && $0.contains("ms (the seen store cannot be used now: ") },
+                "\(logged.suffix(600))")
         let live = ReplicasEndToEndTests.send(port: server.port, "GET", "/v1/health?live", token: "")
         #expect(live.status == 200 && live.body == #"{"live":true,"status":200}"#, "\(live)")
         // Back in place: ready again.
@@ -55,7 +63,7 @@ import Testing
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(!logged.contains(token.dropFirst(3).prefix(16)), "no token in the log:\n\(logged)")
         for line in ["GET /v1/feed?token=REDACTED 200", "GET /v1/feed?limit=2&Token=REDACTED&x=REDACTED 200", "GET /v1/home?access_token=REDACTED 200",
-                     "GET /v1/feed?%74oken=REDACTED 200", "GET /v1/feed?limit=3;t=REDACTED 400", "GET /v1/feed?REDACTED 200", "GET /v1/media/st_REDACTED 404"] {
+                     "GET /v1/feed?%74oken=REDACTED 200", "GET /v1/feed?limit=3;t=REDACTED 400", "GET /v1/feed?REDACTED 200", "GET /v1/media/REDACTED 404"] {
             #expect(logged.contains(line), "\(line) in:\n\(logged)")
         }
         // Each line: its time, the level, method, target, status, bytes and milliseconds.

@@ -25,6 +25,11 @@ import Testing
             ("postgres://db1,db2:0/x", "port 0 is not"),
             ("postgres://" + (1...9).map { "h\($0)" }.joined(separator: ",") + "/x", "more than 8 hosts"),
             ("postgres://db1,db2/x?target_session_attrs=standby", "target_session_attrs is any, read-write or primary"),
+            ("postgres://db1:abc/x", "port 'abc' is not a number"),
+            ("postgres://db1:-5/x", "port '-5' is not a number"),
+            ("postgres://db1:/x", "port '' is not a number"),
+            ("postgres://db1,[::1]:x/x", "port 'x' is not a number"),
+            ("postgres://::1:1/x", "an IPv6 address goes in brackets"),
         ]
         for (text, said) in refused {
             #expect { try Address.parse(text, environment: [:]) } throws: { "\($0)".contains(said) }
@@ -61,10 +66,8 @@ import Testing
         primary.stop(kill: true)
         _ = try? await store.record(viewer: "ayla", entries: [], tooltips: ["lost?"])
         #expect(standby.promote().status == 0)
-        var recorded = false
-        for _ in 0..<100 where !recorded {
-            recorded = (try? await store.record(viewer: "ayla", entries: [], tooltips: ["two"])) != nil
-            if !recorded { try await Task.sleep(for: .milliseconds(200)) }
+        let recorded = await AsyncWait.until(30, every: 0.2) {
+            (try? await store.record(viewer: "ayla", entries: [], tooltips: ["two"])) != nil
         }
         #expect(recorded && store.primary.changes == 1)
         let everything = try await store.everything(viewer: "ayla")

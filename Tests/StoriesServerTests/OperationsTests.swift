@@ -17,7 +17,12 @@ import Testing
             ("/v1/feed?X", "/v1/feed?REDACTED"),
             ("/v1/feed?limit=2#token=X", "/v1/feed?limit=2"),
             ("/v1/feed?&&limit=1", "/v1/feed?&&limit=1"),
-            ("/v1/media/\(token)/x.jpg", "/v1/media/st_REDACTED/x.jpg"),
+            ("/v1/media/\(token)/x.jpg", "/v1/media/REDACTED/x.jpg"),
+            ("/v1/seen?cursor=st%5f\(token.dropFirst(3))", "/v1/seen?cursor=REDACTED"),
+            ("/v1/stories/ST_\(token.dropFirst(3).uppercased())", "/v1/stories/REDACTED"),
+            ("/v1/stories/st_\(token.dropFirst(3).prefix(30))%2F\(token.dropFirst(33))", "/v1/stories/REDACTED"),
+            ("/v1/seen?since=\(token.dropFirst(3))&wait=30", "/v1/seen?since=REDACTED&wait=30"),
+            ("/v1/media/abc123.jpg?limit=5", "/v1/media/abc123.jpg?limit=5"),
             ("/v1/feed?%6Cimit=5", "/v1/feed?%6Cimit=5"),
             ("/v1/feed?x=\u{1B}[31m", "/v1/feed?x=REDACTED"),
             ("/v1/stories/\u{1B}[31m", "/v1/stories/\u{FFFD}[31m"),
@@ -26,6 +31,9 @@ import Testing
             let shown = FeedServer.loggedTarget(target)
             #expect(shown == logged || (logged.contains("\u{FFFD}") && !shown.contains("\u{1B}")), "\(target) → \(shown)")
         }
+        // A long target is cut (one request cannot write a line of hundreds of kilobytes).
+        let long = FeedServer.loggedTarget("/v1/feed?" + Array(repeating: "a", count: 40_000).joined(separator: "&"))
+        #expect(long.count == 2001 && long.hasSuffix("…"))
     }
 
     @Test func onlyLoopbackAddressesAreQuiet() {
