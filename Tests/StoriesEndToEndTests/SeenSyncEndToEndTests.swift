@@ -21,7 +21,7 @@ import Testing
         #expect(token.hasPrefix("st_") && added.err.contains("shown only now"), "\(added)")
         // Stopped below (or, if the test ends before, when its process is let go).
         let server = try ServeEndToEndTests.Server(log: log, shaping: ["--viewers", viewers])
-        #expect(server.firstLine.contains("seen state in ") && server.firstLine.contains("1 viewers"), "\(server.firstLine)")
+        #expect(server.firstLine.contains("seen state in ") && server.firstLine.contains(", 1 viewer\n"), "\(server.firstLine)")
         let binary = try Binary.requireBuilt()
         let command = "STORIES_TOKEN=\(token) \(binary) --server http://127.0.0.1:\(server.port)"
         // Two terminals, each with its own state and cache folders: two machines as far as
