@@ -109,7 +109,7 @@ public struct FeedServer: Sendable {
         do {
             let fresh = try Viewers.load(path)
             viewerList.replace(fresh)
-            return ("viewers file \(SafeText.line(path)) read again: \(fresh.count) viewers", true)
+            return ("viewers file \(SafeText.line(path)) read again: \(fresh.count) viewer\(fresh.count == 1 ? "" : "s")", true)
         } catch {
             return ("viewers file not read again, the \(viewerList.current.count) viewers before stay: \(error)", false)
         }

@@ -18,4 +18,12 @@ public enum ProcessLimits {
         }
         return Int(clamping: limit.rlim_cur)
     }
+
+    /// What `stories serve` says when the file limit it could raise itself to is low (under
+    /// 4 096); nil when it is not.
+    public static func openFilesWarning(_ limit: Int) -> String? {
+        guard limit < 4096 else { return nil }
+        return "stories serve: at most \(limit) open files (ulimit -Hn), so at most about \(max(0, limit - 64)) viewers' connections at once; "
+            + "raise it (LimitNOFILE= under systemd: docs/deploy.md)"
+    }
 }

@@ -166,8 +166,9 @@ public struct SeenAPI: Sendable {
 
     /// The store cannot be used: 503, with when to try again; the client keeps its batch.
     static func unavailable(_ failure: SeenStoreFailure) -> APIResponse {
-        var response = answer(503, FeedWire.error("the seen store cannot be used now: \(failure.description)", status: 503), extra: [("Retry-After", "2")])
-        response.note = "the seen store cannot be used now: \(failure.description)"
+        let reason = "the seen store cannot be used now: \(failure.description)"
+        var response = answer(503, FeedWire.error(reason, status: 503), extra: [("Retry-After", "2")])
+        response.note = reason // and in the access log's line
         return response
     }
 

@@ -36,7 +36,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Viewers and their tokens' hashes, one a line: every request then needs `Authorization: Bearer TOKEN` (`stories serve add-viewer NAME` adds one). Without it, one anonymous viewer.", valueName: "file"))
     var viewers: String?
 
-    @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), a PostgreSQL database that several servers share (postgres://USER@HOST:PORT/DATABASE; the password from PGPASSWORD), or `none`.", valueName: "path|url"))
+    @Option(help: ArgumentHelp("Where viewers' seen state is kept: an SQLite file (made and migrated at start; default: serve-<folder's hash>.sqlite under $XDG_STATE_HOME/stories), a PostgreSQL database that several servers share (postgres://USER@HOST:PORT/DATABASE; the password from PGPASSWORD; a primary and its standby as postgres://USER@HOST1:PORT1,HOST2:PORT2/DATABASE?target_session_attrs=read-write), or `none`.", valueName: "path|url"))
     var database: String?
 
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS: the server's certificate (and the chain after it), a PEM file. With --tls-key.", valueName: "file"))
@@ -88,9 +88,7 @@ struct ServeCommand: ParsableCommand {
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                     if scheme == "http", let warning = FeedServer.plainHTTPWarning(host: host) { FileWrites.sayOnStandardError(warning) }
-                    if files < 4096 {
-                        FileWrites.sayOnStandardError("stories serve: at most \(files) open files (ulimit -Hn), so at most about \(max(0, files - 64)) viewers' connections at once; raise it (LimitNOFILE= under systemd: docs/deploy.md)")
-                    }
+                    if let warning = ProcessLimits.openFilesWarning(files) { FileWrites.sayOnStandardError(warning) }
                 }
                 cache?.flush()
                 await seenDatabase?.close()

@@ -36,6 +36,11 @@ import Testing
         #expect(long.count == 2001 && long.hasSuffix("…"))
     }
 
+    @Test func aLowFileLimitIsSaid() {
+        #expect(ProcessLimits.openFilesWarning(1024)?.contains("at most 1024 open files") == true)
+        #expect(ProcessLimits.openFilesWarning(4096) == nil && ProcessLimits.raiseOpenFiles() > 0)
+    }
+
     @Test func onlyLoopbackAddressesAreQuiet() {
         for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"] {
             #expect(FeedServer.plainHTTPWarning(host: host) == nil, "\(host)")
